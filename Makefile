@@ -1,0 +1,148 @@
+# clothsim - the one build.
+#
+#   make run        build, then start the sandbox
+#   make test       build and run the test suite (Criterion + tmux end-to-end)
+#   make sanitize   the test suite under AddressSanitizer and UBSan
+#   make strict     build everything with -Werror
+#   make bench      the benchmark (never part of make test)
+#   make install    PREFIX=/usr/local DESTDIR= ; make uninstall
+#   make format     apply .clang-format
+#   make deps       install the packages the build needs (apt-get)
+#
+# Missing packages are installed through apt-get when we are root or have
+# sudo; otherwise the build stops with the exact command to type.
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+BINDIR    = $(PREFIX)/bin
+MANDIR    = $(PREFIX)/share/man/man1
+SHAREDIR  = $(PREFIX)/share/clothsim
+VERSION   = 0.1.0
+
+BUILD    ?= build
+WARN      = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+ALL_CFLAGS = -std=c17 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L \
+             -DCLOTHSIM_VERSION='"$(VERSION)"' -DCLOTHSIM_SHAREDIR='"$(SHAREDIR)"' \
+             -Isrc -MMD -MP
+LDFLAGS  ?=
+CURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
+CURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+CRITERION_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+
+# Layers depend downward only: core <- render <- lesson <- app.
+CORE_SRC   = $(sort $(wildcard src/core/*.c))
+RENDER_SRC = $(sort $(wildcard src/render/*.c))
+LESSON_SRC = $(sort $(wildcard src/lesson/*.c))
+APP_SRC    = $(sort $(wildcard src/app/*.c))
+LIB_SRC    = $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(filter-out src/app/main.c,$(APP_SRC))
+TEST_SRC   = $(sort $(wildcard tests/*/*.c tests/*.c))
+
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ = $(BUILD)/src/app/main.o
+TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
+BIN      = clothsim
+TEST_BIN = $(BUILD)/clothsim-tests
+
+.PHONY: all run test test-unit test-e2e sanitize strict bench install uninstall clean format deps check-deps
+
+all: check-deps $(BIN)
+
+# ---------------------------------------------------------------- packages
+# Debian package -> a file that proves it is there.
+NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config
+NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux
+
+missing = $(strip $(foreach p,$(1),$(if $(wildcard $(lastword $(subst :, ,$(p)))),,$(firstword $(subst :, ,$(p))))))
+
+define install_packages
+	@pkgs="$(1)"; \
+	if [ -n "$$pkgs" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "clothsim: missing packages: $$pkgs"; \
+	       echo "clothsim: install them with:  sudo apt-get update && sudo apt-get install -y $$pkgs"; exit 1; fi; \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "clothsim: missing packages: $$pkgs (no apt-get here: install them with your package manager)"; exit 1; fi; \
+	  echo "clothsim: installing $$pkgs with apt-get"; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkgs >/dev/null || \
+	  { echo "clothsim: apt-get failed; try:  sudo apt-get update && sudo apt-get install -y $$pkgs"; exit 1; }; \
+	fi
+endef
+
+check-deps:
+	$(call install_packages,$(call missing,$(NEED_BUILD)))
+
+check-test-deps: check-deps
+	$(call install_packages,$(call missing,$(NEED_TEST)))
+
+deps:
+	$(call install_packages,$(call missing,$(NEED_BUILD) $(NEED_TEST)))
+
+# ---------------------------------------------------------------- build
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c $< -o $@
+
+$(BUILD)/libclothsim.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(BUILD)/libclothsim.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm
+
+# The sanitizer build lives in its own folder with its own binary.
+ifeq ($(BUILD),build)
+TEST_BIN_DEF = -DCLOTHSIM_BIN='"$(CURDIR)/$(BIN)"'
+else
+TEST_BIN_DEF = -DCLOTHSIM_BIN='"$(CURDIR)/$(BUILD)/$(BIN)"'
+$(BUILD)/$(BIN): $(MAIN_OBJ) $(BUILD)/libclothsim.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm
+endif
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_BIN_DEF) -DCLOTHSIM_SRCDIR='"$(CURDIR)"' -Wno-missing-prototypes -c $< -o $@
+
+$(TEST_BIN): $(TEST_OBJ) $(BUILD)/libclothsim.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(CURSES_LIBS) -lm
+
+run: all
+	./$(BIN)
+
+# ---------------------------------------------------------------- tests
+TEST_JOBS ?= 2
+test: check-test-deps $(BIN) $(TEST_BIN) $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN))
+	$(TEST_BIN) -j$(TEST_JOBS) --short-filename
+
+sanitize:
+	$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
+	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  LDFLAGS="-fsanitize=address,undefined" test
+
+strict:
+	$(MAKE) --no-print-directory BUILD=build/strict EXTRA_CFLAGS=-Werror build/strict/clothsim-tests build/strict/$(BIN)
+
+bench: all
+	./$(BIN) bench
+
+# ---------------------------------------------------------------- install
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/lessons
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
+	if [ -f clothsim.1 ]; then install -d $(DESTDIR)$(MANDIR) && install -m 644 clothsim.1 $(DESTDIR)$(MANDIR)/clothsim.1; fi
+	for f in lessons/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(SHAREDIR)/lessons/; done; true
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/clothsim.1
+	rm -rf $(DESTDIR)$(SHAREDIR)
+
+clean:
+	rm -rf build $(BIN)
+
+format:
+	clang-format -i $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(TEST_SRC) $(wildcard src/*/*.h)
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -1,0 +1,127 @@
+/* cli.c - the error funnel and the --scene / --set options. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fputs("clothsim: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+const char *cli_option_value(int argc, char **argv, int *i, const char *name, int *matched)
+{
+    const char *arg = argv[*i];
+    size_t len = strlen(name);
+    *matched = 0;
+    if (strncmp(arg, name, len) != 0)
+        return NULL;
+    if (arg[len] == '=') {
+        *matched = 1;
+        return arg + len + 1;
+    }
+    if (arg[len] != '\0')
+        return NULL;
+    *matched = 1;
+    if (*i + 1 >= argc) {
+        cli_error("%s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int cli_take_setting(CliSettings *settings, int argc, char **argv, int *i)
+{
+    int matched = 0;
+    const char *value = cli_option_value(argc, argv, i, "--scene", &matched);
+    if (matched) {
+        if (!value)
+            return -1;
+        int scene = params_lookup_name(scene_names, value);
+        if (scene < 0) {
+            char err[256];
+            Params scratch;
+            params_default(&scratch, SCENE_CURTAIN);
+            params_set(&scratch, "scene", value, err, sizeof err);
+            cli_error("--scene %s: %s", value, strchr(err, ' ') + 1);
+            return -1;
+        }
+        settings->scene = scene;
+        return 1;
+    }
+    value = cli_option_value(argc, argv, i, "--set", &matched);
+    if (!matched)
+        return 0;
+    if (!value)
+        return -1;
+    if (settings->assignment_count >= (int)(sizeof settings->assignments / sizeof settings->assignments[0])) {
+        cli_error("--set %s: too many --set options (at most 256)", value);
+        return -1;
+    }
+    /* a scene named by --set chooses the defaults the other keys start from */
+    if (strncmp(value, "scene=", 6) == 0) {
+        int scene = params_lookup_name(scene_names, value + 6);
+        if (scene >= 0)
+            settings->scene = scene;
+    }
+    settings->assignments[settings->assignment_count++] = value;
+    return 1;
+}
+
+bool cli_build_params(const CliSettings *settings, Params *params)
+{
+    char err[320];
+    params_default(params, (SceneKind)settings->scene);
+    for (int k = 0; k < settings->assignment_count; k++) {
+        if (!params_assign(params, settings->assignments[k], err, sizeof err)) {
+            cli_error("--set %s: %s", settings->assignments[k], err);
+            return false;
+        }
+    }
+    if (!params_validate(params, err, sizeof err)) {
+        cli_error("%s", err);
+        return false;
+    }
+    return true;
+}
+
+bool cli_parse_long(const char *name, const char *text, long min, long max, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE) {
+        cli_error("%s %s: not a whole number (%ld to %ld)", name, text, min, max);
+        return false;
+    }
+    if (v < min || v > max) {
+        cli_error("%s %s: out of range (%ld to %ld)", name, text, min, max);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_parse_double(const char *name, const char *text, double min, double max, double *out)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v)) {
+        cli_error("%s %s: not a number (%g to %g)", name, text, min, max);
+        return false;
+    }
+    if (v < min || v > max) {
+        cli_error("%s %s: out of range (%g to %g)", name, text, min, max);
+        return false;
+    }
+    *out = v;
+    return true;
+}

@@ -1,0 +1,193 @@
+/* headless.c - the subcommands that need no terminal: run, params, scenes.
+ *
+ * `clothsim run` steps a scene and writes its metrics as CSV and its final
+ * state as a dump. Same arguments, same bytes out, every time.
+ */
+#include "headless.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/metrics.h"
+#include "core/solver.h"
+
+static const char run_usage[] =
+    "usage: clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N | --seconds S]\n"
+    "                    [--every K] [--csv PATH|-] [--dump PATH|-]\n"
+    "\n"
+    "Steps a scene without a terminal and writes what it measures.\n"
+    "  --scene NAME     curtain (default), flag, chain, net  (clothsim scenes)\n"
+    "  --set KEY=VALUE  change one setting; repeat as needed (clothsim params)\n"
+    "  --steps N        time steps of dt to run (default 600)\n"
+    "  --seconds S      or: simulated seconds to run (rounded up to whole steps)\n"
+    "  --every K        write a CSV row every K steps, and after the last (default 1)\n"
+    "  --csv PATH|-     metrics as CSV, '-' for standard output (the default when\n"
+    "                   neither --csv nor --dump is given)\n"
+    "  --dump PATH|-    the final state: '# COLS ROWS', then 'x y z' per particle\n"
+    "\n"
+    "CSV columns: " /* metrics_csv_header follows */;
+
+static FILE *open_output(const char *option, const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        cli_error("%s %s: cannot write: %s", option, path, strerror(errno));
+    return f;
+}
+
+static void close_output(FILE *f)
+{
+    if (f && f != stdout)
+        fclose(f);
+}
+
+static void write_row(FILE *csv, const Solver *solver)
+{
+    Metrics m;
+    char line[512];
+    metrics_compute(solver, &m);
+    metrics_format_csv(&m, line, sizeof line);
+    fputs(line, csv);
+}
+
+static void write_dump(FILE *out, const Cloth *cloth)
+{
+    fprintf(out, "# %d %d\n", cloth->cols, cloth->rows);
+    for (int i = 0; i < cloth->count; i++)
+        fprintf(out, "%.9g %.9g %.9g\n", cloth->x[i], cloth->y[i], cloth->z[i]);
+}
+
+int headless_run(int argc, char **argv)
+{
+    CliSettings settings = {.scene = SCENE_CURTAIN};
+    long steps = 600, every = 1;
+    double seconds = -1.0;
+    const char *csv_path = NULL, *dump_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        int taken = cli_take_setting(&settings, argc, argv, &i);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (taken)
+            continue;
+        int matched = 0;
+        const char *value;
+        if ((value = cli_option_value(argc, argv, &i, "--steps", &matched)) || matched) {
+            if (!value || !cli_parse_long("--steps", value, 0, 1000000000L, &steps))
+                return EXIT_USAGE;
+        } else if ((value = cli_option_value(argc, argv, &i, "--seconds", &matched)) || matched) {
+            if (!value || !cli_parse_double("--seconds", value, 0.0, 1e7, &seconds))
+                return EXIT_USAGE;
+        } else if ((value = cli_option_value(argc, argv, &i, "--every", &matched)) || matched) {
+            if (!value || !cli_parse_long("--every", value, 1, 1000000000L, &every))
+                return EXIT_USAGE;
+        } else if ((value = cli_option_value(argc, argv, &i, "--csv", &matched)) || matched) {
+            if (!value)
+                return EXIT_USAGE;
+            csv_path = value;
+        } else if ((value = cli_option_value(argc, argv, &i, "--dump", &matched)) || matched) {
+            if (!value)
+                return EXIT_USAGE;
+            dump_path = value;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("%s%s\n", run_usage, metrics_csv_header);
+            return 0;
+        } else {
+            cli_error("run: unknown argument '%s' (clothsim run --help lists the options)", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    Params params;
+    if (!cli_build_params(&settings, &params))
+        return EXIT_USAGE;
+    if (seconds >= 0.0) {
+        double count = seconds / params.dt;
+        if (count > 1e9) {
+            cli_error("--seconds %g: that is more than 1000000000 steps of dt = %g s", seconds, params.dt);
+            return EXIT_USAGE;
+        }
+        steps = (long)count;
+        if ((double)steps * params.dt < seconds - 1e-9 * params.dt)
+            steps++;
+    }
+    if (!csv_path && !dump_path)
+        csv_path = "-";
+    if (csv_path && dump_path && strcmp(csv_path, "-") == 0 && strcmp(dump_path, "-") == 0) {
+        cli_error("--csv - and --dump -: only one of them can go to standard output");
+        return EXIT_USAGE;
+    }
+
+    Solver *solver = solver_create(&params);
+    if (!solver) {
+        cli_error("out of memory building a %d x %d cloth", params.cols, params.rows);
+        return 1;
+    }
+    FILE *csv = csv_path ? open_output("--csv", csv_path) : NULL;
+    FILE *dump = dump_path ? open_output("--dump", dump_path) : NULL;
+    if ((csv_path && !csv) || (dump_path && !dump)) {
+        close_output(csv);
+        close_output(dump);
+        solver_destroy(solver);
+        return EXIT_USAGE;
+    }
+    if (csv) {
+        fprintf(csv, "%s\n", metrics_csv_header);
+        write_row(csv, solver);
+    }
+    for (long n = 1; n <= steps; n++) {
+        solver_step(solver);
+        if (solver->exploded) {
+            if (csv)
+                write_row(csv, solver);
+            fprintf(stderr, "clothsim: exploded at t = %.4f s (step %lld); frozen on the last good step\n",
+                    solver->exploded_time, (long long)solver->exploded_step + 1);
+            break;
+        }
+        if (csv && (n % every == 0 || n == steps))
+            write_row(csv, solver);
+    }
+    if (dump)
+        write_dump(dump, solver->cloth);
+    close_output(csv);
+    close_output(dump);
+    solver_destroy(solver);
+    return 0;
+}
+
+int headless_params(int argc, char **argv)
+{
+    CliSettings settings = {.scene = SCENE_CURTAIN};
+    for (int i = 1; i < argc; i++) {
+        int taken = cli_take_setting(&settings, argc, argv, &i);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (!taken) {
+            cli_error("params: unknown argument '%s' (it takes --scene NAME and --set KEY=VALUE)", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    Params params;
+    if (!cli_build_params(&settings, &params))
+        return EXIT_USAGE;
+    printf("Settings of scene '%s' (change any with --set KEY=VALUE):\n\n", scene_names[settings.scene]);
+    printf("%-17s %-12s %-8s %-44s %s\n", "KEY", "VALUE", "UNIT", "RANGE", "MEANING");
+    for (int k = 0; k < params_count; k++) {
+        const ParamInfo *info = &params_table[k];
+        char value[64], range[200];
+        params_format(&params, info, value, sizeof value);
+        params_describe_range(info, range, sizeof range);
+        printf("%-17s %-12s %-8s %-44s %s%s\n", info->name, value, info->unit, range, info->help,
+               info->effect == EFFECT_REBUILD ? " [on reset]" : "");
+    }
+    return 0;
+}
+
+int headless_scenes(void)
+{
+    for (int s = 0; s < SCENE_COUNT; s++)
+        printf("%-8s %s\n", scene_names[s], scene_summaries[s]);
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* main.c - clothsim's entry: picks the subcommand. The only exit() is here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "headless.h"
+
+static const char usage[] =
+    "clothsim " CLOTHSIM_VERSION " - a cloth simulator that shows how cloth solvers work\n"
+    "\n"
+    "usage: clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N] [--csv PATH|-] [--dump PATH|-]\n"
+    "       clothsim params [--scene NAME]   every setting: type, range, default, meaning\n"
+    "       clothsim scenes                  the scenes\n"
+    "       clothsim --help | --version\n"
+    "\n"
+    "clothsim run --help tells more about a headless run.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        /* the interactive sandbox is not built yet: show what a run gives */
+        fputs(usage, stdout);
+        return EXIT_SUCCESS;
+    }
+    const char *command = argv[1];
+    int status;
+    if (strcmp(command, "run") == 0)
+        status = headless_run(argc - 1, argv + 1);
+    else if (strcmp(command, "params") == 0)
+        status = headless_params(argc - 1, argv + 1);
+    else if (strcmp(command, "scenes") == 0)
+        status = argc == 2 ? headless_scenes() : (cli_error("scenes takes no arguments"), EXIT_USAGE);
+    else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
+        fputs(usage, stdout);
+        status = EXIT_SUCCESS;
+    } else if (strcmp(command, "--version") == 0) {
+        printf("clothsim %s\n", CLOTHSIM_VERSION);
+        status = EXIT_SUCCESS;
+    } else {
+        cli_error("unknown command '%s' (clothsim --help lists the commands)", command);
+        status = EXIT_USAGE;
+    }
+    if (fflush(stdout) != 0 && status == 0)
+        status = 1;
+    exit(status);
+}

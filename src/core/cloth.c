@@ -1,0 +1,175 @@
+/* cloth.c - allocation of the particle and link arrays, lumped masses. */
+#include "cloth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int count_links(int cols, int rows)
+{
+    int structural = (cols - 1) * rows + cols * (rows - 1);
+    int shear = 2 * (cols - 1) * (rows - 1);
+    int bend = (cols > 2 ? (cols - 2) * rows : 0) + (rows > 2 ? cols * (rows - 2) : 0);
+    return structural + shear + bend;
+}
+
+static void add_link(Cloth *cloth, int a, int b, LinkFamily family)
+{
+    int l = cloth->link_count++;
+    cloth->link_a[l] = (uint32_t)a;
+    cloth->link_b[l] = (uint32_t)b;
+    cloth->family[l] = (uint8_t)family;
+}
+
+Cloth *cloth_create(int cols, int rows)
+{
+    if (cols < 1 || rows < 1 || cols > CLOTH_MAX_SIDE || rows > CLOTH_MAX_SIDE ||
+        (long)cols * rows > CLOTH_MAX_PARTICLES)
+        return NULL;
+    Cloth *cloth = calloc(1, sizeof *cloth);
+    if (!cloth)
+        return NULL;
+    int n = cols * rows;
+    int links = count_links(cols, rows);
+    int triangles = 2 * (cols - 1) * (rows - 1);
+    cloth->cols = cols;
+    cloth->rows = rows;
+    cloth->count = n;
+    float **floats[] = {&cloth->x,  &cloth->y,  &cloth->z,  &cloth->px,   &cloth->py,      &cloth->pz,
+                        &cloth->vx, &cloth->vy, &cloth->vz, &cloth->mass, &cloth->inv_mass};
+    bool ok = true;
+    for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
+        ok &= (*floats[i] = calloc((size_t)n, sizeof(float))) != NULL;
+    ok &= (cloth->pinned = calloc((size_t)n, 1)) != NULL;
+    size_t link_slots = links > 0 ? (size_t)links : 1;
+    ok &= (cloth->link_a = calloc(link_slots, sizeof(uint32_t))) != NULL;
+    ok &= (cloth->link_b = calloc(link_slots, sizeof(uint32_t))) != NULL;
+    ok &= (cloth->rest_length = calloc(link_slots, sizeof(float))) != NULL;
+    ok &= (cloth->family = calloc(link_slots, 1)) != NULL;
+    ok &= (cloth->torn = calloc(link_slots, 1)) != NULL;
+    ok &= (cloth->over_limit = calloc(link_slots, sizeof(uint16_t))) != NULL;
+    ok &= (cloth->triangle = calloc(triangles > 0 ? (size_t)triangles : 1, sizeof *cloth->triangle)) != NULL;
+    if (!ok) {
+        cloth_destroy(cloth);
+        return NULL;
+    }
+
+    /* Families in blocks, structural first: a reader of the link array sees
+     * the threads, then the diagonals, then the bend links. */
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c + 1 < cols; c++)
+            add_link(cloth, r * cols + c, r * cols + c + 1, LINK_STRUCTURAL);
+    for (int r = 0; r + 1 < rows; r++)
+        for (int c = 0; c < cols; c++)
+            add_link(cloth, r * cols + c, (r + 1) * cols + c, LINK_STRUCTURAL);
+    for (int r = 0; r + 1 < rows; r++)
+        for (int c = 0; c + 1 < cols; c++) {
+            add_link(cloth, r * cols + c, (r + 1) * cols + c + 1, LINK_SHEAR);
+            add_link(cloth, r * cols + c + 1, (r + 1) * cols + c, LINK_SHEAR);
+        }
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c + 2 < cols; c++)
+            add_link(cloth, r * cols + c, r * cols + c + 2, LINK_BEND);
+    for (int r = 0; r + 2 < rows; r++)
+        for (int c = 0; c < cols; c++)
+            add_link(cloth, r * cols + c, (r + 2) * cols + c, LINK_BEND);
+
+    /* Two triangles per cell, the diagonal alternating in a checkerboard so
+     * that the mesh has no preferred direction. Row 0 is the top, so
+     * (right, down) x ... is wound to face +z for a cloth in the xy plane. */
+    int t = 0;
+    for (int r = 0; r + 1 < rows; r++)
+        for (int c = 0; c + 1 < cols; c++) {
+            uint32_t tl = (uint32_t)(r * cols + c), tr = tl + 1;
+            uint32_t bl = (uint32_t)((r + 1) * cols + c), br = bl + 1;
+            if ((r + c) % 2 == 0) {
+                cloth->triangle[t][0] = tl, cloth->triangle[t][1] = bl, cloth->triangle[t][2] = br, t++;
+                cloth->triangle[t][0] = tl, cloth->triangle[t][1] = br, cloth->triangle[t][2] = tr, t++;
+            } else {
+                cloth->triangle[t][0] = tl, cloth->triangle[t][1] = bl, cloth->triangle[t][2] = tr, t++;
+                cloth->triangle[t][0] = tr, cloth->triangle[t][1] = bl, cloth->triangle[t][2] = br, t++;
+            }
+        }
+    cloth->triangle_count = t;
+    return cloth;
+}
+
+void cloth_destroy(Cloth *cloth)
+{
+    if (!cloth)
+        return;
+    free(cloth->x), free(cloth->y), free(cloth->z);
+    free(cloth->px), free(cloth->py), free(cloth->pz);
+    free(cloth->vx), free(cloth->vy), free(cloth->vz);
+    free(cloth->mass), free(cloth->inv_mass), free(cloth->pinned);
+    free(cloth->link_a), free(cloth->link_b), free(cloth->rest_length);
+    free(cloth->family), free(cloth->torn), free(cloth->over_limit);
+    free(cloth->triangle);
+    free(cloth);
+}
+
+void cloth_copy(Cloth *dst, const Cloth *src)
+{
+    size_t n = (size_t)src->count, l = (size_t)src->link_count;
+    memcpy(dst->x, src->x, n * sizeof(float));
+    memcpy(dst->y, src->y, n * sizeof(float));
+    memcpy(dst->z, src->z, n * sizeof(float));
+    memcpy(dst->px, src->px, n * sizeof(float));
+    memcpy(dst->py, src->py, n * sizeof(float));
+    memcpy(dst->pz, src->pz, n * sizeof(float));
+    memcpy(dst->vx, src->vx, n * sizeof(float));
+    memcpy(dst->vy, src->vy, n * sizeof(float));
+    memcpy(dst->vz, src->vz, n * sizeof(float));
+    memcpy(dst->mass, src->mass, n * sizeof(float));
+    memcpy(dst->inv_mass, src->inv_mass, n * sizeof(float));
+    memcpy(dst->pinned, src->pinned, n);
+    memcpy(dst->rest_length, src->rest_length, l * sizeof(float));
+    memcpy(dst->torn, src->torn, l);
+    memcpy(dst->over_limit, src->over_limit, l * sizeof(uint16_t));
+}
+
+void cloth_set_lumped_mass(Cloth *cloth, float density, float spacing)
+{
+    float cell = density * spacing * spacing;
+    for (int r = 0; r < cloth->rows; r++)
+        for (int c = 0; c < cloth->cols; c++) {
+            /* the share of a cell each direction contributes: half at a border */
+            float share_x = (cloth->cols == 1 || c == 0 || c == cloth->cols - 1) ? 0.5f : 1.0f;
+            float share_y = (cloth->rows == 1 || r == 0 || r == cloth->rows - 1) ? 0.5f : 1.0f;
+            if (cloth->rows == 1)
+                share_y = 1.0f; /* a rope: a ribbon one spacing wide */
+            if (cloth->cols == 1)
+                share_x = 1.0f;
+            int i = cloth_index(cloth, c, r);
+            cloth->mass[i] = cell * share_x * share_y;
+            cloth->inv_mass[i] = cloth->pinned[i] ? 0.0f : 1.0f / cloth->mass[i];
+        }
+}
+
+void cloth_set_rest_from_positions(Cloth *cloth)
+{
+    for (int l = 0; l < cloth->link_count; l++)
+        cloth->rest_length[l] = cloth_link_length(cloth, l);
+}
+
+void cloth_pin(Cloth *cloth, int i, bool pinned)
+{
+    cloth->pinned[i] = pinned;
+    cloth->inv_mass[i] = pinned ? 0.0f : 1.0f / cloth->mass[i];
+    cloth->vx[i] = cloth->vy[i] = cloth->vz[i] = 0.0f;
+    cloth->px[i] = cloth->x[i];
+    cloth->py[i] = cloth->y[i];
+    cloth->pz[i] = cloth->z[i];
+}
+
+float cloth_link_length(const Cloth *cloth, int l)
+{
+    uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
+    float dx = cloth->x[b] - cloth->x[a], dy = cloth->y[b] - cloth->y[a], dz = cloth->z[b] - cloth->z[a];
+    return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+float cloth_link_strain(const Cloth *cloth, int l)
+{
+    return cloth_link_length(cloth, l) / cloth->rest_length[l] - 1.0f;
+}

@@ -1,0 +1,88 @@
+/* cloth.h - the cloth: a grid of point masses joined by links.
+ *
+ * Particles are stored as structure-of-arrays (x[], y[], z[] ...) because the
+ * solver reads them in order in its hot loop. Links are index pairs with a rest
+ * length, a family and a state. Triangles (two per grid cell) carry the wind
+ * and are what the renderer fills.
+ *
+ * Units: metres, kilograms, seconds; y points up.
+ * Particle i sits at grid column i % cols, row i / cols (row 0 at the top).
+ */
+#ifndef CLOTHSIM_CLOTH_H
+#define CLOTHSIM_CLOTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The three link families of every cloth document (REFERENCE.md, "The model"). */
+typedef enum LinkFamily {
+    LINK_STRUCTURAL = 0, /* horizontal and vertical neighbours: stretch */
+    LINK_SHEAR = 1,      /* both diagonals of a cell: shear */
+    LINK_BEND = 2,       /* skip one node, along rows and columns: bending */
+    LINK_FAMILY_COUNT
+} LinkFamily;
+
+typedef struct Cloth {
+    int cols, rows; /* grid size, particles per row and number of rows */
+    int count;      /* cols * rows */
+
+    /* Particle state. x/y/z: position (m). px/py/pz: position at the start of
+     * the current substep (m); Verlet reads its implied velocity from them.
+     * vx/vy/vz: velocity (m/s). Every integrator leaves all three consistent
+     * at the end of a substep. */
+    float *x, *y, *z;
+    float *px, *py, *pz;
+    float *vx, *vy, *vz;
+    float *mass;     /* lumped mass (kg), never 0 */
+    float *inv_mass; /* 1/mass, or 0 for a pinned or grabbed particle */
+    uint8_t *pinned; /* 1 where the scene or the user pinned it */
+
+    /* Links. */
+    int link_count;
+    uint32_t *link_a, *link_b; /* particle indices */
+    float *rest_length;        /* m */
+    uint8_t *family;           /* LinkFamily */
+    uint8_t *torn;             /* 1 once the link has broken */
+    uint16_t *over_limit;      /* consecutive steps over its tear limit */
+
+    /* Triangles: two per grid cell, three particle indices each, wound so
+     * that the normal (b-a) x (c-a) points to +z for a flat cloth in the
+     * z = 0 plane seen from +z. */
+    int triangle_count;
+    uint32_t (*triangle)[3];
+} Cloth;
+
+/* Largest grid accepted: bounded so that a typo cannot exhaust memory. */
+#define CLOTH_MAX_SIDE 1000
+#define CLOTH_MAX_PARTICLES 250000
+
+/* Allocates a cols x rows cloth with its structural, shear and bend links and
+ * its triangles. Positions are zero; the caller (a scene) places the particles
+ * and sets rest lengths and masses. Returns NULL when out of memory or when
+ * the size is outside 1..CLOTH_MAX_SIDE or above CLOTH_MAX_PARTICLES.
+ * Free with cloth_destroy. */
+Cloth *cloth_create(int cols, int rows);
+void cloth_destroy(Cloth *cloth);
+
+/* Copies every array of src into dst, which must have the same grid size. */
+void cloth_copy(Cloth *dst, const Cloth *src);
+
+static inline int cloth_index(const Cloth *cloth, int col, int row) { return row * cloth->cols + col; }
+
+/* Lumped masses: density (kg/m^2) times the area each particle stands for:
+ * a quarter cell at a corner, half at an edge, a whole cell inside
+ * (REFERENCE.md, seed 004). A one-row cloth (a rope) is a ribbon one spacing
+ * wide. Keeps pinned particles pinned. */
+void cloth_set_lumped_mass(Cloth *cloth, float density, float spacing);
+
+/* Rest length of every link from the current positions. */
+void cloth_set_rest_from_positions(Cloth *cloth);
+
+/* Pin (inverse mass 0, velocity 0) or release one particle. */
+void cloth_pin(Cloth *cloth, int i, bool pinned);
+
+/* Length of link l now (m), and its strain length/rest - 1. */
+float cloth_link_length(const Cloth *cloth, int l);
+float cloth_link_strain(const Cloth *cloth, int l);
+
+#endif

@@ -1,0 +1,107 @@
+/* metrics.c - energy, strain, residual and penetration of a solver's state. */
+#include "metrics.h"
+
+#include <math.h>
+#include <stdio.h>
+
+const char metrics_csv_header[] =
+    "step,time,kinetic,potential,elastic,total,max_strain,mean_strain,residual,penetration,torn,exploded";
+
+/* Elastic energy of one link: as a Hooke spring of the family's constant,
+ * or for xpbd from its compliance (alpha = compliance * rest, E = C^2/2alpha). */
+static double link_energy(const Solver *s, int l, double extension)
+{
+    const Cloth *c = s->cloth;
+    int family = c->family[l];
+    if (s->params.integrator == INTEGRATOR_XPBD) {
+        double alpha = (double)solver_family_compliance(s, family) * c->rest_length[l];
+        return alpha > 0.0 ? 0.5 * extension * extension / alpha : 0.0;
+    }
+    return 0.5 * solver_family_spring(s, family) * extension * extension;
+}
+
+void metrics_compute(const Solver *s, Metrics *out)
+{
+    const Cloth *c = s->cloth;
+    double g = s->params.gravity;
+    double kinetic = 0.0, potential = 0.0, elastic = 0.0;
+    for (int i = 0; i < c->count; i++) {
+        double v2 = (double)c->vx[i] * c->vx[i] + (double)c->vy[i] * c->vy[i] + (double)c->vz[i] * c->vz[i];
+        kinetic += 0.5 * c->mass[i] * v2;
+        potential += (double)c->mass[i] * g * c->y[i];
+    }
+    double max_strain = 0.0, strain_sum = 0.0;
+    int structural = 0, torn = 0;
+    bool first = true;
+    for (int l = 0; l < c->link_count; l++) {
+        if (c->torn[l]) {
+            torn++;
+            continue;
+        }
+        double length = cloth_link_length(c, l);
+        if (solver_family_stiffness(s, c->family[l]) > 0.0f)
+            elastic += link_energy(s, l, length - c->rest_length[l]);
+        if (c->family[l] == LINK_STRUCTURAL) {
+            double strain = length / c->rest_length[l] - 1.0;
+            if (first || strain > max_strain)
+                max_strain = strain;
+            first = false;
+            strain_sum += strain;
+            structural++;
+        }
+    }
+    *out = (Metrics){
+        .step = s->step,
+        .time = s->time,
+        .kinetic = kinetic,
+        .potential = potential,
+        .elastic = elastic,
+        .total = kinetic + potential + elastic,
+        .max_strain = max_strain,
+        .mean_strain = structural ? strain_sum / structural : 0.0,
+        .residual = solver_residual(s),
+        .penetration = metrics_penetration(s),
+        .torn = torn,
+        .exploded = s->exploded,
+    };
+}
+
+double metrics_residual(const Solver *s) { return solver_residual(s); }
+
+/* Depth of a point inside the sphere (its true surface, without margin). */
+static double sphere_depth(const Solver *s, double x, double y, double z)
+{
+    double dx = x - s->sphere_center[0], dy = y - s->sphere_center[1], dz = z - s->sphere_center[2];
+    double depth = s->params.sphere_radius - sqrt(dx * dx + dy * dy + dz * dz);
+    return depth > 0.0 ? depth : 0.0;
+}
+
+double metrics_penetration(const Solver *s)
+{
+    if (s->params.collider == COLLIDER_NONE)
+        return 0.0;
+    const Cloth *c = s->cloth;
+    double deepest = 0.0;
+    for (int l = 0; l < c->link_count; l++) {
+        if (c->torn[l] || c->family[l] == LINK_BEND)
+            continue; /* bend links span two cells: not part of the surface */
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        for (int k = 0; k < METRICS_LINK_SAMPLES; k++) {
+            double t = (double)k / (METRICS_LINK_SAMPLES - 1);
+            double x = c->x[a] + (c->x[b] - c->x[a]) * t;
+            double y = c->y[a] + (c->y[b] - c->y[a]) * t;
+            double z = c->z[a] + (c->z[b] - c->z[a]) * t;
+            double d = sphere_depth(s, x, y, z);
+            if (d > deepest)
+                deepest = d;
+        }
+    }
+    return deepest;
+}
+
+int metrics_format_csv(const Metrics *m, char *out, int out_size)
+{
+    return snprintf(out, (size_t)out_size, "%lld,%.6f,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d\n",
+                    (long long)m->step, m->time, m->kinetic, m->potential, m->elastic, m->total, m->max_strain,
+                    m->mean_strain, m->residual, m->penetration, m->torn, m->exploded ? 1 : 0);
+}

@@ -1,0 +1,390 @@
+/* params.c - the key table, scene defaults, and text <-> value conversion.
+ *
+ * Defaults follow REFERENCE.md: link stiffness by family 0.9 / 0.6 / 0.3
+ * (seed 002), 12 iterations and 5 substeps per 1/60 s frame (seed 001),
+ * Verlet damping 0.99 per frame (seed 000), expressed here as a rate so that
+ * its effect does not depend on dt or substeps.
+ */
+#include "params.h"
+
+#include "cloth.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const scene_names[] = {"curtain", "flag", "chain", "net", NULL};
+const char *const scene_summaries[] = {
+    "30 x 24 cloth hanging from a crossbar, wind with turbulence, a sphere moving through it",
+    "a flag held along its left edge in strong gusty wind",
+    "2D rope between two pins: it settles into the catenary y = a cosh(x/a)",
+    "2D net hung from its two top corners",
+};
+const char *const integrator_names[] = {"euler", "symplectic", "verlet", "jakobsen", "pbd", "xpbd", NULL};
+const char *const pin_names[] = {"top", "corners", "left", "ends", "none", NULL};
+const char *const order_names[] = {"sequential", "shuffled", "jacobi", NULL};
+const char *const collider_names[] = {"none", "sphere", NULL};
+
+#define FIELD(name) offsetof(Params, name)
+
+/* clang-format off */
+const ParamInfo params_table[] = {
+    {"scene", PARAM_ENUM, FIELD(scene), 0, 0, scene_names, "", EFFECT_REBUILD, "which scene to build (clothsim scenes lists them)"},
+    {"integrator", PARAM_ENUM, FIELD(integrator), 0, 0, integrator_names, "", EFFECT_LIVE, "how positions advance in time"},
+    {"dim", PARAM_INT, FIELD(dim), 2, 3, NULL, "", EFFECT_REBUILD, "2: the cloth stays in the z = 0 plane; 3: free in space"},
+    {"cols", PARAM_INT, FIELD(cols), 2, 1000, NULL, "", EFFECT_REBUILD, "particles per row"},
+    {"rows", PARAM_INT, FIELD(rows), 1, 1000, NULL, "", EFFECT_REBUILD, "rows of particles (1 makes a rope)"},
+    {"spacing", PARAM_REAL, FIELD(spacing), 0.001, 10, NULL, "m", EFFECT_REBUILD, "rest distance between neighbouring particles"},
+    {"density", PARAM_REAL, FIELD(density), 0.001, 100, NULL, "kg/m^2", EFFECT_REBUILD, "cloth mass per area; lumped onto the particles"},
+    {"pin", PARAM_ENUM, FIELD(pin), 0, 0, pin_names, "", EFFECT_REBUILD, "which particles are held fixed"},
+    {"span", PARAM_REAL, FIELD(span), 0.01, 0.99, NULL, "", EFFECT_REBUILD, "chain: distance between its pins as a fraction of its length"},
+    {"dt", PARAM_REAL, FIELD(dt), 1e-5, 0.1, NULL, "s", EFFECT_LIVE, "time step (one frame of physics)"},
+    {"substeps", PARAM_INT, FIELD(substeps), 1, 100, NULL, "", EFFECT_LIVE, "substeps per step, each dt/substeps long"},
+    {"iterations", PARAM_INT, FIELD(iterations), 1, 500, NULL, "", EFFECT_LIVE, "relaxation passes over the links per substep"},
+    {"order", PARAM_ENUM, FIELD(order), 0, 0, order_names, "", EFFECT_LIVE, "order links are relaxed in: sequential, shuffled each step, or jacobi (averaged)"},
+    {"strain_limit", PARAM_REAL, FIELD(strain_limit), 0, 10, NULL, "", EFFECT_LIVE, "Provot limit on stretch over rest length (0.1 = 10 %), 0 = off"},
+    {"stiffness", PARAM_REAL, FIELD(stiffness), 0, 1, NULL, "", EFFECT_LIVE, "structural links: fraction of the error corrected per pass; springs: times spring_k"},
+    {"shear_stiffness", PARAM_REAL, FIELD(shear_stiffness), 0, 1, NULL, "", EFFECT_LIVE, "shear (diagonal) links, as stiffness"},
+    {"bend_stiffness", PARAM_REAL, FIELD(bend_stiffness), 0, 1, NULL, "", EFFECT_LIVE, "bend (skip-one) links, as stiffness"},
+    {"spring_k", PARAM_REAL, FIELD(spring_k), 0, 1e6, NULL, "N/m", EFFECT_LIVE, "euler/symplectic/verlet: Hooke constant of a link at stiffness 1"},
+    {"spring_damping", PARAM_REAL, FIELD(spring_damping), 0, 2, NULL, "", EFFECT_LIVE, "euler/symplectic/verlet: damping ratio of each link's dashpot"},
+    {"compliance", PARAM_REAL, FIELD(compliance), 0, 1e3, NULL, "1/N", EFFECT_LIVE, "xpbd structural links: strain per newton of tension (0 = rigid)"},
+    {"shear_compliance", PARAM_REAL, FIELD(shear_compliance), 0, 1e3, NULL, "1/N", EFFECT_LIVE, "xpbd shear links, as compliance"},
+    {"bend_compliance", PARAM_REAL, FIELD(bend_compliance), 0, 1e3, NULL, "1/N", EFFECT_LIVE, "xpbd bend links, as compliance"},
+    {"damping", PARAM_REAL, FIELD(damping), 0, 100, NULL, "1/s", EFFECT_LIVE, "velocity decays as exp(-damping t), whatever dt and substeps"},
+    {"gravity", PARAM_REAL, FIELD(gravity), -100, 100, NULL, "m/s^2", EFFECT_LIVE, "pulls every free particle towards -y"},
+    {"wind_x", PARAM_REAL, FIELD(wind_x), -100, 100, NULL, "m/s", EFFECT_LIVE, "wind along x, pushes each triangle along its normal"},
+    {"wind_z", PARAM_REAL, FIELD(wind_z), -100, 100, NULL, "m/s", EFFECT_LIVE, "wind along z"},
+    {"turbulence", PARAM_REAL, FIELD(turbulence), 0, 100, NULL, "m/s", EFFECT_LIVE, "amplitude of the gusts added to the wind"},
+    {"seed", PARAM_SEED, FIELD(seed), 0, 0, NULL, "", EFFECT_REBUILD, "seeds the gusts and the shuffled order: same seed, same run"},
+    {"collider", PARAM_ENUM, FIELD(collider), 0, 0, collider_names, "", EFFECT_LIVE, "solid the cloth meets"},
+    {"sphere_radius", PARAM_REAL, FIELD(sphere_radius), 0.01, 100, NULL, "m", EFFECT_LIVE, "radius of the sphere"},
+    {"sphere_x", PARAM_REAL, FIELD(sphere_x), -1000, 1000, NULL, "m", EFFECT_LIVE, "sphere centre x"},
+    {"sphere_y", PARAM_REAL, FIELD(sphere_y), -1000, 1000, NULL, "m", EFFECT_LIVE, "sphere centre y"},
+    {"sphere_z", PARAM_REAL, FIELD(sphere_z), -1000, 1000, NULL, "m", EFFECT_LIVE, "sphere centre z, the middle of its travel"},
+    {"sphere_travel", PARAM_REAL, FIELD(sphere_travel), 0, 1000, NULL, "m", EFFECT_LIVE, "how far the sphere moves each way along z (0 = still)"},
+    {"sphere_period", PARAM_REAL, FIELD(sphere_period), 0.1, 1e4, NULL, "s", EFFECT_LIVE, "time for the sphere to go there and back"},
+    {"margin", PARAM_REAL, FIELD(margin), 0, 10, NULL, "m", EFFECT_LIVE, "collision skin added to the collider's surface"},
+};
+/* clang-format on */
+const int params_count = (int)(sizeof params_table / sizeof params_table[0]);
+
+void params_default(Params *p, SceneKind scene)
+{
+    *p = (Params){
+        .scene = scene,
+        .dim = 3,
+        .cols = 30,
+        .rows = 24,
+        .spacing = 0.05,
+        .density = 0.2,
+        .pin = PIN_TOP,
+        .span = 0.6,
+        .integrator = INTEGRATOR_JAKOBSEN,
+        .dt = 1.0 / 60.0,
+        .substeps = 5,
+        .iterations = 12,
+        .order = ORDER_SEQUENTIAL,
+        .strain_limit = 0.0,
+        .stiffness = 0.9,
+        .shear_stiffness = 0.6,
+        .bend_stiffness = 0.3,
+        /* Chosen so that at the curtain defaults the stiffest spring mode sits
+         * at omega*h of about 1.3: inside Verlet's limit of 2, far outside
+         * explicit Euler's (which has none without damping). Stiffer springs
+         * need a smaller step: that is the lesson, not a bug. */
+        .spring_k = 10.0,
+        .spring_damping = 0.02,
+        .compliance = 0.001,
+        .shear_compliance = 0.01,
+        .bend_compliance = 0.1,
+        /* seed 000: Verlet keeps 0.99 of the velocity per 1/60 s frame,
+         * i.e. a rate of -60 ln 0.99 = 0.603 per second */
+        .damping = 0.6,
+        .gravity = 9.81,
+        .wind_x = 0.0,
+        .wind_z = 0.0,
+        .turbulence = 0.0,
+        .seed = 1,
+        .collider = COLLIDER_NONE,
+        .sphere_radius = 0.25,
+        .sphere_x = 0.0,
+        .sphere_y = 0.9,
+        .sphere_z = 0.0,
+        .sphere_travel = 0.0,
+        .sphere_period = 10.0,
+        .margin = 0.01,
+    };
+    switch (scene) {
+    case SCENE_CURTAIN:
+        p->wind_z = 1.0;
+        p->turbulence = 0.8;
+        p->collider = COLLIDER_SPHERE;
+        p->sphere_travel = 0.6;
+        break;
+    case SCENE_FLAG:
+        p->cols = 32;
+        p->rows = 20;
+        p->pin = PIN_LEFT;
+        p->wind_x = 8.0;
+        p->wind_z = 1.5;
+        p->turbulence = 3.0;
+        break;
+    case SCENE_CHAIN:
+        p->dim = 2;
+        p->cols = 41;
+        p->rows = 1;
+        p->spacing = 0.025;
+        p->pin = PIN_ENDS;
+        p->bend_stiffness = 0.0; /* a rope of links: no bending resistance */
+        p->bend_compliance = 0.0;
+        p->iterations = 40;
+        p->damping = 2.0;
+        break;
+    case SCENE_NET:
+        p->dim = 2;
+        p->cols = 20;
+        p->rows = 20;
+        p->pin = PIN_CORNERS;
+        p->iterations = 8; /* seed 002's PBD example */
+        break;
+    case SCENE_COUNT:
+        break;
+    }
+}
+
+const ParamInfo *params_find(const char *name)
+{
+    for (int i = 0; i < params_count; i++)
+        if (strcmp(params_table[i].name, name) == 0)
+            return &params_table[i];
+    return NULL;
+}
+
+int params_lookup_name(const char *const *names, const char *name)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Levenshtein distance, capped at 32 characters per word. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return 99;
+    int row[33];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
+            int best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static const char *nearest_name(const char *name, const char *const *names, int count)
+{
+    const char *best = NULL;
+    int best_distance = 99;
+    for (int i = 0; i < count && names[i]; i++) {
+        int d = edit_distance(name, names[i]);
+        if (d < best_distance) {
+            best_distance = d;
+            best = names[i];
+        }
+    }
+    /* close enough to be a typo: a third of the word, at least 1, at most 3 */
+    int allowed = (int)strlen(name) / 3;
+    if (allowed < 1)
+        allowed = 1;
+    if (allowed > 3)
+        allowed = 3;
+    return best_distance <= allowed ? best : NULL;
+}
+
+const char *params_suggest(const char *name)
+{
+    const char *names[64];
+    int n = 0;
+    for (int i = 0; i < params_count && n < 64; i++)
+        names[n++] = params_table[i].name;
+    return nearest_name(name, names, n);
+}
+
+void params_describe_range(const ParamInfo *info, char *out, size_t out_size)
+{
+    switch (info->type) {
+    case PARAM_INT:
+        snprintf(out, out_size, "%d to %d", (int)info->min, (int)info->max);
+        break;
+    case PARAM_REAL:
+        snprintf(out, out_size, "%g to %g", info->min, info->max);
+        break;
+    case PARAM_SEED:
+        snprintf(out, out_size, "0 to 18446744073709551615");
+        break;
+    case PARAM_ENUM: {
+        size_t used = 0;
+        out[0] = '\0';
+        for (int i = 0; info->names[i] && used < out_size; i++)
+            used += (size_t)snprintf(out + used, out_size - used, "%s%s", i ? "|" : "", info->names[i]);
+        break;
+    }
+    }
+}
+
+void params_format(const Params *params, const ParamInfo *info, char *out, size_t out_size)
+{
+    const char *base = (const char *)params + info->offset;
+    switch (info->type) {
+    case PARAM_INT:
+        snprintf(out, out_size, "%d", *(const int *)base);
+        break;
+    case PARAM_REAL:
+        snprintf(out, out_size, "%.9g", *(const double *)base);
+        break;
+    case PARAM_SEED:
+        snprintf(out, out_size, "%llu", (unsigned long long)*(const uint64_t *)base);
+        break;
+    case PARAM_ENUM:
+        snprintf(out, out_size, "%s", info->names[*(const int *)base]);
+        break;
+    }
+}
+
+bool params_set(Params *params, const char *key, const char *value, char *err, size_t err_size)
+{
+    const ParamInfo *info = params_find(key);
+    if (!info) {
+        const char *near = params_suggest(key);
+        if (near)
+            snprintf(err, err_size, "unknown key '%s'; did you mean '%s'? (clothsim params lists them)", key, near);
+        else
+            snprintf(err, err_size, "unknown key '%s' (clothsim params lists them)", key);
+        return false;
+    }
+    char range[160];
+    params_describe_range(info, range, sizeof range);
+    char *base = (char *)params + info->offset;
+    char *end = NULL;
+    errno = 0;
+    switch (info->type) {
+    case PARAM_ENUM: {
+        int index = params_lookup_name(info->names, value);
+        if (index < 0) {
+            int count = 0;
+            while (info->names[count])
+                count++;
+            const char *near = nearest_name(value, info->names, count);
+            if (near)
+                snprintf(err, err_size, "%s: unknown value '%s'; did you mean '%s'? (one of %s)", key, value, near,
+                         range);
+            else
+                snprintf(err, err_size, "%s: unknown value '%s' (one of %s)", key, value, range);
+            return false;
+        }
+        *(int *)base = index;
+        return true;
+    }
+    case PARAM_INT: {
+        long v = strtol(value, &end, 10);
+        if (end == value || *end != '\0' || errno == ERANGE) {
+            snprintf(err, err_size, "%s: '%s' is not a whole number (%s)", key, value, range);
+            return false;
+        }
+        if (v < (long)info->min || v > (long)info->max) {
+            snprintf(err, err_size, "%s: %s is out of range (%s)", key, value, range);
+            return false;
+        }
+        /* cols x rows is bounded as a whole too, so a grid cannot exhaust memory */
+        if (info->offset == offsetof(Params, cols) || info->offset == offsetof(Params, rows)) {
+            long other = info->offset == offsetof(Params, cols) ? params->rows : params->cols;
+            if (v * other > CLOTH_MAX_PARTICLES) {
+                snprintf(err, err_size, "%s: %s makes %ld particles; the limit is %d (cols x rows)", key, value,
+                         v * other, CLOTH_MAX_PARTICLES);
+                return false;
+            }
+        }
+        *(int *)base = (int)v;
+        return true;
+    }
+    case PARAM_REAL: {
+        double v = strtod(value, &end);
+        if (end == value || *end != '\0' || !isfinite(v) || isspace((unsigned char)value[0])) {
+            snprintf(err, err_size, "%s: '%s' is not a number (%s%s%s)", key, value, range, info->unit[0] ? " " : "",
+                     info->unit);
+            return false;
+        }
+        if (v < info->min || v > info->max) {
+            snprintf(err, err_size, "%s: %s is out of range (%s%s%s)", key, value, range, info->unit[0] ? " " : "",
+                     info->unit);
+            return false;
+        }
+        *(double *)base = v;
+        return true;
+    }
+    case PARAM_SEED: {
+        if (value[0] == '-' || value[0] == '+' || isspace((unsigned char)value[0])) {
+            snprintf(err, err_size, "%s: '%s' is not a whole number (%s)", key, value, range);
+            return false;
+        }
+        unsigned long long v = strtoull(value, &end, 10);
+        if (end == value || *end != '\0' || errno == ERANGE) {
+            snprintf(err, err_size, "%s: '%s' is not a whole number (%s)", key, value, range);
+            return false;
+        }
+        *(uint64_t *)base = (uint64_t)v;
+        return true;
+    }
+    }
+    return false;
+}
+
+bool params_assign(Params *params, const char *assignment, char *err, size_t err_size)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment) {
+        snprintf(err, err_size, "'%s' is not KEY=VALUE", assignment);
+        return false;
+    }
+    char key[64];
+    size_t len = (size_t)(eq - assignment);
+    if (len >= sizeof key) {
+        snprintf(err, err_size, "unknown key '%.40s...'", assignment);
+        return false;
+    }
+    memcpy(key, assignment, len);
+    key[len] = '\0';
+    return params_set(params, key, eq + 1, err, err_size);
+}
+
+bool params_validate(const Params *params, char *err, size_t err_size)
+{
+    if (params->scene == SCENE_CHAIN && params->rows != 1) {
+        snprintf(err, err_size, "rows: the chain scene is a rope, so rows must be 1 (got %d)", params->rows);
+        return false;
+    }
+    if ((long)params->cols * params->rows > CLOTH_MAX_PARTICLES) {
+        snprintf(err, err_size, "cols x rows: %d x %d is %ld particles; the limit is %d", params->cols,
+                 params->rows, (long)params->cols * params->rows, CLOTH_MAX_PARTICLES);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,853 @@
+/* solver.c - the six integrators and the relaxation loop.
+ *
+ * Force-based (links are Hooke springs with a dashpot):
+ *   euler       x += v h;  v += a h                    (explicit: gains energy)
+ *   symplectic  v += a h;  x += v h                    (semi-implicit Euler)
+ *   verlet      x' = x + (x - x_prev) d + a h^2         (Stormer; d = damping)
+ * Position-based (links are constraints, projected `iterations` times):
+ *   jakobsen    Verlet, then Gauss-Seidel passes moving each end by
+ *               stiffness * (len - rest) / len * d, shared by inverse mass
+ *               (Jakobsen 2001, seeds 000 and 001)
+ *   pbd         v += g h; x_p = x + v h; project with k' = 1 - (1 - k)^(1/N)
+ *               so that stiffness does not depend on N; v = (x_p - x) / h
+ *               (Mueller et al. 2007, seed 002)
+ *   xpbd        PBD with a compliance per family and an accumulated
+ *               multiplier per link: stiffness depends neither on the
+ *               iteration count nor on the step (Macklin et al. 2016)
+ *
+ * Every integrator sees the same cloth, forces and step, so they can be
+ * compared side by side. Damping is a rate: velocities shrink by
+ * exp(-damping h) per substep, the same decay per second whatever dt and
+ * substeps are. No clock is read here; the same inputs give the same bits.
+ */
+#include "solver.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+#include "scene.h"
+
+const char *const solver_stage_names[] = {"kinematics", "forces",       "integrate", "relax",
+                                          "collide",    "strain_limit", "velocity",  "check"};
+
+/* Pressure on a cloth facing the wind per m/s of wind along its normal,
+ * kg/(m^2 s). The seed formula f = n (n^ . wind) is linear in the wind; this
+ * constant gives it units and a size that lifts a cotton curtain by a few
+ * tens of degrees in a 2 m/s breeze. */
+#define WIND_DRAG 0.5f
+
+/* A cloth has exploded when a coordinate is not finite, when its bounding box
+ * grows past EXPLODE_FACTOR times its rest size (plus EXPLODE_SLACK metres),
+ * or when a structural link is longer than EXPLODE_STRETCH times its rest
+ * length: no honest motion of a cloth does any of these, and an unstable
+ * integrator does all of them within a few substeps. */
+#define EXPLODE_FACTOR 20.0f
+#define EXPLODE_SLACK 10.0f
+#define EXPLODE_STRETCH 10.0f
+
+/* Provot's strain limiting repeats its pass until no link is over the limit
+ * by more than this fraction, or STRAIN_LIMIT_PASSES passes have run. */
+#define STRAIN_LIMIT_TOLERANCE 1e-4f
+#define STRAIN_LIMIT_PASSES 200
+
+bool solver_is_position_based(int integrator)
+{
+    return integrator == INTEGRATOR_JAKOBSEN || integrator == INTEGRATOR_PBD || integrator == INTEGRATOR_XPBD;
+}
+
+float solver_family_stiffness(const Solver *solver, int family)
+{
+    const Params *p = &solver->params;
+    double k = family == LINK_STRUCTURAL ? p->stiffness : family == LINK_SHEAR ? p->shear_stiffness : p->bend_stiffness;
+    return (float)k;
+}
+
+float solver_family_spring(const Solver *solver, int family)
+{
+    return (float)(solver_family_stiffness(solver, family) * solver->params.spring_k);
+}
+
+float solver_family_compliance(const Solver *solver, int family)
+{
+    const Params *p = &solver->params;
+    double c = family == LINK_STRUCTURAL ? p->compliance
+               : family == LINK_SHEAR    ? p->shear_compliance
+                                         : p->bend_compliance;
+    return (float)c;
+}
+
+/* ------------------------------------------------------------ lifetime */
+
+static void free_scratch(Solver *s)
+{
+    free(s->fx), free(s->fy), free(s->fz);
+    free(s->jx), free(s->jy), free(s->jz), free(s->jacobi_count);
+    free(s->link_order), free(s->lambda);
+    free(s->good_x), free(s->good_y), free(s->good_z);
+    free(s->wind_x_at), free(s->wind_z_at);
+    free(s->wave_cos), free(s->wave_sin);
+    s->fx = s->fy = s->fz = s->jx = s->jy = s->jz = NULL;
+    s->jacobi_count = NULL;
+    s->link_order = NULL;
+    s->lambda = s->good_x = s->good_y = s->good_z = s->wind_x_at = s->wind_z_at = NULL;
+    s->wave_cos = s->wave_sin = NULL;
+}
+
+static bool alloc_scratch(Solver *s)
+{
+    size_t n = (size_t)s->cloth->count, l = (size_t)(s->cloth->link_count > 0 ? s->cloth->link_count : 1);
+    size_t waves = 2 * SOLVER_TURBULENCE_WAVES;
+    bool ok = true;
+    float **per_particle[] = {&s->fx, &s->fy, &s->fz, &s->jx, &s->jy, &s->jz, &s->good_x, &s->good_y, &s->good_z,
+                              &s->wind_x_at, &s->wind_z_at};
+    for (size_t i = 0; i < sizeof per_particle / sizeof per_particle[0]; i++)
+        ok &= (*per_particle[i] = calloc(n, sizeof(float))) != NULL;
+    ok &= (s->jacobi_count = calloc(n, sizeof(uint16_t))) != NULL;
+    ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
+    ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->wave_cos = calloc(n * waves, sizeof(float))) != NULL;
+    ok &= (s->wave_sin = calloc(n * waves, sizeof(float))) != NULL;
+    return ok;
+}
+
+/* Turbulence: for each of x and z, SOLVER_TURBULENCE_WAVES travelling waves
+ * across the cloth with seeded directions, wavelengths, frequencies and
+ * phases. The spatial phase of each particle (from its place in the grid) is
+ * fixed, so its cosine and sine are tabulated once; a substep then costs a
+ * few multiply-adds per particle. */
+static void setup_turbulence(Solver *s)
+{
+    const Cloth *c = s->cloth;
+    const int waves = 2 * SOLVER_TURBULENCE_WAVES;
+    uint64_t rng = s->params.seed * 0x9E3779B97F4A7C15ull + 0x7475726275ull;
+    double kx[2 * SOLVER_TURBULENCE_WAVES], ky[2 * SOLVER_TURBULENCE_WAVES];
+    for (int w = 0; w < waves; w++) {
+        double direction = 2.0 * CLOTHSIM_PI * rng_uniform(&rng);
+        double wavelength = 0.6 + 1.4 * rng_uniform(&rng); /* m */
+        double k = 2.0 * CLOTHSIM_PI / wavelength;
+        kx[w] = k * cos(direction);
+        ky[w] = k * sin(direction);
+        s->wave_omega[w] = 1.0 + 5.0 * rng_uniform(&rng); /* rad/s: gusts of 1 to 6 s */
+        s->wave_phase[w] = 2.0 * CLOTHSIM_PI * rng_uniform(&rng);
+        /* equal shares whose squares add to 1: the gusts' rms is turbulence/sqrt(2) */
+        s->wave_amplitude[w] = 1.0 / sqrt((double)SOLVER_TURBULENCE_WAVES);
+    }
+    double spacing = s->params.spacing;
+    for (int i = 0; i < c->count; i++) {
+        double u = (i % c->cols) * spacing, v = (i / c->cols) * spacing;
+        for (int w = 0; w < waves; w++) {
+            double phase = kx[w] * u + ky[w] * v;
+            s->wave_cos[(size_t)i * waves + w] = (float)cos(phase);
+            s->wave_sin[(size_t)i * waves + w] = (float)sin(phase);
+        }
+    }
+}
+
+static void compute_rest_extent(Solver *s)
+{
+    double w = (s->cloth->cols - 1) * s->params.spacing, h = (s->cloth->rows - 1) * s->params.spacing;
+    s->rest_extent = w > h ? w : h;
+}
+
+static bool build(Solver *s)
+{
+    Cloth *cloth = scene_build(&s->params);
+    if (!cloth)
+        return false;
+    Cloth *old = s->cloth;
+    s->cloth = cloth;
+    free_scratch(s);
+    if (!alloc_scratch(s)) {
+        free_scratch(s);
+        cloth_destroy(cloth);
+        s->cloth = old;
+        if (old && !alloc_scratch(s)) {
+            free_scratch(s);
+            cloth_destroy(old);
+            s->cloth = NULL;
+        }
+        if (old)
+            setup_turbulence(s);
+        return false;
+    }
+    cloth_destroy(old);
+    for (int l = 0; l < cloth->link_count; l++)
+        s->link_order[l] = (uint32_t)l;
+    setup_turbulence(s);
+    compute_rest_extent(s);
+    s->time = 0.0;
+    s->step = 0;
+    s->substep = 0;
+    s->pass = 0;
+    s->phase = PHASE_BETWEEN_SUBSTEPS;
+    s->residual_count = 0;
+    s->exploded = false;
+    s->exploded_time = 0.0;
+    s->exploded_step = 0;
+    s->grabbed = -1;
+    s->rng = s->params.seed ^ 0x5DEECE66Dull;
+    scene_sphere_center(&s->params, 0.0, s->sphere_center);
+    return true;
+}
+
+Solver *solver_create(const Params *params)
+{
+    Solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->params = *params;
+    s->grabbed = -1;
+    if (!build(s)) {
+        solver_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+void solver_destroy(Solver *solver)
+{
+    if (!solver)
+        return;
+    free_scratch(solver);
+    cloth_destroy(solver->cloth);
+    free(solver);
+}
+
+bool solver_reset(Solver *solver) { return build(solver); }
+
+static bool shapes_differ(const Params *a, const Params *b)
+{
+    for (int i = 0; i < params_count; i++) {
+        const ParamInfo *info = &params_table[i];
+        if (info->effect != EFFECT_REBUILD)
+            continue;
+        size_t size = info->type == PARAM_REAL ? sizeof(double) : info->type == PARAM_SEED ? sizeof(uint64_t) : sizeof(int);
+        if (memcmp((const char *)a + info->offset, (const char *)b + info->offset, size) != 0)
+            return true;
+    }
+    return false;
+}
+
+static void finish_substep(Solver *s);
+static void relax_pass(Solver *s);
+
+bool solver_set_params(Solver *solver, const Params *params)
+{
+    /* settle a half-done substep under the settings it started with */
+    while (solver->phase == PHASE_RELAXING && !solver->exploded)
+        relax_pass(solver);
+    if (shapes_differ(&solver->params, params)) {
+        Params old = solver->params;
+        solver->params = *params;
+        if (!build(solver)) {
+            solver->params = old;
+            return false;
+        }
+        return true;
+    }
+    solver->params = *params;
+    /* velocity is the state every integrator shares: re-derive the previous
+     * positions from it so that a change of integrator or step is seamless */
+    Cloth *c = solver->cloth;
+    float h = (float)params_substep(params);
+    for (int i = 0; i < c->count; i++) {
+        c->px[i] = c->x[i] - c->vx[i] * h;
+        c->py[i] = c->y[i] - c->vy[i] * h;
+        c->pz[i] = c->z[i] - c->vz[i] * h;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ stages */
+
+static void stage_kinematics(Solver *s, double t_end)
+{
+    scene_sphere_center(&s->params, t_end, s->sphere_center);
+    if (s->grabbed >= 0) {
+        Cloth *c = s->cloth;
+        int g = s->grabbed;
+        float f = (float)(s->substep + 1) / (float)s->params.substeps;
+        c->x[g] = s->grab_start[0] + (s->grab_target[0] - s->grab_start[0]) * f;
+        c->y[g] = s->grab_start[1] + (s->grab_target[1] - s->grab_start[1]) * f;
+        c->z[g] = s->grab_start[2] + (s->grab_target[2] - s->grab_start[2]) * f;
+        if (s->params.dim == 2)
+            c->z[g] = 0.0f;
+    }
+}
+
+static void wind_at_particles(Solver *s, double t)
+{
+    const Cloth *c = s->cloth;
+    const int waves = 2 * SOLVER_TURBULENCE_WAVES;
+    float wx = (float)s->params.wind_x, wz = (float)s->params.wind_z, turb = (float)s->params.turbulence;
+    float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
+    for (int w = 0; w < waves; w++) {
+        double theta = s->wave_omega[w] * t + s->wave_phase[w];
+        sin_t[w] = (float)(s->wave_amplitude[w] * sin(theta)) * turb;
+        cos_t[w] = (float)(s->wave_amplitude[w] * cos(theta)) * turb;
+    }
+    for (int i = 0; i < c->count; i++) {
+        const float *wc = &s->wave_cos[(size_t)i * waves], *ws = &s->wave_sin[(size_t)i * waves];
+        float gx = 0.0f, gz = 0.0f;
+        /* sin(theta - phase) = sin theta cos phase - cos theta sin phase */
+        for (int w = 0; w < SOLVER_TURBULENCE_WAVES; w++)
+            gx += sin_t[w] * wc[w] - cos_t[w] * ws[w];
+        for (int w = SOLVER_TURBULENCE_WAVES; w < waves; w++)
+            gz += sin_t[w] * wc[w] - cos_t[w] * ws[w];
+        s->wind_x_at[i] = wx + gx;
+        s->wind_z_at[i] = wz + gz;
+    }
+}
+
+/* Wind on each triangle (seed 000 section 8, seed 004): with the
+ * unnormalised normal n = (b - a) x (c - a), |n| = 2 area, the force is
+ * WIND_DRAG * area * (n^ . w) n^ = WIND_DRAG/2 * (n . w) n / |n|, a third to
+ * each corner. A triangle edge-on to the wind has n . w = 0: no force. */
+static void add_wind(Solver *s)
+{
+    Cloth *c = s->cloth;
+    for (int t = 0; t < c->triangle_count; t++) {
+        uint32_t a = c->triangle[t][0], b = c->triangle[t][1], d = c->triangle[t][2];
+        float e1x = c->x[b] - c->x[a], e1y = c->y[b] - c->y[a], e1z = c->z[b] - c->z[a];
+        float e2x = c->x[d] - c->x[a], e2y = c->y[d] - c->y[a], e2z = c->z[d] - c->z[a];
+        float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+        float length = sqrtf(nx * nx + ny * ny + nz * nz);
+        if (length < 1e-12f)
+            continue;
+        float wx = (s->wind_x_at[a] + s->wind_x_at[b] + s->wind_x_at[d]) * (1.0f / 3.0f);
+        float wz = (s->wind_z_at[a] + s->wind_z_at[b] + s->wind_z_at[d]) * (1.0f / 3.0f);
+        float scale = (WIND_DRAG / 6.0f) * (nx * wx + nz * wz) / length;
+        float fx = nx * scale, fy = ny * scale, fz = nz * scale;
+        s->fx[a] += fx, s->fy[a] += fy, s->fz[a] += fz;
+        s->fx[b] += fx, s->fy[b] += fy, s->fz[b] += fz;
+        s->fx[d] += fx, s->fy[d] += fy, s->fz[d] += fz;
+    }
+}
+
+/* Hooke springs with a dashpot along each link. The dashpot's coefficient
+ * is spring_damping times the critical value for the link's two masses. */
+static void add_springs(Solver *s)
+{
+    Cloth *c = s->cloth;
+    float spring[LINK_FAMILY_COUNT];
+    for (int f = 0; f < LINK_FAMILY_COUNT; f++)
+        spring[f] = solver_family_spring(s, f);
+    float zeta = (float)s->params.spring_damping;
+    for (int l = 0; l < c->link_count; l++) {
+        float k = spring[c->family[l]];
+        if (c->torn[l] || k <= 0.0f)
+            continue;
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
+        float length = sqrtf(dx * dx + dy * dy + dz * dz);
+        if (length < 1e-12f)
+            continue;
+        float nx = dx / length, ny = dy / length, nz = dz / length;
+        float closing = (c->vx[b] - c->vx[a]) * nx + (c->vy[b] - c->vy[a]) * ny + (c->vz[b] - c->vz[a]) * nz;
+        float reduced = c->mass[a] * c->mass[b] / (c->mass[a] + c->mass[b]);
+        float dashpot = 2.0f * zeta * sqrtf(k * reduced);
+        float tension = k * (length - c->rest_length[l]) + dashpot * closing;
+        s->fx[a] += tension * nx, s->fy[a] += tension * ny, s->fz[a] += tension * nz;
+        s->fx[b] -= tension * nx, s->fy[b] -= tension * ny, s->fz[b] -= tension * nz;
+    }
+}
+
+static void stage_forces(Solver *s, double t)
+{
+    Cloth *c = s->cloth;
+    float g = (float)s->params.gravity;
+    for (int i = 0; i < c->count; i++) {
+        s->fx[i] = 0.0f;
+        s->fy[i] = -c->mass[i] * g;
+        s->fz[i] = 0.0f;
+    }
+    bool windy = s->params.wind_x != 0.0 || s->params.wind_z != 0.0 || s->params.turbulence != 0.0;
+    if (windy && s->params.dim == 3) {
+        wind_at_particles(s, t);
+        add_wind(s);
+    }
+    if (!solver_is_position_based(s->params.integrator))
+        add_springs(s);
+    if (s->params.dim == 2)
+        memset(s->fz, 0, (size_t)c->count * sizeof(float));
+}
+
+static void stage_integrate(Solver *s, float h, float decay)
+{
+    Cloth *c = s->cloth;
+    int integrator = s->params.integrator;
+    for (int i = 0; i < c->count; i++) {
+        float w = c->inv_mass[i];
+        float ax = s->fx[i] * w, ay = s->fy[i] * w, az = s->fz[i] * w;
+        float x = c->x[i], y = c->y[i], z = c->z[i];
+        if (w == 0.0f) {
+            /* pinned or grabbed: moved by kinematics only */
+            continue;
+        }
+        switch (integrator) {
+        case INTEGRATOR_EULER:
+            c->x[i] = x + c->vx[i] * h, c->y[i] = y + c->vy[i] * h, c->z[i] = z + c->vz[i] * h;
+            c->vx[i] += ax * h, c->vy[i] += ay * h, c->vz[i] += az * h;
+            break;
+        case INTEGRATOR_SYMPLECTIC:
+        case INTEGRATOR_PBD:
+        case INTEGRATOR_XPBD:
+            c->vx[i] += ax * h, c->vy[i] += ay * h, c->vz[i] += az * h;
+            c->x[i] = x + c->vx[i] * h, c->y[i] = y + c->vy[i] * h, c->z[i] = z + c->vz[i] * h;
+            break;
+        case INTEGRATOR_VERLET:
+        case INTEGRATOR_JAKOBSEN:
+            c->x[i] = x + (x - c->px[i]) * decay + ax * h * h;
+            c->y[i] = y + (y - c->py[i]) * decay + ay * h * h;
+            c->z[i] = z + (z - c->pz[i]) * decay + az * h * h;
+            break;
+        }
+        c->px[i] = x, c->py[i] = y, c->pz[i] = z;
+    }
+}
+
+/* Push particles out of the sphere onto its surface plus the margin
+ * (seed 001: radial projection, inside every relaxation pass). With
+ * fix_velocity, the velocity into the surface is removed too (the
+ * velocity-carrying force-based integrators need it; the others derive
+ * velocity from positions). */
+static void collide_sphere(Solver *s, bool fix_velocity)
+{
+    if (s->params.collider != COLLIDER_SPHERE)
+        return;
+    Cloth *c = s->cloth;
+    float cx = (float)s->sphere_center[0], cy = (float)s->sphere_center[1], cz = (float)s->sphere_center[2];
+    float reach = (float)(s->params.sphere_radius + s->params.margin);
+    for (int i = 0; i < c->count; i++) {
+        if (c->inv_mass[i] == 0.0f)
+            continue;
+        float dx = c->x[i] - cx, dy = c->y[i] - cy, dz = c->z[i] - cz;
+        float d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 >= reach * reach || d2 < 1e-20f)
+            continue;
+        float d = sqrtf(d2), nx = dx / d, ny = dy / d, nz = dz / d;
+        c->x[i] = cx + nx * reach, c->y[i] = cy + ny * reach, c->z[i] = cz + nz * reach;
+        if (fix_velocity) {
+            float vn = c->vx[i] * nx + c->vy[i] * ny + c->vz[i] * nz;
+            if (vn < 0.0f)
+                c->vx[i] -= vn * nx, c->vy[i] -= vn * ny, c->vz[i] -= vn * nz;
+        }
+    }
+}
+
+static void shuffle_links(Solver *s)
+{
+    uint32_t *order = s->link_order;
+    for (int l = s->cloth->link_count - 1; l > 0; l--) {
+        uint32_t j = rng_below(&s->rng, (uint32_t)l + 1);
+        uint32_t tmp = order[l];
+        order[l] = order[j];
+        order[j] = tmp;
+    }
+}
+
+/* One relaxation pass over every link. For jakobsen and pbd each link moves
+ * its ends by k * C / (w_a + w_b) along the link, shared by inverse mass; for
+ * xpbd by the multiplier step (-C - alpha~ lambda) / (w_a + w_b + alpha~) with
+ * alpha~ = compliance * rest / h^2. */
+static void project_links(Solver *s, float h)
+{
+    Cloth *c = s->cloth;
+    const int integrator = s->params.integrator;
+    const int order = s->params.order;
+    const bool jacobi = order == ORDER_JACOBI;
+    float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
+    for (int f = 0; f < LINK_FAMILY_COUNT; f++) {
+        k[f] = solver_family_stiffness(s, f);
+        if (integrator == INTEGRATOR_PBD && k[f] > 0.0f)
+            k[f] = 1.0f - powf(1.0f - k[f], 1.0f / (float)s->params.iterations);
+        alpha[f] = solver_family_compliance(s, f) / (h * h);
+    }
+    const bool xpbd = integrator == INTEGRATOR_XPBD;
+    float *x = c->x, *y = c->y, *z = c->z;
+    float *tx = jacobi ? s->jx : c->x, *ty = jacobi ? s->jy : c->y, *tz = jacobi ? s->jz : c->z;
+    if (jacobi) {
+        memset(s->jx, 0, (size_t)c->count * sizeof(float));
+        memset(s->jy, 0, (size_t)c->count * sizeof(float));
+        memset(s->jz, 0, (size_t)c->count * sizeof(float));
+        memset(s->jacobi_count, 0, (size_t)c->count * sizeof(uint16_t));
+    }
+    for (int n = 0; n < c->link_count; n++) {
+        int l = order == ORDER_SHUFFLED ? (int)s->link_order[n] : n;
+        int f = c->family[l];
+        if (c->torn[l] || k[f] <= 0.0f)
+            continue;
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        float wa = c->inv_mass[a], wb = c->inv_mass[b], w = wa + wb;
+        if (w == 0.0f)
+            continue;
+        float dx = x[b] - x[a], dy = y[b] - y[a], dz = z[b] - z[a];
+        float length = sqrtf(dx * dx + dy * dy + dz * dz);
+        if (length < 1e-12f)
+            continue;
+        float error = length - c->rest_length[l];
+        float scale; /* displacement of a per unit inverse mass, along d */
+        if (xpbd) {
+            float alpha_link = alpha[f] * c->rest_length[l];
+            float dlambda = (-error - alpha_link * s->lambda[l]) / (w + alpha_link);
+            s->lambda[l] += dlambda;
+            scale = -dlambda / length;
+        } else {
+            scale = k[f] * error / (length * w);
+        }
+        if (jacobi) {
+            s->jacobi_count[a]++, s->jacobi_count[b]++;
+        }
+        tx[a] += wa * scale * dx, ty[a] += wa * scale * dy, tz[a] += wa * scale * dz;
+        tx[b] -= wb * scale * dx, ty[b] -= wb * scale * dy, tz[b] -= wb * scale * dz;
+    }
+    if (jacobi) {
+        /* averaged: each particle takes the mean of the corrections it was given */
+        for (int i = 0; i < c->count; i++) {
+            if (s->jacobi_count[i] == 0)
+                continue;
+            float share = 1.0f / (float)s->jacobi_count[i];
+            x[i] += s->jx[i] * share, y[i] += s->jy[i] * share, z[i] += s->jz[i] * share;
+        }
+    }
+}
+
+/* Provot 1995: no structural link may end longer than (1 + strain_limit)
+ * times its rest length. Over-long links are pulled back to exactly that
+ * length, pass after pass, until every one is within the limit. The moves
+ * are summed into jx/jy/jz so velocity-carrying integrators can follow. */
+static void stage_strain_limit(Solver *s)
+{
+    Cloth *c = s->cloth;
+    float limit = 1.0f + (float)s->params.strain_limit;
+    memset(s->jx, 0, (size_t)c->count * sizeof(float));
+    memset(s->jy, 0, (size_t)c->count * sizeof(float));
+    memset(s->jz, 0, (size_t)c->count * sizeof(float));
+    for (int pass = 0; pass < STRAIN_LIMIT_PASSES; pass++) {
+        float worst = 0.0f;
+        for (int l = 0; l < c->link_count; l++) {
+            if (c->family[l] != LINK_STRUCTURAL || c->torn[l])
+                continue;
+            uint32_t a = c->link_a[l], b = c->link_b[l];
+            float wa = c->inv_mass[a], wb = c->inv_mass[b], w = wa + wb;
+            if (w == 0.0f)
+                continue;
+            float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
+            float length = sqrtf(dx * dx + dy * dy + dz * dz);
+            float longest = c->rest_length[l] * limit;
+            if (length <= longest)
+                continue;
+            float over = length / longest - 1.0f;
+            if (over > worst)
+                worst = over;
+            /* aim a hair inside the limit so rounding cannot leave it over */
+            float scale = (length - longest * (1.0f - 1e-5f)) / (length * w);
+            float ax = wa * scale * dx, ay = wa * scale * dy, az = wa * scale * dz;
+            float bx = wb * scale * dx, by = wb * scale * dy, bz = wb * scale * dz;
+            c->x[a] += ax, c->y[a] += ay, c->z[a] += az;
+            c->x[b] -= bx, c->y[b] -= by, c->z[b] -= bz;
+            s->jx[a] += ax, s->jy[a] += ay, s->jz[a] += az;
+            s->jx[b] -= bx, s->jy[b] -= by, s->jz[b] -= bz;
+        }
+        if (worst <= STRAIN_LIMIT_TOLERANCE)
+            break;
+    }
+}
+
+static void stage_velocity(Solver *s, float h, float decay, bool strain_limited)
+{
+    Cloth *c = s->cloth;
+    int integrator = s->params.integrator;
+    float inv_h = 1.0f / h;
+    for (int i = 0; i < c->count; i++) {
+        switch (integrator) {
+        case INTEGRATOR_EULER:
+        case INTEGRATOR_SYMPLECTIC:
+            if (strain_limited)
+                c->vx[i] += s->jx[i] * inv_h, c->vy[i] += s->jy[i] * inv_h, c->vz[i] += s->jz[i] * inv_h;
+            c->vx[i] *= decay, c->vy[i] *= decay, c->vz[i] *= decay;
+            break;
+        case INTEGRATOR_VERLET:
+        case INTEGRATOR_JAKOBSEN:
+            /* damping was applied inside the Verlet update */
+            c->vx[i] = (c->x[i] - c->px[i]) * inv_h;
+            c->vy[i] = (c->y[i] - c->py[i]) * inv_h;
+            c->vz[i] = (c->z[i] - c->pz[i]) * inv_h;
+            break;
+        case INTEGRATOR_PBD:
+        case INTEGRATOR_XPBD:
+            c->vx[i] = (c->x[i] - c->px[i]) * inv_h * decay;
+            c->vy[i] = (c->y[i] - c->py[i]) * inv_h * decay;
+            c->vz[i] = (c->z[i] - c->pz[i]) * inv_h * decay;
+            break;
+        }
+    }
+    if (s->grabbed >= 0) {
+        int g = s->grabbed;
+        c->vx[g] = s->grab_velocity[0], c->vy[g] = s->grab_velocity[1], c->vz[g] = s->grab_velocity[2];
+    }
+}
+
+/* Exploded: a coordinate is not finite, or the cloth spread over far more
+ * space than its rest size allows. */
+static bool blew_up(const Solver *s)
+{
+    const Cloth *c = s->cloth;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < c->count; i++) {
+        float p[3] = {c->x[i], c->y[i], c->z[i]};
+        for (int k = 0; k < 3; k++) {
+            if (!(p[k] > -1e30f && p[k] < 1e30f)) /* also false for NaN */
+                return true;
+            lo[k] = p[k] < lo[k] ? p[k] : lo[k];
+            hi[k] = p[k] > hi[k] ? p[k] : hi[k];
+        }
+    }
+    float allowed = EXPLODE_FACTOR * (float)s->rest_extent + EXPLODE_SLACK;
+    for (int k = 0; k < 3; k++)
+        if (hi[k] - lo[k] > allowed)
+            return true;
+    for (int l = 0; l < c->link_count; l++) {
+        if (c->family[l] != LINK_STRUCTURAL || c->torn[l])
+            continue;
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
+        float longest = EXPLODE_STRETCH * c->rest_length[l];
+        if (dx * dx + dy * dy + dz * dz > longest * longest)
+            return true;
+    }
+    return false;
+}
+
+static void freeze_on_last_good(Solver *s)
+{
+    Cloth *c = s->cloth;
+    s->exploded = true;
+    s->exploded_time = s->step * s->params.dt + (s->substep + 1) * params_substep(&s->params);
+    s->exploded_step = s->step;
+    s->time = s->step * s->params.dt; /* back to the start of the step */
+    s->substep = 0;
+    s->phase = PHASE_BETWEEN_SUBSTEPS;
+    memcpy(c->x, s->good_x, (size_t)c->count * sizeof(float));
+    memcpy(c->y, s->good_y, (size_t)c->count * sizeof(float));
+    memcpy(c->z, s->good_z, (size_t)c->count * sizeof(float));
+    memcpy(c->px, c->x, (size_t)c->count * sizeof(float));
+    memcpy(c->py, c->y, (size_t)c->count * sizeof(float));
+    memcpy(c->pz, c->z, (size_t)c->count * sizeof(float));
+    memset(c->vx, 0, (size_t)c->count * sizeof(float));
+    memset(c->vy, 0, (size_t)c->count * sizeof(float));
+    memset(c->vz, 0, (size_t)c->count * sizeof(float));
+}
+
+/* ------------------------------------------------------------ stepping */
+
+static void begin_substep(Solver *s)
+{
+    Cloth *c = s->cloth;
+    const Params *p = &s->params;
+    if (s->substep == 0) {
+        memcpy(s->good_x, c->x, (size_t)c->count * sizeof(float));
+        memcpy(s->good_y, c->y, (size_t)c->count * sizeof(float));
+        memcpy(s->good_z, c->z, (size_t)c->count * sizeof(float));
+        if (p->order == ORDER_SHUFFLED)
+            shuffle_links(s);
+        if (s->grabbed >= 0) {
+            int g = s->grabbed;
+            s->grab_start[0] = c->x[g], s->grab_start[1] = c->y[g], s->grab_start[2] = c->z[g];
+            for (int k = 0; k < 3; k++)
+                s->grab_velocity[k] = (float)((s->grab_target[k] - s->grab_start[k]) / p->dt);
+        }
+    }
+    float h = (float)params_substep(p);
+    float decay = (float)exp(-p->damping * params_substep(p));
+    stage_kinematics(s, s->time + params_substep(p));
+    stage_forces(s, s->time);
+    stage_integrate(s, h, decay);
+    s->pass = 0;
+    s->residual_count = 0;
+    if (solver_is_position_based(p->integrator)) {
+        if (p->integrator == INTEGRATOR_XPBD)
+            memset(s->lambda, 0, (size_t)c->link_count * sizeof(float));
+        s->phase = PHASE_RELAXING;
+    }
+}
+
+static void relax_pass(Solver *s)
+{
+    float h = (float)params_substep(&s->params);
+    project_links(s, h);
+    collide_sphere(s, false);
+    s->pass++;
+    if (s->trace_residual && s->residual_count < SOLVER_MAX_ITERATIONS)
+        s->residual_trace[s->residual_count++] = (float)solver_residual(s);
+    if (s->pass >= s->params.iterations)
+        finish_substep(s);
+}
+
+static void finish_substep(Solver *s)
+{
+    const Params *p = &s->params;
+    float h = (float)params_substep(p);
+    float decay = (float)exp(-p->damping * params_substep(p));
+    bool position_based = solver_is_position_based(p->integrator);
+    if (!position_based)
+        collide_sphere(s, true);
+    bool limited = p->strain_limit > 0.0;
+    if (limited) {
+        stage_strain_limit(s);
+        collide_sphere(s, !position_based);
+    }
+    stage_velocity(s, h, decay, limited);
+    s->phase = PHASE_BETWEEN_SUBSTEPS;
+    if (blew_up(s)) {
+        freeze_on_last_good(s);
+        return;
+    }
+    s->substep++;
+    s->time = s->step * p->dt + s->substep * params_substep(p);
+    if (s->substep >= p->substeps) {
+        s->substep = 0;
+        s->step++;
+        s->time = s->step * p->dt;
+    }
+}
+
+void solver_pass(Solver *s)
+{
+    if (s->exploded)
+        return;
+    if (s->phase == PHASE_BETWEEN_SUBSTEPS) {
+        begin_substep(s);
+        if (!solver_is_position_based(s->params.integrator)) {
+            finish_substep(s);
+            return;
+        }
+    }
+    relax_pass(s);
+}
+
+void solver_substep(Solver *s)
+{
+    if (s->exploded)
+        return;
+    if (s->phase == PHASE_BETWEEN_SUBSTEPS) {
+        begin_substep(s);
+        if (!solver_is_position_based(s->params.integrator)) {
+            finish_substep(s);
+            return;
+        }
+    }
+    while (s->phase == PHASE_RELAXING)
+        relax_pass(s);
+}
+
+void solver_step(Solver *s)
+{
+    do {
+        solver_substep(s);
+    } while (s->substep != 0 && !s->exploded);
+}
+
+/* ------------------------------------------------------------ measures */
+
+double solver_residual(const Solver *s)
+{
+    const Cloth *c = s->cloth;
+    double sum = 0.0;
+    int counted = 0;
+    for (int l = 0; l < c->link_count; l++) {
+        if (c->torn[l] || solver_family_stiffness(s, c->family[l]) <= 0.0f)
+            continue;
+        sum += fabs((double)cloth_link_length(c, l) / c->rest_length[l] - 1.0);
+        counted++;
+    }
+    return counted ? sum / counted : 0.0;
+}
+
+/* Gershgorin: every eigenvalue of M^-1 K lies below the largest row sum
+ * 2 sum_j k_ij / m_i, so omega_max <= sqrt of that. */
+double solver_omega_dt(const Solver *s)
+{
+    const Cloth *c = s->cloth;
+    double worst = 0.0;
+    double *sum = calloc((size_t)c->count, sizeof(double));
+    if (!sum)
+        return NAN;
+    for (int l = 0; l < c->link_count; l++) {
+        if (c->torn[l])
+            continue;
+        double k = solver_family_spring(s, c->family[l]);
+        sum[c->link_a[l]] += k;
+        sum[c->link_b[l]] += k;
+    }
+    for (int i = 0; i < c->count; i++)
+        if (c->inv_mass[i] > 0.0f && 2.0 * sum[i] / c->mass[i] > worst)
+            worst = 2.0 * sum[i] / c->mass[i];
+    free(sum);
+    return sqrt(worst) * params_substep(&s->params);
+}
+
+/* ------------------------------------------------------------ interaction */
+
+void solver_pin(Solver *s, int particle, bool pinned)
+{
+    if (particle < 0 || particle >= s->cloth->count)
+        return;
+    cloth_pin(s->cloth, particle, pinned);
+    if (particle == s->grabbed)
+        s->cloth->inv_mass[particle] = 0.0f;
+}
+
+void solver_grab(Solver *s, int particle)
+{
+    if (particle < 0 || particle >= s->cloth->count)
+        return;
+    if (s->grabbed >= 0)
+        solver_release(s);
+    Cloth *c = s->cloth;
+    s->grabbed = particle;
+    c->inv_mass[particle] = 0.0f;
+    s->grab_start[0] = s->grab_target[0] = c->x[particle];
+    s->grab_start[1] = s->grab_target[1] = c->y[particle];
+    s->grab_start[2] = s->grab_target[2] = c->z[particle];
+    s->grab_velocity[0] = s->grab_velocity[1] = s->grab_velocity[2] = 0.0f;
+}
+
+void solver_grab_move(Solver *s, float x, float y, float z)
+{
+    if (s->grabbed < 0)
+        return;
+    s->grab_target[0] = x, s->grab_target[1] = y, s->grab_target[2] = s->params.dim == 2 ? 0.0f : z;
+}
+
+void solver_release(Solver *s)
+{
+    if (s->grabbed < 0)
+        return;
+    Cloth *c = s->cloth;
+    int g = s->grabbed;
+    s->grabbed = -1;
+    c->inv_mass[g] = c->pinned[g] ? 0.0f : 1.0f / c->mass[g];
+    /* a throw: keep the velocity of the last move */
+    float h = (float)params_substep(&s->params);
+    c->vx[g] = c->pinned[g] ? 0.0f : s->grab_velocity[0];
+    c->vy[g] = c->pinned[g] ? 0.0f : s->grab_velocity[1];
+    c->vz[g] = c->pinned[g] ? 0.0f : s->grab_velocity[2];
+    c->px[g] = c->x[g] - c->vx[g] * h, c->py[g] = c->y[g] - c->vy[g] * h, c->pz[g] = c->z[g] - c->vz[g] * h;
+}
+
+int solver_nearest_particle(const Solver *s, float x, float y, float z)
+{
+    const Cloth *c = s->cloth;
+    int best = -1;
+    float best_d2 = INFINITY;
+    for (int i = 0; i < c->count; i++) {
+        float dx = c->x[i] - x, dy = c->y[i] - y, dz = c->z[i] - z;
+        float d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < best_d2)
+            best_d2 = d2, best = i;
+    }
+    return best;
+}

@@ -1,0 +1,126 @@
+/* solver.h - advances a cloth in time.
+ *
+ * One step is `substeps` substeps of length dt / substeps. What a substep does,
+ * in order (the whole pipeline, readable in one place):
+ */
+#ifndef CLOTHSIM_SOLVER_H
+#define CLOTHSIM_SOLVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cloth.h"
+#include "params.h"
+
+typedef enum SolverStage {
+    STAGE_KINEMATICS,   /* move the collider and any grabbed particle */
+    STAGE_FORCES,       /* gravity, wind on triangles, springs (force-based only) */
+    STAGE_INTEGRATE,    /* euler / symplectic / verlet update, or the PBD prediction */
+    STAGE_RELAX,        /* `iterations` passes over the links, collision inside each */
+    STAGE_COLLIDE,      /* force-based integrators: push out of the collider */
+    STAGE_STRAIN_LIMIT, /* Provot: no structural link over 1 + strain_limit */
+    STAGE_VELOCITY,     /* reconcile velocity with positions, apply damping */
+    STAGE_CHECK,        /* detect an explosion; freeze on the last good state */
+    STAGE_COUNT
+} SolverStage;
+
+extern const char *const solver_stage_names[]; /* indexed by SolverStage */
+
+/* Where the solver is inside a step, for the step-by-step modes. */
+typedef enum SolverPhase {
+    PHASE_BETWEEN_SUBSTEPS, /* nothing half done */
+    PHASE_RELAXING,         /* predicted; `pass` of `iterations` passes done */
+} SolverPhase;
+
+#define SOLVER_MAX_ITERATIONS 500
+#define SOLVER_TURBULENCE_WAVES 3
+
+typedef struct Solver {
+    Params params; /* live copy: change with solver_set_params */
+    Cloth *cloth;
+
+    double time;   /* simulated time, s */
+    int64_t step;  /* completed steps */
+    int substep;   /* substeps completed in the current step */
+    int pass;      /* relaxation passes completed in the current substep */
+    SolverPhase phase;
+
+    /* residual after each pass of the current or last substep: mean
+     * |length - rest| / rest over the links that take part */
+    float residual_trace[SOLVER_MAX_ITERATIONS];
+    int residual_count;
+
+    bool trace_residual; /* fill residual_trace after every pass (costs a pass) */
+
+    bool exploded;
+    double exploded_time; /* s, when exploded */
+    int64_t exploded_step;
+
+    /* the collider now */
+    double sphere_center[3];
+
+    /* interaction */
+    int grabbed; /* particle index, or -1 */
+    float grab_start[3], grab_target[3];
+    float grab_velocity[3];
+
+    /* scratch, allocated once in solver_create: the hot loop allocates nothing */
+    float *fx, *fy, *fz;          /* force accumulators, N */
+    float *jx, *jy, *jz;          /* Jacobi corrections */
+    uint16_t *jacobi_count;       /* links touching each particle */
+    uint32_t *link_order;         /* the order links are visited in */
+    float *lambda;                /* XPBD multipliers, one per link */
+    float *good_x, *good_y, *good_z; /* positions at the start of the step */
+    float *wind_x_at, *wind_z_at; /* wind at each particle this substep, m/s */
+    float *wave_cos, *wave_sin;   /* turbulence: spatial phase per particle */
+    double wave_omega[2 * SOLVER_TURBULENCE_WAVES];
+    double wave_phase[2 * SOLVER_TURBULENCE_WAVES];
+    double wave_amplitude[2 * SOLVER_TURBULENCE_WAVES];
+    uint64_t rng;
+    double rest_extent; /* largest rest span of the cloth, m */
+} Solver;
+
+/* Builds the scene params describe and a solver for it. NULL when out of
+ * memory or when the grid is too large (params_set refuses such values
+ * already). Free with solver_destroy. */
+Solver *solver_create(const Params *params);
+void solver_destroy(Solver *solver);
+
+/* Applies new settings. Live keys take effect at once; if a key that shapes
+ * the cloth changed, the scene is rebuilt (as solver_reset). Returns false
+ * when out of memory, leaving the old state. */
+bool solver_set_params(Solver *solver, const Params *params);
+
+/* Rebuilds the scene from the current params; time and step go back to 0. */
+bool solver_reset(Solver *solver);
+
+/* Advance one whole step (finishing any half-done substep first), one substep,
+ * or one relaxation pass. With a force-based integrator a pass is a substep.
+ * Nothing happens once exploded. */
+void solver_step(Solver *solver);
+void solver_substep(Solver *solver);
+void solver_pass(Solver *solver);
+
+/* Mean |length - rest| / rest over the links that take part now. */
+double solver_residual(const Solver *solver);
+
+/* Whether the integrator projects constraints (jakobsen, pbd, xpbd). */
+bool solver_is_position_based(int integrator);
+
+/* Effective per-family values the solver uses now. */
+float solver_family_stiffness(const Solver *solver, int family); /* [0,1] */
+float solver_family_spring(const Solver *solver, int family);    /* N/m */
+float solver_family_compliance(const Solver *solver, int family); /* 1/N */
+
+/* Estimated largest angular frequency of the springs times the substep:
+ * Verlet and symplectic Euler are stable below 2 (Gershgorin bound). */
+double solver_omega_dt(const Solver *solver);
+
+/* Interaction (the front end's mouse and keys). */
+void solver_pin(Solver *solver, int particle, bool pinned);
+void solver_grab(Solver *solver, int particle);
+void solver_grab_move(Solver *solver, float x, float y, float z); /* reached over the next step */
+void solver_release(Solver *solver); /* keeps the velocity of the last move */
+int solver_nearest_particle(const Solver *solver, float x, float y, float z);
+
+#endif
