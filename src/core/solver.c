@@ -32,11 +32,7 @@
 const char *const solver_stage_names[] = {"kinematics", "forces",       "integrate", "relax",
                                           "collide",    "strain_limit", "velocity",  "check"};
 
-/* Pressure on a cloth facing the wind per m/s of wind along its normal,
- * kg/(m^2 s). The seed formula f = n (n^ . wind) is linear in the wind; this
- * constant gives it units and a size that lifts a cotton curtain by a few
- * tens of degrees in a 2 m/s breeze. */
-#define WIND_DRAG 0.5f
+#define WIND_DRAG SOLVER_WIND_DRAG
 
 /* A cloth has exploded when a coordinate is not finite, when its bounding box
  * grows past EXPLODE_FACTOR times its rest size (plus EXPLODE_SLACK metres),
@@ -50,7 +46,7 @@ const char *const solver_stage_names[] = {"kinematics", "forces",       "integra
 /* Provot's strain limiting repeats its pass until no link is over the limit
  * by more than this fraction, or STRAIN_LIMIT_PASSES passes have run. */
 #define STRAIN_LIMIT_TOLERANCE 1e-4f
-#define STRAIN_LIMIT_PASSES 200
+#define STRAIN_LIMIT_PASSES 1000
 
 bool solver_is_position_based(int integrator)
 {

@@ -33,6 +33,12 @@ typedef enum SolverPhase {
 } SolverPhase;
 
 #define SOLVER_MAX_ITERATIONS 500
+
+/* Pressure on a cloth facing the wind per m/s of wind along its normal,
+ * kg/(m^2 s). The seed formula f = n (n^ . wind) is linear in the wind; this
+ * constant gives it units and a size that lifts a light curtain by a few tens
+ * of degrees in a 2 m/s breeze. */
+#define SOLVER_WIND_DRAG 0.5f
 #define SOLVER_TURBULENCE_WAVES 3
 
 typedef struct Solver {

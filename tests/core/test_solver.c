@@ -1,0 +1,536 @@
+/* test_solver.c - the integrators against analytic answers and measured
+ * properties: free fall, a spring's energy, stability limits, iterations
+ * against stiffness, the catenary, strain limiting, wind, determinism. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../support.h"
+#include "core/metrics.h"
+
+#define CALM "wind_x=0", "wind_z=0", "turbulence=0", "collider=none"
+
+/* ------------------------------------------------------------ free fall */
+
+Test(solver, free_fall_matches_analytic_for_every_integrator)
+{
+    for (int integrator = 0; integrator < INTEGRATOR_COUNT; integrator++) {
+        char which[64];
+        snprintf(which, sizeof which, "integrator=%s", integrator_names[integrator]);
+        /* no springs: a spring network under explicit Euler grows from
+         * rounding error alone, and this test is about gravity */
+        const char *settings[] = {CALM, "pin=none", "damping=0", "spring_k=0", "cols=4", "rows=3", which, NULL};
+        Solver *s = support_solver(SCENE_CURTAIN, settings);
+        float y0 = s->cloth->y[5], x0 = s->cloth->x[5], start[12];
+        memcpy(start, s->cloth->y, sizeof start);
+        support_run_seconds(s, 1.0);
+        double t = s->time, g = s->params.gravity, h = params_substep(&s->params);
+        double exact = y0 - 0.5 * g * t * t;
+        /* every scheme here is first order in the start-up: the error of a
+         * constant-acceleration fall is g h t / 2, about 16 mm after 1 s */
+        double bound = 0.5 * g * h * t * 1.02 + 1e-5;
+        for (int i = 0; i < s->cloth->count; i++)
+            cr_expect(fabs((start[i] - s->cloth->y[i]) - (y0 - s->cloth->y[5])) < 1e-4,
+                      "%s: the cloth fell as one piece", integrator_names[integrator]);
+        cr_expect(fabs(s->cloth->y[5] - exact) <= bound, "%s: y = %.6f, analytic %.6f, allowed %.6f",
+                  integrator_names[integrator], s->cloth->y[5], exact, bound);
+        cr_expect(fabs(s->cloth->vy[5] + g * t) <= g * h * 1.01 + 1e-4, "%s: vy = %.5f, analytic %.5f",
+                  integrator_names[integrator], s->cloth->vy[5], -g * t);
+        cr_expect_float_eq(s->cloth->x[5], x0, 1e-5, "%s: no sideways motion", integrator_names[integrator]);
+        solver_destroy(s);
+    }
+}
+
+/* ------------------------------------------------------------ one spring */
+
+/* One particle of mass 0.005 kg on one spring to a pin, no gravity, no
+ * damping, stretched by 1 cm: omega = sqrt(k / m), step h = 0.01 s. */
+static Solver *oscillator(const char *integrator, double omega_h)
+{
+    double mass = 1.0 * 0.1 * 0.1 * 0.5; /* density * spacing^2 * end share */
+    double omega = omega_h / 0.01;
+    char spring[64], which[64];
+    snprintf(spring, sizeof spring, "spring_k=%.17g", omega * omega * mass);
+    snprintf(which, sizeof which, "integrator=%s", integrator);
+    const char *settings[] = {CALM,         "cols=2",          "rows=1",           "spacing=0.1", "density=1",
+                              "pin=left",   "gravity=0",       "damping=0",        "stiffness=1", "spring_damping=0",
+                              "dt=0.01",    "substeps=1",      spring,             which,         NULL};
+    Solver *s = support_solver(SCENE_CURTAIN, settings);
+    cr_assert_float_eq(s->cloth->mass[1], mass, 1e-9);
+    s->cloth->x[1] += 0.01f;
+    s->cloth->px[1] += 0.01f;
+    return s;
+}
+
+static double total_energy(const Solver *s)
+{
+    Metrics m;
+    metrics_compute(s, &m);
+    return m.kinetic + m.elastic;
+}
+
+Test(solver, euler_spring_gains_energy)
+{
+    Solver *s = oscillator("euler", 0.05);
+    double e0 = total_energy(s);
+    cr_assert_float_eq(e0, 0.5 * s->params.spring_k * 1e-4, 1e-9);
+    for (int n = 0; n < 1000; n++)
+        solver_step(s);
+    /* explicit Euler multiplies the energy by 1 + (omega h)^2 each step */
+    double expected = e0 * pow(1.0 + 0.05 * 0.05, 1000);
+    cr_expect(total_energy(s) > 5.0 * e0, "energy %.3g, started %.3g", total_energy(s), e0);
+    cr_expect(fabs(total_energy(s) / expected - 1.0) < 0.05, "energy %.4g, theory %.4g", total_energy(s), expected);
+    solver_destroy(s);
+}
+
+Test(solver, verlet_and_symplectic_spring_energy_stays_bounded)
+{
+    const char *names[] = {"verlet", "symplectic"};
+    for (int k = 0; k < 2; k++) {
+        Solver *s = oscillator(names[k], 0.05);
+        double e0 = total_energy(s), lowest = e0, highest = e0;
+        for (int n = 0; n < 10000; n++) {
+            solver_step(s);
+            double e = total_energy(s);
+            lowest = fmin(lowest, e);
+            highest = fmax(highest, e);
+        }
+        /* a symplectic scheme's energy oscillates by about omega h / 2
+         * around the true value and does not drift */
+        cr_expect(highest < e0 * 1.03 && lowest > e0 * 0.97, "%s: energy in [%.4g, %.4g] of %.4g", names[k], lowest,
+                  highest, e0);
+        cr_expect(!s->exploded);
+        solver_destroy(s);
+    }
+}
+
+Test(solver, verlet_blows_up_past_omega_dt_2)
+{
+    Solver *below = oscillator("verlet", 1.9), *above = oscillator("verlet", 2.1);
+    float rest = below->cloth->x[0] + 0.1f;
+    double widest = 0.0;
+    for (int n = 0; n < 2000; n++) {
+        solver_step(below);
+        solver_step(above);
+        widest = fmax(widest, fabs(below->cloth->x[1] - rest));
+    }
+    cr_expect(!below->exploded, "omega h = 1.9 is inside the limit");
+    cr_expect(above->exploded, "omega h = 2.1 is past the limit");
+    /* inside the limit the swing stays bounded: Verlet's discrete orbit
+     * reaches A / sqrt(1 - (omega h / 2)^2) = 3.2 A for A = 1 cm */
+    cr_expect(widest < 0.01 / sqrt(1.0 - 0.95 * 0.95) * 1.05, "widest swing %.4f m", widest);
+    solver_destroy(below);
+    solver_destroy(above);
+}
+
+Test(solver, omega_dt_estimate_bounds_the_oscillator)
+{
+    Solver *s = oscillator("verlet", 1.0);
+    /* one spring to a pin: the Gershgorin bound sqrt(2k/m) h is sqrt 2 times
+     * the true omega h */
+    cr_expect_float_eq(solver_omega_dt(s), sqrt(2.0), 1e-4);
+    solver_destroy(s);
+}
+
+/* ------------------------------------------------------------ the curtain */
+
+static double worst_strain_over(Solver *s, double seconds)
+{
+    double worst = 0.0;
+    long steps = lround(seconds / s->params.dt);
+    for (long n = 0; n < steps && !s->exploded; n++) {
+        solver_step(s);
+        if (n % 30 == 0)
+            worst = fmax(worst, support_max_strain(s));
+    }
+    return worst;
+}
+
+Test(solver, curtain_euler_explodes_within_10_seconds)
+{
+    const char *settings[] = {"integrator=euler", NULL};
+    Solver *s = support_solver(SCENE_CURTAIN, settings);
+    support_run_seconds(s, 10.0);
+    cr_expect(s->exploded);
+    cr_expect(s->exploded_time > 0.0 && s->exploded_time < 10.0, "exploded at %g s", s->exploded_time);
+    for (int i = 0; i < s->cloth->count; i++)
+        cr_assert(isfinite(s->cloth->x[i]) && isfinite(s->cloth->y[i]), "frozen on a finite state");
+    solver_destroy(s);
+}
+
+Test(solver, curtain_verlet_and_symplectic_stay_bounded_for_60_seconds)
+{
+    const char *names[] = {"integrator=verlet", "integrator=symplectic"};
+    for (int k = 0; k < 2; k++) {
+        const char *settings[] = {names[k], NULL};
+        Solver *s = support_solver(SCENE_CURTAIN, settings);
+        double worst = worst_strain_over(s, 60.0);
+        cr_expect(!s->exploded, "%s", names[k]);
+        cr_expect(worst < 0.5, "%s: worst strain %.3f", names[k], worst);
+        solver_destroy(s);
+    }
+}
+
+Test(solver, curtain_verlet_explodes_when_step_or_spring_pass_the_limit)
+{
+    const char *step[] = {"integrator=verlet", "dt=0.0333333", NULL};
+    const char *spring[] = {"integrator=verlet", "spring_k=30", NULL};
+    const char *const *cases[] = {step, spring};
+    for (int k = 0; k < 2; k++) {
+        Solver *s = support_solver(SCENE_CURTAIN, cases[k]);
+        cr_expect(solver_omega_dt(s) > 2.0, "past the (upper-bound) limit: %.2f", solver_omega_dt(s));
+        support_run_seconds(s, 10.0);
+        cr_expect(s->exploded, "%s", cases[k][1]);
+        solver_destroy(s);
+    }
+}
+
+Test(solver, position_based_stay_stable_at_any_stiffness)
+{
+    const char *names[] = {"integrator=jakobsen", "integrator=pbd", "integrator=xpbd"};
+    for (int k = 0; k < 3; k++) {
+        const char *settings[] = {names[k],          "stiffness=1",      "shear_stiffness=1", "bend_stiffness=1",
+                                  "compliance=0",    "shear_compliance=0", "bend_compliance=0", "dt=0.05",
+                                  "substeps=1",      NULL};
+        Solver *s = support_solver(SCENE_CURTAIN, settings);
+        double worst = worst_strain_over(s, 30.0);
+        /* stable, not stiff: at dt = 0.05 s gravity moves a particle half a
+         * spacing per step, more than 12 passes can take out of 24 rows */
+        cr_expect(!s->exploded, "%s", names[k]);
+        cr_expect(worst < 1.0, "%s: worst strain %.3f", names[k], worst);
+        solver_destroy(s);
+    }
+}
+
+/* ------------------------------------------------------------ iterations */
+
+static double settled_strain(const char *integrator, const char *iterations, const char *extra)
+{
+    const char *settings[] = {CALM, integrator, iterations, extra ? extra : "seed=1", NULL};
+    Solver *s = support_solver(SCENE_CURTAIN, settings);
+    support_run_seconds(s, 5.0);
+    double strain = support_max_strain(s);
+    solver_destroy(s);
+    return strain;
+}
+
+Test(solver, more_iterations_leave_less_stretch)
+{
+    const char *names[] = {"integrator=jakobsen", "integrator=pbd"};
+    for (int k = 0; k < 2; k++) {
+        double s2 = settled_strain(names[k], "iterations=2", NULL);
+        double s10 = settled_strain(names[k], "iterations=10", NULL);
+        double s40 = settled_strain(names[k], "iterations=40", NULL);
+        cr_expect(s2 > s10 && s10 > s40, "%s: %.5f %.5f %.5f", names[k], s2, s10, s40);
+    }
+    /* plain Jakobsen: stiffness comes from the passes; 20 times the passes
+     * leave far less stretch */
+    cr_expect(settled_strain("integrator=jakobsen", "iterations=2", NULL) >
+              10.0 * settled_strain("integrator=jakobsen", "iterations=40", NULL));
+}
+
+Test(solver, pbd_correction_makes_stretch_nearly_independent_of_iterations)
+{
+    double s5 = settled_strain("integrator=pbd", "iterations=5", NULL);
+    double s40 = settled_strain("integrator=pbd", "iterations=40", NULL);
+    cr_expect(fabs(s5 / s40 - 1.0) < 0.1, "pbd: %.5f at 5, %.5f at 40", s5, s40);
+    /* the same numbers without the correction differ several times */
+    double j5 = settled_strain("integrator=jakobsen", "iterations=5", NULL);
+    double j40 = settled_strain("integrator=jakobsen", "iterations=40", NULL);
+    cr_expect(j5 / j40 > 3.0, "jakobsen: %.5f at 5, %.5f at 40", j5, j40);
+}
+
+Test(solver, xpbd_stretch_depends_on_compliance_not_iterations)
+{
+    double soft40 = settled_strain("integrator=xpbd", "iterations=40", "compliance=0.1");
+    double soft160 = settled_strain("integrator=xpbd", "iterations=160", "compliance=0.1");
+    double stiff160 = settled_strain("integrator=xpbd", "iterations=160", "compliance=0.01");
+    cr_expect(fabs(soft40 / soft160 - 1.0) < 0.1, "converged: %.5f at 40, %.5f at 160", soft40, soft160);
+    cr_expect(soft160 > 2.5 * stiff160, "ten times the compliance: %.5f against %.5f", soft160, stiff160);
+}
+
+/* ------------------------------------------------------------ the catenary */
+
+/* Solves L = 2 a sinh(S / 2a) for a by bisection (S < L). */
+static double catenary_parameter(double span, double length)
+{
+    double lo = 1e-6, hi = 1e6;
+    for (int k = 0; k < 300; k++) {
+        double a = sqrt(lo * hi);
+        if (2.0 * a * sinh(span / (2.0 * a)) > length)
+            lo = a;
+        else
+            hi = a;
+    }
+    return sqrt(lo * hi);
+}
+
+Test(solver, chain_settles_to_the_catenary)
+{
+    const char *settings[] = {"integrator=pbd", "iterations=100", "stiffness=1", "damping=3", NULL};
+    Solver *s = support_solver(SCENE_CHAIN, settings);
+    support_run_seconds(s, 20.0);
+    const Cloth *c = s->cloth;
+    double length = 0.0;
+    for (int l = 0; l < c->link_count; l++)
+        if (c->family[l] == LINK_STRUCTURAL)
+            length += cloth_link_length(c, l);
+    cr_expect(length < 1.001 * (c->cols - 1) * s->params.spacing, "the rope hardly stretched: %.5f m", length);
+    double span = c->x[c->cols - 1] - c->x[0];
+    cr_assert_float_eq(span, s->params.span * (c->cols - 1) * s->params.spacing, 1e-5);
+    double a = catenary_parameter(span, length);
+    double mid = 0.5 * (c->x[0] + c->x[c->cols - 1]), top = c->y[0];
+    double sag = a * (cosh(0.5 * span / a) - 1.0);
+    double worst = 0.0;
+    for (int i = 0; i < c->cols; i++) {
+        double expected = top - a * (cosh(0.5 * span / a) - cosh((c->x[i] - mid) / a));
+        worst = fmax(worst, fabs(c->y[i] - expected));
+    }
+    /* a chain of 40 point masses is not a continuous cable: it differs by
+     * about a millimetre on a 1 m rope, against a sag of about 0.37 m */
+    cr_expect(worst < 0.004 * sag + 1e-4, "largest gap to a cosh(x/a): %.5f m, sag %.4f m", worst, sag);
+    cr_expect(fabs((top - c->y[c->cols / 2]) / sag - 1.0) < 0.01, "the sag in the middle");
+    solver_destroy(s);
+}
+
+/* ------------------------------------------------------------ strain limit */
+
+Test(solver, strain_limit_keeps_structural_links_within_10_percent)
+{
+    /* soft springs stretch the curtain by tens of percent without the limit */
+    /* no collider: a collider pushing last wins over the limit, by design */
+    const char *free_settings[] = {CALM, "integrator=symplectic", "spring_k=2", NULL};
+    const char *limited_settings[] = {CALM, "integrator=symplectic", "spring_k=2", "strain_limit=0.1", NULL};
+    Solver *loose = support_solver(SCENE_CURTAIN, free_settings);
+    Solver *limited = support_solver(SCENE_CURTAIN, limited_settings);
+    double loose_worst = 0.0, limited_worst = 0.0;
+    for (int n = 0; n < 300; n++) {
+        solver_step(loose);
+        solver_step(limited);
+        loose_worst = fmax(loose_worst, support_max_strain(loose));
+        limited_worst = fmax(limited_worst, support_max_strain(limited));
+    }
+    cr_expect(loose_worst > 0.3, "without the limit: %.3f", loose_worst);
+    cr_expect(limited_worst <= 0.1 + 1e-4, "with the limit: %.5f", limited_worst);
+    solver_destroy(loose);
+    solver_destroy(limited);
+
+    const char *pbd_settings[] = {CALM, "integrator=jakobsen", "iterations=1", "strain_limit=0.1", NULL};
+    Solver *pbd = support_solver(SCENE_CURTAIN, pbd_settings);
+    for (int n = 0; n < 120; n++) {
+        solver_step(pbd);
+        cr_assert(support_max_strain(pbd) <= 0.1 + 1e-4, "jakobsen, 1 pass: %.5f", support_max_strain(pbd));
+    }
+    solver_destroy(pbd);
+}
+
+/* ------------------------------------------------------------ wind */
+
+/* A flat free cloth with no gravity and no springs, turned by angle about
+ * the y axis, in a wind along x: its normal is (sin angle, 0, cos angle). */
+static void wind_on_tilted_cloth(double angle, double accel[3])
+{
+    const char *settings[] = {"integrator=symplectic", "collider=none", "pin=none", "gravity=0", "spring_k=0",
+                              "damping=0", "wind_x=3", "wind_z=0", "turbulence=0", "cols=9", "rows=9",
+                              "substeps=1", NULL};
+    Solver *s = support_solver(SCENE_CURTAIN, settings);
+    Cloth *c = s->cloth;
+    for (int i = 0; i < c->count; i++) {
+        float x = c->x[i];
+        c->x[i] = c->px[i] = (float)(x * cos(angle));
+        c->z[i] = c->pz[i] = (float)(-x * sin(angle));
+    }
+    solver_step(s);
+    int centre = cloth_index(c, 4, 4);
+    double h = params_substep(&s->params);
+    accel[0] = c->vx[centre] / h, accel[1] = c->vy[centre] / h, accel[2] = c->vz[centre] / h;
+    solver_destroy(s);
+}
+
+Test(solver, wind_pushes_along_triangle_normals)
+{
+    double angle = 0.5, a[3];
+    wind_on_tilted_cloth(angle, a);
+    double n[3] = {sin(angle), 0.0, cos(angle)};
+    /* pressure WIND_DRAG * (n . w) over areal density 0.2 kg/m^2 */
+    double expected = SOLVER_WIND_DRAG * 3.0 * sin(angle) / 0.2;
+    double along = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+    double across = sqrt(fmax(0.0, a[0] * a[0] + a[1] * a[1] + a[2] * a[2] - along * along));
+    cr_expect(fabs(along / expected - 1.0) < 1e-3, "along the normal: %.5f, expected %.5f", along, expected);
+    cr_expect(across < 1e-4 * fabs(expected), "across the normal: %.3g", across);
+}
+
+Test(solver, cloth_edge_on_to_the_wind_feels_none)
+{
+    double a[3];
+    wind_on_tilted_cloth(0.0, a); /* normal along z, wind along x */
+    cr_expect(fabs(a[0]) < 1e-9 && fabs(a[1]) < 1e-9 && fabs(a[2]) < 1e-9, "a = (%g, %g, %g)", a[0], a[1], a[2]);
+}
+
+/* ------------------------------------------------------------ damping */
+
+Test(solver, damping_effect_does_not_depend_on_dt_or_substeps)
+{
+    /* a free cloth thrown sideways in zero gravity keeps exp(-damping t) of
+     * its speed, whatever the step */
+    const char *steps[][2] = {{"dt=0.0166666667", "substeps=5"}, {"dt=0.005", "substeps=1"}, {"dt=0.02", "substeps=10"}};
+    for (int integrator = 0; integrator < INTEGRATOR_COUNT; integrator++) {
+        char which[64];
+        snprintf(which, sizeof which, "integrator=%s", integrator_names[integrator]);
+        for (int k = 0; k < 3; k++) {
+            const char *settings[] = {CALM, "pin=none", "gravity=0", "damping=0.7", "cols=3", "rows=3", "spring_k=0",
+                                      steps[k][0], steps[k][1], which, NULL};
+            Solver *s = support_solver(SCENE_CURTAIN, settings);
+            Params p = s->params;
+            for (int i = 0; i < s->cloth->count; i++)
+                s->cloth->vx[i] = 1.0f;
+            solver_set_params(s, &p); /* re-derive the previous positions */
+            support_run_seconds(s, 2.0);
+            double expected = exp(-0.7 * s->time);
+            cr_expect(fabs(s->cloth->vx[4] / expected - 1.0) < 0.01, "%s %s %s: v = %.5f, expected %.5f",
+                      integrator_names[integrator], steps[k][0], steps[k][1], s->cloth->vx[4], expected);
+            solver_destroy(s);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ determinism */
+
+static void run_and_copy(const char *order, float *out, int *count)
+{
+    const char *settings[] = {order, NULL};
+    Solver *s = support_solver(SCENE_CURTAIN, settings);
+    support_run_seconds(s, 2.0);
+    *count = s->cloth->count;
+    memcpy(out, s->cloth->x, sizeof(float) * (size_t)*count);
+    memcpy(out + *count, s->cloth->y, sizeof(float) * (size_t)*count);
+    memcpy(out + 2 * *count, s->cloth->z, sizeof(float) * (size_t)*count);
+    solver_destroy(s);
+}
+
+Test(solver, two_runs_give_identical_states)
+{
+    static float first[3 * 720], second[3 * 720];
+    const char *orders[] = {"order=sequential", "order=shuffled", "order=jacobi"};
+    for (int k = 0; k < 3; k++) {
+        int n1, n2;
+        run_and_copy(orders[k], first, &n1);
+        run_and_copy(orders[k], second, &n2);
+        cr_assert_eq(n1, 720);
+        cr_expect(memcmp(first, second, sizeof(float) * 3 * 720) == 0, "%s: same bits", orders[k]);
+    }
+}
+
+Test(solver, shuffled_and_jacobi_leave_no_sideways_drift)
+{
+    const char *orders[] = {"order=shuffled", "order=jacobi"};
+    for (int k = 0; k < 2; k++) {
+        const char *settings[] = {orders[k], "iterations=4", NULL};
+        Solver *s = support_solver(SCENE_NET, settings);
+        double centre = support_mean_x(s), sum = 0.0;
+        int samples = 0;
+        for (int n = 0; n < 600; n++) {
+            solver_step(s);
+            if (n >= 300) {
+                sum += support_mean_x(s) - centre;
+                samples++;
+            }
+        }
+        double drift = sum / samples;
+        /* the net is 0.95 m wide: a tenth of a millimetre is no drift */
+        cr_expect(fabs(drift) < 1e-4, "%s: mean sideways offset %.3g m", orders[k], drift);
+        solver_destroy(s);
+    }
+}
+
+/* ------------------------------------------------------------ 2D */
+
+Test(solver, two_dimensional_scenes_stay_in_their_plane)
+{
+    const char *settings[] = {"wind_z=5", "turbulence=2", NULL};
+    Solver *s = support_solver(SCENE_NET, settings);
+    support_run_seconds(s, 2.0);
+    for (int i = 0; i < s->cloth->count; i++)
+        cr_assert_eq(s->cloth->z[i], 0.0f);
+    cr_expect(s->cloth->y[cloth_index(s->cloth, 10, 19)] < 1.5f - 19 * 0.05f, "the net sagged");
+    solver_destroy(s);
+}
+
+/* ------------------------------------------------------------ granularity */
+
+Test(solver, passes_and_substeps_add_up_to_a_step)
+{
+    const char *settings[] = {"seed=7", NULL};
+    Solver *whole = support_solver(SCENE_CURTAIN, settings);
+    Solver *by_pass = support_solver(SCENE_CURTAIN, settings);
+    for (int n = 0; n < 30; n++) {
+        solver_step(whole);
+        solver_step(by_pass);
+    }
+    by_pass->trace_residual = true;
+    solver_step(whole);
+    int passes = 0;
+    double previous = INFINITY;
+    bool falling = true;
+    do {
+        solver_pass(by_pass);
+        passes++;
+        if (by_pass->substep == 0 && by_pass->phase == PHASE_RELAXING) {
+            float r = by_pass->residual_trace[by_pass->residual_count - 1];
+            falling &= r <= previous;
+            previous = r;
+        }
+    } while (by_pass->step == 30);
+    cr_expect_eq(passes, 5 * 12);
+    cr_expect(falling, "the residual falls pass after pass");
+    cr_expect(memcmp(whole->cloth->x, by_pass->cloth->x, sizeof(float) * 720) == 0);
+    cr_expect(memcmp(whole->cloth->z, by_pass->cloth->z, sizeof(float) * 720) == 0);
+    solver_destroy(whole);
+    solver_destroy(by_pass);
+}
+
+/* ------------------------------------------------------------ interaction */
+
+static double momentum_x(const Solver *s)
+{
+    double sum = 0.0;
+    for (int k = 0; k < s->cloth->count; k++)
+        sum += s->cloth->mass[k] * s->cloth->vx[k];
+    return sum;
+}
+
+Test(solver, a_released_particle_keeps_the_velocity_of_its_last_move)
+{
+    const char *settings[] = {CALM, "gravity=0", "pin=none", "damping=0", NULL};
+    Solver *s = support_solver(SCENE_CURTAIN, settings);
+    int i = cloth_index(s->cloth, 15, 12);
+    solver_grab(s, i);
+    float x = s->cloth->x[i];
+    solver_grab_move(s, x + 0.02f, s->cloth->y[i], s->cloth->z[i]);
+    solver_step(s);
+    cr_expect_float_eq(s->cloth->x[i], x + 0.02f, 1e-6, "the grabbed particle follows the hand");
+    double held = momentum_x(s);
+    solver_release(s);
+    cr_expect_float_eq(s->cloth->vx[i], 0.02f / s->params.dt, 1e-3, "thrown at %.3f m/s", s->cloth->vx[i]);
+    double thrown = momentum_x(s);
+    cr_expect_float_eq(thrown, held, 1e-9, "release changes no velocity: the hand's was already there");
+    solver_step(s);
+    /* the links pass the throw on, and keep it: momentum is conserved */
+    cr_expect(fabs(momentum_x(s) / thrown - 1.0) < 1e-3, "momentum %.5g after, %.5g at release", momentum_x(s),
+              thrown);
+    solver_destroy(s);
+}
+
+Test(solver, pinned_particles_do_not_move)
+{
+    Solver *s = support_solver(SCENE_CURTAIN, NULL);
+    int corner = cloth_index(s->cloth, 29, 23);
+    solver_pin(s, corner, true);
+    float y = s->cloth->y[corner];
+    support_run_seconds(s, 1.0);
+    cr_expect_eq(s->cloth->y[corner], y);
+    for (int c = 0; c < 30; c++)
+        cr_expect_eq(s->cloth->y[c], 1.5f, "the crossbar holds");
+    solver_destroy(s);
+}

@@ -1,0 +1,104 @@
+/* support.c - helpers shared by the test files. */
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+Solver *support_solver(SceneKind scene, const char *const *settings)
+{
+    Params params;
+    char err[320];
+    params_default(&params, scene);
+    for (int i = 0; settings && settings[i]; i++)
+        if (!params_assign(&params, settings[i], err, sizeof err))
+            cr_assert_fail("bad test setting %s: %s", settings[i], err);
+    Solver *solver = solver_create(&params);
+    cr_assert_not_null(solver);
+    return solver;
+}
+
+void support_run_seconds(Solver *solver, double seconds)
+{
+    long steps = lround(seconds / solver->params.dt);
+    for (long n = 0; n < steps && !solver->exploded; n++)
+        solver_step(solver);
+}
+
+double support_max_strain(const Solver *solver)
+{
+    const Cloth *c = solver->cloth;
+    double worst = -1.0;
+    for (int l = 0; l < c->link_count; l++)
+        if (c->family[l] == LINK_STRUCTURAL && !c->torn[l] && cloth_link_strain(c, l) > worst)
+            worst = cloth_link_strain(c, l);
+    return worst;
+}
+
+double support_mean_x(const Solver *solver)
+{
+    double sum = 0.0;
+    for (int i = 0; i < solver->cloth->count; i++)
+        sum += solver->cloth->x[i];
+    return sum / solver->cloth->count;
+}
+
+static void drain(int fd, char *buf, size_t cap)
+{
+    size_t used = 0;
+    char scratch[4096];
+    for (;;) {
+        ssize_t n = read(fd, scratch, sizeof scratch);
+        if (n <= 0)
+            break;
+        size_t keep = (size_t)n;
+        if (cap > 0 && used + keep > cap - 1)
+            keep = cap - 1 - used;
+        memcpy(buf + used, scratch, keep);
+        used += keep;
+    }
+    if (cap > 0)
+        buf[used] = '\0';
+}
+
+int support_exec(const char *const *argv, char *out, size_t out_cap, char *err, size_t err_cap)
+{
+    char err_path[] = "/tmp/clothsim-test-err-XXXXXX";
+    int err_fd = mkstemp(err_path);
+    cr_assert(err_fd >= 0);
+    unlink(err_path);
+    int pipe_out[2];
+    cr_assert(pipe(pipe_out) == 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int null_fd = open("/dev/null", O_RDONLY);
+        dup2(null_fd, 0);
+        dup2(pipe_out[1], 1);
+        dup2(err_fd, 2);
+        close(pipe_out[0]);
+        int argc = 0;
+        while (argv[argc])
+            argc++;
+        char **args = calloc((size_t)argc + 1, sizeof *args);
+        args[0] = (char *)CLOTHSIM_BIN;
+        for (int i = 1; i < argc; i++)
+            args[i] = (char *)argv[i];
+        execv(CLOTHSIM_BIN, args);
+        _exit(127);
+    }
+    close(pipe_out[1]);
+    drain(pipe_out[0], out, out_cap);
+    close(pipe_out[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    lseek(err_fd, 0, SEEK_SET);
+    drain(err_fd, err, err_cap);
+    close(err_fd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}

@@ -1,0 +1,26 @@
+/* support.h - helpers shared by the test files. */
+#ifndef CLOTHSIM_TEST_SUPPORT_H
+#define CLOTHSIM_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+#include "core/params.h"
+#include "core/solver.h"
+
+/* A solver for scene with the given "key=value" settings (NULL-terminated);
+ * fails the test on a bad setting. */
+Solver *support_solver(SceneKind scene, const char *const *settings);
+
+/* Steps the solver for the given simulated seconds (whole steps). */
+void support_run_seconds(Solver *solver, double seconds);
+
+/* Largest structural strain, and the mean x of all particles. */
+double support_max_strain(const Solver *solver);
+double support_mean_x(const Solver *solver);
+
+/* Runs the clothsim binary with argv (NULL-terminated, argv[0] ignored),
+ * feeding nothing on stdin; captures up to cap-1 bytes of each stream.
+ * Returns the exit status, or -1 if it did not exit normally. */
+int support_exec(const char *const *argv, char *out, size_t out_cap, char *err, size_t err_cap);
+
+#endif
