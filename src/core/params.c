@@ -257,9 +257,15 @@ void params_format(const Params *params, const ParamInfo *info, char *out, size_
     case PARAM_INT:
         snprintf(out, out_size, "%d", *(const int *)base);
         break;
-    case PARAM_REAL:
-        snprintf(out, out_size, "%.9g", *(const double *)base);
+    case PARAM_REAL: {
+        /* short when that is exact, every digit when it is not: the text
+         * must read back as the same number */
+        double v = *(const double *)base;
+        snprintf(out, out_size, "%.9g", v);
+        if (strtod(out, NULL) != v)
+            snprintf(out, out_size, "%.17g", v);
         break;
+    }
     case PARAM_SEED:
         snprintf(out, out_size, "%llu", (unsigned long long)*(const uint64_t *)base);
         break;

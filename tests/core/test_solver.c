@@ -205,11 +205,12 @@ Test(solver, position_based_stay_stable_at_any_stiffness)
 
 /* ------------------------------------------------------------ iterations */
 
+/* A 12 x 16 curtain hanging still for 3 s: its largest stretch. */
 static double settled_strain(const char *integrator, const char *iterations, const char *extra)
 {
-    const char *settings[] = {CALM, integrator, iterations, extra ? extra : "seed=1", NULL};
+    const char *settings[] = {CALM, "cols=12", "rows=16", integrator, iterations, extra ? extra : "seed=1", NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
-    support_run_seconds(s, 5.0);
+    support_run_seconds(s, 3.0);
     double strain = support_max_strain(s);
     solver_destroy(s);
     return strain;
@@ -222,7 +223,7 @@ Test(solver, more_iterations_leave_less_stretch)
         double s2 = settled_strain(names[k], "iterations=2", NULL);
         double s10 = settled_strain(names[k], "iterations=10", NULL);
         double s40 = settled_strain(names[k], "iterations=40", NULL);
-        cr_expect(s2 > s10 && s10 > s40, "%s: %.5f %.5f %.5f", names[k], s2, s10, s40);
+        cr_expect(s2 > s10 * 1.01 && s10 > s40 * 1.005, "%s: %.5f %.5f %.5f", names[k], s2, s10, s40);
     }
     /* plain Jakobsen: stiffness comes from the passes; 20 times the passes
      * leave far less stretch */

@@ -1,0 +1,124 @@
+/* test_cli.c - clothsim run / params / scenes as a person runs them: exit
+ * statuses, the exact error lines, byte-identical output. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../support.h"
+#include "core/metrics.h"
+
+static char out[1 << 20], err[4096];
+
+static int run(const char *const *argv) { return support_exec(argv, out, sizeof out, err, sizeof err); }
+
+static void expect_usage_error(const char *const *argv, const char *message)
+{
+    cr_expect_eq(run(argv), 2, "exit status 2 for: %s", message);
+    char line[1024];
+    snprintf(line, sizeof line, "clothsim: %s\n", message);
+    cr_expect_str_eq(err, line);
+    cr_expect_str_eq(out, "", "nothing on stdout");
+}
+
+Test(cli, bad_arguments_exit_2_with_one_line_naming_the_culprit)
+{
+    expect_usage_error((const char *[]){"", "run", "--set", "itrations=3", NULL},
+                       "--set itrations=3: unknown key 'itrations'; did you mean 'iterations'? (clothsim params "
+                       "lists them)");
+    expect_usage_error((const char *[]){"", "run", "--set", "iterations=lots", NULL},
+                       "--set iterations=lots: iterations: 'lots' is not a whole number (1 to 500)");
+    expect_usage_error((const char *[]){"", "run", "--set", "dt=1", NULL},
+                       "--set dt=1: dt: 1 is out of range (1e-05 to 0.1 s)");
+    expect_usage_error((const char *[]){"", "run", "--set", "iterations", NULL},
+                       "--set iterations: 'iterations' is not KEY=VALUE");
+    expect_usage_error((const char *[]){"", "run", "--set", NULL}, "--set needs a value");
+    expect_usage_error((const char *[]){"", "run", "--scene", "curtian", NULL},
+                       "--scene curtian: unknown value 'curtian'; did you mean 'curtain'? (one of "
+                       "curtain|flag|chain|net)");
+    expect_usage_error((const char *[]){"", "run", "--steps", "-4", NULL}, "--steps -4: out of range (0 to 1000000000)");
+    expect_usage_error((const char *[]){"", "run", "--steps", "ten", NULL},
+                       "--steps ten: not a whole number (0 to 1000000000)");
+    expect_usage_error((const char *[]){"", "run", "--every", "0", NULL}, "--every 0: out of range (1 to 1000000000)");
+    expect_usage_error((const char *[]){"", "run", "--frobnicate", NULL},
+                       "run: unknown argument '--frobnicate' (clothsim run --help lists the options)");
+    expect_usage_error((const char *[]){"", "run", "--set", "cols=1000", "--set", "rows=1000", NULL},
+                       "--set rows=1000: rows: 1000 makes 1000000 particles; the limit is 250000 (cols x rows)");
+    expect_usage_error((const char *[]){"", "run", "--scene", "chain", "--set", "rows=2", NULL},
+                       "rows: the chain scene is a rope, so rows must be 1 (got 2)");
+    expect_usage_error((const char *[]){"", "run", "--csv", "/nonexistent/dir/x.csv", NULL},
+                       "--csv /nonexistent/dir/x.csv: cannot write: No such file or directory");
+    expect_usage_error((const char *[]){"", "run", "--csv", "-", "--dump", "-", NULL},
+                       "--csv - and --dump -: only one of them can go to standard output");
+    expect_usage_error((const char *[]){"", "frobnicate", NULL},
+                       "unknown command 'frobnicate' (clothsim --help lists the commands)");
+    expect_usage_error((const char *[]){"", "params", "--set", "pin=sides", NULL},
+                       "--set pin=sides: pin: unknown value 'sides' (one of top|corners|left|ends|none)");
+}
+
+Test(cli, csv_has_the_documented_header_and_a_row_every_k_steps)
+{
+    cr_assert_eq(run((const char *[]){"", "run", "--steps", "10", "--every", "4", NULL}), 0, "%s", err);
+    char expected_header[256];
+    snprintf(expected_header, sizeof expected_header, "%s\n", metrics_csv_header);
+    cr_expect(strncmp(out, expected_header, strlen(expected_header)) == 0);
+    cr_expect_str_eq(metrics_csv_header,
+                     "step,time,kinetic,potential,elastic,total,max_strain,mean_strain,residual,penetration,torn,"
+                     "exploded");
+    /* rows at steps 0, 4, 8 and the last, 10 */
+    int rows = 0;
+    long steps[8];
+    for (char *line = strchr(out, '\n'); line && line[1]; line = strchr(line + 1, '\n'))
+        if (rows < 8)
+            steps[rows++] = strtol(line + 1, NULL, 10);
+    cr_expect_eq(rows, 4);
+    cr_expect(steps[0] == 0 && steps[1] == 4 && steps[2] == 8 && steps[3] == 10);
+}
+
+Test(cli, same_arguments_give_the_same_bytes)
+{
+    static char first[1 << 20];
+    const char *argv[] = {"", "run", "--set", "order=shuffled", "--seconds", "2", "--every", "7", NULL};
+    cr_assert_eq(run(argv), 0);
+    strcpy(first, out);
+    cr_assert_eq(run(argv), 0);
+    cr_expect_str_eq(out, first);
+    const char *dump[] = {"", "run", "--scene", "flag", "--steps", "60", "--dump", "-", NULL};
+    cr_assert_eq(run(dump), 0);
+    strcpy(first, out);
+    cr_assert_eq(run(dump), 0);
+    cr_expect_str_eq(out, first);
+}
+
+Test(cli, dump_lists_every_particle_after_a_size_line)
+{
+    cr_assert_eq(run((const char *[]){"", "run", "--scene", "net", "--set", "cols=3", "--set", "rows=2", "--steps",
+                                      "0", "--dump", "-", NULL}),
+                 0);
+    cr_expect_str_eq(out, "# 3 2\n-0.0500000007 1.5 0\n0 1.5 0\n0.0500000007 1.5 0\n-0.0500000007 1.45000005 0\n"
+                          "0 1.45000005 0\n0.0500000007 1.45000005 0\n");
+}
+
+Test(cli, an_explosion_is_reported_and_ends_the_run)
+{
+    cr_assert_eq(run((const char *[]){"", "run", "--set", "integrator=euler", "--seconds", "10", NULL}), 0);
+    cr_expect(strstr(err, "clothsim: exploded at t = ") == err, "%s", err);
+    const char *last = out + strlen(out) - 2;
+    while (last > out && *last != '\n')
+        last--;
+    cr_expect(strstr(last, ",1\n") != NULL, "the last row says exploded: %s", last);
+}
+
+Test(cli, params_and_scenes_list_everything)
+{
+    cr_assert_eq(run((const char *[]){"", "params", NULL}), 0);
+    for (int k = 0; k < params_count; k++) {
+        char needle[64];
+        snprintf(needle, sizeof needle, "\n%s ", params_table[k].name);
+        cr_expect(strstr(out, needle) != NULL, "params lists %s", params_table[k].name);
+    }
+    cr_assert_eq(run((const char *[]){"", "scenes", NULL}), 0);
+    for (int s = 0; s < SCENE_COUNT; s++)
+        cr_expect(strstr(out, scene_names[s]) != NULL);
+    cr_assert_eq(run((const char *[]){"", "--version", NULL}), 0);
+    cr_expect(strncmp(out, "clothsim ", 9) == 0);
+}
