@@ -49,6 +49,7 @@ Cloth *cloth_create(int cols, int rows)
     ok &= (cloth->torn = calloc(link_slots, 1)) != NULL;
     ok &= (cloth->over_limit = calloc(link_slots, sizeof(uint16_t))) != NULL;
     ok &= (cloth->triangle = calloc(triangles > 0 ? (size_t)triangles : 1, sizeof *cloth->triangle)) != NULL;
+    ok &= (cloth->triangle_torn = calloc(triangles > 0 ? (size_t)triangles : 1, 1)) != NULL;
     if (!ok) {
         cloth_destroy(cloth);
         return NULL;
@@ -101,7 +102,7 @@ void cloth_destroy(Cloth *cloth)
     free(cloth->mass), free(cloth->inv_mass), free(cloth->pinned);
     free(cloth->link_a), free(cloth->link_b), free(cloth->rest_length);
     free(cloth->family), free(cloth->torn), free(cloth->over_limit);
-    free(cloth->triangle);
+    free(cloth->triangle), free(cloth->triangle_torn);
     free(cloth);
 }
 
@@ -123,6 +124,7 @@ void cloth_copy(Cloth *dst, const Cloth *src)
     memcpy(dst->rest_length, src->rest_length, l * sizeof(float));
     memcpy(dst->torn, src->torn, l);
     memcpy(dst->over_limit, src->over_limit, l * sizeof(uint16_t));
+    memcpy(dst->triangle_torn, src->triangle_torn, (size_t)src->triangle_count);
 }
 
 void cloth_set_lumped_mass(Cloth *cloth, float density, float spacing)
@@ -169,4 +171,70 @@ float cloth_link_length(const Cloth *cloth, int l)
 float cloth_link_strain(const Cloth *cloth, int l)
 {
     return cloth_link_length(cloth, l) / cloth->rest_length[l] - 1.0f;
+}
+
+/* The index arithmetic mirrors the loops of cloth_create. */
+int cloth_link_right(const Cloth *c, int col, int row) { return row * (c->cols - 1) + col; }
+
+int cloth_link_below(const Cloth *c, int col, int row) { return c->rows * (c->cols - 1) + row * c->cols + col; }
+
+int cloth_link_shear(const Cloth *c, int col, int row, int which)
+{
+    int base = c->rows * (c->cols - 1) + (c->rows - 1) * c->cols;
+    return base + 2 * (row * (c->cols - 1) + col) + which;
+}
+
+int cloth_link_bend_right(const Cloth *c, int col, int row)
+{
+    int base = c->rows * (c->cols - 1) + (c->rows - 1) * c->cols + 2 * (c->rows - 1) * (c->cols - 1);
+    return base + row * (c->cols - 2) + col;
+}
+
+int cloth_link_bend_below(const Cloth *c, int col, int row)
+{
+    int base = c->rows * (c->cols - 1) + (c->rows - 1) * c->cols + 2 * (c->rows - 1) * (c->cols - 1);
+    return base + (c->cols > 2 ? c->rows * (c->cols - 2) : 0) + row * c->cols + col;
+}
+
+static void tear_triangles_of_cell(Cloth *c, int col, int row)
+{
+    if (col < 0 || row < 0 || col >= c->cols - 1 || row >= c->rows - 1)
+        return;
+    int t = 2 * (row * (c->cols - 1) + col);
+    int diagonal = cloth_link_shear(c, col, row, 0);
+    /* triangle t: top-left, bottom-left, bottom-right; t + 1: top-left,
+     * bottom-right, top-right */
+    if (c->torn[cloth_link_below(c, col, row)] || c->torn[cloth_link_right(c, col, row + 1)] || c->torn[diagonal])
+        c->triangle_torn[t] = 1;
+    if (c->torn[diagonal] || c->torn[cloth_link_below(c, col + 1, row)] || c->torn[cloth_link_right(c, col, row)])
+        c->triangle_torn[t + 1] = 1;
+}
+
+bool cloth_tear_link(Cloth *c, int l)
+{
+    if (c->torn[l])
+        return false;
+    c->torn[l] = 1;
+    if (c->family[l] == LINK_BEND)
+        return true;
+    int a = (int)c->link_a[l], b = (int)c->link_b[l];
+    int ca = a % c->cols, ra = a / c->cols, cb = b % c->cols, rb = b / c->cols;
+    if (c->family[l] == LINK_STRUCTURAL) {
+        if (ra == rb) { /* horizontal: the bend links over it, the cells above and below */
+            for (int start = ca - 1; start <= ca; start++)
+                if (start >= 0 && start + 2 < c->cols)
+                    c->torn[cloth_link_bend_right(c, start, ra)] = 1;
+            tear_triangles_of_cell(c, ca, ra - 1);
+            tear_triangles_of_cell(c, ca, ra);
+        } else { /* vertical */
+            for (int start = ra - 1; start <= ra; start++)
+                if (start >= 0 && start + 2 < c->rows)
+                    c->torn[cloth_link_bend_below(c, ca, start)] = 1;
+            tear_triangles_of_cell(c, ca - 1, ra);
+            tear_triangles_of_cell(c, ca, ra);
+        }
+    } else {
+        tear_triangles_of_cell(c, ca < cb ? ca : cb, ra < rb ? ra : rb);
+    }
+    return true;
 }

@@ -50,6 +50,7 @@ typedef struct Cloth {
      * z = 0 plane seen from +z. */
     int triangle_count;
     uint32_t (*triangle)[3];
+    uint8_t *triangle_torn; /* 1 once any of its edges has torn: no wind, not drawn */
 } Cloth;
 
 /* Largest grid accepted: bounded so that a typo cannot exhaust memory. */
@@ -80,6 +81,21 @@ void cloth_set_rest_from_positions(Cloth *cloth);
 
 /* Pin (inverse mass 0, velocity 0) or release one particle. */
 void cloth_pin(Cloth *cloth, int i, bool pinned);
+
+/* Index of a link from its place in the grid (see cloth_create for the
+ * order): the structural link right of / below (col, row), the shear link
+ * of the cell whose top-left is (col, row) (which 0: top-left to
+ * bottom-right, 1: top-right to bottom-left), the bend link skipping one node
+ * right of / below (col, row). */
+int cloth_link_right(const Cloth *cloth, int col, int row);
+int cloth_link_below(const Cloth *cloth, int col, int row);
+int cloth_link_shear(const Cloth *cloth, int col, int row, int which);
+int cloth_link_bend_right(const Cloth *cloth, int col, int row);
+int cloth_link_bend_below(const Cloth *cloth, int col, int row);
+
+/* Marks link l torn, with the bend links that span it and the triangles
+ * that use it. Returns true if it was intact. */
+bool cloth_tear_link(Cloth *cloth, int l);
 
 /* Length of link l now (m), and its strain length/rest - 1. */
 float cloth_link_length(const Cloth *cloth, int l);

@@ -19,6 +19,8 @@ typedef enum SceneKind {
     SCENE_FLAG,    /* held along one edge in strong gusty wind */
     SCENE_CHAIN,   /* a 2D rope between two pins: the catenary (seed 004) */
     SCENE_NET,     /* a 2D grid hung from its top corners (seed 002) */
+    SCENE_DRAPE,   /* a 2 m square of 40 x 40 falling onto a box (seed 003) */
+    SCENE_TEAR,    /* held by two opposite edges that move apart until it tears */
     SCENE_COUNT
 } SceneKind;
 
@@ -32,11 +34,22 @@ typedef enum Integrator {
     INTEGRATOR_COUNT
 } Integrator;
 
-typedef enum PinMode { PIN_TOP, PIN_CORNERS, PIN_LEFT, PIN_ENDS, PIN_NONE, PIN_COUNT } PinMode;
+typedef enum PinMode { PIN_TOP, PIN_CORNERS, PIN_LEFT, PIN_ENDS, PIN_SIDES, PIN_NONE, PIN_COUNT } PinMode;
 
 typedef enum LinkOrder { ORDER_SEQUENTIAL, ORDER_SHUFFLED, ORDER_JACOBI, ORDER_COUNT } LinkOrder;
 
-typedef enum ColliderKind { COLLIDER_NONE, COLLIDER_SPHERE, COLLIDER_COUNT } ColliderKind;
+typedef enum ColliderKind { COLLIDER_NONE, COLLIDER_SPHERE, COLLIDER_BOX, COLLIDER_CONE, COLLIDER_COUNT } ColliderKind;
+
+/* Materials (REFERENCE.md "Tearing"): each sets density, the three link
+ * stiffnesses, spring_k, the three compliances and the tear limit. */
+typedef enum Material { MATERIAL_SILK, MATERIAL_COTTON, MATERIAL_CANVAS, MATERIAL_RUBBER, MATERIAL_COUNT } Material;
+
+typedef enum TearMode {
+    TEAR_OFF,
+    TEAR_NAIVE,      /* a link breaks the first step it is over its limit */
+    TEAR_HYSTERESIS, /* only after tear_hold consecutive steps over it */
+    TEAR_COUNT
+} TearMode;
 
 typedef struct Params {
     /* the scene */
@@ -78,7 +91,26 @@ typedef struct Params {
     double sphere_x, sphere_y, sphere_z; /* centre at rest, m */
     double sphere_travel; /* amplitude of its back-and-forth along z, m */
     double sphere_period; /* s */
+    double box_size;      /* edge of the cube, m */
+    double box_x, box_y, box_z; /* its centre, m */
+    double cone_radius;   /* radius of its base, m */
+    double cone_height;   /* m */
+    double cone_x, cone_y, cone_z; /* centre of its base, m */
+    int floor;            /* 0 off, 1 on */
+    double floor_y;       /* height of the floor, m */
     double margin;        /* collision skin, m */
+    double friction;      /* fraction of sliding removed on contact, [0,1] */
+    double restitution;   /* bounce off the floor, [0,1] */
+    int edge_samples;     /* 0, or 3: also test 1/4, 1/2, 3/4 of every link */
+    int self_collision;   /* 0 off, 1 on */
+    double thickness;     /* cloth thickness for self-collision, m */
+
+    /* material and damage */
+    int material;       /* Material: sets the values below it names */
+    int tear;           /* TearMode */
+    int tear_hold;      /* steps over the limit before a link breaks */
+    double tear_limit;  /* strain at which a link starts to tear */
+    double pull_speed;  /* tear scene: speed of each held edge, m/s */
 } Params;
 
 typedef enum ParamType { PARAM_INT, PARAM_REAL, PARAM_ENUM, PARAM_SEED } ParamType;
@@ -110,6 +142,13 @@ extern const char *const integrator_names[]; /* indexed by Integrator */
 extern const char *const pin_names[];
 extern const char *const order_names[];
 extern const char *const collider_names[];
+extern const char *const material_names[];
+extern const char *const tear_names[];
+extern const char *const switch_names[]; /* "off", "on" */
+
+/* Sets the fields a material stands for: density, stiffnesses, spring_k,
+ * compliances, tear_limit. */
+void params_apply_material(Params *params, Material material);
 
 /* Fills every field with the defaults of the given scene. */
 void params_default(Params *params, SceneKind scene);

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #define SCENE_TOP_Y 1.5 /* height of the crossbar / pins, m */
+#define DRAPE_DROP 0.25 /* the drape starts this far above its collider, m */
 
 /* A flat grid in the xy plane, centred on x = 0, top row at SCENE_TOP_Y. */
 static void place_grid(Cloth *cloth, double spacing)
@@ -19,6 +20,19 @@ static void place_grid(Cloth *cloth, double spacing)
             cloth->x[i] = (float)((c - (cloth->cols - 1) * 0.5) * spacing);
             cloth->y[i] = (float)(SCENE_TOP_Y - r * spacing);
             cloth->z[i] = 0.0f;
+        }
+}
+
+/* A flat grid in the horizontal xz plane, centred on x = z = 0, at height y:
+ * row 0 at -z, so the triangles face +y (up). */
+static void place_flat(Cloth *cloth, double spacing, double y)
+{
+    for (int r = 0; r < cloth->rows; r++)
+        for (int c = 0; c < cloth->cols; c++) {
+            int i = cloth_index(cloth, c, r);
+            cloth->x[i] = (float)((c - (cloth->cols - 1) * 0.5) * spacing);
+            cloth->y[i] = (float)y;
+            cloth->z[i] = (float)((r - (cloth->rows - 1) * 0.5) * spacing);
         }
 }
 
@@ -74,6 +88,9 @@ void scene_apply_pins(Cloth *cloth, const Params *params)
         case PIN_LEFT:
             pin = c == 0;
             break;
+        case PIN_SIDES:
+            pin = c == 0 || c == last;
+            break;
         case PIN_NONE:
         case PIN_COUNT:
             break;
@@ -92,6 +109,17 @@ Cloth *scene_build(const Params *params)
         place_chain(cloth, params->spacing, params->scene == SCENE_CHAIN ? params->span : 1.0);
         for (int l = 0; l < cloth->link_count; l++)
             cloth->rest_length[l] = (float)((cloth->family[l] == LINK_BEND ? 2.0 : 1.0) * params->spacing);
+    } else if (params->scene == SCENE_DRAPE) {
+        /* a quarter metre above whatever it falls on */
+        double top = params->floor ? params->floor_y : 0.0;
+        if (params->collider == COLLIDER_BOX)
+            top = params->box_y + 0.5 * params->box_size;
+        else if (params->collider == COLLIDER_SPHERE)
+            top = params->sphere_y + params->sphere_radius;
+        else if (params->collider == COLLIDER_CONE)
+            top = params->cone_y + params->cone_height;
+        place_flat(cloth, params->spacing, top + DRAPE_DROP);
+        cloth_set_rest_from_positions(cloth);
     } else {
         place_grid(cloth, params->spacing);
         cloth_set_rest_from_positions(cloth);

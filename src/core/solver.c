@@ -30,7 +30,8 @@
 #include "scene.h"
 
 const char *const solver_stage_names[] = {"kinematics", "forces",       "integrate", "relax",
-                                          "collide",    "strain_limit", "velocity",  "check"};
+                                          "collide",    "strain_limit", "velocity",  "check",
+                                          "tear"};
 
 #define WIND_DRAG SOLVER_WIND_DRAG
 
@@ -261,6 +262,18 @@ bool solver_set_params(Solver *solver, const Params *params)
 static void stage_kinematics(Solver *s, double t_end)
 {
     scene_sphere_center(&s->params, t_end, s->sphere_center);
+    if (s->params.scene == SCENE_TEAR && s->params.pull_speed > 0.0) {
+        /* the hands holding the left and right edges walk apart */
+        Cloth *c = s->cloth;
+        float move = (float)(s->params.pull_speed * params_substep(&s->params));
+        for (int i = 0; i < c->count; i++) {
+            int col = i % c->cols;
+            if (!c->pinned[i] || i == s->grabbed || (col != 0 && col != c->cols - 1))
+                continue;
+            c->px[i] = c->x[i];
+            c->x[i] += col == 0 ? -move : move;
+        }
+    }
     if (s->grabbed >= 0) {
         Cloth *c = s->cloth;
         int g = s->grabbed;
@@ -305,6 +318,8 @@ static void add_wind(Solver *s)
 {
     Cloth *c = s->cloth;
     for (int t = 0; t < c->triangle_count; t++) {
+        if (c->triangle_torn[t])
+            continue;
         uint32_t a = c->triangle[t][0], b = c->triangle[t][1], d = c->triangle[t][2];
         float e1x = c->x[b] - c->x[a], e1y = c->y[b] - c->y[a], e1z = c->z[b] - c->z[a];
         float e2x = c->x[d] - c->x[a], e2y = c->y[d] - c->y[a], e2z = c->z[d] - c->z[a];
@@ -552,6 +567,33 @@ static void stage_strain_limit(Solver *s)
     }
 }
 
+/* Tearing (seed 003): a structural or shear link over tear_limit counts the
+ * consecutive steps it has been over; `naive` breaks it on the first,
+ * `hysteresis` after tear_hold. The limit is a strain the method must be
+ * able to resolve: at about 10 passes an impact spikes the stretch for a step
+ * or two, which hysteresis rides out and a naive limit does not. */
+static void stage_tear(Solver *s)
+{
+    Cloth *c = s->cloth;
+    int hold = s->params.tear == TEAR_NAIVE ? 1 : s->params.tear_hold;
+    float limit = 1.0f + (float)s->params.tear_limit;
+    for (int l = 0; l < c->link_count; l++) {
+        if (c->torn[l] || c->family[l] == LINK_BEND)
+            continue;
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
+        float longest = c->rest_length[l] * limit;
+        if (dx * dx + dy * dy + dz * dz <= longest * longest) {
+            c->over_limit[l] = 0;
+            continue;
+        }
+        if (c->over_limit[l] < UINT16_MAX)
+            c->over_limit[l]++;
+        if (c->over_limit[l] >= hold)
+            cloth_tear_link(c, l);
+    }
+}
+
 static void stage_velocity(Solver *s, float h, float decay, bool strain_limited)
 {
     Cloth *c = s->cloth;
@@ -704,6 +746,8 @@ static void finish_substep(Solver *s)
     s->substep++;
     s->time = s->step * p->dt + s->substep * params_substep(p);
     if (s->substep >= p->substeps) {
+        if (p->tear != TEAR_OFF)
+            stage_tear(s);
         s->substep = 0;
         s->step++;
         s->time = s->step * p->dt;

@@ -21,6 +21,7 @@ typedef enum SolverStage {
     STAGE_STRAIN_LIMIT, /* Provot: no structural link over 1 + strain_limit */
     STAGE_VELOCITY,     /* reconcile velocity with positions, apply damping */
     STAGE_CHECK,        /* detect an explosion; freeze on the last good state */
+    STAGE_TEAR,         /* once per step: count steps over the limit, break links */
     STAGE_COUNT
 } SolverStage;
 

@@ -83,3 +83,50 @@ Test(cloth, sizes_past_the_limit_are_refused)
     cr_expect_null(cloth_create(1001, 5));
     cr_expect_null(cloth_create(1000, 251));
 }
+
+Test(cloth, link_index_arithmetic_matches_the_build_order)
+{
+    Cloth *c = cloth_create(6, 5);
+    for (int r = 0; r < 5; r++)
+        for (int col = 0; col < 6; col++) {
+            int i = cloth_index(c, col, r);
+            if (col + 1 < 6) {
+                int l = cloth_link_right(c, col, r);
+                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)i + 1 && c->family[l] == LINK_STRUCTURAL);
+            }
+            if (r + 1 < 5) {
+                int l = cloth_link_below(c, col, r);
+                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 6) && c->family[l] == LINK_STRUCTURAL);
+            }
+            if (col + 1 < 6 && r + 1 < 5) {
+                int l0 = cloth_link_shear(c, col, r, 0), l1 = cloth_link_shear(c, col, r, 1);
+                cr_expect(c->link_a[l0] == (uint32_t)i && c->link_b[l0] == (uint32_t)(i + 7) && c->family[l0] == LINK_SHEAR);
+                cr_expect(c->link_a[l1] == (uint32_t)(i + 1) && c->link_b[l1] == (uint32_t)(i + 6));
+            }
+            if (col + 2 < 6) {
+                int l = cloth_link_bend_right(c, col, r);
+                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 2) && c->family[l] == LINK_BEND);
+            }
+            if (r + 2 < 5) {
+                int l = cloth_link_bend_below(c, col, r);
+                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 12) && c->family[l] == LINK_BEND);
+            }
+        }
+    cloth_destroy(c);
+}
+
+Test(cloth, a_torn_thread_takes_its_bend_links_and_triangles_with_it)
+{
+    Cloth *c = cloth_create(5, 5);
+    int l = cloth_link_below(c, 2, 2); /* (2,2)-(2,3) */
+    cr_expect(cloth_tear_link(c, l));
+    cr_expect(!cloth_tear_link(c, l), "tearing twice reports nothing new");
+    cr_expect(c->torn[cloth_link_bend_below(c, 2, 1)] && c->torn[cloth_link_bend_below(c, 2, 2)]);
+    cr_expect(!c->torn[cloth_link_bend_below(c, 2, 0)] && !c->torn[cloth_link_bend_right(c, 1, 2)]);
+    int torn = 0;
+    for (int t = 0; t < c->triangle_count; t++)
+        torn += c->triangle_torn[t];
+    cr_expect_eq(torn, 2, "one triangle on each side of the thread");
+    cr_expect(c->triangle_torn[2 * (2 * 4 + 1) + 1] && c->triangle_torn[2 * (2 * 4 + 2)]);
+    cloth_destroy(c);
+}
