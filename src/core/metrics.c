@@ -68,33 +68,16 @@ void metrics_compute(const Solver *s, Metrics *out)
 
 double metrics_residual(const Solver *s) { return solver_residual(s); }
 
-/* Depth of a point inside the sphere (its true surface, without margin). */
-static double sphere_depth(const Solver *s, double x, double y, double z)
-{
-    double dx = x - s->sphere_center[0], dy = y - s->sphere_center[1], dz = z - s->sphere_center[2];
-    double depth = s->params.sphere_radius - sqrt(dx * dx + dy * dy + dz * dz);
-    return depth > 0.0 ? depth : 0.0;
-}
-
 double metrics_penetration(const Solver *s)
 {
-    if (s->params.collider == COLLIDER_NONE)
-        return 0.0;
-    const Cloth *c = s->cloth;
+    Collider collider;
+    solver_collider(s, &collider);
     double deepest = 0.0;
-    for (int l = 0; l < c->link_count; l++) {
-        if (c->torn[l] || c->family[l] == LINK_BEND)
-            continue; /* bend links span two cells: not part of the surface */
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        for (int k = 0; k < METRICS_LINK_SAMPLES; k++) {
-            double t = (double)k / (METRICS_LINK_SAMPLES - 1);
-            double x = c->x[a] + (c->x[b] - c->x[a]) * t;
-            double y = c->y[a] + (c->y[b] - c->y[a]) * t;
-            double z = c->z[a] + (c->z[b] - c->z[a]) * t;
-            double d = sphere_depth(s, x, y, z);
-            if (d > deepest)
-                deepest = d;
-        }
+    if (collider.shape != SHAPE_NONE)
+        deepest = collide_penetration(s->cloth, &collider, METRICS_LINK_SAMPLES);
+    if (s->params.floor) {
+        double below = collide_floor_penetration(s->cloth, (float)s->params.floor_y);
+        deepest = below > deepest ? below : deepest;
     }
     return deepest;
 }

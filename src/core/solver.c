@@ -29,8 +29,11 @@
 #include "rng.h"
 #include "scene.h"
 
+/* Passes of the self-collision push per substep: a few settle a heap. */
+#define SELF_COLLISION_PASSES 3
+
 const char *const solver_stage_names[] = {"kinematics", "forces",       "integrate", "relax",
-                                          "collide",    "strain_limit", "velocity",  "check",
+                                          "strain_limit", "self_collide", "collide", "velocity", "check",
                                           "tear"};
 
 #define WIND_DRAG SOLVER_WIND_DRAG
@@ -85,6 +88,8 @@ static void free_scratch(Solver *s)
     free(s->good_x), free(s->good_y), free(s->good_z);
     free(s->wind_x_at), free(s->wind_z_at);
     free(s->wave_cos), free(s->wave_sin);
+    selfcollide_destroy(s->self_collision);
+    s->self_collision = NULL;
     s->fx = s->fy = s->fz = s->jx = s->jy = s->jz = NULL;
     s->jacobi_count = NULL;
     s->link_order = NULL;
@@ -106,6 +111,7 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
     ok &= (s->wave_cos = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->wave_sin = calloc(n * waves, sizeof(float))) != NULL;
+    ok &= (s->self_collision = selfcollide_create(s->cloth)) != NULL;
     return ok;
 }
 
@@ -419,33 +425,71 @@ static void stage_integrate(Solver *s, float h, float decay)
     }
 }
 
-/* Push particles out of the sphere onto its surface plus the margin
- * (seed 001: radial projection, inside every relaxation pass). With
- * fix_velocity, the velocity into the surface is removed too (the
- * velocity-carrying force-based integrators need it; the others derive
- * velocity from positions). */
-static void collide_sphere(Solver *s, bool fix_velocity)
+void solver_collider(const Solver *s, Collider *out)
 {
-    if (s->params.collider != COLLIDER_SPHERE)
-        return;
-    Cloth *c = s->cloth;
-    float cx = (float)s->sphere_center[0], cy = (float)s->sphere_center[1], cz = (float)s->sphere_center[2];
-    float reach = (float)(s->params.sphere_radius + s->params.margin);
-    for (int i = 0; i < c->count; i++) {
-        if (c->inv_mass[i] == 0.0f)
-            continue;
-        float dx = c->x[i] - cx, dy = c->y[i] - cy, dz = c->z[i] - cz;
-        float d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 >= reach * reach || d2 < 1e-20f)
-            continue;
-        float d = sqrtf(d2), nx = dx / d, ny = dy / d, nz = dz / d;
-        c->x[i] = cx + nx * reach, c->y[i] = cy + ny * reach, c->z[i] = cz + nz * reach;
-        if (fix_velocity) {
-            float vn = c->vx[i] * nx + c->vy[i] * ny + c->vz[i] * nz;
-            if (vn < 0.0f)
-                c->vx[i] -= vn * nx, c->vy[i] -= vn * ny, c->vz[i] -= vn * nz;
-        }
+    const Params *p = &s->params;
+    *out = (Collider){.shape = SHAPE_NONE};
+    switch ((ColliderKind)p->collider) {
+    case COLLIDER_SPHERE:
+        out->shape = SHAPE_SPHERE;
+        for (int k = 0; k < 3; k++)
+            out->center[k] = (float)s->sphere_center[k];
+        out->radius = (float)p->sphere_radius;
+        break;
+    case COLLIDER_BOX:
+        out->shape = SHAPE_BOX;
+        out->center[0] = (float)p->box_x, out->center[1] = (float)p->box_y, out->center[2] = (float)p->box_z;
+        out->size = (float)p->box_size;
+        break;
+    case COLLIDER_CONE:
+        out->shape = SHAPE_CONE;
+        out->center[0] = (float)p->cone_x, out->center[1] = (float)p->cone_y, out->center[2] = (float)p->cone_z;
+        out->radius = (float)p->cone_radius;
+        out->height = (float)p->cone_height;
+        break;
+    case COLLIDER_NONE:
+    case COLLIDER_COUNT:
+        break;
     }
+}
+
+/* Contact, inside every relaxation pass (seed 001) and once more at the end
+ * of the substep: particles pushed out of the collider to its surface plus
+ * the margin (radially for the sphere, onto the nearest face of the box,
+ * onto the side or base of the cone), optionally the points at 1/4, 1/2, 3/4
+ * of every link too (seed 003), and the floor with its bounce (seed 002).
+ * Friction is applied once a substep (with_friction): applied in every pass
+ * it would compound into glue. fix_velocity: the integrator carries its own
+ * velocity (euler, symplectic), which must lose its inward part too. */
+static void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
+{
+    const Params *p = &s->params;
+    Cloth *c = s->cloth;
+    float margin = (float)p->margin, friction = with_friction ? (float)p->friction : 0.0f;
+    Collider collider;
+    solver_collider(s, &collider);
+    if (collider.shape != SHAPE_NONE) {
+        collide_points(c, &collider, margin, friction, fix_velocity);
+        if (p->edge_samples == 3)
+            collide_edges(c, &collider, margin);
+    }
+    if (p->floor)
+        collide_floor(c, (float)p->floor_y, margin, (float)p->restitution, friction);
+}
+
+/* Self-collision (seed 000 section 6): no particle moves more than the
+ * thickness in a substep (so none can jump through a layer), then unlinked
+ * particles closer than the thickness are pushed apart through a spatial
+ * hash. */
+static void stage_self_collide(Solver *s)
+{
+    if (!s->params.self_collision || !s->self_collision)
+        return;
+    float thickness = (float)s->params.thickness;
+    selfcollide_clamp_displacement(s->cloth, thickness);
+    for (int k = 0; k < SELF_COLLISION_PASSES; k++)
+        if (selfcollide_apply(s->self_collision, s->cloth, thickness) == 0)
+            break;
 }
 
 static void shuffle_links(Solver *s)
@@ -716,7 +760,7 @@ static void relax_pass(Solver *s)
 {
     float h = (float)params_substep(&s->params);
     project_links(s, h);
-    collide_sphere(s, false);
+    stage_collide(s, false, false);
     s->pass++;
     if (s->trace_residual && s->residual_count < SOLVER_MAX_ITERATIONS)
         s->residual_trace[s->residual_count++] = (float)solver_residual(s);
@@ -730,13 +774,11 @@ static void finish_substep(Solver *s)
     float h = (float)params_substep(p);
     float decay = (float)exp(-p->damping * params_substep(p));
     bool position_based = solver_is_position_based(p->integrator);
-    if (!position_based)
-        collide_sphere(s, true);
     bool limited = p->strain_limit > 0.0;
-    if (limited) {
+    if (limited)
         stage_strain_limit(s);
-        collide_sphere(s, !position_based);
-    }
+    stage_self_collide(s);
+    stage_collide(s, true, !position_based);
     stage_velocity(s, h, decay, limited);
     s->phase = PHASE_BETWEEN_SUBSTEPS;
     if (blew_up(s)) {

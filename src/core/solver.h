@@ -10,15 +10,18 @@
 #include <stdint.h>
 
 #include "cloth.h"
+#include "collide.h"
 #include "params.h"
+#include "selfcollide.h"
 
 typedef enum SolverStage {
     STAGE_KINEMATICS,   /* move the collider and any grabbed particle */
     STAGE_FORCES,       /* gravity, wind on triangles, springs (force-based only) */
     STAGE_INTEGRATE,    /* euler / symplectic / verlet update, or the PBD prediction */
     STAGE_RELAX,        /* `iterations` passes over the links, collision inside each */
-    STAGE_COLLIDE,      /* force-based integrators: push out of the collider */
     STAGE_STRAIN_LIMIT, /* Provot: no structural link over 1 + strain_limit */
+    STAGE_SELF_COLLIDE, /* unlinked particles at least `thickness` apart */
+    STAGE_COLLIDE,      /* once more with friction: collider, edge samples, floor */
     STAGE_VELOCITY,     /* reconcile velocity with positions, apply damping */
     STAGE_CHECK,        /* detect an explosion; freeze on the last good state */
     STAGE_TEAR,         /* once per step: count steps over the limit, break links */
@@ -83,6 +86,7 @@ typedef struct Solver {
     double wave_omega[2 * SOLVER_TURBULENCE_WAVES];
     double wave_phase[2 * SOLVER_TURBULENCE_WAVES];
     double wave_amplitude[2 * SOLVER_TURBULENCE_WAVES];
+    SelfCollision *self_collision; /* its spatial hash */
     uint64_t rng;
     double rest_extent; /* largest rest span of the cloth, m */
 } Solver;
@@ -107,6 +111,9 @@ bool solver_reset(Solver *solver);
 void solver_step(Solver *solver);
 void solver_substep(Solver *solver);
 void solver_pass(Solver *solver);
+
+/* The collider params describe, where it is now. */
+void solver_collider(const Solver *solver, Collider *out);
 
 /* Mean |length - rest| / rest over the links that take part now. */
 double solver_residual(const Solver *solver);
