@@ -1,0 +1,285 @@
+/* canvas.c - the cell grid: allocation, text, UTF-8 in and out. */
+#include "canvas.h"
+
+#include "raster.h" /* the dot layer lives in the canvas; raster.c draws it */
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The dot layer is sized for braille, the finest mode (raster.h). */
+#define CANVAS_MAX_DOTS_X 2
+#define CANVAS_MAX_DOTS_Y 4
+
+#define REPLACEMENT_CHARACTER 0xFFFDu
+
+const uint32_t palette_rgb[PALETTE_COUNT] = {
+    [PALETTE_DEFAULT] = 0xc0c0c0,    [PALETTE_FRONT_0] = 0x3a1010,     [PALETTE_FRONT_1] = 0x6a1c18,
+    [PALETTE_FRONT_2] = 0x9a2a20,    [PALETTE_FRONT_3] = 0xc4402a,     [PALETTE_FRONT_4] = 0xe4683c,
+    [PALETTE_FRONT_5] = 0xffa070,    [PALETTE_BACK_0] = 0x141c30,      [PALETTE_BACK_1] = 0x223050,
+    [PALETTE_BACK_2] = 0x34487a,     [PALETTE_BACK_3] = 0x4a64a0,      [PALETTE_BACK_4] = 0x6a88c4,
+    [PALETTE_BACK_5] = 0x98b4e6,     [PALETTE_STRUCTURAL] = 0xe8e8e8,  [PALETTE_SHEAR] = 0x5fafff,
+    [PALETTE_BEND] = 0xaf5fd7,       [PALETTE_STRAIN_0] = 0x3050ff,    [PALETTE_STRAIN_1] = 0x30c0ff,
+    [PALETTE_STRAIN_2] = 0x40e080,   [PALETTE_STRAIN_3] = 0xf0e040,    [PALETTE_STRAIN_4] = 0xff9020,
+    [PALETTE_STRAIN_5] = 0xff3020,   [PALETTE_STRAIN_WARN] = 0xff00ff, [PALETTE_POINT] = 0xd0d0d0,
+    [PALETTE_PIN] = 0xffff00,        [PALETTE_COLLIDER_0] = 0x203820,  [PALETTE_COLLIDER_1] = 0x3a6a3a,
+    [PALETTE_COLLIDER_2] = 0x5a9a5a, [PALETTE_COLLIDER_3] = 0x8ad08a,  [PALETTE_FLOOR] = 0x606060,
+    [PALETTE_TEXT] = 0xe0e0e0,       [PALETTE_DIM] = 0x808080,         [PALETTE_HIGHLIGHT] = 0xffd700,
+};
+
+const char *const palette_names[PALETTE_COUNT] = {
+    [PALETTE_DEFAULT] = "default",
+    [PALETTE_FRONT_0] = "front_0",
+    [PALETTE_FRONT_1] = "front_1",
+    [PALETTE_FRONT_2] = "front_2",
+    [PALETTE_FRONT_3] = "front_3",
+    [PALETTE_FRONT_4] = "front_4",
+    [PALETTE_FRONT_5] = "front_5",
+    [PALETTE_BACK_0] = "back_0",
+    [PALETTE_BACK_1] = "back_1",
+    [PALETTE_BACK_2] = "back_2",
+    [PALETTE_BACK_3] = "back_3",
+    [PALETTE_BACK_4] = "back_4",
+    [PALETTE_BACK_5] = "back_5",
+    [PALETTE_STRUCTURAL] = "structural",
+    [PALETTE_SHEAR] = "shear",
+    [PALETTE_BEND] = "bend",
+    [PALETTE_STRAIN_0] = "strain_0",
+    [PALETTE_STRAIN_1] = "strain_1",
+    [PALETTE_STRAIN_2] = "strain_2",
+    [PALETTE_STRAIN_3] = "strain_3",
+    [PALETTE_STRAIN_4] = "strain_4",
+    [PALETTE_STRAIN_5] = "strain_5",
+    [PALETTE_STRAIN_WARN] = "strain_warn",
+    [PALETTE_POINT] = "point",
+    [PALETTE_PIN] = "pin",
+    [PALETTE_COLLIDER_0] = "collider_0",
+    [PALETTE_COLLIDER_1] = "collider_1",
+    [PALETTE_COLLIDER_2] = "collider_2",
+    [PALETTE_COLLIDER_3] = "collider_3",
+    [PALETTE_FLOOR] = "floor",
+    [PALETTE_TEXT] = "text",
+    [PALETTE_DIM] = "dim",
+    [PALETTE_HIGHLIGHT] = "highlight",
+};
+
+static bool size_ok(int width, int height)
+{
+    return width >= 0 && height >= 0 && width <= CANVAS_MAX_SIDE && height <= CANVAS_MAX_SIDE;
+}
+
+/* Allocates cells and dots for width x height into canvas, leaving canvas
+ * untouched on failure. */
+static bool allocate(Canvas *canvas, int width, int height)
+{
+    size_t cells = (size_t)width * (size_t)height;
+    size_t dots = cells * CANVAS_MAX_DOTS_X * CANVAS_MAX_DOTS_Y;
+    /* at least one element each, so that a 0 x 0 canvas still has valid pointers */
+    CanvasCell *cell = malloc((cells ? cells : 1) * sizeof *cell);
+    CanvasDot *dot = calloc(dots ? dots : 1, sizeof *dot); /* stamp 0: empty */
+    int *first = calloc(height ? (size_t)height : 1, sizeof *first);
+    int *last = calloc(height ? (size_t)height : 1, sizeof *last);
+    if (!cell || !dot || !first || !last) {
+        free(cell), free(dot), free(first), free(last);
+        return false;
+    }
+    free(canvas->cells), free(canvas->dots), free(canvas->dot_first), free(canvas->dot_last);
+    canvas->width = width;
+    canvas->height = height;
+    canvas->cells = cell;
+    canvas->dots = dot;
+    canvas->dot_first = first;
+    canvas->dot_last = last;
+    canvas->dot_frame = 1;             /* never 0, the stamp of a dot never drawn */
+    canvas->dot_glyphs = GLYPHS_ASCII; /* 1 x 1 until raster_begin says otherwise */
+    canvas->dots_x = 1;
+    canvas->dots_y = 1;
+    canvas->dot_cols = width;
+    canvas->dot_rows = height;
+    canvas_clear(canvas);
+    return true;
+}
+
+Canvas *canvas_create(int width, int height)
+{
+    if (!size_ok(width, height))
+        return NULL;
+    Canvas *canvas = calloc(1, sizeof *canvas);
+    if (!canvas)
+        return NULL;
+    if (!allocate(canvas, width, height)) {
+        free(canvas);
+        return NULL;
+    }
+    return canvas;
+}
+
+void canvas_destroy(Canvas *canvas)
+{
+    if (!canvas)
+        return;
+    free(canvas->cells);
+    free(canvas->dots);
+    free(canvas->dot_first);
+    free(canvas->dot_last);
+    free(canvas->scratch);
+    free(canvas);
+}
+
+bool canvas_resize(Canvas *canvas, int width, int height)
+{
+    if (!size_ok(width, height))
+        return false;
+    return allocate(canvas, width, height);
+}
+
+bool canvas_reserve(Canvas *canvas, size_t bytes)
+{
+    if (bytes <= canvas->scratch_size)
+        return true;
+    void *scratch = malloc(bytes);
+    if (!scratch)
+        return false;
+    free(canvas->scratch);
+    canvas->scratch = scratch;
+    canvas->scratch_size = bytes;
+    return true;
+}
+
+void canvas_clear(Canvas *canvas)
+{
+    CanvasCell empty = {
+        .glyph = ' ', .fg = PALETTE_DEFAULT, .bg = PALETTE_DEFAULT, .attr = ATTR_NONE, .depth = CANVAS_DEPTH_FAR};
+    size_t cells = (size_t)canvas->width * (size_t)canvas->height;
+    for (size_t i = 0; i < cells; i++)
+        canvas->cells[i] = empty;
+}
+
+void canvas_put(Canvas *canvas, int x, int y, uint32_t glyph, uint8_t fg, uint8_t bg, uint8_t attr)
+{
+    if (x < 0 || y < 0 || x >= canvas->width || y >= canvas->height)
+        return;
+    CanvasCell *cell = &canvas->cells[(size_t)y * (size_t)canvas->width + (size_t)x];
+    cell->glyph = glyph;
+    cell->fg = fg;
+    cell->bg = bg;
+    cell->attr = attr;
+    cell->depth = -CANVAS_DEPTH_FAR;
+}
+
+const CanvasCell *canvas_get(const Canvas *canvas, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= canvas->width || y >= canvas->height)
+        return NULL;
+    return &canvas->cells[(size_t)y * (size_t)canvas->width + (size_t)x];
+}
+
+int canvas_text(Canvas *canvas, int x, int y, const char *utf8, uint8_t fg, uint8_t attr)
+{
+    assert(utf8);
+    while (*utf8) {
+        uint32_t code_point;
+        utf8 += canvas_utf8_decode(utf8, &code_point);
+        canvas_put(canvas, x, y, code_point, fg, PALETTE_DEFAULT, attr);
+        x++;
+    }
+    return x;
+}
+
+void canvas_fill(Canvas *canvas, int x, int y, int w, int h, uint32_t glyph, uint8_t fg, uint8_t bg)
+{
+    for (int row = y; row < y + h; row++)
+        for (int col = x; col < x + w; col++)
+            canvas_put(canvas, col, row, glyph, fg, bg, ATTR_NONE);
+}
+
+int canvas_utf8_encode(uint32_t code_point, char *out)
+{
+    if (code_point > 0x10FFFF || (code_point >= 0xD800 && code_point <= 0xDFFF))
+        code_point = REPLACEMENT_CHARACTER;
+    if (code_point < 0x80) {
+        out[0] = (char)code_point;
+        return 1;
+    }
+    if (code_point < 0x800) {
+        out[0] = (char)(0xC0 | (code_point >> 6));
+        out[1] = (char)(0x80 | (code_point & 0x3F));
+        return 2;
+    }
+    if (code_point < 0x10000) {
+        out[0] = (char)(0xE0 | (code_point >> 12));
+        out[1] = (char)(0x80 | ((code_point >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (code_point & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (code_point >> 18));
+    out[1] = (char)(0x80 | ((code_point >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((code_point >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (code_point & 0x3F));
+    return 4;
+}
+
+int canvas_utf8_decode(const char *s, uint32_t *code_point)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int length;
+    uint32_t value, smallest;
+    if (u[0] < 0x80) {
+        *code_point = u[0];
+        return 1;
+    } else if ((u[0] & 0xE0) == 0xC0) {
+        length = 2, value = u[0] & 0x1F, smallest = 0x80;
+    } else if ((u[0] & 0xF0) == 0xE0) {
+        length = 3, value = u[0] & 0x0F, smallest = 0x800;
+    } else if ((u[0] & 0xF8) == 0xF0) {
+        length = 4, value = u[0] & 0x07, smallest = 0x10000;
+    } else {
+        *code_point = REPLACEMENT_CHARACTER;
+        return 1;
+    }
+    /* a NUL stops at the first byte check: it is not a continuation byte */
+    for (int k = 1; k < length; k++) {
+        if ((u[k] & 0xC0) != 0x80) {
+            *code_point = REPLACEMENT_CHARACTER;
+            return 1;
+        }
+        value = (value << 6) | (u[k] & 0x3F);
+    }
+    if (value < smallest || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) {
+        *code_point = REPLACEMENT_CHARACTER;
+        return 1;
+    }
+    *code_point = value;
+    return length;
+}
+
+/* Appends n bytes to out if they all fit before the NUL, so that a cut text
+ * never ends inside a character; counts them either way. */
+static void emit(char *out, size_t out_size, size_t *needed, size_t *written, const char *bytes, int n)
+{
+    if (*written == *needed && *needed + (size_t)n < out_size) {
+        memcpy(out + *written, bytes, (size_t)n);
+        *written += (size_t)n;
+    }
+    *needed += (size_t)n;
+}
+
+size_t canvas_to_utf8(const Canvas *canvas, char *out, size_t out_size)
+{
+    size_t needed = 0, written = 0;
+    char bytes[4];
+    for (int y = 0; y < canvas->height; y++) {
+        const CanvasCell *row = &canvas->cells[(size_t)y * (size_t)canvas->width];
+        int end = canvas->width;
+        while (end > 0 && (row[end - 1].glyph == ' ' || row[end - 1].glyph == 0))
+            end--;
+        for (int x = 0; x < end; x++) {
+            int n = canvas_utf8_encode(row[x].glyph ? row[x].glyph : ' ', bytes);
+            emit(out, out_size, &needed, &written, bytes, n);
+        }
+        emit(out, out_size, &needed, &written, "\n", 1);
+    }
+    if (out_size > 0)
+        out[written] = '\0';
+    return needed;
+}

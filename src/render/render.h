@@ -1,0 +1,127 @@
+/* render.h - draws a solver's state into a canvas: the cloth in one of four
+ * modes, its colliders, a strain legend, small line plots; and picks the
+ * particle under a screen point.
+ *
+ * A frame is: render_begin, any render_draw_* in any order (the dot layer's
+ * depth buffer sorts them), render_end, then text overlays. render_solver
+ * does all of it for a solver. Drawing allocates nothing and does no I/O,
+ * except that the first frame of a cloth larger than any drawn before on a
+ * canvas takes its per-particle scratch (render_reserve does that ahead).
+ */
+#ifndef CLOTHSIM_RENDER_H
+#define CLOTHSIM_RENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/cloth.h"
+#include "core/collide.h"
+#include "core/solver.h"
+#include "camera.h"
+#include "canvas.h"
+#include "raster.h"
+
+typedef enum RenderMode {
+    RENDER_SHADED, /* filled triangles lit from options.light; front and back told apart */
+    RENDER_WIRE,   /* links as lines, a colour (ASCII: glyphs) per family; torn links gone */
+    RENDER_STRAIN, /* structural and shear links coloured by strain; over their tear limit flagged */
+    RENDER_POINTS, /* particles only; pinned ones marked */
+    RENDER_MODE_COUNT
+} RenderMode;
+
+extern const char *const render_mode_names[]; /* "shaded", "wire", "strain", "points", NULL */
+
+typedef struct RenderOptions {
+    RenderMode mode;
+    Glyphs glyphs;
+    bool high_contrast; /* bold cells, no dark shades, no dithering */
+    bool legend;        /* strain mode: render_solver writes the legend on the bottom row */
+    float light[3];     /* towards the light, view axes: x right, y up, z towards the viewer;
+                           any length but 0 */
+} RenderOptions;
+
+/* Shaded mode, braille, the legend on, light from the upper left behind the viewer. */
+void render_options_default(RenderOptions *options);
+
+/* Strain at the top of the strain ramp: twice Provot's 10 % limit
+ * (REFERENCE.md), so the limit falls between steps 2 and 3 of 6. */
+#define RENDER_STRAIN_FULL 0.2f
+
+/* Light on a surface turned away from it: shading is
+ * RENDER_AMBIENT + (1 - RENDER_AMBIENT) * max(0, cos angle to the light). */
+#define RENDER_AMBIENT 0.15f
+
+/* How far from a particle (in columns; rows count aspect columns) a click
+ * still picks it. */
+#define RENDER_PICK_RADIUS 3.0f
+
+/* The ramp step (0..PALETTE_STRAIN_STEPS-1) of a link's strain (length / rest
+ * - 1): compression and 0 give 0, RENDER_STRAIN_FULL and above the last. */
+int render_strain_step(float strain);
+
+/* Makes room in the canvas's scratch for drawing cloth, so that no later
+ * frame allocates. Returns false when out of memory. */
+bool render_reserve(Canvas *canvas, const Cloth *cloth);
+
+/* Starts a frame: clears the cells and the dot layer for options->glyphs. */
+void render_begin(Canvas *canvas, const RenderOptions *options);
+
+/* Draws the cloth in options->mode into the dot layer. If the scratch cannot
+ * be had (out of memory) the cloth is not drawn. camera may have another
+ * viewport size than the canvas: the canvas's size is used. */
+void render_draw_cloth(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options);
+
+/* A sphere, centre (m) and radius (m), shaded, depth-tested against the cloth.
+ * Like every solid collider, sparser in the line modes so that lines stay
+ * readable over it, and drawn in PALETTE_COLLIDER_*. */
+void render_draw_sphere(Canvas *canvas, const Camera *camera, const double center[3], double radius,
+                        const RenderOptions *options);
+
+/* An axis-aligned cube, centre (m) and edge size (m), flat-shaded faces. */
+void render_draw_box(Canvas *canvas, const Camera *camera, const double center[3], double size,
+                     const RenderOptions *options);
+
+/* An upright cone: the centre of its base (m), base radius (m), height (m)
+ * up to the tip along +y. Smooth-shaded side, flat base. */
+void render_draw_cone(Canvas *canvas, const Camera *camera, const double base[3], double radius, double height,
+                      const RenderOptions *options);
+
+/* A floor: grid lines on the plane y = floor_y (m) around the camera's target. */
+void render_draw_floor(Canvas *canvas, const Camera *camera, double floor_y, const RenderOptions *options);
+
+/* One solid collider (core/collide.h), whatever its shape. */
+void render_draw_collider(Canvas *canvas, const Camera *camera, const Collider *collider, const RenderOptions *options);
+
+/* The solver's collider where it is now (solver_collider), and the floor if
+ * params.floor is on. */
+void render_draw_colliders(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options);
+
+/* A marker on particle i of cloth (the grabbed one), in front of everything. */
+void render_draw_marker(Canvas *canvas, const Camera *camera, const Cloth *cloth, int i, const RenderOptions *options);
+
+/* Ends a frame: resolves the dot layer into cells. */
+void render_end(Canvas *canvas, const RenderOptions *options);
+
+/* The strain legend, one row from x, y (cells): the ramp with the 10 % line
+ * marked and the over-limit colour. ASCII only in GLYPHS_ASCII. Returns the
+ * column after it. */
+int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options);
+
+/* A whole frame of a solver: colliders, cloth, the grabbed particle marked,
+ * and in strain mode the legend on the bottom row (if options->legend). */
+void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options);
+
+/* The particle nearest the screen point sx, sy (cells, fractional: a mouse
+ * click on column c, row r is c + 0.5, r + 0.5) within RENDER_PICK_RADIUS,
+ * the nearest in depth on a tie; -1 if none. */
+int render_pick(const Canvas *canvas, const Camera *camera, const Cloth *cloth, float sx, float sy);
+
+/* A small line plot in the rectangle x, y, w, h (cells): the label and the
+ * last value on the top row (if h >= 2), below it the last values that fit
+ * (oldest left), scaled between their minimum and maximum, in colour
+ * (Palette). Non-finite values are skipped. Cells of the rectangle are
+ * overwritten; drawn directly into cells, so call it after render_end. */
+void render_plot(Canvas *canvas, int x, int y, int w, int h, const float *values, int n, uint8_t colour,
+                 const char *label, Glyphs glyphs);
+
+#endif
