@@ -5,27 +5,31 @@
 
 #include "cli.h"
 #include "headless.h"
+#include "tui.h"
 
 static const char usage[] =
     "clothsim " CLOTHSIM_VERSION " - a cloth simulator that shows how cloth solvers work\n"
     "\n"
-    "usage: clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N] [--csv PATH|-] [--dump PATH|-]\n"
+    "usage: clothsim [--scene NAME] [--set KEY=VALUE]... [--compare KEY=V1,V2] [--ascii] [--fps N]\n"
+    "                [--high-contrast] [--stats] [--record FILE.cast]\n"
+    "                                        the interactive sandbox (the default)\n"
+    "       clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N] [--csv PATH|-] [--dump PATH|-]\n"
+    "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
     "       clothsim params [--scene NAME]   every setting: type, range, default, meaning\n"
     "       clothsim scenes                  the scenes\n"
     "       clothsim --help | --version\n"
     "\n"
-    "clothsim run --help tells more about a headless run.\n";
+    "In the sandbox, ? lists the keys. clothsim run --help tells more about a headless run;\n"
+    "man clothsim tells everything.\n";
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        /* the interactive sandbox is not built yet: show what a run gives */
-        fputs(usage, stdout);
-        return EXIT_SUCCESS;
-    }
-    const char *command = argv[1];
+    const char *command = argc < 2 ? "" : argv[1];
     int status;
-    if (strcmp(command, "run") == 0)
+    if (argc < 2 || (command[0] == '-' && strcmp(command, "--help") != 0 && strcmp(command, "-h") != 0 &&
+                     strcmp(command, "--version") != 0))
+        status = tui_main(argc, argv); /* the interactive sandbox */
+    else if (strcmp(command, "run") == 0)
         status = headless_run(argc - 1, argv + 1);
     else if (strcmp(command, "params") == 0)
         status = headless_params(argc - 1, argv + 1);

@@ -1,0 +1,601 @@
+/* tui.c - the interactive front end: options, panes and their solvers, and
+ * the frame loop.
+ *
+ * The clock: physics runs in fixed steps of dt against a monotonic clock with
+ * an accumulator (REFERENCE.md, "Stiffness, iterations, damping": never feed
+ * the frame time into the solver). Each frame owes the solver the real time
+ * since the last one times the speed (slow motion, fast forward); whole steps
+ * are taken and the remainder carried. A frame takes at most TUI_MAX_CATCHUP
+ * steps and forgets the rest, so a slow machine runs slower than real time
+ * instead of spiralling. Paused, frozen by an explosion, or idle, the loop
+ * blocks in poll() on the keyboard and uses no CPU.
+ */
+#include "tui.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tui_private.h"
+
+/* Steps one frame may take to catch up with the clock; more are dropped. */
+#define TUI_MAX_CATCHUP 8
+/* A longer gap between frames (a stopped process, a debugger) is not caught up, s. */
+#define TUI_MAX_GAP 0.25
+
+const double tui_speeds[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
+const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
+
+static const char usage[] = "usage: clothsim [--scene NAME] [--set KEY=VALUE]... [--compare KEY=V1,V2[,V3,V4]]\n"
+                            "                [--fps N] [--ascii] [--high-contrast] [--stats] [--record FILE.cast]\n"
+                            "\n"
+                            "The interactive sandbox: the curtain scene (or NAME) running in the terminal.\n"
+                            "  --scene NAME        curtain (default), flag, chain, net  (clothsim scenes)\n"
+                            "  --set KEY=VALUE     change one setting; repeat as needed (clothsim params)\n"
+                            "  --compare KEY=V1,V2 two to four panes, the same scene differing in KEY,\n"
+                            "                      stepped in lockstep (e.g. --compare integrator=euler,verlet)\n"
+                            "  --fps N             frames drawn per second (default 30, 1 to 240)\n"
+                            "  --ascii             plain ASCII glyphs (the default when the locale is not UTF-8)\n"
+                            "  --high-contrast     bold, bright drawing for projectors\n"
+                            "  --stats             on exit, print the frames drawn and the bytes sent\n"
+                            "  --record FILE.cast  record the session as an asciicast v2 file\n"
+                            "\n"
+                            "Press ? in the sandbox for the keys; man clothsim tells all.\n";
+
+/* ---------------------------------------------------------------- messages */
+
+void tui_message(Tui *tui, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(tui->message, sizeof tui->message, format, args);
+    va_end(args);
+    tui->message_time = tui_now();
+}
+
+const char *tui_text(const Tui *tui, const char *utf8, const char *ascii)
+{
+    return tui->utf8 && !tui->ascii_only ? utf8 : ascii;
+}
+
+/* ---------------------------------------------------------------- panes */
+
+/* The settings of pane i: the shared ones with its compared value. */
+static bool pane_params(const Tui *tui, int i, Params *out, char *err, size_t err_size)
+{
+    *out = tui->base;
+    if (!tui->compare_key)
+        return true;
+    return params_set(out, tui->compare_key->name, tui->compare_values[i], err, err_size) &&
+           params_validate(out, err, err_size);
+}
+
+static void series_clear(TuiSeries *series)
+{
+    series->next = 0;
+    series->count = 0;
+}
+
+static void pane_clear_history(TuiPane *pane)
+{
+    series_clear(&pane->energy);
+    series_clear(&pane->strain);
+    pane->sampled_step = -1;
+}
+
+void tui_fit_cameras(Tui *tui)
+{
+    for (int i = 0; i < tui->pane_count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        if (!pane->solver)
+            continue;
+        int width = pane->view ? pane->view->width : 80, height = pane->view ? pane->view->height : 24;
+        camera_set_viewport(&pane->camera, width > 0 ? width : 1, height > 0 ? height : 1);
+        camera_fit_solver(&pane->camera, pane->solver);
+        camera_zoom(&pane->camera, tui->zoom);
+    }
+}
+
+static void panes_destroy(Tui *tui)
+{
+    for (int i = 0; i < TUI_MAX_PANES; i++) {
+        solver_destroy(tui->panes[i].solver);
+        tui->panes[i].solver = NULL;
+    }
+}
+
+bool tui_rebuild_panes(Tui *tui)
+{
+    tui_grab_release(tui);
+    panes_destroy(tui);
+    int count = tui->compare_key ? tui->pane_count : 1;
+    tui->pane_count = count;
+    for (int i = 0; i < count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        Params params;
+        char err[320];
+        if (!pane_params(tui, i, &params, err, sizeof err)) {
+            tui_message(tui, "%s", err);
+            return false;
+        }
+        pane->solver = solver_create(&params);
+        if (!pane->solver) {
+            tui_message(tui, "out of memory building the scene");
+            return false;
+        }
+        char label[sizeof pane->label] = "";
+        if (tui->compare_key)
+            snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);
+        memcpy(pane->label, label, sizeof label);
+        camera_init(&pane->camera, params.dim, 80, 24);
+        pane_clear_history(pane);
+    }
+    for (int i = count; i < TUI_MAX_PANES; i++)
+        tui->panes[i].label[0] = '\0';
+    tui->accumulator = 0.0;
+    tui->panel_dirty = true;
+    return true;
+}
+
+/* After a solver may have rebuilt its cloth: room to draw it, and a framing. */
+static void pane_rebuilt(Tui *tui, TuiPane *pane)
+{
+    if (pane->view)
+        render_reserve(pane->view, pane->solver->cloth);
+    pane_clear_history(pane);
+    (void)tui;
+}
+
+bool tui_apply_base(Tui *tui)
+{
+    bool ok = true;
+    bool rebuilt = false;
+    for (int i = 0; i < tui->pane_count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        Params params;
+        char err[320];
+        if (!pane_params(tui, i, &params, err, sizeof err)) {
+            tui_message(tui, "%s", err);
+            ok = false;
+            continue;
+        }
+        const Cloth *before = pane->solver->cloth;
+        int64_t step = pane->solver->step;
+        if (!solver_set_params(pane->solver, &params)) {
+            tui_message(tui, "out of memory: the setting is unchanged");
+            ok = false;
+            continue;
+        }
+        if (pane->solver->cloth != before || (step != 0 && pane->solver->step == 0)) {
+            pane_rebuilt(tui, pane);
+            rebuilt = true;
+        }
+    }
+    if (rebuilt) {
+        tui_grab_release(tui);
+        tui_fit_cameras(tui);
+    }
+    tui->panel_dirty = true;
+    return ok;
+}
+
+bool tui_set_key(Tui *tui, const char *key, const char *value)
+{
+    if (tui->compare_key && strcmp(tui->compare_key->name, key) == 0) {
+        tui_message(tui, "%s differs between the panes (c ends the comparison)", key);
+        return false;
+    }
+    Params params = tui->base;
+    char err[320];
+    if (!params_set(&params, key, value, err, sizeof err) || !params_validate(&params, err, sizeof err)) {
+        tui_message(tui, "%s", err);
+        return false;
+    }
+    if (strcmp(key, "scene") == 0 && params.scene != tui->base.scene) {
+        /* a new scene starts from its own defaults; the integrator stays */
+        int integrator = tui->base.integrator;
+        params_default(&params, (SceneKind)params.scene);
+        params.integrator = integrator;
+        tui->base = params;
+        tui->wind_off = false;
+        tui->zoom = 1.0f;
+        bool ok = tui_rebuild_panes(tui);
+        tui_layout(tui);
+        return ok;
+    }
+    Params previous = tui->base;
+    tui->base = params;
+    if (!tui_apply_base(tui)) {
+        tui->base = previous;
+        tui_apply_base(tui);
+        return false;
+    }
+    return true;
+}
+
+void tui_reset(Tui *tui)
+{
+    tui_grab_release(tui);
+    for (int i = 0; i < tui->pane_count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        if (!solver_reset(pane->solver)) {
+            tui_message(tui, "out of memory: cannot reset");
+            continue;
+        }
+        pane_rebuilt(tui, pane);
+    }
+    tui->accumulator = 0.0;
+    tui->last_time = tui_now();
+    tui->show_residual = false;
+    tui_fit_cameras(tui);
+    tui_sample(tui, true);
+}
+
+void tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], int count)
+{
+    tui->compare_key = key;
+    tui->pane_count = count;
+    for (int i = 0; i < count; i++)
+        snprintf(tui->compare_values[i], sizeof tui->compare_values[i], "%s", values[i]);
+    /* the shared settings hold the first pane's value */
+    char err[320];
+    params_set(&tui->base, key->name, values[0], err, sizeof err);
+    tui_rebuild_panes(tui);
+}
+
+void tui_compare_stop(Tui *tui)
+{
+    tui->compare_key = NULL;
+    tui->pane_count = 1;
+    tui_rebuild_panes(tui);
+}
+
+/* ---------------------------------------------------------------- samples */
+
+static void series_push(TuiSeries *series, float value)
+{
+    series->values[series->next] = value;
+    series->values[series->next + TUI_HISTORY] = value;
+    series->next = (series->next + 1) % TUI_HISTORY;
+    if (series->count < TUI_HISTORY)
+        series->count++;
+}
+
+void tui_sample(Tui *tui, bool force)
+{
+    for (int i = 0; i < tui->pane_count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        const Solver *solver = pane->solver;
+        bool moved = solver->step != pane->sampled_step || solver->substep != pane->sampled_substep ||
+                     solver->pass != pane->sampled_pass;
+        if (!moved && !force)
+            continue;
+        pane->sampled_step = solver->step;
+        pane->sampled_substep = solver->substep;
+        pane->sampled_pass = solver->pass;
+        metrics_compute(solver, &pane->metrics);
+        if (pane->metrics.exploded && !moved)
+            continue;
+        series_push(&pane->energy, (float)pane->metrics.total);
+        series_push(&pane->strain, (float)pane->metrics.max_strain);
+    }
+}
+
+/* ---------------------------------------------------------------- the clock */
+
+static bool all_exploded(const Tui *tui)
+{
+    for (int i = 0; i < tui->pane_count; i++)
+        if (!tui->panes[i].solver->exploded)
+            return false;
+    return true;
+}
+
+static bool animating(const Tui *tui)
+{
+    return !tui->paused && !all_exploded(tui);
+}
+
+static void advance(Tui *tui, double now)
+{
+    double elapsed = now - tui->last_time;
+    tui->last_time = now;
+    if (elapsed > TUI_MAX_GAP)
+        elapsed = TUI_MAX_GAP;
+    if (elapsed < 0.0)
+        elapsed = 0.0;
+    tui->accumulator += elapsed * tui_speeds[tui->speed];
+    double dt = tui->base.dt;
+    int steps = 0;
+    while (tui->accumulator >= dt) {
+        if (steps == TUI_MAX_CATCHUP) {
+            tui->accumulator = 0.0;
+            tui->steps_dropped++;
+            break;
+        }
+        for (int i = 0; i < tui->pane_count; i++)
+            solver_step(tui->panes[i].solver);
+        tui->accumulator -= dt;
+        steps++;
+    }
+}
+
+/* ---------------------------------------------------------------- options */
+
+static bool parse_compare(Tui *tui, const char *text)
+{
+    const char *equals = strchr(text, '=');
+    char key[64];
+    if (!equals || equals == text || (size_t)(equals - text) >= sizeof key) {
+        cli_error("--compare %s: expected KEY=V1,V2[,V3,V4] (e.g. integrator=euler,verlet)", text);
+        return false;
+    }
+    memcpy(key, text, (size_t)(equals - text));
+    key[equals - text] = '\0';
+    const ParamInfo *info = params_find(key);
+    if (!info) {
+        const char *suggestion = params_suggest(key);
+        if (suggestion)
+            cli_error("--compare %s: unknown key '%s' (did you mean '%s'? clothsim params lists them)", text, key,
+                      suggestion);
+        else
+            cli_error("--compare %s: unknown key '%s' (clothsim params lists them)", text, key);
+        return false;
+    }
+    if (info->effect == EFFECT_REBUILD && strcmp(key, "scene") == 0) {
+        cli_error("--compare %s: the panes must show the same scene", text);
+        return false;
+    }
+    int count = 0;
+    const char *p = equals + 1;
+    while (count <= TUI_MAX_PANES) {
+        const char *comma = strchr(p, ',');
+        size_t length = comma ? (size_t)(comma - p) : strlen(p);
+        if (count == TUI_MAX_PANES) {
+            cli_error("--compare %s: at most %d values", text, TUI_MAX_PANES);
+            return false;
+        }
+        if (length == 0 || length >= sizeof tui->compare_values[0]) {
+            cli_error("--compare %s: value %d is %s", text, count + 1, length ? "too long" : "empty");
+            return false;
+        }
+        memcpy(tui->compare_values[count], p, length);
+        tui->compare_values[count][length] = '\0';
+        Params check = tui->base;
+        char err[320];
+        if (!params_set(&check, key, tui->compare_values[count], err, sizeof err) ||
+            !params_validate(&check, err, sizeof err)) {
+            cli_error("--compare %s: %s", text, err);
+            return false;
+        }
+        count++;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (count < 2) {
+        cli_error("--compare %s: give two to four values, separated by commas", text);
+        return false;
+    }
+    tui->compare_key = info;
+    tui->pane_count = count;
+    return true;
+}
+
+/* Fills tui from argv. Returns -1 to go on, or the exit status. */
+static int parse_options(Tui *tui, int argc, char **argv)
+{
+    CliSettings settings = {.scene = SCENE_CURTAIN};
+    const char *compare = NULL;
+    tui->fps = 30;
+    for (int i = 1; i < argc; i++) {
+        int taken = cli_take_setting(&settings, argc, argv, &i);
+        if (taken < 0)
+            return EXIT_USAGE;
+        if (taken)
+            continue;
+        int matched = 0;
+        const char *value;
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (strcmp(arg, "--ascii") == 0) {
+            tui->ascii_only = true;
+        } else if (strcmp(arg, "--stats") == 0) {
+            tui->stats = true;
+        } else if (strcmp(arg, "--high-contrast") == 0) {
+            tui->render.high_contrast = true;
+        } else if ((value = cli_option_value(argc, argv, &i, "--fps", &matched)) || matched) {
+            long fps;
+            if (!value || !cli_parse_long("--fps", value, 1, 240, &fps))
+                return EXIT_USAGE;
+            tui->fps = (int)fps;
+        } else if ((value = cli_option_value(argc, argv, &i, "--record", &matched)) || matched) {
+            if (!value)
+                return EXIT_USAGE;
+            tui->record_path = value;
+        } else if ((value = cli_option_value(argc, argv, &i, "--compare", &matched)) || matched) {
+            if (!value)
+                return EXIT_USAGE;
+            compare = value;
+        } else {
+            cli_error("unknown option '%s' (clothsim --help lists the options)", arg);
+            return EXIT_USAGE;
+        }
+    }
+    if (!cli_build_params(&settings, &tui->base))
+        return EXIT_USAGE;
+    tui->pane_count = 1;
+    if (compare && !parse_compare(tui, compare))
+        return EXIT_USAGE;
+    if (tui->compare_key) {
+        char err[320];
+        params_set(&tui->base, tui->compare_key->name, tui->compare_values[0], err, sizeof err);
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- the loop */
+
+static void read_keys(Tui *tui, int *empty_reads)
+{
+    int got = 0, key;
+    while (!tui->quit && (key = getch()) != ERR) {
+        got++;
+        tui_handle_key(tui, key);
+    }
+    /* readable yet nothing to read, again and again: the input has ended */
+    *empty_reads = got ? 0 : *empty_reads + 1;
+    if (*empty_reads >= 3)
+        tui->quit = true;
+}
+
+static int run(Tui *tui)
+{
+    double frame = 1.0 / tui->fps;
+    double now = tui_now(), next_frame = now, count_start = now;
+    int frames_counted = 0;
+    tui->last_time = now;
+    bool dirty = true;
+    int empty_reads = 0;
+    while (!tui->quit) {
+        int sig = tui_term_quit_signal();
+        if (sig)
+            return 128 + sig;
+        if (tui_term_take_resize(&tui->term)) {
+            tui_layout(tui);
+            dirty = true;
+        }
+        now = tui_now();
+        bool moving = animating(tui);
+        if (moving && now >= next_frame) {
+            advance(tui, now);
+            tui->physics_seconds += tui_now() - now;
+            dirty = true;
+            next_frame += frame;
+            if (next_frame < now)
+                next_frame = now + frame; /* behind: do not draw a burst to catch up */
+            /* frames drawn over the last second or so */
+            frames_counted++;
+            if (now - count_start >= 1.0) {
+                tui->fps_measured = frames_counted / (now - count_start);
+                frames_counted = 0;
+                count_start = now;
+            }
+        }
+        bool message_showing = tui->message[0] && now - tui->message_time < TUI_MESSAGE_SECONDS;
+        if (tui->message[0] && !message_showing) {
+            tui->message[0] = '\0';
+            dirty = true;
+        }
+        if (dirty) {
+            double draw_start = tui_now();
+            tui_sample(tui, false);
+            tui_draw(tui);
+            tui->draw_seconds += tui_now() - draw_start;
+            dirty = false;
+        }
+        int timeout = -1;
+        if (animating(tui)) {
+            double wait = next_frame - tui_now();
+            timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
+        } else {
+            tui->last_time = tui_now(); /* paused time is not owed to the solver */
+            tui->fps_measured = 0.0;
+            frames_counted = 0;
+            count_start = tui->last_time;
+            if (tui->message[0]) {
+                double wait = tui->message_time + TUI_MESSAGE_SECONDS - tui_now();
+                timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
+            }
+        }
+        switch (tui_term_wait(&tui->term, timeout)) {
+        case WAIT_INPUT:
+            read_keys(tui, &empty_reads);
+            dirty = true;
+            break;
+        case WAIT_HANGUP:
+            tui->quit = true;
+            break;
+        case WAIT_SIGNAL:
+        case WAIT_TIMEOUT:
+            break;
+        }
+    }
+    return 0;
+}
+
+int tui_main(int argc, char **argv)
+{
+    Tui *tui = calloc(1, sizeof *tui);
+    if (!tui) {
+        cli_error("out of memory");
+        return 1;
+    }
+    render_options_default(&tui->render);
+    tui->speed = TUI_SPEED_NORMAL;
+    tui->zoom = 1.0f;
+    tui->grab_pane = -1;
+    int status = parse_options(tui, argc, argv);
+    if (status >= 0) {
+        free(tui);
+        return status;
+    }
+
+    setlocale(LC_ALL, "");
+    const char *codeset = nl_langinfo(CODESET);
+    tui->utf8 = codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+    if (!tui->utf8)
+        tui->ascii_only = true;
+    tui->render.glyphs = tui->ascii_only ? GLYPHS_ASCII : GLYPHS_BRAILLE;
+    tui_sliders_init(tui);
+
+    if (!tui_rebuild_panes(tui)) {
+        cli_error("%s", tui->message);
+        panes_destroy(tui);
+        free(tui);
+        return 1;
+    }
+    tui->message[0] = '\0';
+
+    char err[320];
+    if (!tui_term_start(&tui->term, tui->record_path, err, sizeof err)) {
+        cli_error("%s", err);
+        panes_destroy(tui);
+        free(tui);
+        return 1;
+    }
+    set_escdelay(25);
+    curs_set(0);
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    typeahead(-1); /* draw whole frames even while keys arrive */
+    tui_colours_init(tui);
+    tui_term_mouse_on(&tui->term);
+    wnoutrefresh(stdscr); /* stdscr stays untouched after this, so getch never repaints it */
+    tui_layout(tui);      /* if it fails, a notice says so and a resize tries again */
+    tui_message(tui, "? help  q quit");
+    tui_sample(tui, true);
+    status = run(tui);
+    tui_layout_free(tui);
+    tui_term_stop(&tui->term);
+
+    if (tui->stats) {
+        unsigned long frames = tui->frames;
+        double per_frame = frames ? 1.0 / (double)frames : 0.0;
+        fprintf(stderr,
+                "clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
+                "%.2f ms drawing and %.2f ms physics a frame\n",
+                frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
+                1000.0 * tui->physics_seconds * per_frame);
+    }
+    panes_destroy(tui);
+    free(tui);
+    return status;
+}

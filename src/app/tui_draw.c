@@ -1,0 +1,669 @@
+/* tui_draw.c - what the sandbox shows: layout, colours, the one copy of a
+ * canvas to the screen, and the status line, panel, plots, banners and help.
+ *
+ * Every frame is composed off screen in canvases (the renderer's cloth, then
+ * text on top), and tui_blit copies each canvas into its curses window. Each
+ * window is then wnoutrefresh-ed and one doupdate sends the frame: curses
+ * compares it with what the terminal shows and sends only the cells that
+ * changed, which is what keeps a session over SSH light. The panel is copied
+ * only when it changed.
+ *
+ * Colours: the renderer speaks in Palette entries; here each becomes the
+ * nearest of the terminal's 256, 16 or 8 colours (8: with bold or dim for
+ * brightness), or, with NO_COLOR or a monochrome terminal, no colour at all
+ * (braille shading then still shows light through how many dots are lit).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui_private.h"
+
+/* ---------------------------------------------------------------- colours */
+
+static int channel(uint32_t rgb, int shift)
+{
+    return (int)((rgb >> shift) & 0xFF);
+}
+
+static int square(int v)
+{
+    return v * v;
+}
+
+/* The nearest colour of the xterm 256-colour cube or grey ramp. */
+static short nearest_256(uint32_t rgb)
+{
+    static const int level[6] = {0, 95, 135, 175, 215, 255};
+    int r = channel(rgb, 16), g = channel(rgb, 8), b = channel(rgb, 0);
+    int best = 16, best_distance = 1 << 30;
+    for (int i = 0; i < 216; i++) {
+        int d = square(level[i / 36] - r) + square(level[(i / 6) % 6] - g) + square(level[i % 6] - b);
+        if (d < best_distance)
+            best = 16 + i, best_distance = d;
+    }
+    for (int i = 0; i < 24; i++) {
+        int grey = 8 + 10 * i;
+        int d = square(grey - r) + square(grey - g) + square(grey - b);
+        if (d < best_distance)
+            best = 232 + i, best_distance = d;
+    }
+    return (short)best;
+}
+
+/* The nearest of the eight basic colours by hue, and the brightness as an
+ * attribute (8 colours) or as the bright half of 16. Nearest by plain
+ * distance would turn every dark shade into black, unseen on black. */
+static void nearest_basic(uint32_t rgb, bool sixteen, short *colour, attr_t *attr)
+{
+    int r = channel(rgb, 16), g = channel(rgb, 8), b = channel(rgb, 0);
+    int high = r > g ? (r > b ? r : b) : (g > b ? g : b);
+    int low = r < g ? (r < b ? r : b) : (g < b ? g : b);
+    short base = COLOR_WHITE;
+    if (high - low >= 40) {
+        /* hue: the corner of the colour cube nearest the colour scaled to full brightness */
+        double best = 1e30;
+        for (short c = 1; c < 7; c++) {
+            double cr = (c & 1) ? 1.0 : 0.0, cg = (c & 2) ? 1.0 : 0.0, cb = (c & 4) ? 1.0 : 0.0;
+            double dr = (double)r / high - cr, dg = (double)g / high - cg, db = (double)b / high - cb;
+            double d = dr * dr + dg * dg + db * db;
+            if (d < best)
+                best = d, base = c;
+        }
+    }
+    *attr = A_NORMAL;
+    *colour = base;
+    if (high < 110)
+        *attr = A_DIM;
+    else if (high > 200) {
+        if (sixteen)
+            *colour = (short)(base + 8);
+        else
+            *attr = A_BOLD;
+    }
+}
+
+static void pairs_init(Tui *tui);
+
+void tui_colours_init(Tui *tui)
+{
+    memset(tui->pair, 0, sizeof tui->pair);
+    for (int p = 0; p < PALETTE_COUNT; p++) {
+        tui->colour_of[p] = -1;
+        tui->extra_attr[p] = A_NORMAL;
+    }
+    tui->next_pair = 1;
+    tui->colour = COLOUR_NONE;
+    const char *no_color = getenv("NO_COLOR");
+    bool wanted = !(no_color && no_color[0]) && has_colors();
+    if (wanted && start_color() == OK && COLORS >= 8 && COLOR_PAIRS >= 16) {
+        use_default_colors();
+        tui->colour = COLORS >= 256 ? COLOUR_256 : COLORS >= 16 ? COLOUR_16 : COLOUR_8;
+    }
+    if (tui->colour == COLOUR_NONE) {
+        /* attributes stand in for the colours that carry meaning */
+        tui->extra_attr[PALETTE_HIGHLIGHT] = A_BOLD;
+        tui->extra_attr[PALETTE_DIM] = A_DIM;
+        tui->extra_attr[PALETTE_STRAIN_WARN] = A_BOLD | A_REVERSE;
+        tui->extra_attr[PALETTE_PIN] = A_BOLD;
+        return;
+    }
+    for (int p = 1; p < PALETTE_COUNT; p++) {
+        if (p == PALETTE_TEXT)
+            continue; /* text in the terminal's own colour reads best on any background */
+        if (tui->colour == COLOUR_256)
+            tui->colour_of[p] = nearest_256(palette_rgb[p]);
+        else
+            nearest_basic(palette_rgb[p], tui->colour == COLOUR_16, &tui->colour_of[p], &tui->extra_attr[p]);
+    }
+    pairs_init(tui);
+}
+
+/* The colour pair of fg on bg: made for every combination at start, so that
+ * drawing never asks curses for a new one (which may allocate). Combinations
+ * that map to the same terminal colours share a pair; past COLOR_PAIRS a
+ * combination falls back to fg on the default background. */
+static void pairs_init(Tui *tui)
+{
+    short made_fg[PALETTE_COUNT * PALETTE_COUNT + 1], made_bg[PALETTE_COUNT * PALETTE_COUNT + 1];
+    tui->next_pair = 1;
+    for (int pass = 0; pass < 2; pass++) /* pass 0: default backgrounds, so that fallbacks exist */
+        for (int fg = 0; fg < PALETTE_COUNT; fg++)
+            for (int bg = 0; bg < PALETTE_COUNT; bg++) {
+                if ((bg == PALETTE_DEFAULT) != (pass == 0))
+                    continue;
+                short cf = tui->colour_of[fg], cb = tui->colour_of[bg];
+                short pair = cf < 0 && cb < 0 ? 0 : -1;
+                for (int k = 1; k < tui->next_pair && pair < 0; k++)
+                    if (made_fg[k] == cf && made_bg[k] == cb)
+                        pair = (short)k;
+                if (pair < 0 && tui->next_pair < COLOR_PAIRS && tui->next_pair <= PALETTE_COUNT * PALETTE_COUNT &&
+                    init_pair((short)tui->next_pair, cf, cb) == OK) {
+                    pair = (short)tui->next_pair++;
+                    made_fg[pair] = cf, made_bg[pair] = cb;
+                }
+                tui->pair[fg][bg] = pair;
+            }
+}
+
+static short pair_for(const Tui *tui, int fg, int bg)
+{
+    if (tui->colour == COLOUR_NONE || fg >= PALETTE_COUNT || bg >= PALETTE_COUNT)
+        return 0;
+    short pair = tui->pair[fg][bg];
+    if (pair < 0)
+        pair = tui->pair[fg][PALETTE_DEFAULT];
+    return pair < 0 ? 0 : pair;
+}
+
+/* ---------------------------------------------------------------- the copy */
+
+void tui_blit(Tui *tui, WINDOW *win, const Canvas *canvas)
+{
+    if (!win || !canvas)
+        return;
+    int rows, cols;
+    getmaxyx(win, rows, cols);
+    if (rows > canvas->height)
+        rows = canvas->height;
+    if (cols > canvas->width)
+        cols = canvas->width;
+    bool wide = !tui->ascii_only;
+    for (int y = 0; y < rows; y++) {
+        const CanvasCell *cell = canvas->cells + (size_t)y * (size_t)canvas->width;
+        for (int x = 0; x < cols; x++, cell++) {
+            wchar_t glyph[2] = {(wchar_t)cell->glyph, L'\0'};
+            if (cell->glyph < 0x20 || (!wide && cell->glyph >= 0x7F))
+                glyph[0] = cell->glyph < 0x20 ? L' ' : L'?';
+            attr_t attr = tui->extra_attr[cell->fg < PALETTE_COUNT ? cell->fg : 0];
+            if (cell->attr & ATTR_BOLD)
+                attr |= A_BOLD;
+            if (cell->attr & ATTR_DIM)
+                attr |= A_DIM;
+            if (cell->attr & ATTR_REVERSE)
+                attr |= A_REVERSE;
+            if (cell->attr & ATTR_UNDERLINE)
+                attr |= A_UNDERLINE;
+            cchar_t out;
+            setcchar(&out, glyph, attr, pair_for(tui, cell->fg, cell->bg), NULL);
+            mvwadd_wch(win, y, x, &out); /* the bottom-right cell reports ERR yet is drawn */
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static void windows_free(Tui *tui)
+{
+    WINDOW **all[] = {&tui->status_win, &tui->panel_win, &tui->help_win};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        if (*all[k])
+            delwin(*all[k]);
+        *all[k] = NULL;
+    }
+    for (int i = 0; i < TUI_MAX_PANES; i++) {
+        if (tui->panes[i].view_win)
+            delwin(tui->panes[i].view_win);
+        if (tui->panes[i].plot_win)
+            delwin(tui->panes[i].plot_win);
+        tui->panes[i].view_win = tui->panes[i].plot_win = NULL;
+    }
+}
+
+void tui_layout_free(Tui *tui)
+{
+    windows_free(tui);
+    Canvas **all[] = {&tui->status, &tui->panel, &tui->help_canvas};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        canvas_destroy(*all[k]);
+        *all[k] = NULL;
+    }
+    for (int i = 0; i < TUI_MAX_PANES; i++) {
+        canvas_destroy(tui->panes[i].view);
+        canvas_destroy(tui->panes[i].plots);
+        tui->panes[i].view = tui->panes[i].plots = NULL;
+    }
+}
+
+/* A canvas of the given size, made or resized. */
+static bool canvas_ensure(Canvas **canvas, int width, int height)
+{
+    if (!*canvas) {
+        *canvas = canvas_create(width, height);
+        return *canvas != NULL;
+    }
+    if ((*canvas)->width == width && (*canvas)->height == height)
+        return true;
+    return canvas_resize(*canvas, width, height);
+}
+
+static int help_entries(void)
+{
+    int n = 0;
+    while (tui_key_help[2 * n])
+        n++;
+    return n;
+}
+
+#define HELP_KEY_WIDTH 11
+#define HELP_COLUMN_WIDTH 40
+
+static bool layout_help(Tui *tui, int rows, int cols)
+{
+    int entries = help_entries();
+    int fit_rows = rows - 5; /* border, title, mouse line, border, and a row of air */
+    int columns = fit_rows > 0 ? (entries + fit_rows - 1) / fit_rows : 1;
+    int most = (cols - 4) / HELP_COLUMN_WIDTH;
+    if (most < 1)
+        most = 1;
+    if (columns > most)
+        columns = most;
+    if (columns < 1)
+        columns = 1;
+    int per_column = (entries + columns - 1) / columns;
+    int height = per_column + 4, width = columns * HELP_COLUMN_WIDTH + 3;
+    if (height > rows)
+        height = rows;
+    if (width > cols)
+        width = cols;
+    tui->help_win = newwin(height, width, (rows - height) / 2, (cols - width) / 2);
+    return tui->help_win && canvas_ensure(&tui->help_canvas, width, height);
+}
+
+bool tui_layout(Tui *tui)
+{
+    windows_free(tui);
+    int rows = tui->term.rows, cols = tui->term.cols;
+    tui->too_small = cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS;
+    tui->panel_dirty = true;
+    clearok(curscr, TRUE); /* after a resize the terminal's content is anyone's guess */
+    if (tui->too_small)
+        return true;
+
+    tui->panel_shown = cols >= 64 && (tui->pane_count == 1 || cols >= 100);
+    int panel_width = tui->panel_shown ? TUI_PANEL_WIDTH : 0;
+    int area_width = cols - panel_width, area_height = rows - 1;
+    bool ok = true;
+    tui->status_win = newwin(1, cols, 0, 0);
+    ok = ok && tui->status_win && canvas_ensure(&tui->status, cols, 1);
+    if (tui->panel_shown) {
+        tui->panel_win = newwin(area_height, panel_width, 1, area_width);
+        ok = ok && tui->panel_win && canvas_ensure(&tui->panel, panel_width, area_height);
+    }
+
+    int n = tui->pane_count;
+    int grid_cols = n == 1 ? 1 : n == 2 ? (area_width >= 60 ? 2 : 1) : 2;
+    int grid_rows = (n + grid_cols - 1) / grid_cols;
+    for (int i = 0; i < n && ok; i++) {
+        TuiPane *pane = &tui->panes[i];
+        int col = i % grid_cols, row = i / grid_cols;
+        bool last_in_row = col == grid_cols - 1 || i == n - 1;
+        int x = area_width * col / grid_cols;
+        int width = (last_in_row ? area_width : area_width * (col + 1) / grid_cols) - x;
+        int y = 1 + area_height * row / grid_rows;
+        int height = 1 + area_height * (row + 1) / grid_rows - y;
+        int plot_height = height >= 16 ? 4 : height >= 8 ? 2 : 0;
+        int view_height = height - plot_height;
+        pane->view_win = newwin(view_height, width, y, x);
+        ok = ok && pane->view_win && canvas_ensure(&pane->view, width, view_height) &&
+             render_reserve(pane->view, pane->solver->cloth);
+        if (plot_height > 0) {
+            pane->plot_win = newwin(plot_height, width, y + view_height, x);
+            ok = ok && pane->plot_win;
+        }
+        ok = ok && canvas_ensure(&pane->plots, width, plot_height);
+    }
+    ok = ok && layout_help(tui, rows, cols);
+    if (!ok) {
+        windows_free(tui);
+        tui->too_small = true; /* out of memory, or past CANVAS_MAX_SIDE: a notice instead */
+        return false;
+    }
+    tui_fit_cameras(tui);
+    return true;
+}
+
+int tui_pane_at(const Tui *tui, int y, int x, int *view_y, int *view_x)
+{
+    for (int i = 0; i < tui->pane_count; i++) {
+        WINDOW *win = tui->panes[i].view_win;
+        if (!win)
+            continue;
+        int top, left, rows, cols;
+        getbegyx(win, top, left);
+        getmaxyx(win, rows, cols);
+        if (y >= top && y < top + rows && x >= left && x < left + cols) {
+            *view_y = y - top;
+            *view_x = x - left;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- text */
+
+/* The width of a UTF-8 string in cells (one a code point). */
+static int text_width(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static int put(Canvas *canvas, int x, int y, const char *text, uint8_t fg, uint8_t attr)
+{
+    return canvas_text(canvas, x, y, text, fg, attr);
+}
+
+/* ---------------------------------------------------------------- status line */
+
+static void draw_status(Tui *tui)
+{
+    Canvas *c = tui->status;
+    canvas_clear(c);
+    uint8_t bold = tui->render.high_contrast ? ATTR_BOLD : ATTR_NONE;
+    /* the panes step in lockstep; one that exploded stopped counting */
+    const Solver *first = tui->panes[0].solver;
+    for (int i = 1; i < tui->pane_count; i++)
+        if (tui->panes[i].solver->step > first->step)
+            first = tui->panes[i].solver;
+    char names[96] = "";
+    for (int i = 0; i < tui->pane_count; i++) {
+        const char *name = integrator_names[tui->panes[i].solver->params.integrator];
+        if (strstr(names, name))
+            continue;
+        if (names[0])
+            strncat(names, "/", sizeof names - strlen(names) - 1);
+        strncat(names, name, sizeof names - strlen(names) - 1);
+    }
+    int x = put(c, 1, 0, names, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    char text[160];
+    snprintf(text, sizeof text, "  step %lld  t %.2f s  iter %d  sub %d", (long long)first->step, first->time,
+             first->params.iterations, first->params.substeps);
+    x = put(c, x, 0, text, PALETTE_TEXT, bold);
+
+    bool exploded = true;
+    for (int i = 0; i < tui->pane_count; i++)
+        exploded = exploded && tui->panes[i].solver->exploded;
+    if (exploded)
+        snprintf(text, sizeof text, "  exploded");
+    else if (tui->paused)
+        snprintf(text, sizeof text, "  paused");
+    else
+        snprintf(text, sizeof text, "  %.0f fps", tui->fps_measured);
+    x = put(c, x, 0, text, tui->paused || exploded ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
+            tui->paused || exploded ? ATTR_BOLD : bold);
+    if (tui->speed != TUI_SPEED_NORMAL) {
+        double speed = tui_speeds[tui->speed];
+        if (speed < 1.0)
+            snprintf(text, sizeof text, "  slow x1/%.0f", 1.0 / speed);
+        else
+            snprintf(text, sizeof text, "  fast x%.0f", speed);
+        x = put(c, x, 0, text, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    }
+    if (tui->grab_pane >= 0 && tui->drag_button == 0)
+        x = put(c, x, 0, "  holding: arrows drag, g throws", PALETTE_HIGHLIGHT, bold);
+    const char *hint = "? help  q quit ";
+    int hint_x = c->width - text_width(hint);
+    if (hint_x > x + 1)
+        put(c, hint_x, 0, hint, PALETTE_DIM, ATTR_NONE);
+    tui_blit(tui, tui->status_win, c);
+    wnoutrefresh(tui->status_win);
+}
+
+/* ---------------------------------------------------------------- the panel */
+
+static double value_of(const Params *params, const ParamInfo *info)
+{
+    const char *base = (const char *)params + info->offset;
+    switch (info->type) {
+    case PARAM_REAL:
+        return *(const double *)(const void *)base;
+    case PARAM_INT:
+    case PARAM_ENUM:
+        return (double)*(const int *)(const void *)base;
+    case PARAM_SEED:
+        return (double)*(const uint64_t *)(const void *)base;
+    }
+    return 0.0;
+}
+
+/* Where value sits along the slider, 0..1. */
+static double slider_fraction(const TuiSlider *slider, double value)
+{
+    double f = slider->scale && slider->lo > 0.0 ? log(value / slider->lo) / log(slider->hi / slider->lo)
+                                                 : (value - slider->lo) / (slider->hi - slider->lo);
+    return f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
+}
+
+/* Writes text wrapped to width from row y; returns the row after it. */
+static int put_wrapped(Canvas *c, int x, int y, int width, int last_row, const char *text, uint8_t fg)
+{
+    char line[128];
+    while (*text && y <= last_row) {
+        int length = (int)strlen(text);
+        int take = length <= width ? length : width;
+        if (take < length) {
+            int space = take;
+            while (space > 0 && text[space] != ' ')
+                space--;
+            if (space > 0)
+                take = space;
+        }
+        if (take >= (int)sizeof line)
+            take = (int)sizeof line - 1;
+        memcpy(line, text, (size_t)take);
+        line[take] = '\0';
+        put(c, x, y++, line, fg, ATTR_NONE);
+        text += take;
+        while (*text == ' ')
+            text++;
+    }
+    return y;
+}
+
+static void draw_panel(Tui *tui)
+{
+    Canvas *c = tui->panel;
+    canvas_clear(c);
+    uint8_t bold = tui->render.high_contrast ? ATTR_BOLD : ATTR_NONE;
+    const char *rule = tui_text(tui, "\u2502", "|");
+    for (int y = 0; y < c->height; y++)
+        put(c, 0, y, rule, PALETTE_DIM, ATTR_NONE);
+    put(c, 2, 0, tui->compare_key ? "Settings (all panes)" : "Settings", PALETTE_TEXT, ATTR_BOLD);
+    int y = 1;
+    const Params *params = &tui->base;
+    for (int k = 0; k < tui->slider_count && y < c->height; k++, y++) {
+        const TuiSlider *slider = &tui->sliders[k];
+        const ParamInfo *info = slider->info;
+        bool selected = k == tui->selected;
+        char value[64];
+        bool differs = tui->compare_key == info;
+        if (differs)
+            snprintf(value, sizeof value, "(panes)");
+        else if (info->type == PARAM_REAL)
+            snprintf(value, sizeof value, "%.4g", value_of(params, info));
+        else
+            params_format(params, info, value, sizeof value);
+        uint8_t attr = selected ? ATTR_REVERSE | ATTR_BOLD : bold;
+        char row[64];
+        snprintf(row, sizeof row, "%-12.12s%9.9s", slider->label, value);
+        put(c, 1, y, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
+        put(c, 2, y, row, selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT, attr);
+        if (info->type != PARAM_ENUM && !differs) {
+            int filled = (int)lround(slider_fraction(slider, value_of(params, info)) * 6.0);
+            for (int b = 0; b < 6; b++)
+                put(c, 24 + b, y, b < filled ? tui_text(tui, "\u2588", "=") : tui_text(tui, "\u2591", "-"),
+                    b < filled ? PALETTE_FRONT_4 : PALETTE_DIM, ATTR_NONE);
+        }
+    }
+    y++;
+    if (y < c->height)
+        put(c, 2, y++, tui_text(tui, "\u2191\u2193 choose  \u2190\u2192 change", "Up/Dn choose  Lt/Rt change"),
+            PALETTE_DIM, ATTR_NONE);
+    /* what the chosen key means, from the key table */
+    if (tui->selected < tui->slider_count && y < c->height) {
+        const ParamInfo *info = tui->sliders[tui->selected].info;
+        char about[256];
+        if (info->unit[0])
+            snprintf(about, sizeof about, "%s (%s): %s", info->name, info->unit, info->help);
+        else
+            snprintf(about, sizeof about, "%s: %s", info->name, info->help);
+        y = put_wrapped(c, 2, y, c->width - 3, c->height - 1, about, PALETTE_DIM) + 1;
+    }
+    if (tui->show_residual && y < c->height - 1) {
+        const Solver *solver = tui->panes[0].solver;
+        char text[96];
+        snprintf(text, sizeof text, "residual, pass %d/%d:", solver->residual_count, solver->params.iterations);
+        put(c, 2, y++, text, PALETTE_TEXT, bold);
+        if (solver->residual_count > 0)
+            snprintf(text, sizeof text, "%.4g", (double)solver->residual_trace[solver->residual_count - 1]);
+        else
+            snprintf(text, sizeof text, "(no pass yet)");
+        put(c, 4, y++, text, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    }
+    tui_blit(tui, tui->panel_win, c);
+    touchwin(tui->panel_win);
+    wnoutrefresh(tui->panel_win);
+    tui->panel_dirty = false;
+}
+
+/* ---------------------------------------------------------------- panes */
+
+static void draw_centred(Canvas *c, int y, const char *text, uint8_t fg, uint8_t attr)
+{
+    int x = (c->width - text_width(text)) / 2;
+    put(c, x < 0 ? 0 : x, y, text, fg, attr);
+}
+
+static void draw_pane(Tui *tui, int i)
+{
+    TuiPane *pane = &tui->panes[i];
+    Canvas *view = pane->view;
+    const Solver *solver = pane->solver;
+    render_solver(view, &pane->camera, solver, &tui->render);
+    if (pane->label[0]) {
+        char label[128];
+        snprintf(label, sizeof label, " %s ", pane->label);
+        put(view, 0, 0, label, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
+    }
+    if (solver->exploded) {
+        char banner[128];
+        snprintf(banner, sizeof banner,
+                 tui_text(tui, " exploded at t = %.2f s \u2014 press r to reset ",
+                          " exploded at t = %.2f s - press r to reset "),
+                 solver->exploded_time);
+        if (text_width(banner) > view->width)
+            snprintf(banner, sizeof banner, "exploded t=%.2fs; r resets", solver->exploded_time);
+        draw_centred(view, view->height / 2, banner, PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
+    }
+    if (i == 0 && tui->message[0]) {
+        int row = view->height - 1 - (tui->render.mode == RENDER_STRAIN && tui->render.legend ? 1 : 0);
+        char text[180];
+        snprintf(text, sizeof text, " %s ", tui->message);
+        put(view, 0, row, text, PALETTE_TEXT, ATTR_REVERSE);
+    }
+    tui_blit(tui, pane->view_win, view);
+    wnoutrefresh(pane->view_win);
+
+    Canvas *plots = pane->plots;
+    if (!pane->plot_win || plots->height == 0)
+        return;
+    canvas_clear(plots);
+    int half = plots->width / 2;
+    const TuiSeries *energy = &pane->energy, *strain = &pane->strain;
+    int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
+    render_plot(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count, PALETTE_HIGHLIGHT,
+                "energy J", tui->render.glyphs);
+    if (tui->show_residual && solver->residual_count > 0) {
+        render_plot(plots, half, 0, plots->width - half, plots->height, solver->residual_trace, solver->residual_count,
+                    PALETTE_STRAIN_1, "residual/pass", tui->render.glyphs);
+    } else {
+        start = (strain->next - strain->count + TUI_HISTORY) % TUI_HISTORY;
+        render_plot(plots, half, 0, plots->width - half, plots->height, strain->values + start, strain->count,
+                    PALETTE_STRAIN_4, "max strain", tui->render.glyphs);
+    }
+    tui_blit(tui, pane->plot_win, plots);
+    wnoutrefresh(pane->plot_win);
+}
+
+/* ---------------------------------------------------------------- help */
+
+static void draw_help(Tui *tui)
+{
+    Canvas *c = tui->help_canvas;
+    canvas_clear(c);
+    int width = c->width, height = c->height;
+    bool ascii = tui->ascii_only;
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
+            bool top = y == 0, bottom = y == height - 1, left = x == 0, right = x == width - 1;
+            uint32_t glyph = ' ';
+            if ((top || bottom) && (left || right))
+                glyph = ascii ? '+' : top ? (left ? 0x256D : 0x256E) : (left ? 0x2570 : 0x256F);
+            else if (top || bottom)
+                glyph = ascii ? '-' : 0x2500;
+            else if (left || right)
+                glyph = ascii ? '|' : 0x2502;
+            canvas_put(c, x, y, glyph, PALETTE_HIGHLIGHT, PALETTE_DEFAULT, ATTR_NONE);
+        }
+    put(c, 2, 0, " Keys (any key closes) ", PALETTE_HIGHLIGHT, ATTR_BOLD);
+    int entries = help_entries();
+    int rows = height - 4 > 0 ? height - 4 : 1;
+    for (int k = 0; k < entries; k++) {
+        int column = k / rows, row = k % rows;
+        int x = 2 + column * HELP_COLUMN_WIDTH;
+        if (x + HELP_KEY_WIDTH >= width - 1)
+            break;
+        put(c, x, 1 + row, tui_key_help[2 * k], PALETTE_HIGHLIGHT, ATTR_BOLD);
+        char text[64];
+        snprintf(text, sizeof text, "%.*s", width - 2 - (x + HELP_KEY_WIDTH), tui_key_help[2 * k + 1]);
+        put(c, x + HELP_KEY_WIDTH, 1 + row, text, PALETTE_TEXT, ATTR_NONE);
+    }
+    char mouse[96];
+    snprintf(mouse, sizeof mouse, "%.*s", width - 4, "mouse: left-drag pulls a node, right-drag orbits, wheel zooms");
+    put(c, 2, height - 2, mouse, PALETTE_DIM, ATTR_NONE);
+    tui_blit(tui, tui->help_win, c);
+    touchwin(tui->help_win);
+    wnoutrefresh(tui->help_win);
+}
+
+/* ---------------------------------------------------------------- a frame */
+
+static void draw_too_small(Tui *tui)
+{
+    werase(stdscr);
+    int rows = tui->term.rows, cols = tui->term.cols;
+    char size[64];
+    snprintf(size, sizeof size, "%dx%d, needs %dx%d", cols, rows, TUI_MIN_COLS, TUI_MIN_ROWS);
+    bool small = cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS;
+    const char *lines[] = {small ? "terminal too small" : "cannot draw at this size", size,
+                           small ? "enlarge it, or q quits" : "resize it, or q quits"};
+    for (int k = 0; k < 3; k++) {
+        int length = (int)strlen(lines[k]);
+        int x = (cols - length) / 2;
+        mvwaddnstr(stdscr, rows / 2 - 1 + k, x < 0 ? 0 : x, lines[k], cols);
+    }
+    wnoutrefresh(stdscr);
+}
+
+void tui_draw(Tui *tui)
+{
+    if (tui->too_small) {
+        draw_too_small(tui);
+        doupdate();
+        return;
+    }
+    for (int i = 0; i < tui->pane_count; i++)
+        draw_pane(tui, i);
+    draw_status(tui);
+    if (tui->panel_shown && (tui->panel_dirty || tui->help))
+        draw_panel(tui);
+    if (tui->help)
+        draw_help(tui);
+    doupdate();
+    tui->frames++;
+}

@@ -1,0 +1,615 @@
+/* tui_input.c - every action a person can take in the sandbox, by key or by
+ * mouse. The fixed keys (lessons and handouts name them) are Space, n, 1-6,
+ * Tab, r, ? and q; tui_key_help lists all of them for the help overlay, and
+ * clothsim.1 repeats it. Every mouse action has a key: g grabs a node and the
+ * arrows drag it, h/j/k/l orbit, + and - zoom.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/scene.h"
+#include "tui_private.h"
+
+/* clang-format off */
+const char *const tui_key_help[] = {
+    "Space",      "pause / resume",
+    "n",          "one step",
+    "s",          "one substep",
+    "p",          "one relaxation pass",
+    "1 .. 6",     "euler symplectic verlet",
+    "",           "  jakobsen pbd xpbd",
+    "Tab",        "next integrator",
+    "[  ]",       "iterations down / up",
+    "Up Down",    "choose a setting",
+    "Left Right", "change it",
+    "r",          "reset the scene",
+    "f",          "freeze: stop all motion",
+    "w",          "wind off / on",
+    "P",          "next pinning",
+    "m",          "shaded wire strain points",
+    "a",          "braille / half / ascii",
+    "h j k l",    "orbit (or Shift+arrows)",
+    "+  -",       "zoom in / out",
+    "0",          "frame the cloth again",
+    ",  .",       "slow motion / fast",
+    "g",          "grab a node (arrows drag,",
+    "",           "  g again throws it)",
+    "c",          "compare the chosen setting",
+    "C",          "high contrast",
+    "?",          "this help",
+    "q",          "quit",
+    NULL,         NULL,
+};
+/* clang-format on */
+
+/* The panel: the seed demo's sliders first, then the solver's settings.
+ * Rows whose key does not exist (yet) are left out. */
+static const TuiSlider slider_table[] = {
+    {"gravity", "Gravity", 0.0, 20.0, 0.5, false, NULL},
+    {"wind_x", "Wind X", -10.0, 10.0, 0.5, false, NULL},
+    {"wind_z", "Wind Z", -10.0, 10.0, 0.5, false, NULL},
+    {"stiffness", "Stiffness", 0.0, 1.0, 0.05, false, NULL},
+    {"damping", "Damping", 0.0, 5.0, 0.1, false, NULL},
+    {"sphere_radius", "Sphere rad.", 0.05, 1.0, 0.05, false, NULL},
+    {"integrator", "Integrator", 0, 0, 1, false, NULL},
+    {"iterations", "Iterations", 1.0, 200.0, 1.25, true, NULL},
+    {"substeps", "Substeps", 1.0, 50.0, 1.0, false, NULL},
+    {"dt", "dt", 1.0 / 960.0, 1.0 / 15.0, 1.25, true, NULL},
+    {"material", "Material", 0, 0, 1, false, NULL},
+    {"tearing", "Tearing", 0, 0, 1, false, NULL},
+    {"pin", "Pin", 0, 0, 1, false, NULL},
+    {"scene", "Scene", 0, 0, 1, false, NULL},
+};
+
+void tui_sliders_init(Tui *tui)
+{
+    tui->slider_count = 0;
+    for (size_t k = 0; k < sizeof slider_table / sizeof slider_table[0]; k++) {
+        const ParamInfo *info = params_find(slider_table[k].key);
+        if (!info || tui->slider_count == TUI_MAX_SLIDERS)
+            continue;
+        TuiSlider *slider = &tui->sliders[tui->slider_count++];
+        *slider = slider_table[k];
+        slider->info = info;
+        if (info->type == PARAM_ENUM || info->type == PARAM_SEED)
+            continue;
+        /* the slider never goes where the key cannot */
+        if (slider->lo < info->min)
+            slider->lo = info->min;
+        if (slider->hi > info->max)
+            slider->hi = info->max;
+    }
+}
+
+static int name_count(const char *const *names)
+{
+    int n = 0;
+    while (names[n])
+        n++;
+    return n;
+}
+
+/* The text of the value `presses` steps (negative: down) from the current one. */
+static void slider_moved(const Tui *tui, const TuiSlider *slider, int presses, char *out, size_t out_size)
+{
+    const ParamInfo *info = slider->info;
+    const char *field = (const char *)&tui->base + info->offset;
+    if (info->type == PARAM_ENUM) {
+        int count = name_count(info->names);
+        int value = *(const int *)(const void *)field;
+        value = ((value + presses) % count + count) % count;
+        snprintf(out, out_size, "%s", info->names[value]);
+        return;
+    }
+    double value = info->type == PARAM_REAL ? *(const double *)(const void *)field : *(const int *)(const void *)field;
+    for (int k = 0; k < (presses < 0 ? -presses : presses); k++) {
+        double next;
+        if (slider->scale)
+            next = presses > 0 ? value * slider->step : value / slider->step;
+        else
+            next = presses > 0 ? value + slider->step : value - slider->step;
+        if (info->type == PARAM_INT) /* always move by at least one */
+            next = presses > 0 ? fmax(round(next), value + 1) : fmin(round(next), value - 1);
+        value = next;
+    }
+    if (value < slider->lo)
+        value = slider->lo;
+    if (value > slider->hi)
+        value = slider->hi;
+    if (fabs(value) < 1e-12)
+        value = 0.0; /* 0.1 - 0.1 shows as 0, not 1e-17 */
+    if (info->type == PARAM_INT)
+        snprintf(out, out_size, "%.0f", value);
+    else
+        snprintf(out, out_size, "%.9g", value);
+}
+
+static void slider_change(Tui *tui, int presses)
+{
+    if (tui->selected >= tui->slider_count)
+        return;
+    const TuiSlider *slider = &tui->sliders[tui->selected];
+    char value[64];
+    slider_moved(tui, slider, presses, value, sizeof value);
+    if (strcmp(slider->key, "pin") == 0) {
+        /* re-pin the running cloth instead of rebuilding it */
+        int pin = params_lookup_name(pin_names, value);
+        if (pin >= 0) {
+            tui_grab_release(tui);
+            tui->base.pin = pin;
+            for (int i = 0; i < tui->pane_count; i++) {
+                Solver *solver = tui->panes[i].solver;
+                solver->params.pin = pin;
+                scene_apply_pins(solver->cloth, &solver->params);
+            }
+            tui->panel_dirty = true;
+            tui_message(tui, "pin %s", value);
+        }
+        return;
+    }
+    if (strncmp(slider->key, "wind", 4) == 0)
+        tui->wind_off = false;
+    if (tui_set_key(tui, slider->key, value))
+        tui_message(tui, "%s %s", slider->key, value);
+}
+
+static void set_integrator(Tui *tui, int integrator)
+{
+    if (tui_set_key(tui, "integrator", integrator_names[integrator]))
+        tui_message(tui, "integrator %s", integrator_names[integrator]);
+}
+
+/* ---------------------------------------------------------------- stepping */
+
+static bool any_exploded(const Tui *tui)
+{
+    for (int i = 0; i < tui->pane_count; i++)
+        if (tui->panes[i].solver->exploded)
+            return true;
+    return false;
+}
+
+static void single_step(Tui *tui, void (*advance)(Solver *), const char *what)
+{
+    tui->paused = true;
+    tui->show_residual = advance != solver_step;
+    for (int i = 0; i < tui->pane_count; i++) {
+        Solver *solver = tui->panes[i].solver;
+        solver->trace_residual = tui->show_residual;
+        advance(solver);
+    }
+    const Solver *first = tui->panes[0].solver;
+    if (any_exploded(tui))
+        tui_message(tui, "exploded: r resets");
+    else if (tui->show_residual && first->residual_count > 0)
+        tui_message(tui, "%s: step %lld substep %d pass %d, residual %.4g", what, (long long)first->step,
+                    first->substep, first->pass, (double)first->residual_trace[first->residual_count - 1]);
+    else
+        tui_message(tui, "%s: step %lld", what, (long long)first->step);
+    tui->panel_dirty = true;
+}
+
+static void toggle_pause(Tui *tui)
+{
+    tui->paused = !tui->paused;
+    if (!tui->paused) {
+        tui->accumulator = 0.0;
+        tui->last_time = tui_now();
+        tui->show_residual = false;
+        for (int i = 0; i < tui->pane_count; i++)
+            tui->panes[i].solver->trace_residual = false; /* it costs a pass each pass */
+    }
+    tui->panel_dirty = true;
+}
+
+/* Every particle stops where it is: velocity and the Verlet previous position. */
+static void freeze_motion(Tui *tui)
+{
+    for (int i = 0; i < tui->pane_count; i++) {
+        Solver *solver = tui->panes[i].solver;
+        if (solver->phase != PHASE_BETWEEN_SUBSTEPS)
+            solver_substep(solver); /* finish the half-done substep first */
+        Cloth *cloth = solver->cloth;
+        for (int k = 0; k < cloth->count; k++) {
+            cloth->px[k] = cloth->x[k], cloth->py[k] = cloth->y[k], cloth->pz[k] = cloth->z[k];
+            cloth->vx[k] = cloth->vy[k] = cloth->vz[k] = 0.0f;
+        }
+    }
+    tui_message(tui, "frozen: every particle at rest");
+}
+
+static void toggle_wind(Tui *tui)
+{
+    Params *base = &tui->base;
+    if (!tui->wind_off) {
+        tui->saved_wind_x = base->wind_x, tui->saved_wind_z = base->wind_z;
+        tui->saved_turbulence = base->turbulence;
+        base->wind_x = base->wind_z = base->turbulence = 0.0;
+    } else {
+        base->wind_x = tui->saved_wind_x, base->wind_z = tui->saved_wind_z;
+        base->turbulence = tui->saved_turbulence;
+    }
+    tui->wind_off = !tui->wind_off;
+    tui_apply_base(tui);
+    tui_message(tui, tui->wind_off ? "wind off" : "wind on");
+}
+
+static void next_pinning(Tui *tui)
+{
+    for (int k = 0; k < tui->slider_count; k++)
+        if (strcmp(tui->sliders[k].key, "pin") == 0) {
+            int selected = tui->selected;
+            tui->selected = k;
+            slider_change(tui, 1);
+            tui->selected = selected;
+            return;
+        }
+}
+
+/* ---------------------------------------------------------------- the view */
+
+static void orbit(Tui *tui, float yaw, float pitch)
+{
+    for (int i = 0; i < tui->pane_count; i++)
+        camera_orbit(&tui->panes[i].camera, yaw, pitch);
+}
+
+static void zoom(Tui *tui, float factor)
+{
+    tui->zoom *= factor;
+    for (int i = 0; i < tui->pane_count; i++)
+        camera_zoom(&tui->panes[i].camera, factor);
+}
+
+static void change_speed(Tui *tui, int by)
+{
+    int speed = tui->speed + by;
+    if (speed < 0 || speed >= tui_speed_count)
+        return;
+    tui->speed = speed;
+    double s = tui_speeds[speed];
+    if (s < 1.0)
+        tui_message(tui, "slow motion x1/%.0f", 1.0 / s);
+    else
+        tui_message(tui, "speed x%.0f", s);
+}
+
+static void compare_toggle(Tui *tui)
+{
+    if (tui->compare_key) {
+        tui_compare_stop(tui);
+        tui_layout(tui);
+        tui_message(tui, "comparison ended");
+        return;
+    }
+    const TuiSlider *slider = &tui->sliders[tui->selected];
+    if (strcmp(slider->key, "scene") == 0 || strcmp(slider->key, "pin") == 0) {
+        tui_message(tui, "choose a setting to compare (not %s)", slider->key);
+        return;
+    }
+    char values[2][64];
+    slider_moved(tui, slider, 0, values[0], sizeof values[0]);
+    /* the chosen value against a clearly different one */
+    int presses = slider->info->type == PARAM_ENUM ? 1 : 4;
+    slider_moved(tui, slider, presses, values[1], sizeof values[1]);
+    if (strcmp(values[0], values[1]) == 0)
+        slider_moved(tui, slider, -presses, values[1], sizeof values[1]);
+    tui_compare_start(tui, slider->info, (const char(*)[64])values, 2);
+    tui_layout(tui);
+    tui_message(tui, "comparing %s: %s vs %s (c ends)", slider->key, values[0], values[1]);
+}
+
+/* ---------------------------------------------------------------- grabbing */
+
+void tui_grab_release(Tui *tui)
+{
+    if (tui->grab_pane < 0)
+        return;
+    for (int i = 0; i < tui->pane_count; i++)
+        if (tui->panes[i].solver->grabbed >= 0)
+            solver_release(tui->panes[i].solver);
+    tui->grab_pane = -1;
+    if (tui->drag_button == 1)
+        tui->drag_button = 0;
+}
+
+/* Holds particle `particle` in every pane (the panes compare one interaction). */
+static void grab(Tui *tui, int pane_index, int particle)
+{
+    TuiPane *pane = &tui->panes[pane_index];
+    const Cloth *cloth = pane->solver->cloth;
+    float p[3] = {cloth->x[particle], cloth->y[particle], cloth->z[particle]}, sx, sy, depth;
+    if (!camera_project(&pane->camera, p, &sx, &sy, &depth))
+        return;
+    for (int i = 0; i < tui->pane_count; i++)
+        if (particle < tui->panes[i].solver->cloth->count)
+            solver_grab(tui->panes[i].solver, particle);
+    tui->grab_pane = pane_index;
+    tui->grab_sx = sx, tui->grab_sy = sy, tui->grab_depth = depth;
+}
+
+/* Moves the held node to screen point sx, sy of its pane, at its depth. */
+static void grab_move_to(Tui *tui, float sx, float sy)
+{
+    TuiPane *pane = &tui->panes[tui->grab_pane];
+    tui->grab_sx = sx, tui->grab_sy = sy;
+    float target[3];
+    camera_unproject(&pane->camera, sx, sy, tui->grab_depth, target);
+    for (int i = 0; i < tui->pane_count; i++)
+        if (tui->panes[i].solver->grabbed >= 0)
+            solver_grab_move(tui->panes[i].solver, target[0], target[1], target[2]);
+}
+
+/* g: the particle nearest the middle of the first pane's view. */
+static void grab_toggle(Tui *tui)
+{
+    if (tui->grab_pane >= 0) {
+        tui_grab_release(tui);
+        tui_message(tui, "thrown");
+        return;
+    }
+    TuiPane *pane = &tui->panes[0];
+    const Cloth *cloth = pane->solver->cloth;
+    float cx = 0.5f * (float)pane->camera.width, cy = 0.5f * (float)pane->camera.height;
+    int best = -1;
+    float best_distance = INFINITY;
+    for (int k = 0; k < cloth->count; k++) {
+        float p[3] = {cloth->x[k], cloth->y[k], cloth->z[k]}, sx, sy, depth;
+        if (cloth->pinned[k] || !camera_project(&pane->camera, p, &sx, &sy, &depth))
+            continue;
+        float dx = sx - cx, dy = (sy - cy) * pane->camera.aspect;
+        if (dx * dx + dy * dy < best_distance)
+            best = k, best_distance = dx * dx + dy * dy;
+    }
+    if (best < 0) {
+        tui_message(tui, "no free node in view");
+        return;
+    }
+    grab(tui, 0, best);
+    tui_message(tui, "holding node %d: arrows drag, PgUp/PgDn depth, g throws", best);
+}
+
+/* Arrow keys while holding: drag across the screen; PgUp/PgDn: away / nearer. */
+static bool grab_key(Tui *tui, int key)
+{
+    float sx = tui->grab_sx, sy = tui->grab_sy;
+    switch (key) {
+    case KEY_LEFT:
+        sx -= 2.0f;
+        break;
+    case KEY_RIGHT:
+        sx += 2.0f;
+        break;
+    case KEY_UP:
+        sy -= 1.0f;
+        break;
+    case KEY_DOWN:
+        sy += 1.0f;
+        break;
+    case KEY_PPAGE:
+    case KEY_NPAGE: {
+        const Camera *camera = &tui->panes[tui->grab_pane].camera;
+        float metres = 2.0f / camera->scale; /* two columns' worth at the target */
+        tui->grab_depth += key == KEY_PPAGE ? metres : -metres;
+        break;
+    }
+    default:
+        return false;
+    }
+    grab_move_to(tui, sx, sy);
+    return true;
+}
+
+/* ---------------------------------------------------------------- mouse */
+
+void tui_handle_mouse(Tui *tui)
+{
+    MEVENT event;
+    if (getmouse(&event) != OK)
+        return;
+    int view_y = 0, view_x = 0;
+    int pane_index = tui_pane_at(tui, event.y, event.x, &view_y, &view_x);
+    mmask_t state = event.bstate;
+
+    if (state & BUTTON4_PRESSED) {
+        zoom(tui, 0.87f);
+        return;
+    }
+#ifdef BUTTON5_PRESSED
+    if (state & BUTTON5_PRESSED) {
+        zoom(tui, 1.0f / 0.87f);
+        return;
+    }
+#endif
+    if (state & (BUTTON1_RELEASED | BUTTON3_RELEASED)) {
+        if (tui->drag_button == 1)
+            tui_grab_release(tui); /* keeps the velocity of the last move: a throw */
+        tui->drag_button = 0;
+        return;
+    }
+    if (state & BUTTON1_PRESSED && tui->drag_button == 0) {
+        tui_grab_release(tui);
+        if (pane_index < 0)
+            return;
+        TuiPane *pane = &tui->panes[pane_index];
+        int particle =
+            render_pick(pane->view, &pane->camera, pane->solver->cloth, (float)view_x + 0.5f, (float)view_y + 0.5f);
+        if (particle >= 0) {
+            grab(tui, pane_index, particle);
+            tui->drag_button = 1;
+        }
+        return;
+    }
+    if (state & BUTTON3_PRESSED && tui->drag_button == 0) {
+        tui->drag_button = 3;
+        tui->drag_x = event.x, tui->drag_y = event.y;
+        return;
+    }
+    if (state & REPORT_MOUSE_POSITION || state & (BUTTON1_PRESSED | BUTTON3_PRESSED)) {
+        if (tui->drag_button == 1 && tui->grab_pane >= 0) {
+            WINDOW *win = tui->panes[tui->grab_pane].view_win;
+            int top, left;
+            getbegyx(win, top, left);
+            grab_move_to(tui, (float)(event.x - left) + 0.5f, (float)(event.y - top) + 0.5f);
+        } else if (tui->drag_button == 3) {
+            orbit(tui, -0.06f * (float)(event.x - tui->drag_x), 0.08f * (float)(event.y - tui->drag_y));
+            tui->drag_x = event.x, tui->drag_y = event.y;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- keys */
+
+void tui_handle_key(Tui *tui, int key)
+{
+    if (tui->help && key != KEY_MOUSE && key != KEY_RESIZE && key != 'q') {
+        tui->help = false;
+        tui->panel_dirty = true;
+        return;
+    }
+    if (tui->grab_pane >= 0 && tui->drag_button == 0 && grab_key(tui, key))
+        return;
+    switch (key) {
+    case ' ':
+        toggle_pause(tui);
+        break;
+    case 'n':
+        single_step(tui, solver_step, "one step");
+        break;
+    case 's':
+        single_step(tui, solver_substep, "one substep");
+        break;
+    case 'p':
+        single_step(tui, solver_pass, "one pass");
+        break;
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+        set_integrator(tui, key - '1');
+        break;
+    case '\t':
+        set_integrator(tui, (tui->base.integrator + 1) % INTEGRATOR_COUNT);
+        break;
+    case KEY_BTAB:
+        set_integrator(tui, (tui->base.integrator + INTEGRATOR_COUNT - 1) % INTEGRATOR_COUNT);
+        break;
+    case '[':
+    case ']': {
+        char value[32];
+        int iterations = tui->base.iterations + (key == ']' ? 1 : -1);
+        if (iterations < 1 || iterations > SOLVER_MAX_ITERATIONS)
+            break;
+        snprintf(value, sizeof value, "%d", iterations);
+        if (tui_set_key(tui, "iterations", value))
+            tui_message(tui, "iterations %d", iterations);
+        break;
+    }
+    case KEY_UP:
+        tui->selected = (tui->selected + tui->slider_count - 1) % tui->slider_count;
+        tui->panel_dirty = true;
+        break;
+    case KEY_DOWN:
+        tui->selected = (tui->selected + 1) % tui->slider_count;
+        tui->panel_dirty = true;
+        break;
+    case KEY_LEFT:
+        slider_change(tui, -1);
+        break;
+    case KEY_RIGHT:
+        slider_change(tui, 1);
+        break;
+    case 'r':
+        tui_reset(tui);
+        tui_message(tui, "reset");
+        break;
+    case 'f':
+        freeze_motion(tui);
+        break;
+    case 'w':
+        toggle_wind(tui);
+        break;
+    case 'P':
+        next_pinning(tui);
+        break;
+    case 'm':
+        tui->render.mode = (RenderMode)((tui->render.mode + 1) % RENDER_MODE_COUNT);
+        tui_message(tui, "render mode %s", render_mode_names[tui->render.mode]);
+        break;
+    case 'a':
+        if (tui->ascii_only && !tui->utf8) {
+            tui_message(tui, "the locale is not UTF-8: ASCII only");
+            break;
+        }
+        tui->render.glyphs = (Glyphs)((tui->render.glyphs + 1) % GLYPHS_COUNT);
+        tui->ascii_only = tui->render.glyphs == GLYPHS_ASCII;
+        tui->panel_dirty = true;
+        tui_message(tui, "glyphs %s", glyphs_names[tui->render.glyphs]);
+        break;
+    case 'h':
+    case KEY_SLEFT:
+        orbit(tui, -0.1f, 0.0f);
+        break;
+    case 'l':
+    case KEY_SRIGHT:
+        orbit(tui, 0.1f, 0.0f);
+        break;
+    case 'k':
+    case KEY_SR:
+        orbit(tui, 0.0f, 0.08f);
+        break;
+    case 'j':
+    case KEY_SF:
+        orbit(tui, 0.0f, -0.08f);
+        break;
+    case '+':
+    case '=':
+        zoom(tui, 0.87f);
+        break;
+    case '-':
+    case '_':
+        zoom(tui, 1.0f / 0.87f);
+        break;
+    case '0':
+        tui->zoom = 1.0f;
+        tui_fit_cameras(tui);
+        break;
+    case ',':
+    case '<':
+        change_speed(tui, -1);
+        break;
+    case '.':
+    case '>':
+        change_speed(tui, 1);
+        break;
+    case 'g':
+        grab_toggle(tui);
+        break;
+    case 'c':
+        compare_toggle(tui);
+        break;
+    case 'C':
+        tui->render.high_contrast = !tui->render.high_contrast;
+        tui->panel_dirty = true;
+        tui_message(tui, tui->render.high_contrast ? "high contrast on" : "high contrast off");
+        break;
+    case '?':
+        tui->help = true;
+        break;
+    case 27: /* Esc: let go of what is held */
+        tui_grab_release(tui);
+        break;
+    case 'q':
+    case 4: /* ^D, end of input */
+        tui->quit = true;
+        break;
+    case KEY_MOUSE:
+        tui_handle_mouse(tui);
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,211 @@
+/* tui_private.h - what the files of the terminal front end share.
+ *
+ *   tui.c        options, the panes and their solvers, the frame loop and its clock
+ *   tui_input.c  keys and mouse: every action a person can take
+ *   tui_draw.c   layout, colours, the one copy of a canvas to the screen, overlays
+ *   tui_term.c   the terminal session: modes, signals, the counting output stream,
+ *                the asciicast recording, restoring the terminal on every exit
+ *
+ * Nothing here is used outside src/app. Only these files include curses.h.
+ */
+#ifndef CLOTHSIM_TUI_PRIVATE_H
+#define CLOTHSIM_TUI_PRIVATE_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <termios.h>
+
+#include "core/metrics.h"
+#include "core/params.h"
+#include "core/solver.h"
+#include "render/render.h"
+
+/* ---------------------------------------------------------------- terminal */
+
+typedef struct TuiTerm {
+    int tty_fd;               /* the terminal the screen goes to: standard output */
+    int rows, cols;           /* its size, cells */
+    SCREEN *screen;           /* ncurses, writing into pipe_fd[1] */
+    FILE *curses_out;         /* the write end of the pipe, as the stream newterm takes */
+    int pipe_fd[2];           /* ncurses -> forwarder thread -> tty_fd */
+    bool forwarding;          /* the forwarder thread runs */
+    bool mouse;               /* mouse reporting was switched on */
+    FILE *record;             /* the asciicast being written, or NULL */
+    double record_start;      /* monotonic s at the recording's start */
+    unsigned long long bytes; /* written to the terminal; read after tui_term_stop */
+} TuiTerm;
+
+/* What tui_term_wait saw. */
+typedef enum TuiWait { WAIT_TIMEOUT, WAIT_INPUT, WAIT_SIGNAL, WAIT_HANGUP } TuiWait;
+
+/* Takes the terminal: checks that standard input and output are one, saves
+ * and sets its modes, installs the signal handlers, starts ncurses on a
+ * counting stream, opens the recording (record_path may be NULL). On failure
+ * writes one sentence into err, leaves the terminal as it was and returns
+ * false. */
+bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t err_size);
+
+/* Gives the terminal back as it was: mouse off, ncurses ended, every byte
+ * forwarded, modes and signal handlers restored, recording closed. */
+void tui_term_stop(TuiTerm *term);
+
+/* Waits up to timeout_ms (-1: for ever) for a key, a signal or a hang-up. */
+TuiWait tui_term_wait(TuiTerm *term, int timeout_ms);
+
+/* The SIGINT, SIGTERM or SIGHUP that asked us to quit, or 0. */
+int tui_term_quit_signal(void);
+
+/* If the window changed size since the last call, tells ncurses the new size
+ * (term->rows, term->cols) and returns true. */
+bool tui_term_take_resize(TuiTerm *term);
+
+/* Switches mouse reporting on, with motion while a button is held. */
+void tui_term_mouse_on(TuiTerm *term);
+
+/* Monotonic clock, s. */
+double tui_now(void);
+
+/* ---------------------------------------------------------------- panes */
+
+/* A series of plot samples: a ring stored twice over, so that the last
+ * `count` samples are always one contiguous run for render_plot. */
+#define TUI_HISTORY 2048
+typedef struct TuiSeries {
+    float values[2 * TUI_HISTORY];
+    int next;  /* where the next sample goes, 0..TUI_HISTORY-1 */
+    int count; /* samples held, 0..TUI_HISTORY */
+} TuiSeries;
+
+#define TUI_MAX_PANES 4
+
+typedef struct TuiPane {
+    Solver *solver;
+    Camera camera;
+    Canvas *view;  /* the cloth, with its label and banners */
+    Canvas *plots; /* energy and max strain */
+    WINDOW *view_win, *plot_win;
+    char label[96]; /* compare mode: what differs, "integrator=euler" */
+    TuiSeries energy, strain;
+    int64_t sampled_step; /* the solver's step, substep and pass at the last sample */
+    int sampled_substep, sampled_pass;
+    Metrics metrics; /* at the last sample */
+} TuiPane;
+
+/* ---------------------------------------------------------------- the panel */
+
+/* One row of the side panel: a key of params_table with the slider's own
+ * range and step (the key's range is wider than is useful to slide). */
+typedef struct TuiSlider {
+    const char *key;
+    const char *label;
+    double lo, hi;         /* the slider's range */
+    double step;           /* added per press; with `scale`, a factor per press */
+    bool scale;            /* step multiplies (dt, iterations) */
+    const ParamInfo *info; /* params_find(key), or NULL: the row is not shown */
+} TuiSlider;
+
+#define TUI_MAX_SLIDERS 20
+
+/* ---------------------------------------------------------------- the app */
+
+typedef enum TuiColour { COLOUR_NONE, COLOUR_8, COLOUR_16, COLOUR_256 } TuiColour;
+
+typedef struct Tui {
+    /* options */
+    int fps;
+    bool stats;
+    const char *record_path;
+    bool ascii_only; /* --ascii or a locale that is not UTF-8 */
+    bool utf8;       /* the locale can show braille and half blocks */
+
+    /* the simulation */
+    Params base;                  /* settings every pane shares */
+    const ParamInfo *compare_key; /* NULL: the sandbox */
+    char compare_values[TUI_MAX_PANES][64];
+    int pane_count;
+    TuiPane panes[TUI_MAX_PANES];
+    bool paused;
+    int speed;          /* index into tui_speeds */
+    double accumulator; /* simulated time owed, s */
+    double last_time;   /* monotonic s of the last frame */
+    double fps_measured;
+    int steps_dropped; /* steps the catch-up cap threw away */
+
+    /* the view */
+    RenderOptions render;
+    bool help;
+    int selected; /* panel row */
+    TuiSlider sliders[TUI_MAX_SLIDERS];
+    int slider_count;
+    float zoom;         /* the person's zoom on top of the framing, 1 = framed */
+    bool show_residual; /* after a pass or substep: plot the residual of each pass */
+    bool wind_off;
+    double saved_wind_x, saved_wind_z, saved_turbulence;
+    char message[160];
+    double message_time; /* monotonic s it was set */
+
+    /* grabbing with keys or mouse */
+    int grab_pane;                      /* -1: nothing held */
+    float grab_sx, grab_sy, grab_depth; /* where on the pane's view, cells, and how deep, m */
+    int drag_button;                    /* 0 none, 1 left (pull), 3 right (orbit) */
+    int drag_x, drag_y;                 /* last mouse cell while orbiting */
+
+    /* the screen */
+    TuiTerm term;
+    TuiColour colour;
+    short pair[PALETTE_COUNT][PALETTE_COUNT]; /* colour pair of fg on bg; -1: use fg on default */
+    short colour_of[PALETTE_COUNT];           /* terminal colour of each palette entry */
+    attr_t extra_attr[PALETTE_COUNT];         /* bold for bright colours on 8-colour terminals */
+    int next_pair;
+    bool too_small;
+    bool panel_shown;
+    bool panel_dirty;
+    WINDOW *status_win, *panel_win, *help_win;
+    Canvas *status, *panel, *help_canvas;
+    unsigned long frames;
+    double draw_seconds, physics_seconds; /* spent in each, for --stats */
+    bool quit;
+} Tui;
+
+extern const double tui_speeds[];
+extern const int tui_speed_count;
+#define TUI_SPEED_NORMAL 3 /* tui_speeds[3] == 1 */
+
+/* Smallest terminal drawn: below it a notice says so. */
+#define TUI_MIN_COLS 40
+#define TUI_MIN_ROWS 12
+#define TUI_PANEL_WIDTH 30
+#define TUI_MESSAGE_SECONDS 4.0
+
+/* tui.c */
+void tui_message(Tui *tui, const char *format, ...) __attribute__((format(printf, 2, 3)));
+bool tui_rebuild_panes(Tui *tui);      /* new solvers from tui->base (and compare values) */
+bool tui_apply_base(Tui *tui);         /* live settings from tui->base into every pane */
+void tui_reset(Tui *tui);              /* every pane back to its start */
+void tui_sample(Tui *tui, bool force); /* plot samples where a solver moved */
+void tui_fit_cameras(Tui *tui);
+bool tui_set_key(Tui *tui, const char *key, const char *value); /* with a message on failure */
+void tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], int count);
+void tui_compare_stop(Tui *tui);
+const char *tui_text(const Tui *tui, const char *utf8, const char *ascii); /* the one the locale shows */
+
+/* tui_input.c */
+void tui_sliders_init(Tui *tui);
+void tui_handle_key(Tui *tui, int key);
+void tui_handle_mouse(Tui *tui);
+void tui_grab_release(Tui *tui);
+
+/* tui_draw.c */
+void tui_colours_init(Tui *tui);
+bool tui_layout(Tui *tui); /* windows and canvases for the terminal's size */
+void tui_layout_free(Tui *tui);
+void tui_draw(Tui *tui);
+void tui_blit(Tui *tui, WINDOW *win, const Canvas *canvas);
+/* The pane whose view holds screen cell (y, x), with the cell inside it; -1 if none. */
+int tui_pane_at(const Tui *tui, int y, int x, int *view_y, int *view_x);
+
+/* The key lines of the help overlay and the man page: NULL-terminated pairs. */
+extern const char *const tui_key_help[];
+
+#endif

@@ -1,0 +1,463 @@
+/* tui_term.c - the terminal session: modes, signals, a counting output
+ * stream, the asciicast recording, and restoring the terminal on every exit.
+ *
+ * Counting the bytes sent to the terminal. ncurses 6 keeps its own output
+ * buffer and empties it with write(2) on fileno() of the stream newterm was
+ * given, so a stdio-level stream such as fopencookie's (whose fileno is -1)
+ * receives nothing. The stream we hand it is therefore the write end of a
+ * pipe; a small forwarder thread reads the other end, counts the bytes, copies
+ * them to the terminal and, with --record, into the asciicast file.
+ *
+ * Because ncurses's output is not the terminal, ncurses cannot set the
+ * terminal's modes or read its size: this file does both itself (termios on
+ * standard input, TIOCGWINSZ + resizeterm). That is also what makes the
+ * restore safe in a signal handler: a crash handler writes a fixed string
+ * with write(2) and calls tcsetattr, both async-signal-safe.
+ *
+ * Signals: SIGINT, SIGTERM and SIGHUP set a flag the frame loop reads, so the
+ * normal path restores the terminal and tui_main returns 128 + the signal.
+ * SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT restore at once and re-raise.
+ * SIGWINCH sets a flag; SIGTSTP is ignored (the suspend key is disabled)
+ * because a stopped process could not flush its restore through the thread.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <term.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tui_private.h"
+
+/* ---------------------------------------------------------------- signals */
+
+static volatile sig_atomic_t quit_signal;
+static volatile sig_atomic_t window_changed;
+
+/* What the crash handler needs, fixed before any handler can run. */
+static struct termios saved_modes;
+static int restore_fd = -1;
+static char restore_sequence[512];
+static size_t restore_length;
+static volatile sig_atomic_t session_active;
+
+static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static struct sigaction saved_quit[3], saved_crash[5], saved_winch, saved_tstp, saved_pipe;
+static bool handlers_installed;
+
+/* The forwarder thread (kept here so the header need not include pthread.h). */
+static pthread_t forwarder_thread;
+
+static void on_quit(int sig)
+{
+    quit_signal = sig;
+}
+
+static void on_winch(int sig)
+{
+    (void)sig;
+    window_changed = 1;
+}
+
+/* Async-signal-safe: write(2) and tcsetattr only. */
+static void restore_now(void)
+{
+    if (!session_active)
+        return;
+    session_active = 0;
+    size_t done = 0;
+    while (done < restore_length) {
+        ssize_t n = write(restore_fd, restore_sequence + done, restore_length - done);
+        if (n <= 0 && errno != EINTR)
+            break;
+        if (n > 0)
+            done += (size_t)n;
+    }
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_modes);
+}
+
+static void on_crash(int sig)
+{
+    int saved_errno = errno;
+    restore_now();
+    errno = saved_errno;
+    /* SA_RESETHAND put the default action back: raised again, it ends the
+     * process as the crash would have (with a core if enabled). */
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+
+    action.sa_handler = on_quit; /* no SA_RESTART: poll() returns at once */
+    for (int k = 0; k < COUNT(quit_signals); k++)
+        sigaction(quit_signals[k], &action, &saved_quit[k]);
+    action.sa_handler = on_winch;
+    sigaction(SIGWINCH, &action, &saved_winch);
+
+    action.sa_handler = on_crash;
+    action.sa_flags = SA_RESETHAND;
+    for (int k = 0; k < COUNT(crash_signals); k++)
+        sigaction(crash_signals[k], &action, &saved_crash[k]);
+
+    action.sa_handler = SIG_IGN;
+    action.sa_flags = 0;
+    sigaction(SIGTSTP, &action, &saved_tstp);
+    sigaction(SIGPIPE, &action, &saved_pipe);
+    handlers_installed = true;
+}
+
+static void restore_handlers(void)
+{
+    if (!handlers_installed)
+        return;
+    handlers_installed = false;
+    for (int k = 0; k < COUNT(quit_signals); k++)
+        sigaction(quit_signals[k], &saved_quit[k], NULL);
+    for (int k = 0; k < COUNT(crash_signals); k++)
+        sigaction(crash_signals[k], &saved_crash[k], NULL);
+    sigaction(SIGWINCH, &saved_winch, NULL);
+    sigaction(SIGTSTP, &saved_tstp, NULL);
+    sigaction(SIGPIPE, &saved_pipe, NULL);
+}
+
+int tui_term_quit_signal(void)
+{
+    return quit_signal;
+}
+
+double tui_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- recording */
+
+/* One asciicast v2 event line: [time, "o", "json-escaped text"]. Called by the
+ * forwarder thread with each chunk; a UTF-8 sequence cut by the chunk's end is
+ * kept for the next chunk, since JSON strings must be whole characters. */
+static unsigned char record_pending[4];
+static size_t record_pending_length;
+
+static size_t utf8_length(unsigned char lead)
+{
+    return lead < 0x80 ? 1 : (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 0;
+}
+
+static void record_output(TuiTerm *term, const char *data, size_t length)
+{
+    FILE *f = term->record;
+    unsigned char joined[4 + 16384];
+    size_t total = 0;
+    memcpy(joined, record_pending, record_pending_length);
+    total = record_pending_length;
+    record_pending_length = 0;
+    size_t take = length < sizeof joined - total ? length : sizeof joined - total;
+    memcpy(joined + total, data, take);
+    total += take;
+
+    flockfile(f);
+    fprintf(f, "[%.6f, \"o\", \"", tui_now() - term->record_start);
+    size_t i = 0;
+    while (i < total) {
+        unsigned char c = joined[i];
+        size_t n = utf8_length(c);
+        if (n > 1) {
+            if (i + n > total) { /* cut by the chunk's end: finish it next time */
+                record_pending_length = total - i;
+                memcpy(record_pending, joined + i, record_pending_length);
+                break;
+            }
+            bool valid = true;
+            for (size_t k = 1; k < n; k++)
+                valid = valid && (joined[i + k] & 0xC0) == 0x80;
+            if (valid) {
+                fwrite(joined + i, 1, n, f);
+                i += n;
+                continue;
+            }
+        }
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7F)
+            fprintf(f, "\\u%04x", c); /* a stray byte is shown as its Latin-1 character */
+        else
+            putc(c, f);
+        i++;
+    }
+    fputs("\"]\n", f);
+    funlockfile(f);
+    if (take < length)
+        record_output(term, data + take, length - take);
+}
+
+static void record_resize(TuiTerm *term)
+{
+    if (!term->record)
+        return;
+    flockfile(term->record);
+    fprintf(term->record, "[%.6f, \"r\", \"%dx%d\"]\n", tui_now() - term->record_start, term->cols, term->rows);
+    funlockfile(term->record);
+}
+
+static bool record_open(TuiTerm *term, const char *path, char *err, size_t err_size)
+{
+    term->record = fopen(path, "w");
+    if (!term->record) {
+        snprintf(err, err_size, "--record %s: cannot write: %s", path, strerror(errno));
+        return false;
+    }
+    const char *term_name = getenv("TERM");
+    fprintf(term->record, "{\"version\": 2, \"width\": %d, \"height\": %d, \"timestamp\": %lld, ", term->cols,
+            term->rows, (long long)time(NULL));
+    fputs("\"title\": \"clothsim\", \"env\": {\"TERM\": \"", term->record);
+    for (const char *p = term_name ? term_name : ""; *p; p++)
+        if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7F)
+            putc(*p, term->record);
+    fputs("\"}}\n", term->record);
+    term->record_start = tui_now();
+    return true;
+}
+
+/* ---------------------------------------------------------------- the forwarder */
+
+static void write_all(int fd, const char *data, size_t length)
+{
+    while (length > 0) {
+        ssize_t n = write(fd, data, length);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return; /* the terminal is gone: drop the bytes, keep the pipe drained */
+        data += n;
+        length -= (size_t)n;
+    }
+}
+
+static void *forward(void *arg)
+{
+    TuiTerm *term = arg;
+    static char buffer[16384];
+    for (;;) {
+        ssize_t n = read(term->pipe_fd[0], buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        term->bytes += (unsigned long long)n;
+        write_all(term->tty_fd, buffer, (size_t)n);
+        if (term->record)
+            record_output(term, buffer, (size_t)n);
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- the session */
+
+static void append_capability(const char *name)
+{
+    char *value = tigetstr(name);
+    if (!value || value == (char *)-1)
+        return;
+    size_t length = strlen(value);
+    if (restore_length + length < sizeof restore_sequence) {
+        memcpy(restore_sequence + restore_length, value, length);
+        restore_length += length;
+    }
+}
+
+static void append_text(const char *text)
+{
+    size_t length = strlen(text);
+    if (restore_length + length < sizeof restore_sequence) {
+        memcpy(restore_sequence + restore_length, text, length);
+        restore_length += length;
+    }
+}
+
+static void read_size(TuiTerm *term)
+{
+    struct winsize size;
+    if (ioctl(term->tty_fd, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0) {
+        term->rows = size.ws_row;
+        term->cols = size.ws_col;
+    } else {
+        term->rows = 24;
+        term->cols = 80;
+    }
+}
+
+bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t err_size)
+{
+    *term = (TuiTerm){.tty_fd = STDOUT_FILENO, .pipe_fd = {-1, -1}};
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        snprintf(err, err_size,
+                 "the sandbox needs a terminal on standard input and output "
+                 "(clothsim run works without one)");
+        return false;
+    }
+    if (tcgetattr(STDIN_FILENO, &saved_modes) != 0) {
+        snprintf(err, err_size, "cannot read the terminal's modes: %s", strerror(errno));
+        return false;
+    }
+    read_size(term);
+    if (record_path && !record_open(term, record_path, err, err_size))
+        return false;
+
+    quit_signal = 0;
+    window_changed = 0;
+    /* before newterm, so that ncurses does not install handlers of its own */
+    install_handlers();
+
+    if (pipe(term->pipe_fd) != 0) {
+        snprintf(err, err_size, "cannot make a pipe: %s", strerror(errno));
+        goto fail;
+    }
+    /* the forwarder takes no signals: they all go to the frame loop */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pthread_t thread;
+    int started = pthread_create(&thread, NULL, forward, term);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (started != 0) {
+        snprintf(err, err_size, "cannot start the output thread: %s", strerror(started));
+        goto fail;
+    }
+    term->forwarding = true;
+    forwarder_thread = thread;
+
+    term->curses_out = fdopen(term->pipe_fd[1], "w");
+    if (!term->curses_out) {
+        snprintf(err, err_size, "cannot open the output stream: %s", strerror(errno));
+        goto fail;
+    }
+    term->pipe_fd[1] = -1; /* owned by curses_out now */
+    term->screen = newterm(NULL, term->curses_out, stdin);
+    if (!term->screen) {
+        const char *name = getenv("TERM");
+        snprintf(err, err_size, "cannot use the terminal type '%s' (is TERM right?)", name ? name : "");
+        goto fail;
+    }
+
+    /* our own cbreak mode (ncurses cannot set modes through a pipe): keys one
+     * at a time, no echo; ^C still interrupts; ^S, ^Q and ^Z are plain keys */
+    struct termios modes = saved_modes;
+    modes.c_lflag &= (tcflag_t) ~(ICANON | ECHO | IEXTEN);
+    modes.c_iflag &= (tcflag_t) ~(IXON);
+    modes.c_cc[VMIN] = 1;
+    modes.c_cc[VTIME] = 0;
+    modes.c_cc[VSUSP] = _POSIX_VDISABLE;
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &modes);
+
+    restore_fd = term->tty_fd;
+    restore_length = 0;
+    append_text("\033[?1002l\033[?1000l\033[?1006l"); /* mouse reporting off */
+    append_capability("sgr0");
+    append_capability("cnorm");
+    append_capability("rmkx");
+    append_capability("rmcup");
+    session_active = 1;
+
+    resizeterm(term->rows, term->cols);
+    return true;
+
+fail:
+    tui_term_stop(term);
+    return false;
+}
+
+void tui_term_stop(TuiTerm *term)
+{
+    if (term->screen) {
+        if (term->mouse) {
+            mousemask(0, NULL);
+            putp("\033[?1002l");
+        }
+        endwin();
+        delscreen(term->screen);
+        term->screen = NULL;
+    }
+    if (term->curses_out) {
+        fclose(term->curses_out); /* the forwarder reads the end of the pipe and stops */
+        term->curses_out = NULL;
+    }
+    if (term->pipe_fd[1] >= 0)
+        close(term->pipe_fd[1]);
+    term->pipe_fd[1] = -1;
+    if (term->forwarding) {
+        pthread_join(forwarder_thread, NULL);
+        term->forwarding = false;
+    }
+    if (term->pipe_fd[0] >= 0)
+        close(term->pipe_fd[0]);
+    term->pipe_fd[0] = -1;
+    if (session_active) {
+        session_active = 0;
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_modes);
+    }
+    restore_handlers();
+    if (term->record) {
+        fclose(term->record);
+        term->record = NULL;
+    }
+}
+
+TuiWait tui_term_wait(TuiTerm *term, int timeout_ms)
+{
+    (void)term;
+    if (quit_signal || window_changed)
+        return WAIT_SIGNAL;
+    struct pollfd fd = {.fd = STDIN_FILENO, .events = POLLIN};
+    int n = poll(&fd, 1, timeout_ms);
+    if (n < 0)
+        return errno == EINTR ? WAIT_SIGNAL : WAIT_HANGUP;
+    if (n == 0)
+        return WAIT_TIMEOUT;
+    if (fd.revents & POLLIN)
+        return WAIT_INPUT;
+    return WAIT_HANGUP; /* POLLHUP, POLLERR, POLLNVAL: the terminal went away */
+}
+
+bool tui_term_take_resize(TuiTerm *term)
+{
+    if (!window_changed)
+        return false;
+    window_changed = 0;
+    int rows = term->rows, cols = term->cols;
+    read_size(term);
+    if (rows == term->rows && cols == term->cols)
+        return false;
+    resizeterm(term->rows, term->cols);
+    record_resize(term);
+    return true;
+}
+
+void tui_term_mouse_on(TuiTerm *term)
+{
+    mmask_t want = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON3_PRESSED | BUTTON3_RELEASED | BUTTON4_PRESSED |
+                   REPORT_MOUSE_POSITION;
+#ifdef BUTTON5_PRESSED
+    want |= BUTTON5_PRESSED;
+#endif
+    if (mousemask(want, NULL) == 0)
+        return;
+    mouseinterval(0); /* presses and releases as they come, no click detection delay */
+    /* ncurses asks for presses and releases only (mode 1000); drags need the
+     * motion of a held button (1002), which is far less chatty than 1003 */
+    putp("\033[?1002h");
+    term->mouse = true;
+}

@@ -1,0 +1,291 @@
+/* test_tui.c - the terminal front end, tested as a person uses it: clothsim
+ * runs in a detached tmux session of known size; keys go in with send-keys
+ * and the screen comes back with capture-pane. Each test has its own tmux
+ * server (-L clothsim-test-PID) and kills it at the end. Waits poll the
+ * screen with a deadline instead of sleeping a fixed time. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SCREEN_BYTES 65536
+#define WAIT_SECONDS 8.0
+
+static char server[64];     /* the tmux socket name */
+static char exit_path[128]; /* where the pane's shell writes EXIT=status */
+static char stty_path[128]; /* and the terminal's modes after clothsim ends */
+static char screen[SCREEN_BYTES];
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Runs "tmux -L server ARGS"; returns its exit status. */
+static int tmux(const char *format, ...)
+{
+    char args[1024], command[1200];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(args, sizeof args, format, ap);
+    va_end(ap);
+    snprintf(command, sizeof command, "tmux -f /dev/null -L %s %s >/dev/null 2>&1", server, args);
+    return system(command);
+}
+
+/* The pane's text, as lines; false if tmux failed. */
+static bool capture(void)
+{
+    char command[256];
+    snprintf(command, sizeof command, "tmux -L %s capture-pane -p -t t 2>/dev/null", server);
+    FILE *f = popen(command, "r");
+    if (!f)
+        return false;
+    size_t n = fread(screen, 1, sizeof screen - 1, f);
+    screen[n] = '\0';
+    return pclose(f) == 0;
+}
+
+/* Polls the screen until it contains text (or, with absent, until it does
+ * not); false at the deadline. */
+static bool wait_screen(const char *text, bool absent)
+{
+    double deadline = now() + WAIT_SECONDS;
+    while (now() < deadline) {
+        if (capture() && (strstr(screen, text) != NULL) != absent)
+            return true;
+        pause_ms(40);
+    }
+    return false;
+}
+
+static bool wait_for(const char *text)
+{
+    return wait_screen(text, false);
+}
+
+/* The N of "step N" on the status line, or -1. */
+static long status_step(void)
+{
+    const char *p = strstr(screen, " step ");
+    return p ? strtol(p + 6, NULL, 10) : -1;
+}
+
+/* Starts clothsim with env (may be "") and args in a width x height pane;
+ * the shell around it records the exit status and the terminal's modes. */
+static void start(const char *env, const char *args, int width, int height)
+{
+    if (system("tmux -V >/dev/null 2>&1") != 0)
+        cr_skip_test("tmux is not installed");
+    snprintf(server, sizeof server, "clothsim-test-%d", (int)getpid());
+    snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-test-%d.exit", (int)getpid());
+    snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-test-%d.stty", (int)getpid());
+    unlink(exit_path);
+    unlink(stty_path);
+    int status = tmux("new-session -d -s t -x %d -y %d \"sh -c '%s %s %s; echo EXIT=\\$? > %s; stty -a > %s; "
+                      "sleep 60'\"",
+                      width, height, env, CLOTHSIM_BIN, args, exit_path, stty_path);
+    cr_assert_eq(status, 0, "tmux could not start a session");
+}
+
+static void stop(void)
+{
+    /* the socket file can outlive its server: remove it too */
+    char command[256], path[512] = "";
+    snprintf(command, sizeof command, "tmux -L %s display -p '#{socket_path}' 2>/dev/null", server);
+    FILE *f = popen(command, "r");
+    if (f) {
+        if (!fgets(path, sizeof path, f))
+            path[0] = '\0';
+        pclose(f);
+    }
+    path[strcspn(path, "\n")] = '\0';
+    tmux("kill-server");
+    if (path[0])
+        unlink(path);
+    unlink(exit_path);
+    unlink(stty_path);
+}
+
+/* Waits for the exit status the pane's shell writes; -1 at the deadline. */
+static int exit_status(void)
+{
+    double deadline = now() + WAIT_SECONDS;
+    while (now() < deadline) {
+        FILE *f = fopen(exit_path, "r");
+        int status = -1;
+        if (f) {
+            int got = fscanf(f, "EXIT=%d", &status);
+            fclose(f);
+            if (got == 1)
+                return status;
+        }
+        pause_ms(40);
+    }
+    return -1;
+}
+
+static bool has_braille(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; p[0] && p[1]; p++)
+        if (p[0] == 0xE2 && p[1] >= 0xA0 && p[1] <= 0xA3)
+            return true;
+    return false;
+}
+
+static bool all_ascii(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p >= 0x80)
+            return false;
+    return true;
+}
+
+/* The first line of the screen (the status line). */
+static const char *status_line(void)
+{
+    static char line[512];
+    size_t n = strcspn(screen, "\n");
+    if (n >= sizeof line)
+        n = sizeof line - 1;
+    memcpy(line, screen, n);
+    line[n] = '\0';
+    return line;
+}
+
+Test(tui, draws_the_cloth_and_the_status_line_then_quits_with_status_0, .timeout = 30)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "), "no status line:\n%s", screen);
+    cr_expect(strstr(status_line(), "jakobsen") != NULL, "integrator not named: %s", status_line());
+    cr_expect(strstr(screen, "Gravity") && strstr(screen, "Wind X") && strstr(screen, "Sphere"), "no panel:\n%s",
+              screen);
+    cr_expect(strstr(screen, "energy") && strstr(screen, "max strain"), "no plots:\n%s", screen);
+    cr_expect(has_braille(screen), "no cloth drawn in braille:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, pause_stops_the_step_counter_and_n_steps_exactly_once, .timeout = 30)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t Space");
+    cr_assert(wait_for("paused"), "no pause shown:\n%s", status_line());
+    long paused = status_step();
+    pause_ms(300);
+    capture();
+    cr_expect_eq(status_step(), paused, "the step counter moved while paused: %s", status_line());
+    char expected[64];
+    snprintf(expected, sizeof expected, " step %ld ", paused + 1);
+    tmux("send-keys -t t n");
+    cr_expect(wait_for(expected), "n did not advance one step from %ld: %s", paused, status_line());
+    pause_ms(200);
+    capture();
+    cr_expect_eq(status_step(), paused + 1, "%s", status_line());
+    tmux("send-keys -t t Space");
+    cr_expect(wait_screen("paused", true), "Space did not resume");
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, keys_1_to_6_and_tab_name_the_integrator, .timeout = 30)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t 3");
+    cr_expect(wait_for(" verlet "), "3 did not choose verlet: %s", status_line());
+    tmux("send-keys -t t 6");
+    cr_expect(wait_for(" xpbd "), "6 did not choose xpbd: %s", status_line());
+    tmux("send-keys -t t Tab");
+    cr_expect(wait_for(" euler "), "Tab did not wrap to euler: %s", status_line());
+    cr_expect(wait_for("exploded at t = "), "euler at the defaults should explode with a banner:\n%s", screen);
+    cr_expect(strstr(screen, "press r to reset") != NULL);
+    tmux("send-keys -t t Space r"); /* paused, so that euler does not explode again at once */
+    cr_expect(wait_screen("exploded at", true), "r did not reset the explosion");
+    cr_expect(wait_for("paused"), "%s", status_line());
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, a_small_terminal_shows_a_notice_and_recovers, .timeout = 30)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("resize-window -t t -x 30 -y 10");
+    cr_expect(wait_for("too small"), "no notice at 30 x 10:\n%s", screen);
+    tmux("resize-window -t t -x 100 -y 30");
+    cr_expect(wait_for(" step "), "no status line after growing back:\n%s", screen);
+    cr_expect(wait_for("Gravity"));
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, works_without_colour, .timeout = 30)
+{
+    start("NO_COLOR=1", "", 100, 30);
+    cr_assert(wait_for(" step "), "no status line with NO_COLOR:\n%s", screen);
+    cr_expect(has_braille(screen));
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, a_c_locale_and_an_8_colour_terminal_get_ascii_only, .timeout = 30)
+{
+    start("LANG=C LC_ALL=C TERM=xterm", "", 100, 30);
+    cr_assert(wait_for(" step "), "no status line under LANG=C:\n%s", screen);
+    cr_expect(wait_for("Gravity"));
+    cr_expect(all_ascii(screen), "non-ASCII output under LANG=C:\n%s", screen);
+    tmux("send-keys -t t ?");
+    cr_expect(wait_for("pause / resume"), "no help overlay:\n%s", screen);
+    cr_expect(all_ascii(screen), "non-ASCII help under LANG=C:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, sigterm_restores_the_terminal, .timeout = 30)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    /* clothsim is the child of the pane's shell */
+    char command[256], line[64] = "";
+    snprintf(command, sizeof command,
+             "tmux -L %s display -p -t t '#{pane_pid}' | xargs -I{} cat /proc/{}/task/{}/children", server);
+    FILE *f = popen(command, "r");
+    cr_assert(f);
+    char *got = fgets(line, sizeof line, f);
+    pclose(f);
+    long pid = got ? strtol(line, NULL, 10) : 0;
+    cr_assert_gt(pid, 0, "no clothsim process found");
+    cr_assert_eq(kill((pid_t)pid, SIGTERM), 0);
+    cr_expect_eq(exit_status(), 128 + SIGTERM);
+    cr_expect(wait_screen(" step ", true), "the sandbox's screen is still shown:\n%s", screen);
+    FILE *modes = fopen(stty_path, "r");
+    cr_assert(modes, "no stty output");
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text - 1, modes);
+    text[n] = '\0';
+    fclose(modes);
+    cr_expect(strstr(text, " icanon") && !strstr(text, "-icanon"), "icanon left off:\n%s", text);
+    cr_expect(strstr(text, " echo ") && !strstr(text, "-echo "), "echo left off:\n%s", text);
+    stop();
+}
