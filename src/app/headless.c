@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "core/metrics.h"
 #include "core/solver.h"
+#include "render/render.h"
 
 static const char run_usage[] =
     "usage: clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N | --seconds S]\n"
@@ -26,6 +27,11 @@ static const char run_usage[] =
     "  --csv PATH|-     metrics as CSV, '-' for standard output (the default when\n"
     "                   neither --csv nor --dump is given)\n"
     "  --dump PATH|-    the final state: '# COLS ROWS', then 'x y z' per particle\n"
+    "  --frames         draw the scene as text on standard output every K steps\n"
+    "                   and after the last, each under a line '-- step N, t = T s'\n"
+    "  --size WxH       frame size in cells (default 80x24)\n"
+    "  --mode NAME      shaded (default), wire, strain, points\n"
+    "  --ascii          frames in plain ASCII instead of Unicode braille\n"
     "\n"
     "CSV columns: " /* metrics_csv_header follows */;
 
@@ -61,12 +67,75 @@ static void write_dump(FILE *out, const Cloth *cloth)
         fprintf(out, "%.9g %.9g %.9g\n", cloth->x[i], cloth->y[i], cloth->z[i]);
 }
 
+/* Frames as text: a canvas, a camera framed on the scene once at the start,
+ * and the renderer. No terminal is involved. */
+typedef struct FrameWriter {
+    Canvas *canvas;
+    Camera camera;
+    RenderOptions options;
+    char *text;
+    size_t text_size;
+} FrameWriter;
+
+static bool frames_open(FrameWriter *w, const Solver *solver, int width, int height, int mode, bool ascii)
+{
+    w->canvas = canvas_create(width, height);
+    w->text_size = (size_t)width * height * 4 + (size_t)height + 1;
+    w->text = malloc(w->text_size);
+    if (!w->canvas || !w->text || !render_reserve(w->canvas, solver->cloth))
+        return false;
+    render_options_default(&w->options);
+    w->options.mode = (RenderMode)mode;
+    w->options.glyphs = ascii ? GLYPHS_ASCII : GLYPHS_BRAILLE;
+    camera_init(&w->camera, solver->params.dim, width, height);
+    camera_fit_solver(&w->camera, solver);
+    return true;
+}
+
+static void frames_write(FrameWriter *w, const Solver *solver)
+{
+    render_solver(w->canvas, &w->camera, solver, &w->options);
+    canvas_to_utf8(w->canvas, w->text, w->text_size);
+    printf("-- step %lld, t = %.4f s\n%s", (long long)solver->step, solver->time, w->text);
+}
+
+static void frames_close(FrameWriter *w)
+{
+    canvas_destroy(w->canvas);
+    free(w->text);
+}
+
+static bool parse_size(const char *text, int *width, int *height)
+{
+    char *end = NULL;
+    long w = strtol(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X')) {
+        cli_error("--size %s: expected WIDTHxHEIGHT in cells, e.g. 80x24", text);
+        return false;
+    }
+    const char *rest = end + 1;
+    long h = strtol(rest, &end, 10);
+    if (end == rest || *end != '\0') {
+        cli_error("--size %s: expected WIDTHxHEIGHT in cells, e.g. 80x24", text);
+        return false;
+    }
+    if (w < 8 || w > 1000 || h < 4 || h > 1000) {
+        cli_error("--size %s: out of range (8x4 to 1000x1000)", text);
+        return false;
+    }
+    *width = (int)w;
+    *height = (int)h;
+    return true;
+}
+
 int headless_run(int argc, char **argv)
 {
     CliSettings settings = {.scene = SCENE_CURTAIN};
     long steps = 600, every = 1;
     double seconds = -1.0;
     const char *csv_path = NULL, *dump_path = NULL;
+    bool frames = false, ascii = false;
+    int width = 80, height = 24, mode = RENDER_SHADED;
     for (int i = 1; i < argc; i++) {
         int taken = cli_take_setting(&settings, argc, argv, &i);
         if (taken < 0)
@@ -92,6 +161,21 @@ int headless_run(int argc, char **argv)
             if (!value)
                 return EXIT_USAGE;
             dump_path = value;
+        } else if ((value = cli_option_value(argc, argv, &i, "--size", &matched)) || matched) {
+            if (!value || !parse_size(value, &width, &height))
+                return EXIT_USAGE;
+        } else if ((value = cli_option_value(argc, argv, &i, "--mode", &matched)) || matched) {
+            if (!value)
+                return EXIT_USAGE;
+            mode = params_lookup_name(render_mode_names, value);
+            if (mode < 0) {
+                cli_error("--mode %s: unknown render mode (one of shaded|wire|strain|points)", value);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(argv[i], "--frames") == 0) {
+            frames = true;
+        } else if (strcmp(argv[i], "--ascii") == 0) {
+            ascii = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("%s%s\n", run_usage, metrics_csv_header);
             return 0;
@@ -113,10 +197,11 @@ int headless_run(int argc, char **argv)
         if ((double)steps * params.dt < seconds - 1e-9 * params.dt)
             steps++;
     }
-    if (!csv_path && !dump_path)
+    if (!csv_path && !dump_path && !frames)
         csv_path = "-";
-    if (csv_path && dump_path && strcmp(csv_path, "-") == 0 && strcmp(dump_path, "-") == 0) {
-        cli_error("--csv - and --dump -: only one of them can go to standard output");
+    int to_stdout = (csv_path && strcmp(csv_path, "-") == 0) + (dump_path && strcmp(dump_path, "-") == 0) + frames;
+    if (to_stdout > 1) {
+        cli_error("--csv -, --dump - and --frames all write to standard output: give a file to all but one");
         return EXIT_USAGE;
     }
 
@@ -133,22 +218,38 @@ int headless_run(int argc, char **argv)
         solver_destroy(solver);
         return EXIT_USAGE;
     }
+    FrameWriter writer = {0};
+    if (frames && !frames_open(&writer, solver, width, height, mode, ascii)) {
+        frames_close(&writer);
+        close_output(csv);
+        close_output(dump);
+        solver_destroy(solver);
+        cli_error("out of memory for a %dx%d frame", width, height);
+        return 1;
+    }
     if (csv) {
         fprintf(csv, "%s\n", metrics_csv_header);
         write_row(csv, solver);
     }
+    if (frames)
+        frames_write(&writer, solver);
     for (long n = 1; n <= steps; n++) {
         solver_step(solver);
         if (solver->exploded) {
             if (csv)
                 write_row(csv, solver);
+            if (frames)
+                frames_write(&writer, solver);
             fprintf(stderr, "clothsim: exploded at t = %.4f s (step %lld); frozen on the last good step\n",
                     solver->exploded_time, (long long)solver->exploded_step + 1);
             break;
         }
         if (csv && (n % every == 0 || n == steps))
             write_row(csv, solver);
+        if (frames && (n % every == 0 || n == steps))
+            frames_write(&writer, solver);
     }
+    frames_close(&writer);
     if (dump)
         write_dump(dump, solver->cloth);
     close_output(csv);

@@ -48,7 +48,13 @@ Test(cli, bad_arguments_exit_2_with_one_line_naming_the_culprit)
     expect_usage_error((const char *[]){"", "run", "--csv", "/nonexistent/dir/x.csv", NULL},
                        "--csv /nonexistent/dir/x.csv: cannot write: No such file or directory");
     expect_usage_error((const char *[]){"", "run", "--csv", "-", "--dump", "-", NULL},
-                       "--csv - and --dump -: only one of them can go to standard output");
+                       "--csv -, --dump - and --frames all write to standard output: give a file to all but one");
+    expect_usage_error((const char *[]){"", "run", "--frames", "--size", "80", NULL},
+                       "--size 80: expected WIDTHxHEIGHT in cells, e.g. 80x24");
+    expect_usage_error((const char *[]){"", "run", "--frames", "--size", "2x2", NULL},
+                       "--size 2x2: out of range (8x4 to 1000x1000)");
+    expect_usage_error((const char *[]){"", "run", "--frames", "--mode", "solid", NULL},
+                       "--mode solid: unknown render mode (one of shaded|wire|strain|points)");
     expect_usage_error((const char *[]){"", "frobnicate", NULL},
                        "unknown command 'frobnicate' (clothsim --help lists the commands)");
     expect_usage_error((const char *[]){"", "params", "--set", "pin=middle", NULL},
@@ -121,4 +127,30 @@ Test(cli, params_and_scenes_list_everything)
         cr_expect(strstr(out, scene_names[s]) != NULL);
     cr_assert_eq(run((const char *[]){"", "--version", NULL}), 0);
     cr_expect(strncmp(out, "clothsim ", 9) == 0);
+}
+
+Test(cli, frames_are_text_of_the_asked_size)
+{
+    cr_assert_eq(run((const char *[]){"", "run", "--steps", "2", "--every", "2", "--frames", "--size", "40x12",
+                                      "--ascii", NULL}),
+                 0, "%s", err);
+    cr_expect(strncmp(out, "-- step 0, t = 0.0000 s\n", 24) == 0, "%.40s", out);
+    cr_expect(strstr(out, "-- step 2, t = 0.0333 s\n") != NULL);
+    int lines = 0, widest = 0, width = 0;
+    for (const char *p = out; *p; p++) {
+        cr_assert((unsigned char)*p < 128, "ASCII only");
+        if (*p == '\n') {
+            lines++;
+            widest = width > widest ? width : widest;
+            width = 0;
+        } else {
+            width++;
+        }
+    }
+    cr_expect_eq(lines, 2 * (1 + 12));
+    cr_expect(widest <= 40 + 0 || strncmp(out, "--", 2) == 0);
+    int marks = 0;
+    for (const char *p = strchr(out, '\n'); *p && strncmp(p, "\n-- step 2", 11) != 0; p++)
+        marks += *p != ' ' && *p != '\n';
+    cr_expect(marks > 40, "the cloth is drawn: %d marks", marks);
 }
