@@ -27,6 +27,7 @@ const char *const tui_key_help[] = {
     "f",          "freeze: stop all motion",
     "w",          "wind off / on",
     "P",          "next pinning",
+    "t",          "tearing: off, naive, hysteresis",
     "m",          "shaded wire strain points",
     "a",          "braille / half / ascii",
     "h j k l",    "orbit (or Shift+arrows)",
@@ -57,7 +58,7 @@ static const TuiSlider slider_table[] = {
     {"substeps", "Substeps", 1.0, 50.0, 1.0, false, NULL},
     {"dt", "dt", 1.0 / 960.0, 1.0 / 15.0, 1.25, true, NULL},
     {"material", "Material", 0, 0, 1, false, NULL},
-    {"tearing", "Tearing", 0, 0, 1, false, NULL},
+    {"tear", "Tearing", 0, 0, 1, false, NULL},
     {"pin", "Pin", 0, 0, 1, false, NULL},
     {"scene", "Scene", 0, 0, 1, false, NULL},
 };
@@ -233,6 +234,14 @@ static void toggle_wind(Tui *tui)
     tui->wind_off = !tui->wind_off;
     tui_apply_base(tui);
     tui_message(tui, tui->wind_off ? "wind off" : "wind on");
+}
+
+static void next_tearing(Tui *tui)
+{
+    tui->base.tear = (tui->base.tear + 1) % TEAR_COUNT;
+    tui_apply_base(tui);
+    tui->panel_dirty = true;
+    tui_message(tui, "tearing %s", tear_names[tui->base.tear]);
 }
 
 static void next_pinning(Tui *tui)
@@ -534,6 +543,9 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'P':
         next_pinning(tui);
+        break;
+    case 't':
+        next_tearing(tui);
         break;
     case 'm':
         tui->render.mode = (RenderMode)((tui->render.mode + 1) % RENDER_MODE_COUNT);
