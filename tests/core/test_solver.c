@@ -622,3 +622,40 @@ Test(solver, rubber_stretches_more_than_canvas)
     solver_destroy(r);
     solver_destroy(c);
 }
+
+/* A silk square lifted by its centre, lowered to the floor and let go: it
+ * folds into a heap. Returns the closest pair of unlinked particles. */
+static float heap_min_distance(const char *self_collision)
+{
+    const char *settings[] = {"collider=none", "floor=on",        "cols=30",      "rows=30",
+                              "spacing=0.04",  "thickness=0.01", "material=silk", self_collision, NULL};
+    Solver *s = support_solver(SCENE_DRAPE, settings);
+    Cloth *c = s->cloth;
+    int centre = cloth_index(c, 15, 15);
+    float start = c->y[centre];
+    solver_grab(s, centre);
+    for (int n = 0; n < 720; n++) {
+        float t = n / 240.0f;
+        float target = t < 1.5f ? start + 0.8f * t : start + 1.2f - 0.8f * (t - 1.5f);
+        solver_grab_move(s, c->x[centre], fmaxf(target, 0.02f), c->z[centre]);
+        solver_step(s);
+    }
+    solver_release(s);
+    support_run_seconds(s, 1.0);
+    cr_assert(!s->exploded);
+    float highest = -1e9f, lowest = 1e9f;
+    for (int i = 0; i < c->count; i++)
+        highest = fmaxf(highest, c->y[i]), lowest = fminf(lowest, c->y[i]);
+    cr_expect(highest < 0.2f && lowest > -1e-4f, "a heap on the floor: y from %.3f to %.3f", lowest, highest);
+    float closest = selfcollide_min_distance(s->self_collision, c, 0.05f);
+    solver_destroy(s);
+    return closest;
+}
+
+Test(solver, a_heap_with_self_collision_keeps_unlinked_particles_half_a_thickness_apart)
+{
+    float with = heap_min_distance("self_collision=on");
+    float without = heap_min_distance("self_collision=off");
+    cr_expect(with >= 0.005f, "with: closest unlinked pair %.4f m", with);
+    cr_expect(without < 0.003f, "without, the layers pass through each other: %.4f m", without);
+}
