@@ -133,7 +133,8 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/lessons
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
 	if [ -f clothsim.1 ]; then install -d $(DESTDIR)$(MANDIR) && install -m 644 clothsim.1 $(DESTDIR)$(MANDIR)/clothsim.1; fi
-	for f in lessons/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(SHAREDIR)/lessons/; done; true
+	cd lessons && find . -name '*.lesson' -o -name README.md | while read -r f; do \
+	  install -d "$(DESTDIR)$(SHAREDIR)/lessons/$$(dirname "$$f")" && install -m 644 "$$f" "$(DESTDIR)$(SHAREDIR)/lessons/$$f"; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/clothsim.1

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cli.h"
 #include "headless.h"
 #include "tui.h"
@@ -17,6 +18,7 @@ static const char usage[] =
     "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
     "       clothsim params [--scene NAME]   every setting: type, range, default, meaning\n"
     "       clothsim scenes                  the scenes\n"
+    "       clothsim check [--run] FILE...   check lesson scripts (--run: play them and verify)\n"
     "       clothsim --help | --version\n"
     "\n"
     "In the sandbox, ? lists the keys. clothsim run --help tells more about a headless run;\n"
@@ -33,6 +35,8 @@ int main(int argc, char **argv)
         status = headless_run(argc - 1, argv + 1);
     else if (strcmp(command, "params") == 0)
         status = headless_params(argc - 1, argv + 1);
+    else if (strcmp(command, "check") == 0)
+        status = check_main(argc - 1, argv + 1);
     else if (strcmp(command, "scenes") == 0)
         status = argc == 2 ? headless_scenes() : (cli_error("scenes takes no arguments"), EXIT_USAGE);
     else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {

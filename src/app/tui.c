@@ -549,6 +549,9 @@ int tui_main(int argc, char **argv)
     }
 
     setlocale(LC_ALL, "");
+    /* numbers in settings and lessons are written with a '.', whatever the
+     * language of the terminal: strtod must read them so */
+    setlocale(LC_NUMERIC, "C");
     const char *codeset = nl_langinfo(CODESET);
     tui->utf8 = codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
     if (!tui->utf8)

@@ -1,0 +1,118 @@
+/* check.c - `clothsim check [--run] FILE...` (see check.h).
+ *
+ * Parses every file first and stops there if any has a mistake: one line
+ * `file:line:col: message` each on stderr. With --run it then plays each
+ * lesson through lesson_player_play_to_end (no terminal, no clock: runs
+ * finish at once, pauses, questions and free play are passed) and reports
+ * each failed expect as `file:line:col: expect failed: ... (saw X)`.
+ */
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lesson/lesson.h"
+#include "lesson/player.h"
+
+static const char usage[] =
+    "usage: clothsim check [--run] FILE...\n"
+    "\n"
+    "Checks lesson scripts (lessons/README.md describes the language).\n"
+    "  --run       also play each lesson headless and verify every 'expect'\n"
+    "  --verbose   with --run, also show each expect that held and the value seen\n"
+    "\n"
+    "A mistake is reported as one line 'file:line:col: message'; a failed\n"
+    "expect as 'file:line:col: expect failed: CONDITION (saw VALUE)'.\n"
+    "Exit status: 0 all good, 1 an expect failed, 2 a mistake in a file or\n"
+    "in the arguments (then nothing is run).\n";
+
+int check_main(int argc, char **argv)
+{
+    bool run = false, verbose = false;
+    int file_count = 0;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files) {
+        cli_error("out of memory");
+        return EXIT_FAILURE;
+    }
+    bool options = true;
+    for (int i = 1; i < argc; i++) {
+        if (options && strcmp(argv[i], "--") == 0) {
+            options = false;
+        } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
+            fputs(usage, stdout);
+            free(files);
+            return EXIT_SUCCESS;
+        } else if (options && strcmp(argv[i], "--run") == 0) {
+            run = true;
+        } else if (options && strcmp(argv[i], "--verbose") == 0) {
+            verbose = true;
+        } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error("check: unknown option '%s' (clothsim check --help)", argv[i]);
+            free(files);
+            return EXIT_USAGE;
+        } else {
+            files[file_count++] = argv[i];
+        }
+    }
+    if (file_count == 0) {
+        cli_error("check: name at least one lesson file (clothsim check --help)");
+        free(files);
+        return EXIT_USAGE;
+    }
+
+    Lesson **lessons = calloc((size_t)file_count, sizeof *lessons);
+    if (!lessons) {
+        free(files);
+        cli_error("out of memory");
+        return EXIT_FAILURE;
+    }
+    int mistakes = 0;
+    for (int f = 0; f < file_count; f++) {
+        char err[600];
+        lessons[f] = lesson_parse_file(files[f], err, sizeof err);
+        if (!lessons[f]) {
+            fprintf(stderr, "%s\n", err);
+            mistakes++;
+        }
+    }
+
+    int status = EXIT_SUCCESS;
+    if (mistakes) {
+        status = EXIT_USAGE;
+    } else {
+        for (int f = 0; f < file_count; f++) {
+            const Lesson *lesson = lessons[f];
+            if (!run) {
+                printf("%s: ok (%d pages, %d expects)\n", files[f], lesson->page_count, lesson->expect_count);
+                continue;
+            }
+            LessonPlayer *player = lesson_player_create(lesson);
+            if (!player || !lesson_player_play_to_end(player)) {
+                fprintf(stderr, "%s: out of memory\n", files[f]);
+                lesson_player_destroy(player);
+                status = EXIT_FAILURE;
+                continue;
+            }
+            for (int k = 0; k < lesson->item_count; k++)
+                if (player->results[k].reached && !player->results[k].passed)
+                    fprintf(stderr, "%s\n", player->results[k].message);
+                else if (player->results[k].reached && verbose)
+                    printf("%s\n", player->results[k].message);
+            if (player->expects_failed) {
+                printf("%s: FAILED %d of %d expects\n", files[f], player->expects_failed, lesson->expect_count);
+                status = EXIT_FAILURE;
+            } else {
+                printf("%s: ok (%d pages, %d expects held)\n", files[f], lesson->page_count, player->expects_passed);
+            }
+            lesson_player_destroy(player);
+        }
+    }
+    for (int f = 0; f < file_count; f++)
+        lesson_destroy(lessons[f]);
+    free(lessons);
+    free(files);
+    return status;
+}

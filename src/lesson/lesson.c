@@ -1,0 +1,231 @@
+/* lesson.c - the lesson data model's shared pieces: names, the error funnel,
+ * suggestions, and the arena that owns a parsed lesson's memory. */
+#include "lesson.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+
+const char *const lesson_item_names[] = {
+    [LESSON_SAY] = ">",           [LESSON_SET] = "set",       [LESSON_PANE] = "pane",
+    [LESSON_CLOSE] = "close",     [LESSON_LABEL] = "label",   [LESSON_RESET] = "reset",
+    [LESSON_RUN] = "run",         [LESSON_STEP] = "step",     [LESSON_SUBSTEP] = "substep",
+    [LESSON_PASS] = "pass",       [LESSON_PAUSE] = "pause",   [LESSON_HIGHLIGHT] = "highlight",
+    [LESSON_QUESTION] = "question", [LESSON_PLAY] = "play",   [LESSON_EXPECT] = "expect",
+};
+
+const LessonMetricInfo lesson_metrics[] = {
+    [METRIC_KINETIC] = {"kinetic", DIM_ENERGY, "J", "kinetic energy"},
+    [METRIC_POTENTIAL] = {"potential", DIM_ENERGY, "J", "gravitational energy, zero at y = 0"},
+    [METRIC_ELASTIC] = {"elastic", DIM_ENERGY, "J", "energy stored in the links"},
+    [METRIC_TOTAL] = {"total", DIM_ENERGY, "J", "kinetic + potential + elastic"},
+    [METRIC_MAX_STRAIN] = {"max_strain", DIM_NUMBER, "", "largest stretch of a structural link, length/rest - 1"},
+    [METRIC_MEAN_STRAIN] = {"mean_strain", DIM_NUMBER, "", "mean stretch of the structural links"},
+    [METRIC_RESIDUAL] = {"residual", DIM_NUMBER, "", "mean |length - rest| / rest after the last pass"},
+    [METRIC_PENETRATION] = {"penetration", DIM_LENGTH, "m", "deepest point of a link inside the collider"},
+    [METRIC_TORN] = {"torn", DIM_NUMBER, "", "links torn"},
+    [METRIC_EXPLODED] = {"exploded", DIM_NUMBER, "", "1 once the solver blew up"},
+    [METRIC_TIME] = {"time", DIM_TIME, "s", "simulated time since the pane was built"},
+    [METRIC_STEP] = {"step", DIM_NUMBER, "", "steps since the pane was built"},
+    [METRIC_OMEGA_DT] = {"omega_dt", DIM_NUMBER, "", "fastest spring mode times the substep; Verlet needs < 2"},
+    [METRIC_HIGHEST] = {"highest", DIM_LENGTH, "m", "height of the highest particle"},
+    [METRIC_LOWEST] = {"lowest", DIM_LENGTH, "m", "height of the lowest particle"},
+    [METRIC_CATENARY] = {"catenary", DIM_LENGTH, "m", "the first row's largest distance from a cosh(x/a)"},
+};
+
+const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};
+
+const char *const lesson_plot_names[] = {"energy", "strain", NULL};
+
+int lesson_metric_find(const char *name)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        if (strcmp(lesson_metrics[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+void lesson_verror(char *out, size_t out_size, const char *file, int line, int col, const char *format, va_list args)
+{
+    if (out_size == 0)
+        return;
+    int n = snprintf(out, out_size, "%s:%d:%d: ", file, line, col);
+    if (n >= 0 && (size_t)n < out_size)
+        vsnprintf(out + n, out_size - (size_t)n, format, args);
+}
+
+void lesson_error(char *out, size_t out_size, const char *file, int line, int col, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    lesson_verror(out, out_size, file, line, col, format, args);
+    va_end(args);
+}
+
+/* Edit distance counting a swap of two neighbours as one edit (optimal
+ * string alignment): "titel" is one slip from "title". Words longer than 63
+ * bytes are never close. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63)
+        return 99;
+    int d[64][64];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *lesson_suggest(const char *word, const char *const *names, int count)
+{
+    const char *best = NULL;
+    int best_distance = 99;
+    for (int i = 0; i < count; i++) {
+        if (!names[i])
+            continue;
+        int d = edit_distance(word, names[i]);
+        if (d < best_distance) {
+            best_distance = d;
+            best = names[i];
+        }
+    }
+    int allowed = (int)strlen(word) / 3;
+    if (allowed < 1)
+        allowed = 1;
+    if (allowed > 3)
+        allowed = 3;
+    return best_distance <= allowed ? best : NULL;
+}
+
+/* ------------------------------------------------------------ the arena */
+
+typedef struct ArenaBlock {
+    struct ArenaBlock *next;
+    size_t used, capacity;
+    max_align_t data[]; /* capacity bytes */
+} ArenaBlock;
+
+struct LessonArena {
+    ArenaBlock *head;
+};
+
+LessonArena *arena_create(void) { return calloc(1, sizeof(LessonArena)); }
+
+void arena_destroy(LessonArena *arena)
+{
+    if (!arena)
+        return;
+    for (ArenaBlock *b = arena->head, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(arena);
+}
+
+void *arena_alloc(LessonArena *arena, size_t size)
+{
+    const size_t align = sizeof(max_align_t);
+    size = (size + align - 1) / align * align;
+    if (size == 0)
+        size = align;
+    ArenaBlock *b = arena->head;
+    if (!b || b->capacity - b->used < size) {
+        size_t capacity = size > 16384 ? size : 16384;
+        b = malloc(sizeof *b + capacity);
+        if (!b)
+            return NULL;
+        b->used = 0;
+        b->capacity = capacity;
+        b->next = arena->head;
+        arena->head = b;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(LessonArena *arena, const char *text, size_t length)
+{
+    char *s = arena_alloc(arena, length + 1);
+    if (s) {
+        memcpy(s, text, length);
+        s[length] = '\0';
+    }
+    return s;
+}
+
+void lesson_destroy(Lesson *lesson)
+{
+    if (!lesson)
+        return;
+    free(lesson->items);
+    free(lesson->pages);
+    arena_destroy(lesson->arena);
+    free(lesson);
+}
+
+Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t capacity = 65536, length = 0;
+    char *text = malloc(capacity);
+    while (text) {
+        if (length == capacity) {
+            if (capacity >= ((size_t)1 << 26)) { /* 64 MiB: no lesson is that long */
+                free(text);
+                fclose(f);
+                snprintf(err, err_size, "%s: cannot read: the file is over 64 MiB", path);
+                return NULL;
+            }
+            char *bigger = realloc(text, capacity * 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            capacity *= 2;
+        }
+        size_t got = fread(text + length, 1, capacity - length, f);
+        length += got;
+        if (got == 0)
+            break;
+    }
+    bool failed = text && ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (!text) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return NULL;
+    }
+    if (failed) {
+        free(text);
+        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(saved));
+        return NULL;
+    }
+    Lesson *lesson = lesson_parse_buffer(path, text, length, err, err_size);
+    free(text);
+    return lesson;
+}

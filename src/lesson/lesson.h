@@ -1,0 +1,202 @@
+/* lesson.h - a lesson script as data: what the parser makes and the player plays.
+ *
+ * A lesson is a header (title, summary, duration, the settings and panes it
+ * starts with) and a list of pages. Every page and the header are a list of
+ * items played in order: a paragraph of narration, a change of settings, a run,
+ * a pause, a question, free play, an expectation. lessons/README.md documents
+ * the language; lesson_parse_buffer reads it.
+ *
+ * Every mistake in a script is reported as ONE line `file:line:col: message`
+ * (columns count characters, from 1), made by one function (lesson_error), and
+ * parsing stops at the first. The parser also checks every setting through
+ * params_set and the cross-key checks, so a lesson that parses builds.
+ */
+#ifndef CLOTHSIM_LESSON_H
+#define CLOTHSIM_LESSON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/params.h"
+
+#define LESSON_MAX_PANES 4
+#define LESSON_MAX_CHOICES 9
+#define LESSON_MAX_LINE 4096     /* bytes in one line, newline excluded */
+#define LESSON_MAX_NAME 24       /* bytes in a pane's name */
+#define LESSON_MAX_HIGHLIGHTS 8  /* names one highlight command may list */
+#define LESSON_MAX_RUN_STEPS 100000
+#define LESSON_MAX_RUN_SECONDS 600.0
+#define LESSON_MAX_STEP_COUNT 1000 /* step / substep / pass N */
+
+typedef enum LessonItemKind {
+    LESSON_SAY,       /* text: one paragraph of narration */
+    LESSON_SET,       /* pane (NULL: every pane and the base): settings */
+    LESSON_PANE,      /* open pane `pane` labelled text, base settings + settings */
+    LESSON_CLOSE,     /* close pane */
+    LESSON_LABEL,     /* pane's label becomes text */
+    LESSON_RESET,     /* pane (NULL: all): rebuild the scene, time back to 0 */
+    LESSON_RUN,       /* every pane: steps, or seconds of its own dt, at speed */
+    LESSON_STEP,      /* pane (NULL: all): count whole steps */
+    LESSON_SUBSTEP,   /* ... count substeps */
+    LESSON_PASS,      /* ... count relaxation passes */
+    LESSON_PAUSE,     /* wait for a key; text: the prompt, or NULL */
+    LESSON_HIGHLIGHT, /* pane (NULL: all): names (metric, plot or key); none: off */
+    LESSON_QUESTION,  /* text, choices, answer */
+    LESSON_PLAY,      /* free play; pane (NULL: all): keys unlocked */
+    LESSON_EXPECT,    /* expect */
+    LESSON_ITEM_KIND_COUNT
+} LessonItemKind;
+
+extern const char *const lesson_item_names[]; /* the command of each kind: "say" is '>' */
+
+/* What an expectation looks at: the metrics of metrics.h, and a few
+ * measures of the pane's state that only lessons use (lesson_measure). */
+typedef enum LessonMetric {
+    METRIC_KINETIC,
+    METRIC_POTENTIAL,
+    METRIC_ELASTIC,
+    METRIC_TOTAL,
+    METRIC_MAX_STRAIN,
+    METRIC_MEAN_STRAIN,
+    METRIC_RESIDUAL,
+    METRIC_PENETRATION,
+    METRIC_TORN,
+    METRIC_EXPLODED,
+    METRIC_TIME,     /* s since the pane was built */
+    METRIC_STEP,     /* steps since the pane was built */
+    METRIC_OMEGA_DT, /* solver_omega_dt: Verlet is stable below 2 */
+    METRIC_HIGHEST,  /* m, the highest particle's y */
+    METRIC_LOWEST,   /* m, the lowest particle's y */
+    METRIC_CATENARY, /* m, the first row's largest distance from a cosh(x/a) */
+    METRIC_COUNT
+} LessonMetric;
+
+/* The kind of number a metric is, so that a unit can be checked. */
+typedef enum LessonDimension { DIM_NUMBER, DIM_LENGTH, DIM_ENERGY, DIM_TIME } LessonDimension;
+
+typedef struct LessonMetricInfo {
+    const char *name;
+    LessonDimension dimension;
+    const char *unit; /* "" when a plain number */
+    const char *help;
+} LessonMetricInfo;
+
+extern const LessonMetricInfo lesson_metrics[]; /* indexed by LessonMetric */
+
+typedef enum LessonExpectKind {
+    EXPECT_EXPLODED,     /* exploded [before|after time]; negate: not exploded */
+    EXPECT_COMPARE,      /* metric op reference */
+    EXPECT_WITHIN,       /* metric within tolerance of reference */
+} LessonExpectKind;
+
+typedef enum LessonOp { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ } LessonOp;
+extern const char *const lesson_op_names[]; /* "<", "<=", ">", ">=", "=" */
+
+typedef enum LessonReference {
+    REF_NUMBER, /* value */
+    REF_START,  /* factor times the metric when the pane was built or reset, + offset */
+    REF_PANE,   /* factor times the same metric of pane ref_pane now, + offset */
+} LessonReference;
+
+typedef enum LessonWhen { WHEN_ANY, WHEN_BEFORE, WHEN_AFTER } LessonWhen;
+
+typedef struct LessonExpect {
+    LessonExpectKind kind;
+    int metric; /* LessonMetric */
+    bool negate;
+    LessonWhen when; /* exploded before / after time */
+    double time;     /* s */
+    LessonOp op;
+    LessonReference reference;
+    double value;  /* REF_NUMBER: the number in SI units; else the factor */
+    double offset; /* REF_START, REF_PANE: added to factor x reference (SI) */
+    const char *ref_pane;
+    double tolerance;        /* within: absolute, in the metric's unit, or ... */
+    bool tolerance_relative; /* ... a fraction of the reference (5% = 0.05) */
+    const char *source;      /* the condition as written, for messages */
+} LessonExpect;
+
+typedef struct LessonSetting {
+    const ParamInfo *info;
+    const char *value; /* as written */
+    int col;           /* of the KEY=VALUE word */
+} LessonSetting;
+
+typedef struct LessonChoice {
+    const char *text;
+    const char *feedback; /* NULL if none */
+} LessonChoice;
+
+typedef struct LessonItem {
+    LessonItemKind kind;
+    int line, col; /* of the command */
+    const char *pane; /* name of the pane it acts on; NULL: every pane */
+    const char *text;
+    LessonSetting *settings; /* set, pane */
+    int setting_count;
+    int64_t steps;  /* run (0 when in seconds); step, substep, pass: count */
+    double seconds; /* run */
+    double speed;   /* run: simulated seconds per real second */
+    LessonChoice *choices; /* question */
+    int choice_count;
+    int answer; /* question: index of the right choice, -1 if none */
+    const char **names; /* highlight: metric, plot or key names; play: keys */
+    int name_count;
+    LessonExpect expect;
+} LessonItem;
+
+typedef struct LessonPage {
+    const char *heading; /* "" if none */
+    int line;
+    int first_item, item_count; /* into Lesson.items */
+} LessonPage;
+
+typedef struct LessonArena LessonArena;
+
+typedef struct Lesson {
+    const char *name; /* file name as given to the parser */
+    const char *title, *summary;
+    double minutes; /* estimated duration */
+    LessonItem *items;
+    int item_count;
+    int setup_count; /* items[0 .. setup_count-1] are the header's */
+    LessonPage *pages;
+    int page_count;
+    int expect_count;
+    LessonArena *arena; /* owns every string and array above */
+} Lesson;
+
+/* Parses len bytes of text (any bytes: NULs, invalid UTF-8 and overlong
+ * lines are reported, never crash). name is used in messages. Returns the
+ * lesson, to be freed with lesson_destroy, or NULL with one line
+ * "name:line:col: message" (no newline) in err. Out of memory is reported in
+ * err as "name: out of memory". */
+Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char *err, size_t err_size);
+
+/* Reads and parses a file, as lesson_parse_buffer; a file that cannot be read
+ * gives "path: cannot read: reason". */
+Lesson *lesson_parse_file(const char *path, char *err, size_t err_size);
+
+void lesson_destroy(Lesson *lesson);
+
+/* The one funnel of every message about a place in a script:
+ * writes "file:line:col: message" into out. */
+void lesson_error(char *out, size_t out_size, const char *file, int line, int col, const char *format, ...)
+    __attribute__((format(printf, 6, 7)));
+void lesson_verror(char *out, size_t out_size, const char *file, int line, int col, const char *format, va_list args)
+    __attribute__((format(printf, 6, 0)));
+
+/* The name nearest to word by edit distance among count names (NULL entries
+ * skipped), or NULL if none is close enough to be a typo (a third of the
+ * word, at least 1, at most 3 edits), as params_suggest does for keys. */
+const char *lesson_suggest(const char *word, const char *const *names, int count);
+
+/* Metric by name, or -1. */
+int lesson_metric_find(const char *name);
+
+/* The names highlight accepts besides metrics and keys: the plots. */
+extern const char *const lesson_plot_names[]; /* NULL-terminated */
+
+#endif

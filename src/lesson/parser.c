@@ -1,0 +1,1333 @@
+/* parser.c - reads a lesson script into a Lesson (the language: lessons/README.md).
+ *
+ * One line at a time: its bytes are vetted (lexer_check_text), a line whose
+ * first character is '>' is narration, '#' a comment, anything else a command
+ * whose first word picks a handler from the table `commands`. A command that
+ * takes text (title, page, question ...) takes the rest of its line as it is;
+ * the others are cut into words by lexer_split.
+ *
+ * Settings and panes are played through a LessonStage as they are read, so
+ * every KEY=VALUE is checked by params_set, every pane name against the panes
+ * open at that point, exactly as the player will meet them.
+ *
+ * Every mistake goes through fail_at, which formats it with lesson_error;
+ * the first one stops the parse.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "lesson.h"
+#include "lexer.h"
+#include "stage.h"
+
+/* Words of the language that may not name a pane. */
+static const char *const keywords[] = {"pane", "start", "not", "all", "off", "within", "of", "at",
+                                        "before", "after", NULL};
+
+typedef struct Parser {
+    const char *name;
+    Lesson *lesson;
+    LessonArena *arena;
+    char *err;
+    size_t err_size;
+    bool failed;
+
+    int line; /* 1-based number of the line being read */
+    const char *text;
+    size_t length;
+    LessonToken tok[LEXER_MAX_TOKENS];
+    int ntok;
+
+    LessonStage stage;
+    int item_capacity, page_capacity;
+    bool in_pages;
+
+    /* narration being gathered into one paragraph */
+    char *paragraph;
+    size_t paragraph_length, paragraph_capacity;
+    int paragraph_line, paragraph_col;
+
+    /* a question being gathered: choices follow it */
+    int question; /* item index, or -1 */
+    int question_line, question_col;
+    LessonChoice choices[LESSON_MAX_CHOICES];
+    int choice_count;
+    int answer;
+    const char *general_feedback; /* given after the answer */
+
+    int title_line;
+} Parser;
+
+/* ------------------------------------------------------------ the error funnel */
+
+__attribute__((format(printf, 4, 5))) static bool fail_at(Parser *P, int line, int col, const char *format, ...)
+{
+    if (P->failed)
+        return false;
+    P->failed = true;
+    va_list args;
+    va_start(args, format);
+    lesson_verror(P->err, P->err_size, P->name, line, col, format, args);
+    va_end(args);
+    return false;
+}
+
+#define fail(P, col, ...) fail_at((P), (P)->line, (col), __VA_ARGS__)
+
+static bool out_of_memory(Parser *P)
+{
+    if (!P->failed)
+        snprintf(P->err, P->err_size, "%s: out of memory", P->name);
+    P->failed = true;
+    return false;
+}
+
+/* A token's text for a message: short, whole characters. */
+typedef struct Quote {
+    char text[72];
+} Quote;
+
+static Quote quote(const LessonToken *t)
+{
+    Quote q;
+    LessonToken copy = *t;
+    copy.kind = t->kind == TOKEN_STRING ? TOKEN_WORD : t->kind; /* show the quotes */
+    lexer_text(&copy, q.text, 61);
+    if (t->length > 60)
+        strcat(q.text, "...");
+    return q;
+}
+
+/* ------------------------------------------------------------ building */
+
+static LessonItem *new_item(Parser *P, LessonItemKind kind, int col)
+{
+    Lesson *L = P->lesson;
+    if (L->item_count == P->item_capacity) {
+        int capacity = P->item_capacity ? 2 * P->item_capacity : 64;
+        LessonItem *items = realloc(L->items, (size_t)capacity * sizeof *items);
+        if (!items)
+            return out_of_memory(P), NULL;
+        L->items = items;
+        P->item_capacity = capacity;
+    }
+    LessonItem *item = &L->items[L->item_count++];
+    memset(item, 0, sizeof *item);
+    item->kind = kind;
+    item->line = P->line;
+    item->col = col;
+    item->answer = -1;
+    item->speed = 1.0;
+    if (P->in_pages)
+        L->pages[L->page_count - 1].item_count++;
+    else
+        L->setup_count++;
+    return item;
+}
+
+static char *copy_text(Parser *P, const char *text, size_t length)
+{
+    char *s = arena_strndup(P->arena, text, length);
+    if (!s)
+        out_of_memory(P);
+    return s;
+}
+
+static char *copy_token(Parser *P, const LessonToken *t)
+{
+    char *s = arena_alloc(P->arena, t->length + 1);
+    if (!s)
+        return out_of_memory(P), NULL;
+    lexer_text(t, s, t->length + 1);
+    return s;
+}
+
+/* Plays a settings or pane item on the stage; its mistakes become errors. */
+static bool stage_item(Parser *P, int index)
+{
+    char message[400];
+    int col;
+    unsigned changed;
+    const LessonItem *item = &P->lesson->items[index];
+    if (!stage_play(&P->stage, item, &changed, message, sizeof message, &col))
+        return fail_at(P, item->line, col, "%s", message);
+    return true;
+}
+
+static bool flush_paragraph(Parser *P)
+{
+    if (P->paragraph_length == 0)
+        return true;
+    int line = P->line;
+    P->line = P->paragraph_line;
+    LessonItem *item = new_item(P, LESSON_SAY, P->paragraph_col);
+    P->line = line;
+    if (!item)
+        return false;
+    item->text = copy_text(P, P->paragraph, P->paragraph_length);
+    P->paragraph_length = 0;
+    return item->text != NULL;
+}
+
+static bool close_question(Parser *P)
+{
+    if (P->question < 0)
+        return true;
+    int index = P->question;
+    P->question = -1;
+    if (P->choice_count < 2)
+        return fail_at(P, P->question_line, P->question_col, "a question needs at least 2 choices (it has %d)",
+                       P->choice_count);
+    LessonChoice *choices = arena_alloc(P->arena, (size_t)P->choice_count * sizeof *choices);
+    if (!choices)
+        return out_of_memory(P);
+    for (int k = 0; k < P->choice_count; k++)
+        if (!P->choices[k].feedback)
+            P->choices[k].feedback = P->general_feedback;
+    memcpy(choices, P->choices, (size_t)P->choice_count * sizeof *choices);
+    LessonItem *item = &P->lesson->items[index];
+    item->choices = choices;
+    item->choice_count = P->choice_count;
+    item->answer = P->answer;
+    return true;
+}
+
+/* ------------------------------------------------------------ words */
+
+/* Reads a decimal number at s without the locale ('.' is always the point).
+ * Returns the bytes used, 0 if there is no number; *overflow if it is beyond
+ * a double. */
+static size_t scan_number(const char *s, size_t n, double *out, bool *overflow)
+{
+    size_t i = 0;
+    bool negative = false;
+    *overflow = false;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        negative = s[i++] == '-';
+    uint64_t mantissa = 0;
+    long exponent = 0;
+    int digits = 0, significant = 0;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+        if (significant < 19) {
+            mantissa = mantissa * 10 + (uint64_t)(s[i] - '0');
+            if (mantissa)
+                significant++;
+        } else {
+            exponent++;
+        }
+    }
+    if (i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+            if (significant < 19) {
+                mantissa = mantissa * 10 + (uint64_t)(s[i] - '0');
+                exponent--;
+                if (mantissa)
+                    significant++;
+            }
+        }
+    }
+    if (digits == 0)
+        return 0;
+    if (i + 1 < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        bool minus = false;
+        if (j < n && (s[j] == '+' || s[j] == '-'))
+            minus = s[j++] == '-';
+        if (j < n && s[j] >= '0' && s[j] <= '9') {
+            long e = 0;
+            for (; j < n && s[j] >= '0' && s[j] <= '9'; j++)
+                if (e < 100000)
+                    e = e * 10 + (s[j] - '0');
+            exponent += minus ? -e : e;
+            i = j;
+        }
+    }
+    double value = 0.0;
+    if (mantissa != 0) {
+        if (exponent > 400) {
+            *overflow = true;
+        } else if (exponent >= -400) {
+            value = (double)mantissa * pow(10.0, (double)exponent);
+            if (!isfinite(value))
+                *overflow = true;
+        }
+    }
+    *out = negative ? -value : value;
+    return i;
+}
+
+typedef struct Quantity {
+    double value; /* as written, before the unit */
+    char unit[8]; /* what follows the number: "", "%", "mm", "s", "x" ... */
+} Quantity;
+
+/* A number with an optional unit glued to it ("0.05", "5%", "10s", "2x"). */
+static bool parse_quantity(Parser *P, const LessonToken *t, Quantity *q)
+{
+    bool overflow;
+    size_t used = t->kind == TOKEN_WORD ? scan_number(t->text, t->length, &q->value, &overflow) : 0;
+    if (used == 0)
+        return fail(P, t->col, "expected a number, got '%s'", quote(t).text);
+    if (overflow)
+        return fail(P, t->col, "'%s' is out of range", quote(t).text);
+    size_t rest = t->length - used;
+    if (rest >= sizeof q->unit)
+        return fail(P, t->col, "expected a number, got '%s'", quote(t).text);
+    memcpy(q->unit, t->text + used, rest);
+    q->unit[rest] = '\0';
+    return true;
+}
+
+/* A whole number in [min, max] with no unit. */
+static bool parse_count(Parser *P, const LessonToken *t, const char *what, long min, long max, long *out)
+{
+    Quantity q;
+    if (!parse_quantity(P, t, &q))
+        return false;
+    if (q.unit[0] || q.value != floor(q.value))
+        return fail(P, t->col, "%s must be a whole number, got '%s'", what, quote(t).text);
+    if (q.value < (double)min || q.value > (double)max)
+        return fail(P, t->col, "%s must be %ld to %ld, got '%s'", what, min, max, quote(t).text);
+    *out = (long)q.value;
+    return true;
+}
+
+static bool looks_numeric(const LessonToken *t)
+{
+    if (t->kind != TOKEN_WORD || t->length == 0)
+        return false;
+    char c = t->text[0];
+    return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+';
+}
+
+static bool expect_end(Parser *P, int i)
+{
+    if (i < P->ntok)
+        return fail(P, P->tok[i].col, "expected the end of the line, got '%s'", quote(&P->tok[i]).text);
+    return true;
+}
+
+/* A word copied into buf for lookups (cut long words: they match nothing). */
+static const char *word(const LessonToken *t, char *buf, size_t size)
+{
+    lexer_text(t, buf, size);
+    return buf;
+}
+
+/* ------------------------------------------------------------ panes */
+
+static bool unknown_pane(Parser *P, const LessonToken *t)
+{
+    char buf[80];
+    const char *name = word(t, buf, sizeof buf);
+    const char *near = lesson_suggest(name, P->stage.names, P->stage.pane_count);
+    if (near)
+        return fail(P, t->col, "unknown pane '%s'; did you mean '%s'?", quote(t).text, near);
+    if (P->stage.pane_count == 0)
+        return fail(P, t->col, "unknown pane '%s' (no pane is open)", quote(t).text);
+    char open[160] = "";
+    for (int i = 0; i < P->stage.pane_count; i++) {
+        strcat(open, i ? ", " : "");
+        strcat(open, P->stage.names[i]);
+    }
+    return fail(P, t->col, "unknown pane '%s' (open: %s)", quote(t).text, open);
+}
+
+/* If the words at *i name an open pane (NAME, or `pane N` for the N-th open
+ * pane), stores its name, moves *i past them and returns 1. Returns 0 if they
+ * are something else, -1 after an error. */
+static int take_pane(Parser *P, int *i, const char **pane)
+{
+    if (*i >= P->ntok || P->tok[*i].kind != TOKEN_WORD)
+        return 0;
+    const LessonToken *t = &P->tok[*i];
+    if (lexer_is(t, "pane")) {
+        if (*i + 1 >= P->ntok)
+            return fail(P, t->col + 5, "expected a pane number after 'pane'"), -1;
+        long n;
+        if (!parse_count(P, &P->tok[*i + 1], "a pane number", 1, LESSON_MAX_PANES, &n))
+            return -1;
+        if (n > P->stage.pane_count)
+            return fail(P, P->tok[*i + 1].col, "there is no pane %ld (%d %s open)", n, P->stage.pane_count,
+                        P->stage.pane_count == 1 ? "is" : "are"),
+                   -1;
+        *pane = P->stage.names[n - 1];
+        *i += 2;
+        return 1;
+    }
+    char buf[LESSON_MAX_NAME + 2];
+    if (t->length >= sizeof buf)
+        return 0;
+    int index = stage_find(&P->stage, word(t, buf, sizeof buf));
+    if (index < 0)
+        return 0;
+    *pane = P->stage.names[index];
+    (*i)++;
+    return 1;
+}
+
+/* The one pane open, for commands that may leave it out. */
+static bool only_pane(Parser *P, int col, const char *command, const char **pane)
+{
+    if (P->stage.pane_count == 1) {
+        *pane = P->stage.names[0];
+        return true;
+    }
+    if (P->stage.pane_count == 0)
+        return fail(P, col, "%s: no pane is open", command);
+    char open[160] = "";
+    for (int i = 0; i < P->stage.pane_count; i++) {
+        strcat(open, i ? ", " : "");
+        strcat(open, P->stage.names[i]);
+    }
+    return fail(P, col, "%s: which pane? %d are open (%s)", command, P->stage.pane_count, open);
+}
+
+/* ------------------------------------------------------------ settings */
+
+/* The KEY=VALUE words from word `from` on, into item item_index. */
+static bool parse_settings(Parser *P, int from, int item_index)
+{
+    int count = P->ntok - from;
+    LessonSetting *settings = count ? arena_alloc(P->arena, (size_t)count * sizeof *settings) : NULL;
+    if (count && !settings)
+        return out_of_memory(P);
+    for (int k = 0; k < count; k++) {
+        const LessonToken *t = &P->tok[from + k];
+        const char *eq = t->kind == TOKEN_WORD ? memchr(t->text, '=', t->length) : NULL;
+        if (!eq)
+            return fail(P, t->col, "expected KEY=VALUE, got '%s'", quote(t).text);
+        char key[80];
+        size_t key_length = (size_t)(eq - t->text);
+        if (key_length >= sizeof key)
+            key_length = sizeof key - 1;
+        memcpy(key, t->text, key_length);
+        key[key_length] = '\0';
+        const ParamInfo *info = params_find(key);
+        if (!info) {
+            /* params_set words the message, as on the command line */
+            Params scratch;
+            char message[320];
+            params_default(&scratch, SCENE_CURTAIN);
+            params_set(&scratch, key, "", message, sizeof message);
+            return fail(P, t->col, "%s", message);
+        }
+        settings[k].info = info;
+        settings[k].value = copy_text(P, eq + 1, t->length - key_length - 1);
+        settings[k].col = t->col;
+        if (!settings[k].value)
+            return false;
+    }
+    LessonItem *item = &P->lesson->items[item_index];
+    item->settings = settings;
+    item->setting_count = count;
+    return true;
+}
+
+/* ------------------------------------------------------------ commands */
+
+typedef bool (*Handler)(Parser *P, int col, const char *text, size_t length);
+
+enum { TAKES_TEXT = 1, HEADER_ONLY = 2, PAGE_ONLY = 4, IN_QUESTION = 8 };
+
+static bool need_text(Parser *P, int col, const char *command, size_t length)
+{
+    if (length == 0)
+        return fail(P, col + (int)strlen(command), "'%s' needs some text", command);
+    return true;
+}
+
+static bool header_text(Parser *P, int col, const char *command, const char **field, const char *text,
+                        size_t length)
+{
+    if (*field)
+        return fail(P, col, "'%s' given twice", command);
+    if (!need_text(P, col, command, length))
+        return false;
+    *field = copy_text(P, text, length);
+    if (strcmp(command, "title") == 0)
+        P->title_line = P->line;
+    return *field != NULL;
+}
+
+static bool cmd_title(Parser *P, int col, const char *text, size_t length)
+{
+    return header_text(P, col, "title", &P->lesson->title, text, length);
+}
+
+static bool cmd_summary(Parser *P, int col, const char *text, size_t length)
+{
+    return header_text(P, col, "summary", &P->lesson->summary, text, length);
+}
+
+static bool cmd_duration(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    if (P->lesson->minutes > 0)
+        return fail(P, col, "'duration' given twice");
+    if (P->ntok < 2)
+        return fail(P, col + 8, "duration: expected minutes, such as '10 min'");
+    Quantity q;
+    if (!parse_quantity(P, &P->tok[1], &q))
+        return false;
+    int i = 2;
+    if (!q.unit[0] && i < P->ntok && P->tok[i].kind == TOKEN_WORD)
+        lexer_text(&P->tok[i++], q.unit, sizeof q.unit);
+    if (strcmp(q.unit, "min") != 0 && strcmp(q.unit, "minutes") != 0)
+        return fail(P, P->tok[1].col, "duration: expected minutes, such as '10 min'");
+    if (q.value < 1 || q.value > 600)
+        return fail(P, P->tok[1].col, "duration must be 1 to 600 minutes, got '%s'", quote(&P->tok[1]).text);
+    P->lesson->minutes = q.value;
+    return expect_end(P, i);
+}
+
+static bool cmd_page(Parser *P, int col, const char *text, size_t length)
+{
+    Lesson *L = P->lesson;
+    if (!P->in_pages && P->stage.pane_count == 0) {
+        /* a lesson that opens no pane gets one */
+        LessonItem *item = new_item(P, LESSON_PANE, col);
+        if (!item)
+            return false;
+        item->pane = "main";
+        item->text = "";
+        if (!stage_item(P, L->item_count - 1))
+            return false;
+    }
+    if (L->page_count == P->page_capacity) {
+        int capacity = P->page_capacity ? 2 * P->page_capacity : 16;
+        LessonPage *pages = realloc(L->pages, (size_t)capacity * sizeof *pages);
+        if (!pages)
+            return out_of_memory(P);
+        L->pages = pages;
+        P->page_capacity = capacity;
+    }
+    LessonPage *page = &L->pages[L->page_count++];
+    page->heading = copy_text(P, text, length);
+    page->line = P->line;
+    page->first_item = L->item_count;
+    page->item_count = 0;
+    P->in_pages = true;
+    return page->heading != NULL;
+}
+
+static bool cmd_set(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    int i = 1;
+    const char *pane = NULL;
+    int taken = take_pane(P, &i, &pane);
+    if (taken < 0)
+        return false;
+    if (!taken && i < P->ntok && P->tok[i].kind == TOKEN_WORD && !memchr(P->tok[i].text, '=', P->tok[i].length))
+        return unknown_pane(P, &P->tok[i]);
+    if (i >= P->ntok)
+        return fail(P, col + 3, "set: expected KEY=VALUE");
+    LessonItem *item = new_item(P, LESSON_SET, col);
+    if (!item)
+        return false;
+    item->pane = pane;
+    int index = P->lesson->item_count - 1;
+    return parse_settings(P, i, index) && stage_item(P, index);
+}
+
+static bool valid_pane_name(Parser *P, const LessonToken *t, char *name)
+{
+    Quote q = quote(t);
+    if (t->kind != TOKEN_WORD || !((t->text[0] >= 'a' && t->text[0] <= 'z') || (t->text[0] >= 'A' && t->text[0] <= 'Z')))
+        return fail(P, t->col, "a pane's name starts with a letter, got '%s'", q.text);
+    if (t->length >= LESSON_MAX_NAME)
+        return fail(P, t->col, "a pane's name has at most %d characters, got '%s'", LESSON_MAX_NAME - 1, q.text);
+    for (size_t k = 0; k < t->length; k++) {
+        char c = t->text[k];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return fail(P, t->col, "a pane's name is letters, digits, '_' and '-', got '%s'", q.text);
+    }
+    lexer_text(t, name, LESSON_MAX_NAME);
+    const char *what = NULL;
+    if (lesson_metric_find(name) >= 0)
+        what = "a metric";
+    else if (params_find(name))
+        what = "a setting";
+    else if (params_lookup_name(lesson_plot_names, name) >= 0)
+        what = "a plot";
+    else if (params_lookup_name(keywords, name) >= 0)
+        what = "a word of the language";
+    if (what)
+        return fail(P, t->col, "'%s' cannot name a pane: it is %s", name, what);
+    return true;
+}
+
+static bool cmd_pane(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    if (P->ntok < 2)
+        return fail(P, col + 4, "pane: expected a name, such as 'pane left \"Euler\" integrator=euler'");
+    char name[LESSON_MAX_NAME];
+    if (!valid_pane_name(P, &P->tok[1], name))
+        return false;
+    LessonItem *item = new_item(P, LESSON_PANE, col);
+    if (!item)
+        return false;
+    int index = P->lesson->item_count - 1;
+    item->pane = copy_text(P, name, strlen(name));
+    int i = 2;
+    if (i < P->ntok && P->tok[i].kind == TOKEN_STRING)
+        item->text = copy_token(P, &P->tok[i++]);
+    else
+        item->text = item->pane;
+    if (!item->pane || !item->text)
+        return false;
+    return parse_settings(P, i, index) && stage_item(P, index);
+}
+
+/* close PANE | label PANE "text" */
+static bool cmd_close_or_label(Parser *P, int col, LessonItemKind kind)
+{
+    const char *command = lesson_item_names[kind];
+    int i = 1;
+    const char *pane = NULL;
+    if (i >= P->ntok)
+        return fail(P, col + (int)strlen(command), "%s: expected a pane", command);
+    int taken = take_pane(P, &i, &pane);
+    if (taken < 0)
+        return false;
+    if (!taken)
+        return unknown_pane(P, &P->tok[i]);
+    LessonItem *item = new_item(P, kind, col);
+    if (!item)
+        return false;
+    int index = P->lesson->item_count - 1;
+    item->pane = pane;
+    if (kind == LESSON_LABEL) {
+        if (i >= P->ntok || P->tok[i].kind != TOKEN_STRING)
+            return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
+                        "label: expected the label in quotes, such as \"Verlet\"");
+        item->text = copy_token(P, &P->tok[i++]);
+        if (!item->text)
+            return false;
+    }
+    return expect_end(P, i) && stage_item(P, index);
+}
+
+static bool cmd_close(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    return cmd_close_or_label(P, col, LESSON_CLOSE);
+}
+
+static bool cmd_label(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    return cmd_close_or_label(P, col, LESSON_LABEL);
+}
+
+/* reset [PANE] | step|substep|pass [PANE] [N] */
+static bool cmd_stepping(Parser *P, int col, LessonItemKind kind)
+{
+    const char *command = lesson_item_names[kind];
+    int i = 1;
+    const char *pane = NULL;
+    int taken = take_pane(P, &i, &pane);
+    if (taken < 0)
+        return false;
+    long count = 1;
+    if (kind != LESSON_RESET && i < P->ntok && looks_numeric(&P->tok[i])) {
+        char what[40];
+        snprintf(what, sizeof what, "%s: the count", command);
+        if (!parse_count(P, &P->tok[i++], what, 1, LESSON_MAX_STEP_COUNT, &count))
+            return false;
+    }
+    if (!taken && i < P->ntok && P->tok[i].kind == TOKEN_WORD && !looks_numeric(&P->tok[i]))
+        return unknown_pane(P, &P->tok[i]);
+    if (!expect_end(P, i))
+        return false;
+    if (P->stage.pane_count == 0)
+        return fail(P, col, "%s: no pane is open", command);
+    LessonItem *item = new_item(P, kind, col);
+    if (!item)
+        return false;
+    item->pane = pane;
+    item->steps = count;
+    return true;
+}
+
+static bool cmd_reset(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    return cmd_stepping(P, col, LESSON_RESET);
+}
+
+static bool cmd_step(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    return cmd_stepping(P, col, LESSON_STEP);
+}
+
+static bool cmd_substep(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    return cmd_stepping(P, col, LESSON_SUBSTEP);
+}
+
+static bool cmd_pass(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    return cmd_stepping(P, col, LESSON_PASS);
+}
+
+/* run N steps | run S s, then optionally: at Kx */
+static bool cmd_run(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    static const char usage[] = "run: expected a duration such as '600 steps' or '10s'";
+    if (P->ntok < 2)
+        return fail(P, col + 3, usage);
+    const LessonToken *t = &P->tok[1];
+    if (!looks_numeric(t))
+        return fail(P, t->col, "%s, got '%s'", usage, quote(t).text);
+    Quantity q;
+    if (!parse_quantity(P, t, &q))
+        return false;
+    int i = 2;
+    if (!q.unit[0] && i < P->ntok && P->tok[i].kind == TOKEN_WORD && P->tok[i].length < sizeof q.unit)
+        lexer_text(&P->tok[i++], q.unit, sizeof q.unit);
+    LessonItem *item = new_item(P, LESSON_RUN, col);
+    if (!item)
+        return false;
+    if (strcmp(q.unit, "steps") == 0 || strcmp(q.unit, "step") == 0) {
+        if (q.value != floor(q.value) || q.value < 1 || q.value > LESSON_MAX_RUN_STEPS)
+            return fail(P, t->col, "run: the steps must be a whole number from 1 to %d, got '%s'",
+                        LESSON_MAX_RUN_STEPS, quote(t).text);
+        item->steps = (int64_t)q.value;
+    } else if (strcmp(q.unit, "s") == 0) {
+        if (!(q.value > 0) || q.value > LESSON_MAX_RUN_SECONDS)
+            return fail(P, t->col, "run: the time must be over 0 and at most %g s, got '%s'", LESSON_MAX_RUN_SECONDS,
+                        quote(t).text);
+        item->seconds = q.value;
+    } else {
+        return fail(P, t->col, "%s, got '%s'", usage, quote(t).text);
+    }
+    if (i < P->ntok && lexer_is(&P->tok[i], "at")) {
+        i++;
+        if (i >= P->ntok)
+            return fail(P, P->tok[i - 1].col + 2, "run: expected a speed after 'at', such as '0.25x'");
+        const LessonToken *s = &P->tok[i];
+        Quantity speed;
+        if (!parse_quantity(P, s, &speed))
+            return false;
+        i++;
+        if (!speed.unit[0] && i < P->ntok && lexer_is(&P->tok[i], "x")) {
+            strcpy(speed.unit, "x");
+            i++;
+        }
+        if (strcmp(speed.unit, "x") != 0)
+            return fail(P, s->col, "run: expected a speed such as '0.25x' (a quarter of real time), got '%s'",
+                        quote(s).text);
+        if (speed.value < 0.01 || speed.value > 100)
+            return fail(P, s->col, "run: the speed must be 0.01x to 100x, got '%s'", quote(s).text);
+        item = &P->lesson->items[P->lesson->item_count - 1];
+        item->speed = speed.value;
+    }
+    return expect_end(P, i);
+}
+
+static bool cmd_pause(Parser *P, int col, const char *text, size_t length)
+{
+    LessonItem *item = new_item(P, LESSON_PAUSE, col);
+    if (!item)
+        return false;
+    if (length) {
+        item->text = copy_text(P, text, length);
+        return item->text != NULL;
+    }
+    return true;
+}
+
+/* Names highlight accepts: metrics, plots, keys. */
+static bool highlightable(const char *name)
+{
+    return lesson_metric_find(name) >= 0 || params_lookup_name(lesson_plot_names, name) >= 0 || params_find(name);
+}
+
+static bool unknown_name(Parser *P, const LessonToken *t, const char *what, bool metrics, bool plots, bool keys,
+                         bool panes)
+{
+    const char *names[METRIC_COUNT + 8 + 64 + LESSON_MAX_PANES];
+    int n = 0;
+    for (int k = 0; metrics && k < METRIC_COUNT; k++)
+        names[n++] = lesson_metrics[k].name;
+    for (int k = 0; plots && lesson_plot_names[k]; k++)
+        names[n++] = lesson_plot_names[k];
+    for (int k = 0; keys && k < params_count && k < 64; k++)
+        names[n++] = params_table[k].name;
+    for (int k = 0; panes && k < P->stage.pane_count; k++)
+        names[n++] = P->stage.names[k];
+    char buf[80];
+    const char *near = lesson_suggest(word(t, buf, sizeof buf), names, n);
+    if (near)
+        return fail(P, t->col, "unknown %s '%s'; did you mean '%s'?", what, quote(t).text, near);
+    return fail(P, t->col, "unknown %s '%s'", what, quote(t).text);
+}
+
+static const char **take_names(Parser *P, int from)
+{
+    int count = P->ntok - from;
+    const char **names = arena_alloc(P->arena, (size_t)(count ? count : 1) * sizeof *names);
+    if (!names)
+        return out_of_memory(P), NULL;
+    for (int k = 0; k < count; k++)
+        if (!(names[k] = copy_token(P, &P->tok[from + k])))
+            return NULL;
+    return names;
+}
+
+static bool cmd_highlight(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    int i = 1;
+    const char *pane = NULL;
+    int taken = take_pane(P, &i, &pane);
+    if (taken < 0)
+        return false;
+    if (i >= P->ntok)
+        return fail(P, col + 9, "highlight: name a metric, a plot or a key (or 'off')");
+    bool off = lexer_is(&P->tok[i], "off");
+    if (off) {
+        if (!expect_end(P, i + 1))
+            return false;
+    } else {
+        if (P->ntok - i > LESSON_MAX_HIGHLIGHTS)
+            return fail(P, P->tok[i + LESSON_MAX_HIGHLIGHTS].col, "highlight: at most %d names at once",
+                        LESSON_MAX_HIGHLIGHTS);
+        for (int k = i; k < P->ntok; k++) {
+            char buf[80];
+            if (P->tok[k].kind != TOKEN_WORD || !highlightable(word(&P->tok[k], buf, sizeof buf)))
+                return unknown_name(P, &P->tok[k], k == 1 ? "pane, metric, plot or key" : "metric, plot or key",
+                                    true, true, true, k == 1);
+        }
+    }
+    LessonItem *item = new_item(P, LESSON_HIGHLIGHT, col);
+    if (!item)
+        return false;
+    item->pane = pane;
+    if (!off) {
+        int index = P->lesson->item_count - 1;
+        const char **names = take_names(P, i);
+        if (!names)
+            return false;
+        P->lesson->items[index].names = names;
+        P->lesson->items[index].name_count = P->ntok - i;
+    }
+    return true;
+}
+
+static bool cmd_play(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    int i = 1;
+    const char *pane = NULL;
+    int taken = take_pane(P, &i, &pane);
+    if (taken < 0)
+        return false;
+    for (int k = i; k < P->ntok; k++) {
+        char buf[80];
+        if (P->tok[k].kind != TOKEN_WORD || !params_find(word(&P->tok[k], buf, sizeof buf))) {
+            if (k == 1)
+                return unknown_name(P, &P->tok[k], "pane or key", false, false, true, true);
+            const char *near = params_suggest(buf);
+            if (near)
+                return fail(P, P->tok[k].col, "unknown key '%s'; did you mean '%s'? (clothsim params lists them)",
+                            quote(&P->tok[k]).text, near);
+            return fail(P, P->tok[k].col, "unknown key '%s' (clothsim params lists them)", quote(&P->tok[k]).text);
+        }
+    }
+    if (P->stage.pane_count == 0)
+        return fail(P, col, "play: no pane is open");
+    LessonItem *item = new_item(P, LESSON_PLAY, col);
+    if (!item)
+        return false;
+    item->pane = pane;
+    int index = P->lesson->item_count - 1;
+    const char **names = take_names(P, i);
+    if (!names)
+        return false;
+    P->lesson->items[index].names = names;
+    P->lesson->items[index].name_count = P->ntok - i;
+    return true;
+}
+
+static bool cmd_question(Parser *P, int col, const char *text, size_t length)
+{
+    if (!need_text(P, col, "question", length))
+        return false;
+    LessonItem *item = new_item(P, LESSON_QUESTION, col);
+    if (!item)
+        return false;
+    item->text = copy_text(P, text, length);
+    P->question = P->lesson->item_count - 1;
+    P->question_line = P->line;
+    P->question_col = col;
+    P->choice_count = 0;
+    P->answer = -1;
+    P->general_feedback = NULL;
+    return item->text != NULL;
+}
+
+static bool cmd_choice(Parser *P, int col, const char *text, size_t length)
+{
+    if (!need_text(P, col, "choice", length))
+        return false;
+    if (P->choice_count == LESSON_MAX_CHOICES)
+        return fail(P, col, "a question has at most %d choices", LESSON_MAX_CHOICES);
+    LessonChoice *c = &P->choices[P->choice_count++];
+    c->feedback = NULL;
+    c->text = copy_text(P, text, length);
+    return c->text != NULL;
+}
+
+static bool cmd_feedback(Parser *P, int col, const char *text, size_t length)
+{
+    if (!need_text(P, col, "feedback", length))
+        return false;
+    if (P->answer >= 0) {
+        /* after the answer: for every choice that has none of its own */
+        if (P->general_feedback)
+            return fail(P, col, "the question has general feedback already");
+        P->general_feedback = copy_text(P, text, length);
+        return P->general_feedback != NULL;
+    }
+    if (P->choice_count == 0)
+        return fail(P, col, "'feedback' must follow a 'choice'");
+    LessonChoice *c = &P->choices[P->choice_count - 1];
+    if (c->feedback)
+        return fail(P, col, "choice %d has feedback already", P->choice_count);
+    c->feedback = copy_text(P, text, length);
+    return c->feedback != NULL;
+}
+
+static bool cmd_answer(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    if (P->answer >= 0)
+        return fail(P, col, "the question has an answer already");
+    if (P->ntok < 2)
+        return fail(P, col + 6, "answer: expected the number of the right choice");
+    long n;
+    if (!parse_count(P, &P->tok[1], "answer", 1, LESSON_MAX_CHOICES, &n))
+        return false;
+    if (n > P->choice_count)
+        return fail(P, P->tok[1].col, "answer: there is no choice %ld (the question has %d so far)", n,
+                    P->choice_count);
+    P->answer = (int)n - 1;
+    return expect_end(P, 2);
+}
+
+/* ------------------------------------------------------------ expect */
+
+static const struct {
+    const char *name;
+    double scale;
+    int dimension; /* LessonDimension, or -1 for '%' */
+} units[] = {
+    {"%", 0.01, -1},        {"m", 1.0, DIM_LENGTH}, {"cm", 0.01, DIM_LENGTH}, {"mm", 0.001, DIM_LENGTH},
+    {"J", 1.0, DIM_ENERGY}, {"mJ", 0.001, DIM_ENERGY}, {"s", 1.0, DIM_TIME},   {"ms", 0.001, DIM_TIME},
+};
+
+static const char *const dimension_units[] = {
+    [DIM_NUMBER] = "a plain number or %",
+    [DIM_LENGTH] = "m, cm or mm",
+    [DIM_ENERGY] = "J or mJ",
+    [DIM_TIME] = "s or ms",
+};
+
+/* A value for metric: a number whose unit fits it, in SI. With relative, a
+ * '%' is a fraction of something else (within 5% of ...) for any metric. */
+static bool parse_value(Parser *P, const LessonToken *t, int metric, bool relative, double *out, bool *is_relative)
+{
+    Quantity q;
+    if (!parse_quantity(P, t, &q))
+        return false;
+    if (is_relative)
+        *is_relative = false;
+    if (!q.unit[0]) {
+        *out = q.value;
+        return true;
+    }
+    LessonDimension dim = lesson_metrics[metric].dimension;
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
+        if (strcmp(q.unit, units[k].name) != 0)
+            continue;
+        if (units[k].dimension == -1 && relative) {
+            *out = q.value * units[k].scale;
+            *is_relative = true;
+            return true;
+        }
+        if (units[k].dimension == (int)dim || (units[k].dimension == -1 && dim == DIM_NUMBER)) {
+            *out = q.value * units[k].scale;
+            return true;
+        }
+        break;
+    }
+    return fail(P, t->col, "'%s' does not fit %s: give %s", quote(t).text, lesson_metrics[metric].name,
+                dimension_units[dim]);
+}
+
+/* What a metric is compared with, from word i: a number, `start`, a pane,
+ * or `Kx start` / `Kx PANE`. */
+static bool parse_reference(Parser *P, int *i, LessonExpect *e, bool allow_number)
+{
+    if (*i >= P->ntok) {
+        int col = P->tok[*i - 1].col + (int)P->tok[*i - 1].length + 1;
+        return fail(P, col, "expect: expected %s 'start' or a pane", allow_number ? "a number," : "");
+    }
+    const LessonToken *t = &P->tok[*i];
+    e->value = 1.0;
+    if (looks_numeric(t)) {
+        Quantity q;
+        size_t n = t->length;
+        if (n > 1 && t->text[n - 1] == 'x' && *i + 1 < P->ntok) {
+            if (!parse_quantity(P, t, &q))
+                return false;
+            if (strcmp(q.unit, "x") != 0)
+                return fail(P, t->col, "expected a factor such as '2x', got '%s'", quote(t).text);
+            if (!(q.value > 0))
+                return fail(P, t->col, "the factor must be over 0, got '%s'", quote(t).text);
+            e->value = q.value;
+            (*i)++;
+            t = &P->tok[*i];
+        } else if (allow_number) {
+            e->reference = REF_NUMBER;
+            (*i)++;
+            return parse_value(P, t, e->metric, false, &e->value, NULL);
+        } else {
+            return fail(P, t->col, "expected 'start' or a pane, got '%s'", quote(t).text);
+        }
+    }
+    if (lexer_is(t, "start")) {
+        e->reference = REF_START;
+        (*i)++;
+    } else {
+        int taken = take_pane(P, i, &e->ref_pane);
+        if (taken < 0)
+            return false;
+        if (!taken) {
+            if (t->kind == TOKEN_WORD && !looks_numeric(t))
+                return unknown_pane(P, t);
+            return fail(P, t->col, "expected a number, 'start' or a pane, got '%s'", quote(t).text);
+        }
+        e->reference = REF_PANE;
+    }
+    /* an offset: start + 20mm, left - 1J */
+    if (*i < P->ntok && (lexer_is(&P->tok[*i], "+") || lexer_is(&P->tok[*i], "-"))) {
+        bool minus = P->tok[*i].text[0] == '-';
+        if (*i + 1 >= P->ntok)
+            return fail(P, P->tok[*i].col + 2, "expect: expected a number after '%c'", minus ? '-' : '+');
+        (*i)++;
+        if (!parse_value(P, &P->tok[*i], e->metric, false, &e->offset, NULL))
+            return false;
+        if (minus)
+            e->offset = -e->offset;
+        (*i)++;
+    }
+    return true;
+}
+
+static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    if (P->ntok < 2)
+        return fail(P, col + 6, "expect: expected a pane and a condition, such as 'expect left exploded'");
+    int i = 1;
+    LessonExpect e;
+    memset(&e, 0, sizeof e);
+    const char *pane = NULL;
+    int taken = take_pane(P, &i, &pane);
+    if (taken < 0)
+        return false;
+    if (i >= P->ntok)
+        return fail(P, P->tok[i - 1].col + (int)P->tok[i - 1].length + 1, "expect: expected a condition");
+    const LessonToken *t = &P->tok[i];
+    char buf[80];
+    word(t, buf, sizeof buf);
+    if (!taken) {
+        if (t->kind != TOKEN_WORD || (lesson_metric_find(buf) < 0 && !lexer_is(t, "not")))
+            return unknown_name(P, t, "pane or metric", true, false, false, true);
+        if (!only_pane(P, t->col, "expect", &pane))
+            return false;
+    }
+    size_t from = P->tok[i].offset;
+    if (lexer_is(t, "not")) {
+        e.negate = true;
+        i++;
+        if (i >= P->ntok || !lexer_is(&P->tok[i], "exploded"))
+            return fail(P, i < P->ntok ? P->tok[i].col : t->col + 4, "expect: 'not' goes with 'exploded' only");
+        t = &P->tok[i];
+        word(t, buf, sizeof buf);
+    }
+    e.metric = lesson_metric_find(buf);
+    if (e.metric < 0 || t->kind != TOKEN_WORD)
+        return unknown_name(P, t, "metric", true, false, false, false);
+    i++;
+    if (e.metric == METRIC_EXPLODED) {
+        e.kind = EXPECT_EXPLODED;
+        if (!e.negate && i < P->ntok && (lexer_is(&P->tok[i], "before") || lexer_is(&P->tok[i], "after"))) {
+            e.when = lexer_is(&P->tok[i], "before") ? WHEN_BEFORE : WHEN_AFTER;
+            if (++i >= P->ntok)
+                return fail(P, P->tok[i - 1].col + (int)P->tok[i - 1].length + 1, "expect: expected a time, such as '10s'");
+            Quantity q;
+            const LessonToken *when = &P->tok[i++];
+            if (!parse_quantity(P, when, &q))
+                return false;
+            if (strcmp(q.unit, "s") != 0 && strcmp(q.unit, "ms") != 0)
+                return fail(P, when->col, "expect: expected a time such as '10s', got '%s'", quote(when).text);
+            e.time = q.value * (q.unit[0] == 'm' ? 0.001 : 1.0);
+        }
+    } else if (i < P->ntok && (P->tok[i].kind == TOKEN_OP || lexer_is(&P->tok[i], "="))) {
+        char op[4];
+        lexer_text(&P->tok[i], op, sizeof op);
+        e.kind = EXPECT_COMPARE;
+        e.op = (LessonOp)params_lookup_name(lesson_op_names, op);
+        i++;
+        if (!parse_reference(P, &i, &e, true))
+            return false;
+    } else if (i < P->ntok && lexer_is(&P->tok[i], "within")) {
+        e.kind = EXPECT_WITHIN;
+        if (++i >= P->ntok)
+            return fail(P, P->tok[i - 1].col + 7, "expect: expected a tolerance after 'within', such as '5%%'");
+        if (!parse_value(P, &P->tok[i], e.metric, true, &e.tolerance, &e.tolerance_relative))
+            return false;
+        if (e.tolerance < 0)
+            return fail(P, P->tok[i].col, "expect: a tolerance cannot be negative");
+        i++;
+        if (i >= P->ntok || !lexer_is(&P->tok[i], "of"))
+            return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
+                        "expect: expected 'of' after the tolerance");
+        i++;
+        if (!parse_reference(P, &i, &e, true))
+            return false;
+    } else {
+        int at = i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1;
+        return fail(P, at, "expect: expected <, <=, >, >=, = or 'within' after %s", lesson_metrics[e.metric].name);
+    }
+    if (!expect_end(P, i))
+        return false;
+    const LessonToken *last = &P->tok[P->ntok - 1];
+    size_t source_from = taken ? P->tok[1].offset : from;
+    e.source = copy_text(P, P->text + source_from, last->offset + last->length - source_from);
+    if (!e.source)
+        return false;
+    LessonItem *item = new_item(P, LESSON_EXPECT, col);
+    if (!item)
+        return false;
+    item->pane = pane;
+    item->expect = e;
+    P->lesson->expect_count++;
+    return true;
+}
+
+static const struct Command {
+    const char *name;
+    Handler handler;
+    int flags;
+} commands[] = {
+    {"title", cmd_title, TAKES_TEXT | HEADER_ONLY},
+    {"summary", cmd_summary, TAKES_TEXT | HEADER_ONLY},
+    {"duration", cmd_duration, HEADER_ONLY},
+    {"page", cmd_page, TAKES_TEXT},
+    {"set", cmd_set, 0},
+    {"pane", cmd_pane, 0},
+    {"close", cmd_close, 0},
+    {"label", cmd_label, 0},
+    {"highlight", cmd_highlight, 0},
+    {"reset", cmd_reset, PAGE_ONLY},
+    {"run", cmd_run, PAGE_ONLY},
+    {"step", cmd_step, PAGE_ONLY},
+    {"substep", cmd_substep, PAGE_ONLY},
+    {"pass", cmd_pass, PAGE_ONLY},
+    {"pause", cmd_pause, TAKES_TEXT | PAGE_ONLY},
+    {"question", cmd_question, TAKES_TEXT | PAGE_ONLY},
+    {"choice", cmd_choice, TAKES_TEXT | IN_QUESTION},
+    {"feedback", cmd_feedback, TAKES_TEXT | IN_QUESTION},
+    {"answer", cmd_answer, IN_QUESTION},
+    {"play", cmd_play, PAGE_ONLY},
+    {"expect", cmd_expect, PAGE_ONLY},
+};
+
+enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
+
+/* ------------------------------------------------------------ lines */
+
+static bool append_narration(Parser *P, const char *text, size_t length, int col)
+{
+    if (length == 0) /* a '>' alone ends the paragraph */
+        return flush_paragraph(P);
+    size_t need = P->paragraph_length + length + 2;
+    if (need > P->paragraph_capacity) {
+        size_t capacity = need * 2;
+        char *bigger = realloc(P->paragraph, capacity);
+        if (!bigger)
+            return out_of_memory(P);
+        P->paragraph = bigger;
+        P->paragraph_capacity = capacity;
+    }
+    if (P->paragraph_length == 0) {
+        P->paragraph_line = P->line;
+        P->paragraph_col = col;
+    } else {
+        P->paragraph[P->paragraph_length++] = ' ';
+    }
+    memcpy(P->paragraph + P->paragraph_length, text, length);
+    P->paragraph_length += length;
+    P->paragraph[P->paragraph_length] = '\0';
+    return true;
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+static bool parse_line(Parser *P)
+{
+    const char *s = P->text;
+    size_t n = P->length, i = 0;
+    while (i < n && is_blank(s[i]))
+        i++;
+    while (n > i && is_blank(s[n - 1]))
+        n--;
+    if (i == n) /* a blank line ends a paragraph */
+        return flush_paragraph(P);
+    if (s[i] == '#')
+        return true;
+    int col = lexer_column(s, i);
+    if (s[i] == '>') {
+        if (!P->in_pages)
+            return fail(P, col, "narration belongs on a page (start one with 'page')");
+        if (!close_question(P))
+            return false;
+        size_t from = i + 1;
+        if (from < n && is_blank(s[from]))
+            from++;
+        return append_narration(P, s + from, n - from, col);
+    }
+    if (!flush_paragraph(P))
+        return false;
+
+    size_t end = i;
+    while (end < n && !is_blank(s[end]))
+        end++;
+    char name[16];
+    size_t name_length = end - i < sizeof name - 1 ? end - i : sizeof name - 1;
+    memcpy(name, s + i, name_length);
+    name[name_length] = '\0';
+    const struct Command *command = NULL;
+    for (int k = 0; k < COMMAND_COUNT; k++)
+        if (end - i == strlen(commands[k].name) && memcmp(commands[k].name, s + i, end - i) == 0)
+            command = &commands[k];
+    if (!command) {
+        LessonToken t = {TOKEN_WORD, s + i, end - i, i, col};
+        const char *names[COMMAND_COUNT];
+        for (int k = 0; k < COMMAND_COUNT; k++)
+            names[k] = commands[k].name;
+        char buf[80];
+        const char *near = lesson_suggest(word(&t, buf, sizeof buf), names, COMMAND_COUNT);
+        if (near)
+            return fail(P, col, "unknown command '%s'; did you mean '%s'?", quote(&t).text, near);
+        return fail(P, col, "unknown command '%s' (narration lines start with '>')", quote(&t).text);
+    }
+    if (!(command->flags & IN_QUESTION) && !close_question(P))
+        return false;
+    if ((command->flags & IN_QUESTION) && P->question < 0)
+        return fail(P, col, "'%s' outside a question", command->name);
+    if ((command->flags & HEADER_ONLY) && P->in_pages)
+        return fail(P, col, "'%s' belongs before the first page", command->name);
+    if ((command->flags & PAGE_ONLY) && !P->in_pages)
+        return fail(P, col, "'%s' belongs on a page (start one with 'page')", command->name);
+
+    if (command->flags & TAKES_TEXT) {
+        size_t from = end;
+        while (from < n && is_blank(s[from]))
+            from++;
+        P->ntok = 0;
+        return command->handler(P, col, s + from, n - from);
+    }
+    size_t bad;
+    char message[160];
+    P->ntok = lexer_split(s, n, i, P->tok, &bad, message, sizeof message);
+    if (P->ntok < 0)
+        return fail(P, lexer_column(s, bad), "%s", message);
+    return command->handler(P, col, NULL, 0);
+}
+
+Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char *err, size_t err_size)
+{
+    Parser P;
+    memset(&P, 0, sizeof P);
+    P.name = name ? name : "<lesson>";
+    P.err = err;
+    P.err_size = err_size;
+    P.question = -1;
+    if (err_size)
+        err[0] = '\0';
+    stage_init(&P.stage);
+    P.lesson = calloc(1, sizeof *P.lesson);
+    if (P.lesson)
+        P.lesson->arena = arena_create();
+    if (!P.lesson || !P.lesson->arena) {
+        lesson_destroy(P.lesson);
+        out_of_memory(&P);
+        return NULL;
+    }
+    Lesson *L = P.lesson;
+    P.arena = L->arena;
+    L->name = copy_text(&P, P.name, strlen(P.name));
+    P.name = L->name ? L->name : P.name;
+
+    size_t at = 0;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a byte-order mark */
+        at = 3;
+    while (!P.failed && at < len) {
+        const char *newline = memchr(text + at, '\n', len - at);
+        size_t end = newline ? (size_t)(newline - text) : len;
+        P.line++;
+        P.text = text + at;
+        P.length = end - at;
+        at = end + 1;
+        if (P.length && P.text[P.length - 1] == '\r')
+            P.length--;
+        if (P.length > LESSON_MAX_LINE) {
+            fail(&P, 1, "line too long (%zu bytes; at most %d)", P.length, LESSON_MAX_LINE);
+            break;
+        }
+        size_t bad;
+        char message[160];
+        if (!lexer_check_text(P.text, P.length, &bad, message, sizeof message)) {
+            fail(&P, lexer_column(P.text, bad), "%s", message);
+            break;
+        }
+        parse_line(&P);
+    }
+    if (!P.failed) {
+        flush_paragraph(&P);
+        close_question(&P);
+    }
+    if (!P.failed) {
+        int line = P.title_line ? P.title_line : 1;
+        if (!L->title)
+            fail_at(&P, 1, 1, "the lesson has no title (start it with 'title ...')");
+        else if (!L->summary)
+            fail_at(&P, line, 1, "the lesson has no summary (add 'summary ...' after the title)");
+        else if (!(L->minutes > 0))
+            fail_at(&P, line, 1, "the lesson has no duration (add 'duration N min' after the title)");
+        else if (L->page_count == 0)
+            fail_at(&P, line, 1, "the lesson has no page (add 'page ...')");
+    }
+    free(P.paragraph);
+    if (P.failed) {
+        lesson_destroy(L);
+        return NULL;
+    }
+    return L;
+}

@@ -1,0 +1,155 @@
+/* player.h - plays a lesson page by page: the state machine a front end drives.
+ *
+ * The player owns one solver per open pane and walks the items of the current
+ * page in order. Items that take no time (narration, set, step, expect ...)
+ * happen at once; the others stop the walk and say what the player waits for:
+ *
+ *   LESSON_RUNNING   a run: call lesson_player_tick with the real time that
+ *                    passed (it steps the panes at the run's speed), or
+ *                    lesson_player_finish to complete it at once;
+ *   LESSON_WAITING   a pause: lesson_player_next goes on;
+ *   LESSON_ASKING    a question: lesson_player_answer (next skips it);
+ *   LESSON_PLAYING   free play: the panes run at 1x under tick, the unlocked
+ *                    keys may be changed with lesson_player_adjust; next ends it;
+ *   LESSON_PAGE_END  the page is done: next opens the following page;
+ *   LESSON_FINISHED  past the last page.
+ *
+ * No clock, no terminal: the front end passes the time in, so a test or the
+ * checker can drive it headless. Going back (lesson_player_goto, previous)
+ * rebuilds every pane and replays the lesson up to the start of that page
+ * without waiting: the same inputs give the same state, bit for bit.
+ */
+#ifndef CLOTHSIM_LESSON_PLAYER_H
+#define CLOTHSIM_LESSON_PLAYER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/metrics.h"
+#include "core/solver.h"
+#include "lesson.h"
+#include "stage.h"
+
+typedef enum LessonPlayerState {
+    LESSON_RUNNING,
+    LESSON_WAITING,
+    LESSON_ASKING,
+    LESSON_PLAYING,
+    LESSON_PAGE_END,
+    LESSON_FINISHED,
+} LessonPlayerState;
+
+extern const char *const lesson_player_state_names[];
+
+typedef struct LessonPane {
+    const char *name;  /* points into the Lesson */
+    const char *label; /* points into the Lesson */
+    Solver *solver;
+    double start[METRIC_COUNT]; /* every metric when the pane was built or last reset */
+    double clock;       /* simulated seconds since the run or free play began */
+    int64_t run_from;   /* the step it began at */
+    int64_t run_target; /* the step the current run ends at */
+    const char *highlights[LESSON_MAX_HIGHLIGHTS];
+    int highlight_count;
+} LessonPane;
+
+/* The outcome of an expect item, once reached. */
+typedef struct LessonResult {
+    bool reached, passed;
+    double seen; /* the value the metric had */
+    /* "file:line:col: expect failed: CONDITION (saw X)", or "expect held: ..." */
+    char message[400];
+} LessonResult;
+
+typedef struct LessonPlayer {
+    const Lesson *lesson; /* not owned: must outlive the player */
+    LessonStage stage;
+    LessonPane panes[LESSON_MAX_PANES]; /* stage.pane_count of them, in order */
+    int pane_count;
+
+    int page; /* current page, 0-based; page_count once finished */
+    int item; /* next item of the lesson to play */
+    LessonPlayerState state;
+
+
+    /* the question of the current page, once asked */
+    int question;        /* item index, or -1 */
+    int answer;          /* choice index the student gave, or -1 */
+
+    /* free play */
+    const char *unlocked[64];
+    int unlocked_count;
+    const char *unlocked_pane; /* NULL: every pane */
+
+    LessonResult *results; /* per item; filled for expect items */
+    int expects_failed, expects_passed;
+
+    bool failed;     /* out of memory: err says so */
+    char err[160];
+} LessonPlayer;
+
+/* Builds the panes of the header and opens the first page (playing its items
+ * up to the first that waits). Returns NULL when out of memory. Free with
+ * lesson_player_destroy. */
+LessonPlayer *lesson_player_create(const Lesson *lesson);
+void lesson_player_destroy(LessonPlayer *player);
+
+/* Enter: goes past a pause, ends free play, skips a question, finishes a run
+ * at once, or opens the next page when this one is done. Returns false only
+ * when out of memory. */
+bool lesson_player_next(LessonPlayer *player);
+
+/* Starts page (0-based, clamped) afresh: rebuilds every pane and replays all
+ * that comes before it without waiting. Returns false when out of memory. */
+bool lesson_player_goto(LessonPlayer *player, int page);
+bool lesson_player_previous(LessonPlayer *player); /* goto page - 1 */
+bool lesson_player_replay(LessonPlayer *player);   /* goto page */
+
+/* Answers the question being asked with choice (0-based). Returns false if
+ * no question is asked or choice is out of range. The walk goes on. */
+bool lesson_player_answer(LessonPlayer *player, int choice);
+
+/* The feedback for the answer given on this page (NULL if none), and whether
+ * it was the right one (false when the question names no right answer). */
+const char *lesson_player_feedback(const LessonPlayer *player);
+bool lesson_player_answer_correct(const LessonPlayer *player);
+
+/* Real seconds have passed: a run advances by seconds * its speed of
+ * simulated time, free play by seconds. Other states ignore it. Returns
+ * false only when out of memory. */
+bool lesson_player_tick(LessonPlayer *player, double seconds);
+
+/* Completes the current run at once (the checker, or a key to skip). */
+bool lesson_player_finish(LessonPlayer *player);
+
+/* Plays the whole lesson from where it is to the end without waiting:
+ * runs finish at once, pauses, questions and free play are passed. */
+bool lesson_player_play_to_end(LessonPlayer *player);
+
+/* Free play: sets key of the pane at index (or every pane, -1) when the
+ * lesson unlocked it. false with one line in err if not. */
+bool lesson_player_adjust(LessonPlayer *player, int pane, const char *key, const char *value, char *err,
+                          size_t err_size);
+
+/* Index of the pane called name, or -1. */
+int lesson_player_find_pane(const LessonPlayer *player, const char *name);
+
+/* The current page's heading ("" if none, NULL once finished), and its
+ * narration so far: up to max paragraphs into out; returns the count. */
+const char *lesson_player_heading(const LessonPlayer *player);
+int lesson_player_paragraphs(const LessonPlayer *player, const char **out, int max);
+
+/* The question item asked on this page, or NULL. */
+const LessonItem *lesson_player_question(const LessonPlayer *player);
+
+/* The pause item waited on, or NULL (its text is the prompt, maybe NULL). */
+const LessonItem *lesson_player_pause(const LessonPlayer *player);
+
+/* The run in progress: simulated seconds done and to do (the slowest pane). */
+void lesson_player_run_progress(const LessonPlayer *player, double *done, double *total);
+
+/* A metric of a pane now (lesson_metrics lists them, with units). */
+double lesson_measure(const LessonPane *pane, int metric);
+
+#endif

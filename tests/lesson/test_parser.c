@@ -1,0 +1,391 @@
+/* test_parser.c - the lesson language: every command, every error message to
+ * the letter with its place, and inputs that must not crash the parser. */
+#include <criterion/criterion.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson/lesson.h"
+
+#define HEAD "title T\nsummary S\nduration 5 min\n"
+
+static char err[600];
+
+static Lesson *parse(const char *text) { return lesson_parse_buffer("t.lesson", text, strlen(text), err, sizeof err); }
+
+/* The one-line error a text gives; fails the test if it parses. */
+static const char *error_of(const char *text)
+{
+    Lesson *lesson = parse(text);
+    if (lesson) {
+        lesson_destroy(lesson);
+        return "(it parsed)";
+    }
+    return err;
+}
+
+Test(parser, reads_the_header_and_pages)
+{
+    Lesson *l = parse("# a comment\n" HEAD "\npage One\n> Hello,\n> world.\n>\n> Again.\n\npage\n> Two.\n");
+    cr_assert_not_null(l, "%s", err);
+    cr_expect_str_eq(l->title, "T");
+    cr_expect_str_eq(l->summary, "S");
+    cr_expect_float_eq(l->minutes, 5.0, 1e-12);
+    cr_assert_eq(l->page_count, 2);
+    cr_expect_str_eq(l->pages[0].heading, "One");
+    cr_expect_str_eq(l->pages[1].heading, "");
+    /* no pane was opened: the header gets one called main */
+    cr_assert_eq(l->setup_count, 1);
+    cr_expect_eq(l->items[0].kind, LESSON_PANE);
+    cr_expect_str_eq(l->items[0].pane, "main");
+    cr_assert_eq(l->pages[0].item_count, 2);
+    const LessonItem *say = &l->items[l->pages[0].first_item];
+    cr_expect_eq(say[0].kind, LESSON_SAY);
+    cr_expect_str_eq(say[0].text, "Hello, world.");
+    cr_expect_eq(say[0].line, 7);
+    cr_expect_str_eq(say[1].text, "Again.");
+    cr_expect_str_eq(l->items[l->pages[1].first_item].text, "Two.");
+    lesson_destroy(l);
+}
+
+Test(parser, reads_every_command)
+{
+    const char *text = HEAD "set cols=10 rows=8\n"
+                            "pane left \"Euler, explicit\" integrator=euler\n"
+                            "pane right integrator=verlet # a trailing comment\n"
+                            "highlight energy\n"
+                            "page Go\n"
+                            "> Watch.\n"
+                            "set right iterations=20 dt=0.01\n"
+                            "label left \"Euler\"\n"
+                            "reset right\n"
+                            "run 600 steps\n"
+                            "run 1.5s at 0.25x\n"
+                            "step\n"
+                            "substep left 3\n"
+                            "pass pane 2 4\n"
+                            "pause Press Enter\n"
+                            "highlight left max_strain residual\n"
+                            "highlight off\n"
+                            "question Which?\n"
+                            "choice A\n"
+                            "feedback Yes\n"
+                            "choice B\n"
+                            "answer 1\n"
+                            "feedback For any choice without its own\n"
+                            "play right stiffness iterations\n"
+                            "expect left exploded before 10s\n"
+                            "close left\n";
+    Lesson *l = parse(text);
+    cr_assert_not_null(l, "%s", err);
+    const LessonItem *it = l->items;
+    cr_assert_eq(l->setup_count, 4);
+    cr_expect_eq(it[0].kind, LESSON_SET);
+    cr_expect_null(it[0].pane);
+    cr_assert_eq(it[0].setting_count, 2);
+    cr_expect_str_eq(it[0].settings[1].info->name, "rows");
+    cr_expect_str_eq(it[0].settings[1].value, "8");
+    cr_expect_eq(it[0].settings[1].col, 13);
+    cr_expect_eq(it[1].kind, LESSON_PANE);
+    cr_expect_str_eq(it[1].pane, "left");
+    cr_expect_str_eq(it[1].text, "Euler, explicit");
+    cr_expect_str_eq(it[2].text, "right", "a pane's label defaults to its name");
+    cr_expect_eq(it[3].kind, LESSON_HIGHLIGHT);
+
+    it = &l->items[l->pages[0].first_item];
+    LessonItemKind kinds[] = {LESSON_SAY,   LESSON_SET,       LESSON_LABEL,     LESSON_RESET,    LESSON_RUN,
+                              LESSON_RUN,   LESSON_STEP,      LESSON_SUBSTEP,   LESSON_PASS,     LESSON_PAUSE,
+                              LESSON_HIGHLIGHT, LESSON_HIGHLIGHT, LESSON_QUESTION, LESSON_PLAY, LESSON_EXPECT,
+                              LESSON_CLOSE};
+    int count = (int)(sizeof kinds / sizeof kinds[0]);
+    cr_assert_eq(l->pages[0].item_count, count);
+    for (int k = 0; k < count; k++)
+        cr_expect_eq(it[k].kind, kinds[k], "item %d is a %s", k, lesson_item_names[it[k].kind]);
+    cr_expect_str_eq(it[1].pane, "right");
+    cr_expect_eq(it[1].setting_count, 2);
+    cr_expect_str_eq(it[2].text, "Euler");
+    cr_expect_str_eq(it[3].pane, "right");
+    cr_expect_eq(it[4].steps, 600);
+    cr_expect_float_eq(it[4].speed, 1.0, 1e-12);
+    cr_expect_float_eq(it[5].seconds, 1.5, 1e-12);
+    cr_expect_float_eq(it[5].speed, 0.25, 1e-12);
+    cr_expect_null(it[6].pane);
+    cr_expect_eq(it[6].steps, 1);
+    cr_expect_str_eq(it[7].pane, "left");
+    cr_expect_eq(it[7].steps, 3);
+    cr_expect_str_eq(it[8].pane, "right", "pane 2 is the second pane open");
+    cr_expect_eq(it[8].steps, 4);
+    cr_expect_str_eq(it[9].text, "Press Enter");
+    cr_expect_eq(it[10].name_count, 2);
+    cr_expect_str_eq(it[10].names[1], "residual");
+    cr_expect_eq(it[11].name_count, 0);
+    cr_assert_eq(it[12].choice_count, 2);
+    cr_expect_str_eq(it[12].text, "Which?");
+    cr_expect_str_eq(it[12].choices[0].text, "A");
+    cr_expect_str_eq(it[12].choices[0].feedback, "Yes");
+    cr_expect_str_eq(it[12].choices[1].feedback, "For any choice without its own");
+    cr_expect_eq(it[12].answer, 0);
+    cr_expect_str_eq(it[13].pane, "right");
+    cr_expect_eq(it[13].name_count, 2);
+    cr_expect_str_eq(it[13].names[0], "stiffness");
+    cr_expect_eq(it[14].expect.kind, EXPECT_EXPLODED);
+    cr_expect_eq(it[14].expect.when, WHEN_BEFORE);
+    cr_expect_float_eq(it[14].expect.time, 10.0, 1e-12);
+    cr_expect_str_eq(it[14].expect.source, "left exploded before 10s");
+    cr_expect_eq(l->expect_count, 1);
+    lesson_destroy(l);
+}
+
+Test(parser, reads_every_form_of_expect)
+{
+    Lesson *l = parse(HEAD "pane left\npane right\npage\n"
+                           "expect right not exploded\n"
+                           "expect right max_strain < 5%\n"
+                           "expect left penetration <= 17mm\n"
+                           "expect pane 1 total within 5% of start\n"
+                           "expect left max_strain > 2x right\n"
+                           "expect left highest > right + 2cm\n"
+                           "expect left kinetic within 1mJ of 0.5\n"
+                           "expect left torn = 0\n"
+                           "expect left exploded after 1s\n");
+    cr_assert_not_null(l, "%s", err);
+    const LessonItem *it = &l->items[l->pages[0].first_item];
+    cr_expect(it[0].expect.negate);
+    cr_expect_eq(it[1].expect.kind, EXPECT_COMPARE);
+    cr_expect_eq(it[1].expect.op, OP_LT);
+    cr_expect_eq(it[1].expect.reference, REF_NUMBER);
+    cr_expect_float_eq(it[1].expect.value, 0.05, 1e-15);
+    cr_expect_eq(it[2].expect.op, OP_LE);
+    cr_expect_float_eq(it[2].expect.value, 0.017, 1e-15);
+    cr_expect_str_eq(it[3].pane, "left");
+    cr_expect_eq(it[3].expect.kind, EXPECT_WITHIN);
+    cr_expect(it[3].expect.tolerance_relative);
+    cr_expect_float_eq(it[3].expect.tolerance, 0.05, 1e-15);
+    cr_expect_eq(it[3].expect.reference, REF_START);
+    cr_expect_eq(it[4].expect.reference, REF_PANE);
+    cr_expect_str_eq(it[4].expect.ref_pane, "right");
+    cr_expect_float_eq(it[4].expect.value, 2.0, 1e-15);
+    cr_expect_float_eq(it[5].expect.offset, 0.02, 1e-15);
+    cr_expect_not(it[6].expect.tolerance_relative);
+    cr_expect_float_eq(it[6].expect.tolerance, 0.001, 1e-15);
+    cr_expect_float_eq(it[6].expect.value, 0.5, 1e-15);
+    cr_expect_eq(it[7].expect.op, OP_EQ);
+    cr_expect_eq(it[8].expect.when, WHEN_AFTER);
+    cr_expect_eq(l->expect_count, 9);
+    lesson_destroy(l);
+}
+
+Test(parser, a_single_pane_may_be_left_out_of_expect)
+{
+    Lesson *l = parse(HEAD "page\nexpect max_strain < 0.05\nexpect not exploded\n");
+    cr_assert_not_null(l, "%s", err);
+    cr_expect_str_eq(l->items[l->pages[0].first_item].pane, "main");
+    cr_expect_str_eq(l->items[l->pages[0].first_item].expect.source, "max_strain < 0.05");
+    lesson_destroy(l);
+}
+
+Test(parser, reads_crlf_a_byte_order_mark_and_utf8)
+{
+    Lesson *l = parse("\xEF\xBB\xBFtitle Знайомство\r\nsummary Тканина\r\nduration 10 min\r\npage Сторінка\r\n> Привіт.\r\n");
+    cr_assert_not_null(l, "%s", err);
+    cr_expect_str_eq(l->title, "Знайомство");
+    cr_expect_str_eq(l->items[l->pages[0].first_item].text, "Привіт.");
+    lesson_destroy(l);
+}
+
+Test(parser, keeps_settings_as_params_set_reads_them)
+{
+    Lesson *l = parse(HEAD "set scene=chain integrator=pbd\npage\n");
+    cr_assert_not_null(l, "%s", err);
+    cr_expect_str_eq(l->items[0].settings[0].value, "chain");
+    lesson_destroy(l);
+}
+
+/* Every message, to the letter, with its line and column. */
+Test(parser, every_error_is_one_line_with_its_place)
+{
+    static const struct {
+        const char *text, *error;
+    } cases[] = {
+        {"titel X\n", "t.lesson:1:1: unknown command 'titel'; did you mean 'title'?"},
+        {"  Hello world\n", "t.lesson:1:3: unknown command 'Hello' (narration lines start with '>')"},
+        {"title\n", "t.lesson:1:6: 'title' needs some text"},
+        {"title A\ntitle B\n", "t.lesson:2:1: 'title' given twice"},
+        {"", "t.lesson:1:1: the lesson has no title (start it with 'title ...')"},
+        {"title A\n", "t.lesson:1:1: the lesson has no summary (add 'summary ...' after the title)"},
+        {"title A\nsummary B\n", "t.lesson:1:1: the lesson has no duration (add 'duration N min' after the title)"},
+        {HEAD, "t.lesson:1:1: the lesson has no page (add 'page ...')"},
+        {"title A\nsummary B\nduration 5\n", "t.lesson:3:10: duration: expected minutes, such as '10 min'"},
+        {"title A\nsummary B\nduration 0 min\n", "t.lesson:3:10: duration must be 1 to 600 minutes, got '0'"},
+        {HEAD "page\ntitle X\n", "t.lesson:5:1: 'title' belongs before the first page"},
+        {HEAD "> Hi\n", "t.lesson:4:1: narration belongs on a page (start one with 'page')"},
+        {HEAD "run 1s\n", "t.lesson:4:1: 'run' belongs on a page (start one with 'page')"},
+        {HEAD "set itrations=3\n",
+         "t.lesson:4:5: unknown key 'itrations'; did you mean 'iterations'? (clothsim params lists them)"},
+        {HEAD "set cols=10 iterations=0\n", "t.lesson:4:13: iterations: 0 is out of range (1 to 500)"},
+        {HEAD "set integrator=verlt\n",
+         "t.lesson:4:5: integrator: unknown value 'verlt'; did you mean 'verlet'? (one of "
+         "euler|symplectic|verlet|jakobsen|pbd|xpbd)"},
+        {HEAD "set scene=chain rows=3\n", "t.lesson:4:5: rows: the chain scene is a rope, so rows must be 1 (got 3)"},
+        {HEAD "set\n", "t.lesson:4:4: set: expected KEY=VALUE"},
+        {HEAD "pane left\nset lft cols=3\n", "t.lesson:5:5: unknown pane 'lft'; did you mean 'left'?"},
+        {HEAD "pane left\nset left cols\n", "t.lesson:5:10: expected KEY=VALUE, got 'cols'"},
+        {HEAD "pane left\npane left\n", "t.lesson:5:1: pane 'left' is already open"},
+        {HEAD "pane a\npane b\npane c\npane d\npane e\n",
+         "t.lesson:8:1: too many panes: 4 are open already (close one first)"},
+        {HEAD "pane 1x\n", "t.lesson:4:6: a pane's name starts with a letter, got '1x'"},
+        {HEAD "pane max_strain\n", "t.lesson:4:6: 'max_strain' cannot name a pane: it is a metric"},
+        {HEAD "pane dt\n", "t.lesson:4:6: 'dt' cannot name a pane: it is a setting"},
+        {HEAD "pane start\n", "t.lesson:4:6: 'start' cannot name a pane: it is a word of the language"},
+        {HEAD "pane a.b\n", "t.lesson:4:6: a pane's name is letters, digits, '_' and '-', got 'a.b'"},
+        {HEAD "pane left \"Euler\n", "t.lesson:4:11: unterminated string"},
+        {HEAD "close right\n", "t.lesson:4:7: unknown pane 'right' (no pane is open)"},
+        {HEAD "pane left\nlabel left Euler\n", "t.lesson:5:12: label: expected the label in quotes, such as \"Verlet\""},
+        {HEAD "page\nrun fast\n", "t.lesson:5:5: run: expected a duration such as '600 steps' or '10s', got 'fast'"},
+        {HEAD "page\nrun 10\n", "t.lesson:5:5: run: expected a duration such as '600 steps' or '10s', got '10'"},
+        {HEAD "page\nrun 1.5 steps\n", "t.lesson:5:5: run: the steps must be a whole number from 1 to 100000, got '1.5'"},
+        {HEAD "page\nrun 1000s\n", "t.lesson:5:5: run: the time must be over 0 and at most 600 s, got '1000s'"},
+        {HEAD "page\nrun 1s at fast\n", "t.lesson:5:11: expected a number, got 'fast'"},
+        {HEAD "page\nrun 1s at 0.001x\n", "t.lesson:5:11: run: the speed must be 0.01x to 100x, got '0.001x'"},
+        {HEAD "page\nrun 1s now\n", "t.lesson:5:8: expected the end of the line, got 'now'"},
+        {HEAD "page\nstep 0\n", "t.lesson:5:6: step: the count must be 1 to 1000, got '0'"},
+        {HEAD "page\npass lft\n", "t.lesson:5:6: unknown pane 'lft' (open: main)"},
+        {HEAD "page\nstep pane 3\n", "t.lesson:5:11: there is no pane 3 (1 is open)"},
+        {HEAD "page\nhighlight energi\n", "t.lesson:5:11: unknown pane, metric, plot or key 'energi'; did you mean 'energy'?"},
+        {HEAD "page\nhighlight\n", "t.lesson:5:10: highlight: name a metric, a plot or a key (or 'off')"},
+        {HEAD "page\nplay main stifness\n",
+         "t.lesson:5:11: unknown key 'stifness'; did you mean 'stiffness'? (clothsim params lists them)"},
+        {HEAD "page\nquestion Why?\nchoice A\nrun 1s\n", "t.lesson:5:1: a question needs at least 2 choices (it has 1)"},
+        {HEAD "page\nchoice A\n", "t.lesson:5:1: 'choice' outside a question"},
+        {HEAD "page\nquestion Q\nfeedback F\n", "t.lesson:6:1: 'feedback' must follow a 'choice'"},
+        {HEAD "page\nquestion Q\nchoice A\nchoice B\nanswer 3\n",
+         "t.lesson:8:8: answer: there is no choice 3 (the question has 2 so far)"},
+        {HEAD "page\nquestion Q\nchoice A\nfeedback X\nfeedback Y\n", "t.lesson:8:1: choice 1 has feedback already"},
+        {HEAD "page\nexpect lft max_strain < 5%\n", "t.lesson:5:8: unknown pane or metric 'lft'"},
+        {HEAD "page\nexpect max_stain < 5%\n", "t.lesson:5:8: unknown pane or metric 'max_stain'; did you mean 'max_strain'?"},
+        {HEAD "pane left\npane right\npage\nexpect max_strain < 5%\n",
+         "t.lesson:7:8: expect: which pane? 2 are open (left, right)"},
+        {HEAD "page\nexpect max_strain < 5mm\n", "t.lesson:5:21: '5mm' does not fit max_strain: give a plain number or %"},
+        {HEAD "page\nexpect penetration < 5%\n", "t.lesson:5:22: '5%' does not fit penetration: give m, cm or mm"},
+        {HEAD "page\nexpect max_strain about 5%\n",
+         "t.lesson:5:19: expect: expected <, <=, >, >=, = or 'within' after max_strain"},
+        {HEAD "page\nexpect max_strain < 1e999\n", "t.lesson:5:21: '1e999' is out of range"},
+        {HEAD "page\nexpect max_strain < abc\n", "t.lesson:5:21: unknown pane 'abc' (open: main)"},
+        {HEAD "page\nexpect total within 5% start\n", "t.lesson:5:24: expect: expected 'of' after the tolerance"},
+        {HEAD "page\nexpect not kinetic\n", "t.lesson:5:12: expect: 'not' goes with 'exploded' only"},
+        {HEAD "page\nexpect exploded before soon\n", "t.lesson:5:24: expected a number, got 'soon'"},
+        {HEAD "page\nexpect exploded before 5J\n", "t.lesson:5:24: expect: expected a time such as '10s', got '5J'"},
+        {"title A\x07\n", "t.lesson:1:8: control character 0x07 in the text"},
+        {"title A\xff\n", "t.lesson:1:8: invalid UTF-8 (byte 0xff)"},
+        {"title \xc3\xa9\xc3\n", "t.lesson:1:8: invalid UTF-8 (byte 0xc3)"},
+        {"title \xe0\x80\xaf\n", "t.lesson:1:7: invalid UTF-8 (byte 0xe0)"},
+        {"title \xed\xa0\x80\n", "t.lesson:1:7: invalid UTF-8 (byte 0xed)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        cr_expect_str_eq(error_of(cases[k].text), cases[k].error, "case %zu", k);
+}
+
+Test(parser, a_nul_byte_is_reported_at_its_place)
+{
+    const char text[] = "title A\nsum\0mary B\n";
+    Lesson *l = lesson_parse_buffer("t.lesson", text, sizeof text - 1, err, sizeof err);
+    cr_expect_null(l);
+    cr_expect_str_eq(err, "t.lesson:2:4: a NUL byte in the text");
+}
+
+Test(parser, an_overlong_line_is_reported)
+{
+    size_t n = LESSON_MAX_LINE + 10;
+    char *text = malloc(n + 1);
+    memset(text, 'a', n);
+    text[n] = '\0';
+    Lesson *l = lesson_parse_buffer("t.lesson", text, n, err, sizeof err);
+    cr_expect_null(l);
+    cr_expect_str_eq(err, "t.lesson:1:1: line too long (4106 bytes; at most 4096)");
+    free(text);
+}
+
+Test(parser, long_words_are_cut_in_messages)
+{
+    char text[400];
+    snprintf(text, sizeof text, HEAD "page\nrun %0100d\n", 7);
+    cr_expect_str_eq(error_of(text),
+                     "t.lesson:5:5: run: expected a duration such as '600 steps' or '10s', got "
+                     "'000000000000000000000000000000000000000000000000000000000000...'");
+}
+
+Test(parser, huge_numbers_are_refused_not_overflowed)
+{
+    cr_expect_str_eq(error_of(HEAD "page\nstep 99999999999999999999999\n"),
+                     "t.lesson:5:6: step: the count must be 1 to 1000, got '99999999999999999999999'");
+    cr_expect_str_eq(error_of(HEAD "page\nrun 1e308 steps\n"),
+                     "t.lesson:5:5: run: the steps must be a whole number from 1 to 100000, got '1e308'");
+    cr_expect_str_eq(error_of(HEAD "set cols=99999999999999999999\n"),
+                     "t.lesson:4:5: cols: '99999999999999999999' is not a whole number (2 to 1000)");
+}
+
+/* A cheap fuzz: random bytes and mutations of a real lesson must give a
+ * lesson or one error line, never a crash (run under ASan by make sanitize). */
+Test(parser, never_crashes_on_random_bytes)
+{
+    const char *seed = HEAD "set cols=10 rows=8\npane left \"L\" integrator=euler\npane right\npage P\n> Hi.\n"
+                            "question Q\nchoice A\nchoice B\nanswer 2\nrun 1s at 2x\nexpect left exploded before 1s\n"
+                            "expect right total within 5% of start\nplay right stiffness\n";
+    size_t n = strlen(seed);
+    char *buf = malloc(n + 64);
+    uint64_t state = 12345;
+    for (int round = 0; round < 3000; round++) {
+        memcpy(buf, seed, n);
+        size_t len = n;
+        int edits = 1 + round % 8;
+        for (int e = 0; e < edits; e++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t at = (size_t)(state >> 33) % len;
+            unsigned char byte = (unsigned char)(state >> 17);
+            if (round % 3 == 0)
+                buf[at] = (char)byte;
+            else if (round % 3 == 1 && len > 1)
+                memmove(buf + at, buf + at + 1, len-- - at - 1);
+            else
+                buf[at] = "\n\"<>=#% x0.9-"[byte % 13];
+        }
+        Lesson *l = lesson_parse_buffer("f", buf, len, err, sizeof err);
+        if (!l)
+            cr_expect(strncmp(err, "f:", 2) == 0 && !strchr(err, '\n'), "round %d: %s", round, err);
+        lesson_destroy(l);
+    }
+    free(buf);
+}
+
+Test(parser, every_lesson_of_the_course_parses)
+{
+    glob_t g;
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/*.lesson", 0, NULL, &g), 0);
+    glob(CLOTHSIM_SRCDIR "/lessons/uk/*.lesson", GLOB_APPEND, NULL, &g);
+    cr_expect(g.gl_pathc >= 13, "found %zu lessons", g.gl_pathc);
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        Lesson *l = lesson_parse_file(g.gl_pathv[k], err, sizeof err);
+        cr_expect_not_null(l, "%s", err);
+        if (l) {
+            cr_expect(l->page_count >= 3, "%s", g.gl_pathv[k]);
+            cr_expect(l->expect_count >= 3, "%s", g.gl_pathv[k]);
+        }
+        lesson_destroy(l);
+    }
+    globfree(&g);
+}
+
+Test(parser, a_missing_file_says_why)
+{
+    cr_expect_null(lesson_parse_file("/nonexistent/x.lesson", err, sizeof err));
+    cr_expect_str_eq(err, "/nonexistent/x.lesson: cannot read: No such file or directory");
+}
+
+Test(parser, suggests_only_near_names)
+{
+    const char *names[] = {"left", "right", NULL};
+    cr_expect_str_eq(lesson_suggest("lfet", names, 3), "left");
+    cr_expect_str_eq(lesson_suggest("rigth", names, 3), "right");
+    cr_expect_null(lesson_suggest("centre", names, 3));
+}

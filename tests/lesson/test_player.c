@@ -1,0 +1,270 @@
+/* test_player.c - a lesson driven headless, page by page, checking the state
+ * the player sets: pane settings, step counts, waits, answers, results. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "lesson/lesson.h"
+#include "lesson/player.h"
+
+#define HEAD "title T\nsummary S\nduration 5 min\n"
+
+static char err[600];
+
+static Lesson *parse(const char *text)
+{
+    Lesson *l = lesson_parse_buffer("p.lesson", text, strlen(text), err, sizeof err);
+    cr_assert_not_null(l, "%s", err);
+    return l;
+}
+
+static const char course[] = HEAD "set cols=8 rows=6 wind_z=0 turbulence=0 collider=none\n"
+                                  "pane left \"Euler\" integrator=euler\n"
+                                  "pane right \"Verlet\" integrator=verlet\n"
+                                  "page One\n"
+                                  "> First.\n"
+                                  "run 30 steps\n"
+                                  "> Second.\n"
+                                  "pause Go on\n"
+                                  "set right iterations=20 dt=0.01\n"
+                                  "page Two\n"
+                                  "question Which?\n"
+                                  "choice Left\n"
+                                  "feedback Right you are\n"
+                                  "choice Right\n"
+                                  "answer 1\n"
+                                  "run 0.5s\n"
+                                  "expect left exploded before 1s\n"
+                                  "expect right not exploded\n"
+                                  "page Three\n"
+                                  "play right stiffness\n"
+                                  "close left\n"
+                                  "step 3\n";
+
+Test(player, builds_the_panes_of_the_header)
+{
+    Lesson *l = parse(course);
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert_eq(p->pane_count, 2);
+    cr_expect_str_eq(p->panes[0].name, "left");
+    cr_expect_str_eq(p->panes[0].label, "Euler");
+    cr_expect_eq(p->panes[0].solver->params.integrator, INTEGRATOR_EULER);
+    cr_expect_eq(p->panes[1].solver->params.integrator, INTEGRATOR_VERLET);
+    cr_expect_eq(p->panes[1].solver->params.cols, 8, "the base settings reach every pane");
+    cr_expect_eq(p->panes[1].solver->cloth->count, 48);
+    cr_expect_eq(p->page, 0);
+    cr_expect_str_eq(lesson_player_heading(p), "One");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, plays_page_by_page_setting_what_the_lesson_says)
+{
+    Lesson *l = parse(course);
+    LessonPlayer *p = lesson_player_create(l);
+    const char *text[8];
+
+    /* page 1 stops at the run, with the first paragraph shown */
+    cr_assert_eq(p->state, LESSON_RUNNING);
+    cr_assert_eq(lesson_player_paragraphs(p, text, 8), 1);
+    cr_expect_str_eq(text[0], "First.");
+    cr_expect_eq(p->panes[1].solver->step, 0);
+    double done, total;
+    lesson_player_run_progress(p, &done, &total);
+    cr_expect_float_eq(total, 0.5, 1e-9);
+
+    /* half a second of real time at 1x is the whole run of 30 steps of 1/60 s */
+    lesson_player_tick(p, 0.25);
+    cr_expect_eq(p->panes[1].solver->step, 15);
+    cr_expect_eq(p->state, LESSON_RUNNING);
+    lesson_player_tick(p, 0.26);
+    cr_expect_eq(p->panes[1].solver->step, 30);
+    cr_expect(p->panes[0].solver->exploded, "euler explodes on the way");
+
+    /* then the pause */
+    cr_assert_eq(p->state, LESSON_WAITING);
+    cr_expect_str_eq(lesson_player_pause(p)->text, "Go on");
+    cr_expect_eq(lesson_player_paragraphs(p, text, 8), 2);
+    cr_expect_eq(p->panes[1].solver->params.iterations, 12, "not yet set");
+    lesson_player_next(p);
+    cr_assert_eq(p->state, LESSON_PAGE_END);
+    cr_expect_eq(p->panes[1].solver->params.iterations, 20);
+    cr_expect_float_eq(p->panes[1].solver->params.dt, 0.01, 1e-15);
+    cr_expect_eq(p->panes[0].solver->params.iterations, 12, "the left pane keeps its own");
+    cr_expect_eq(p->panes[1].solver->step, 30, "a live key does not rebuild");
+
+    /* page 2: the question, then a run of 0.5 s = 50 steps of dt 0.01 */
+    lesson_player_next(p);
+    cr_expect_eq(p->page, 1);
+    cr_assert_eq(p->state, LESSON_ASKING);
+    cr_expect_str_eq(lesson_player_question(p)->text, "Which?");
+    cr_expect_not(lesson_player_answer(p, 2), "there is no third choice");
+    cr_assert(lesson_player_answer(p, 0));
+    cr_expect_str_eq(lesson_player_feedback(p), "Right you are");
+    cr_expect(lesson_player_answer_correct(p));
+    cr_assert_eq(p->state, LESSON_RUNNING);
+    lesson_player_finish(p);
+    cr_expect_eq(p->panes[1].solver->step, 80);
+    cr_assert_eq(p->state, LESSON_PAGE_END);
+    cr_expect_eq(p->expects_passed, 2, "%s", p->results[0].message);
+    cr_expect_eq(p->expects_failed, 0);
+
+    /* page 3: free play, then a pane closes */
+    lesson_player_next(p);
+    cr_assert_eq(p->state, LESSON_PLAYING);
+    cr_expect_not(lesson_player_adjust(p, 1, "iterations", "3", err, sizeof err));
+    cr_expect_str_eq(err, "iterations: locked in this part of the lesson");
+    cr_expect_not(lesson_player_adjust(p, 0, "stiffness", "0.5", err, sizeof err));
+    cr_expect_str_eq(err, "stiffness: locked in this pane");
+    cr_expect(lesson_player_adjust(p, 1, "stiffness", "0.5", err, sizeof err), "%s", err);
+    cr_expect_float_eq(p->panes[1].solver->params.stiffness, 0.5, 1e-15);
+    cr_expect_not(lesson_player_adjust(p, 1, "stiffness", "2", err, sizeof err));
+    int64_t before = p->panes[1].solver->step;
+    lesson_player_tick(p, 0.1);
+    cr_expect_eq(p->panes[1].solver->step, before + 10, "free play runs at 1x");
+    lesson_player_next(p);
+    cr_assert_eq(p->state, LESSON_PAGE_END);
+    cr_assert_eq(p->pane_count, 1);
+    cr_expect_str_eq(p->panes[0].name, "right");
+    cr_expect_eq(p->panes[0].solver->step, before + 13);
+    lesson_player_next(p);
+    cr_expect_eq(p->state, LESSON_FINISHED);
+    cr_expect_null(lesson_player_heading(p));
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, runs_seconds_in_each_panes_own_steps)
+{
+    Lesson *l = parse(HEAD "set cols=6 rows=5\npane a dt=0.02\npane b dt=0.0333\npage\nrun 1s at 4x\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_eq(p->state, LESSON_RUNNING);
+    lesson_player_tick(p, 0.125); /* half a simulated second */
+    cr_expect_eq(p->panes[0].solver->step, 25);
+    cr_expect_eq(p->panes[1].solver->step, 15);
+    lesson_player_tick(p, 0.0001);
+    cr_expect_eq(p->panes[0].solver->step, 25, "no step until a whole dt has passed");
+    lesson_player_finish(p);
+    cr_expect_eq(p->panes[0].solver->step, 50);
+    cr_expect_eq(p->panes[1].solver->step, 31, "rounded up to whole steps, as clothsim run --seconds");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, steps_substeps_and_passes_go_one_at_a_time)
+{
+    Lesson *l = parse(HEAD "set cols=6 rows=5 iterations=4 substeps=2\npane a\npane b\npage\npass a 3\nsubstep b\n"
+                           "page\nstep\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_eq(p->state, LESSON_PAGE_END);
+    cr_expect_eq(p->panes[0].solver->pass, 3);
+    cr_expect_eq(p->panes[0].solver->step, 0);
+    cr_expect_eq(p->panes[1].solver->substep, 1);
+    lesson_player_next(p);
+    cr_expect_eq(p->panes[0].solver->step, 1, "a step finishes the half-done one");
+    cr_expect_eq(p->panes[1].solver->step, 1);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, a_failed_expect_names_its_place_and_what_it_saw)
+{
+    Lesson *l = parse(HEAD "set cols=6 rows=5\npane left integrator=euler\npage\nrun 10 steps\n"
+                           "expect left not exploded\nexpect left step = 4\n");
+    LessonPlayer *p = lesson_player_create(l);
+    lesson_player_play_to_end(p);
+    cr_expect_eq(p->expects_failed, 1);
+    cr_expect_eq(p->expects_passed, 1);
+    cr_expect_eq(p->panes[0].solver->step, 4, "the solver froze on its last good step");
+    int index = l->pages[0].first_item + 1;
+    cr_expect(p->results[index].reached);
+    cr_expect_not(p->results[index].passed);
+    cr_expect_str_eq(p->results[index].message,
+                     "p.lesson:8:1: expect failed: left not exploded (saw it exploded at t = 0.08 s)");
+    cr_expect_str_eq(p->results[index + 1].message, "p.lesson:9:1: expect held: left step = 4 (saw 4)");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, measures_relative_to_start_and_to_other_panes)
+{
+    Lesson *l = parse(HEAD "set cols=6 rows=5 wind_z=0 turbulence=0 collider=none\npane a\npane b iterations=1\n"
+                           "page\nrun 60 steps\n"
+                           "expect a potential < start\n"
+                           "expect b max_strain > 2x a\n"
+                           "expect a total within 50% of start\n"
+                           "expect a potential > start - 1J\n"
+                           "expect a time within 1ms of 1s\n");
+    LessonPlayer *p = lesson_player_create(l);
+    lesson_player_play_to_end(p);
+    for (int k = 0; k < l->item_count; k++)
+        cr_expect(!p->results[k].reached || p->results[k].passed, "%s", p->results[k].message);
+    cr_expect_eq(p->expects_passed, 5);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, going_back_replays_to_the_same_bits)
+{
+    Lesson *l = parse(HEAD "set cols=8 rows=6\npane a\npage\nrun 20 steps\npage\nrun 7 steps\npause\npage\n");
+    LessonPlayer *p = lesson_player_create(l);
+    lesson_player_next(p); /* finish page 1's run */
+    lesson_player_next(p); /* open page 2 */
+    lesson_player_next(p); /* finish its run */
+    cr_assert_eq(p->state, LESSON_WAITING);
+    cr_assert_eq(p->panes[0].solver->step, 27);
+    float x = p->panes[0].solver->cloth->x[40], y = p->panes[0].solver->cloth->y[40];
+    lesson_player_next(p);
+    lesson_player_next(p);
+    cr_assert_eq(p->page, 2);
+    lesson_player_previous(p);
+    cr_expect_eq(p->page, 1);
+    cr_expect_eq(p->state, LESSON_RUNNING, "the page starts afresh");
+    cr_expect_eq(p->panes[0].solver->step, 20);
+    lesson_player_finish(p);
+    cr_expect_eq(p->panes[0].solver->step, 27);
+    cr_expect(p->panes[0].solver->cloth->x[40] == x && p->panes[0].solver->cloth->y[40] == y,
+              "deterministic replay");
+    lesson_player_goto(p, 0);
+    cr_expect_eq(p->panes[0].solver->step, 0);
+    lesson_player_goto(p, 99);
+    cr_expect_eq(p->state, LESSON_FINISHED);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, highlights_last_until_the_page_ends)
+{
+    Lesson *l = parse(HEAD "pane a\npane b\npage\nhighlight b energy max_strain\npause\nhighlight off\npage\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_expect_eq(p->panes[0].highlight_count, 0);
+    cr_assert_eq(p->panes[1].highlight_count, 2);
+    cr_expect_str_eq(p->panes[1].highlights[0], "energy");
+    lesson_player_next(p);
+    cr_expect_eq(p->panes[1].highlight_count, 0);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, a_scene_change_rebuilds_and_restarts_the_pane)
+{
+    Lesson *l = parse(HEAD "pane a\npage\nrun 5 steps\nset scene=chain\nexpect a step = 0\n");
+    LessonPlayer *p = lesson_player_create(l);
+    lesson_player_play_to_end(p);
+    cr_expect_eq(p->panes[0].solver->params.scene, SCENE_CHAIN);
+    cr_expect_eq(p->panes[0].solver->cloth->rows, 1);
+    cr_expect_eq(p->expects_passed, 1);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, the_catenary_measure_is_small_for_a_settled_chain)
+{
+    Lesson *l = parse(HEAD "set scene=chain\npane a\npage\nrun 6s\nexpect a catenary < 1mm\n"
+                           "expect a catenary > 0\n");
+    LessonPlayer *p = lesson_player_create(l);
+    lesson_player_play_to_end(p);
+    cr_expect_eq(p->expects_passed, 2, "%s", p->results[l->item_count - 2].message);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
