@@ -18,6 +18,8 @@ static const char usage[] =
     "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
     "       clothsim params [--scene NAME]   every setting: type, range, default, meaning\n"
     "       clothsim scenes                  the scenes\n"
+    "       clothsim learn                   the lessons: a menu; progress is kept\n"
+    "       clothsim FILE.lesson             play one lesson\n"
     "       clothsim check [--run] FILE...   check lesson scripts (--run: play them and verify)\n"
     "       clothsim --help | --version\n"
     "\n"
@@ -27,8 +29,11 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
     const char *command = argc < 2 ? "" : argv[1];
+    size_t length = strlen(command);
     int status;
-    if (argc < 2 || (command[0] == '-' && strcmp(command, "--help") != 0 && strcmp(command, "-h") != 0 &&
+    if (strcmp(command, "learn") == 0 || (length > 7 && strcmp(command + length - 7, ".lesson") == 0))
+        status = tui_learn_main(argc, argv); /* the lesson menu, or one lesson */
+    else if (argc < 2 || (command[0] == '-' && strcmp(command, "--help") != 0 && strcmp(command, "-h") != 0 &&
                      strcmp(command, "--version") != 0))
         status = tui_main(argc, argv); /* the interactive sandbox */
     else if (strcmp(command, "run") == 0)

@@ -81,7 +81,7 @@ static void series_clear(TuiSeries *series)
     series->count = 0;
 }
 
-static void pane_clear_history(TuiPane *pane)
+void tui_pane_clear_history(TuiPane *pane)
 {
     series_clear(&pane->energy);
     series_clear(&pane->strain);
@@ -133,7 +133,7 @@ bool tui_rebuild_panes(Tui *tui)
             snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);
         memcpy(pane->label, label, sizeof label);
         camera_init(&pane->camera, params.dim, 80, 24);
-        pane_clear_history(pane);
+        tui_pane_clear_history(pane);
     }
     for (int i = count; i < TUI_MAX_PANES; i++)
         tui->panes[i].label[0] = '\0';
@@ -147,7 +147,7 @@ static void pane_rebuilt(Tui *tui, TuiPane *pane)
 {
     if (pane->view)
         render_reserve(pane->view, pane->solver->cloth);
-    pane_clear_history(pane);
+    tui_pane_clear_history(pane);
     (void)tui;
 }
 
@@ -296,12 +296,42 @@ static bool all_exploded(const Tui *tui)
     return true;
 }
 
-static bool animating(const Tui *tui)
+/* At rest with nothing to move it: no wind, no moving sphere, no pulling
+ * hands, no grab, and every particle slower than TUI_SETTLED_SPEED. Then the
+ * sandbox stops stepping and waits for a key, using no CPU. */
+#define TUI_SETTLED_SPEED 1e-3f
+
+static bool solver_settled(const Solver *s)
 {
-    return !tui->paused && !all_exploded(tui);
+    const Params *p = &s->params;
+    bool windy = p->dim == 3 && (p->wind_x != 0.0 || p->wind_z != 0.0 || p->turbulence != 0.0);
+    bool sphere_moving = p->collider == COLLIDER_SPHERE && p->sphere_travel != 0.0;
+    bool pulled = p->scene == SCENE_TEAR && p->pull_speed != 0.0;
+    if (windy || sphere_moving || pulled || s->grabbed >= 0 || s->exploded)
+        return false;
+    const Cloth *c = s->cloth;
+    float limit = TUI_SETTLED_SPEED * TUI_SETTLED_SPEED;
+    for (int i = 0; i < c->count; i++)
+        if (c->vx[i] * c->vx[i] + c->vy[i] * c->vy[i] + c->vz[i] * c->vz[i] > limit)
+            return false;
+    return true;
 }
 
-static void advance(Tui *tui, double now)
+static bool all_settled(const Tui *tui)
+{
+    for (int i = 0; i < tui->pane_count; i++)
+        if (!tui->panes[i].solver->exploded && !solver_settled(tui->panes[i].solver))
+            return false;
+    return true;
+}
+
+static bool animating(const Tui *tui)
+{
+    return !tui->paused && !tui->settled && !all_exploded(tui);
+}
+
+/* Steps the panes for the time since the last call; returns how many steps. */
+static int advance(Tui *tui, double now)
 {
     double elapsed = now - tui->last_time;
     tui->last_time = now;
@@ -323,6 +353,7 @@ static void advance(Tui *tui, double now)
         tui->accumulator -= dt;
         steps++;
     }
+    return steps;
 }
 
 /* ---------------------------------------------------------------- options */
@@ -392,7 +423,6 @@ static int parse_options(Tui *tui, int argc, char **argv)
 {
     CliSettings settings = {.scene = SCENE_CURTAIN};
     const char *compare = NULL;
-    tui->fps = 30;
     for (int i = 1; i < argc; i++) {
         int taken = cli_take_setting(&settings, argc, argv, &i);
         if (taken < 0)
@@ -448,6 +478,8 @@ static void read_keys(Tui *tui, int *empty_reads)
     int got = 0, key;
     while (!tui->quit && (key = getch()) != ERR) {
         got++;
+        tui->settled = false; /* any key may have set something in motion */
+        tui->calm_since = -1.0;
         tui_handle_key(tui, key);
     }
     /* readable yet nothing to read, again and again: the input has ended */
@@ -475,7 +507,18 @@ static int run(Tui *tui)
         now = tui_now();
         bool moving = animating(tui);
         if (moving && now >= next_frame) {
-            advance(tui, now);
+            /* judged on a step just taken: a cloth at rest before its first
+             * step has not settled, it has not started */
+            if (advance(tui, now) > 0) {
+                /* and calm for a whole simulated second: a swing passes
+                 * through rest at each end */
+                double t = tui->panes[0].solver->time;
+                if (!all_settled(tui))
+                    tui->calm_since = -1.0;
+                else if (tui->calm_since < 0.0)
+                    tui->calm_since = t;
+                tui->settled = tui->calm_since >= 0.0 && t - tui->calm_since >= 1.0;
+            }
             tui->physics_seconds += tui_now() - now;
             dirty = true;
             next_frame += frame;
@@ -531,23 +574,20 @@ static int run(Tui *tui)
     return 0;
 }
 
-int tui_main(int argc, char **argv)
+void tui_defaults(Tui *tui)
 {
-    Tui *tui = calloc(1, sizeof *tui);
-    if (!tui) {
-        cli_error("out of memory");
-        return 1;
-    }
     render_options_default(&tui->render);
+    tui->fps = 30;
     tui->speed = TUI_SPEED_NORMAL;
     tui->zoom = 1.0f;
     tui->grab_pane = -1;
-    int status = parse_options(tui, argc, argv);
-    if (status >= 0) {
-        free(tui);
-        return status;
-    }
+    tui->calm_since = -1.0;
+    tui->help_keys = tui_key_help;
+    tui->help_footer = "mouse: left-drag pulls a node, right-drag orbits, wheel zooms";
+}
 
+void tui_locale(Tui *tui)
+{
     setlocale(LC_ALL, "");
     /* numbers in settings and lessons are written with a '.', whatever the
      * language of the terminal: strtod must read them so */
@@ -558,6 +598,43 @@ int tui_main(int argc, char **argv)
         tui->ascii_only = true;
     tui->render.glyphs = tui->ascii_only ? GLYPHS_ASCII : GLYPHS_BRAILLE;
     tui_sliders_init(tui);
+}
+
+bool tui_session_start(Tui *tui, char *err, size_t err_size)
+{
+    if (!tui_term_start(&tui->term, tui->record_path, err, err_size))
+        return false;
+    set_escdelay(25);
+    curs_set(0);
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    typeahead(-1); /* draw whole frames even while keys arrive */
+    tui_colours_init(tui);
+    tui_term_mouse_on(&tui->term);
+    wnoutrefresh(stdscr); /* stdscr stays untouched after this, so getch never repaints it */
+    return true;
+}
+
+void tui_session_stop(Tui *tui)
+{
+    tui_layout_free(tui);
+    tui_term_stop(&tui->term);
+}
+
+int tui_main(int argc, char **argv)
+{
+    Tui *tui = calloc(1, sizeof *tui);
+    if (!tui) {
+        cli_error("out of memory");
+        return 1;
+    }
+    tui_defaults(tui);
+    int status = parse_options(tui, argc, argv);
+    if (status >= 0) {
+        free(tui);
+        return status;
+    }
+    tui_locale(tui);
 
     if (!tui_rebuild_panes(tui)) {
         cli_error("%s", tui->message);
@@ -568,26 +645,17 @@ int tui_main(int argc, char **argv)
     tui->message[0] = '\0';
 
     char err[320];
-    if (!tui_term_start(&tui->term, tui->record_path, err, sizeof err)) {
+    if (!tui_session_start(tui, err, sizeof err)) {
         cli_error("%s", err);
         panes_destroy(tui);
         free(tui);
         return 1;
     }
-    set_escdelay(25);
-    curs_set(0);
-    keypad(stdscr, TRUE);
-    nodelay(stdscr, TRUE);
-    typeahead(-1); /* draw whole frames even while keys arrive */
-    tui_colours_init(tui);
-    tui_term_mouse_on(&tui->term);
-    wnoutrefresh(stdscr); /* stdscr stays untouched after this, so getch never repaints it */
-    tui_layout(tui);      /* if it fails, a notice says so and a resize tries again */
+    tui_layout(tui); /* if it fails, a notice says so and a resize tries again */
     tui_message(tui, "? help  q quit");
     tui_sample(tui, true);
     status = run(tui);
-    tui_layout_free(tui);
-    tui_term_stop(&tui->term);
+    tui_session_stop(tui);
 
     if (tui->stats) {
         unsigned long frames = tui->frames;

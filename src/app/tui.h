@@ -11,4 +11,10 @@
  * the terminal is restored before it returns. */
 int tui_main(int argc, char **argv);
 
+/* `clothsim learn` (argv[1] "learn": the menu of lessons) or `clothsim
+ * FILE.lesson` (argv[1] the lesson: plays it). A lesson that does not parse
+ * prints its file:line:col line on stderr and returns 2 before the terminal is
+ * touched. Returns as tui_main does. Never exits. */
+int tui_learn_main(int argc, char **argv);
+
 #endif

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "tui_private.h"
 
@@ -176,6 +177,8 @@ void tui_blit(Tui *tui, WINDOW *win, const Canvas *canvas)
             wchar_t glyph[2] = {(wchar_t)cell->glyph, L'\0'};
             if (cell->glyph < 0x20 || (!wide && cell->glyph >= 0x7F))
                 glyph[0] = cell->glyph < 0x20 ? L' ' : L'?';
+            /* a wide character covers the next cell too (tui_text_put leaves it blank) */
+            bool covers_next = wide && glyph[0] >= 0x1100 && wcwidth(glyph[0]) == 2;
             attr_t attr = tui->extra_attr[cell->fg < PALETTE_COUNT ? cell->fg : 0];
             if (cell->attr & ATTR_BOLD)
                 attr |= A_BOLD;
@@ -187,7 +190,13 @@ void tui_blit(Tui *tui, WINDOW *win, const Canvas *canvas)
                 attr |= A_UNDERLINE;
             cchar_t out;
             setcchar(&out, glyph, attr, pair_for(tui, cell->fg, cell->bg), NULL);
+            if (covers_next && x + 1 >= cols) {
+                setcchar(&out, L" ", attr, pair_for(tui, cell->fg, cell->bg), NULL);
+                covers_next = false;
+            }
             mvwadd_wch(win, y, x, &out); /* the bottom-right cell reports ERR yet is drawn */
+            if (covers_next)
+                x++, cell++;
         }
     }
 }
@@ -238,10 +247,10 @@ static bool canvas_ensure(Canvas **canvas, int width, int height)
     return canvas_resize(*canvas, width, height);
 }
 
-static int help_entries(void)
+static int help_entries(const Tui *tui)
 {
     int n = 0;
-    while (tui_key_help[2 * n])
+    while (tui->help_keys[2 * n])
         n++;
     return n;
 }
@@ -251,7 +260,7 @@ static int help_entries(void)
 
 static bool layout_help(Tui *tui, int rows, int cols)
 {
-    int entries = help_entries();
+    int entries = help_entries(tui);
     int fit_rows = rows - 5; /* border, title, mouse line, border, and a row of air */
     int columns = fit_rows > 0 ? (entries + fit_rows - 1) / fit_rows : 1;
     int most = (cols - 4) / HELP_COLUMN_WIDTH;
@@ -284,12 +293,29 @@ bool tui_layout(Tui *tui)
     tui->panel_shown = cols >= 64 && (tui->pane_count == 1 || cols >= 100);
     int panel_width = tui->panel_shown ? TUI_PANEL_WIDTH : 0;
     int area_width = cols - panel_width, area_height = rows - 1;
+    int panel_x = area_width, panel_y = 1, panel_height = area_height;
+    if (tui->lesson_layout) {
+        /* the narration: beside the panes on a wide terminal, under them otherwise */
+        tui->panel_shown = true;
+        if (cols >= 100) {
+            panel_width = cols * 2 / 5 < 64 ? cols * 2 / 5 : 64;
+            area_width = cols - panel_width;
+            panel_x = area_width;
+        } else {
+            panel_width = cols;
+            panel_height = (rows - 1) * 9 / 20;
+            area_width = cols;
+            area_height = rows - 1 - panel_height;
+            panel_x = 0;
+            panel_y = 1 + area_height;
+        }
+    }
     bool ok = true;
     tui->status_win = newwin(1, cols, 0, 0);
     ok = ok && tui->status_win && canvas_ensure(&tui->status, cols, 1);
     if (tui->panel_shown) {
-        tui->panel_win = newwin(area_height, panel_width, 1, area_width);
-        ok = ok && tui->panel_win && canvas_ensure(&tui->panel, panel_width, area_height);
+        tui->panel_win = newwin(panel_height, panel_width, panel_y, panel_x);
+        ok = ok && tui->panel_win && canvas_ensure(&tui->panel, panel_width, panel_height);
     }
 
     int n = tui->pane_count;
@@ -344,13 +370,48 @@ int tui_pane_at(const Tui *tui, int y, int x, int *view_y, int *view_x)
 
 /* ---------------------------------------------------------------- text */
 
-/* The width of a UTF-8 string in cells (one a code point). */
-static int text_width(const char *s)
+/* Cells a code point takes: wcwidth, and one for what it does not know (the
+ * C locale knows nothing past ASCII; tui_blit then shows '?', one cell). */
+static int glyph_cells(uint32_t code_point)
+{
+    if (code_point < 0x7F)
+        return code_point < 0x20 ? 0 : 1;
+    int width = wcwidth((wchar_t)code_point);
+    return width < 0 ? 1 : width;
+}
+
+int tui_text_cells(const char *utf8)
 {
     int n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
+    while (*utf8) {
+        uint32_t code_point;
+        utf8 += canvas_utf8_decode(utf8, &code_point);
+        n += glyph_cells(code_point);
+    }
     return n;
+}
+
+int tui_text_put(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr)
+{
+    while (*utf8) {
+        uint32_t code_point;
+        utf8 += canvas_utf8_decode(utf8, &code_point);
+        int width = glyph_cells(code_point);
+        if (width == 0)
+            continue; /* a combining mark: a cell holds one code point */
+        if (x + width > limit)
+            break;
+        canvas_put(canvas, x, y, code_point, fg, PALETTE_DEFAULT, attr);
+        if (width == 2)
+            canvas_put(canvas, x + 1, y, ' ', fg, PALETTE_DEFAULT, attr);
+        x += width;
+    }
+    return x;
+}
+
+static int text_width(const char *s)
+{
+    return tui_text_cells(s);
 }
 
 static int put(Canvas *canvas, int x, int y, const char *text, uint8_t fg, uint8_t attr)
@@ -392,6 +453,8 @@ static void draw_status(Tui *tui)
         snprintf(text, sizeof text, "  exploded");
     else if (tui->paused)
         snprintf(text, sizeof text, "  paused");
+    else if (tui->settled)
+        snprintf(text, sizeof text, "  settled");
     else
         snprintf(text, sizeof text, "  %.0f fps", tui->fps_measured);
     x = put(c, x, 0, text, tui->paused || exploded ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
@@ -539,6 +602,16 @@ static void draw_centred(Canvas *c, int y, const char *text, uint8_t fg, uint8_t
     put(c, x < 0 ? 0 : x, y, text, fg, attr);
 }
 
+/* A plot a lesson points at: its label row in bold reverse, up to the label's end. */
+static void mark_row(Canvas *c, int x, int y, int w)
+{
+    int end = x + w;
+    while (end > x && canvas_get(c, end - 1, y)->glyph == ' ')
+        end--;
+    for (int col = x; col < end; col++)
+        c->cells[(size_t)y * (size_t)c->width + (size_t)col].attr |= ATTR_REVERSE | ATTR_BOLD;
+}
+
 static void draw_pane(Tui *tui, int i)
 {
     TuiPane *pane = &tui->panes[i];
@@ -548,7 +621,12 @@ static void draw_pane(Tui *tui, int i)
     if (pane->label[0]) {
         char label[128];
         snprintf(label, sizeof label, " %s ", pane->label);
-        put(view, 0, 0, label, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
+        tui_text_put(view, 0, 0, view->width, label, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
+    }
+    if (pane->note[0]) {
+        char note[180];
+        snprintf(note, sizeof note, " %s ", pane->note);
+        tui_text_put(view, 0, 1, view->width, note, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
     }
     if (solver->exploded) {
         char banner[128];
@@ -578,6 +656,8 @@ static void draw_pane(Tui *tui, int i)
     int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
     render_plot(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count, PALETTE_HIGHLIGHT,
                 "energy J", tui->render.glyphs);
+    if (pane->highlight_energy)
+        mark_row(plots, 0, 0, half - 1);
     if (tui->show_residual && solver->residual_count > 0) {
         render_plot(plots, half, 0, plots->width - half, plots->height, solver->residual_trace, solver->residual_count,
                     PALETTE_STRAIN_1, "residual/pass", tui->render.glyphs);
@@ -585,6 +665,8 @@ static void draw_pane(Tui *tui, int i)
         start = (strain->next - strain->count + TUI_HISTORY) % TUI_HISTORY;
         render_plot(plots, half, 0, plots->width - half, plots->height, strain->values + start, strain->count,
                     PALETTE_STRAIN_4, "max strain", tui->render.glyphs);
+        if (pane->highlight_strain)
+            mark_row(plots, half, 0, plots->width - half);
     }
     tui_blit(tui, pane->plot_win, plots);
     wnoutrefresh(pane->plot_win);
@@ -592,7 +674,7 @@ static void draw_pane(Tui *tui, int i)
 
 /* ---------------------------------------------------------------- help */
 
-static void draw_help(Tui *tui)
+void tui_draw_help(Tui *tui)
 {
     Canvas *c = tui->help_canvas;
     canvas_clear(c);
@@ -611,20 +693,20 @@ static void draw_help(Tui *tui)
             canvas_put(c, x, y, glyph, PALETTE_HIGHLIGHT, PALETTE_DEFAULT, ATTR_NONE);
         }
     put(c, 2, 0, " Keys (any key closes) ", PALETTE_HIGHLIGHT, ATTR_BOLD);
-    int entries = help_entries();
+    int entries = help_entries(tui);
     int rows = height - 4 > 0 ? height - 4 : 1;
     for (int k = 0; k < entries; k++) {
         int column = k / rows, row = k % rows;
         int x = 2 + column * HELP_COLUMN_WIDTH;
         if (x + HELP_KEY_WIDTH >= width - 1)
             break;
-        put(c, x, 1 + row, tui_key_help[2 * k], PALETTE_HIGHLIGHT, ATTR_BOLD);
+        put(c, x, 1 + row, tui->help_keys[2 * k], PALETTE_HIGHLIGHT, ATTR_BOLD);
         char text[64];
-        snprintf(text, sizeof text, "%.*s", width - 2 - (x + HELP_KEY_WIDTH), tui_key_help[2 * k + 1]);
+        snprintf(text, sizeof text, "%.*s", width - 2 - (x + HELP_KEY_WIDTH), tui->help_keys[2 * k + 1]);
         put(c, x + HELP_KEY_WIDTH, 1 + row, text, PALETTE_TEXT, ATTR_NONE);
     }
     char mouse[96];
-    snprintf(mouse, sizeof mouse, "%.*s", width - 4, "mouse: left-drag pulls a node, right-drag orbits, wheel zooms");
+    snprintf(mouse, sizeof mouse, "%.*s", width - 4, tui->help_footer ? tui->help_footer : "");
     put(c, 2, height - 2, mouse, PALETTE_DIM, ATTR_NONE);
     tui_blit(tui, tui->help_win, c);
     touchwin(tui->help_win);
@@ -633,7 +715,7 @@ static void draw_help(Tui *tui)
 
 /* ---------------------------------------------------------------- a frame */
 
-static void draw_too_small(Tui *tui)
+void tui_draw_too_small(Tui *tui)
 {
     werase(stdscr);
     int rows = tui->term.rows, cols = tui->term.cols;
@@ -650,20 +732,25 @@ static void draw_too_small(Tui *tui)
     wnoutrefresh(stdscr);
 }
 
+void tui_draw_panes(Tui *tui)
+{
+    for (int i = 0; i < tui->pane_count; i++)
+        draw_pane(tui, i);
+}
+
 void tui_draw(Tui *tui)
 {
     if (tui->too_small) {
-        draw_too_small(tui);
+        tui_draw_too_small(tui);
         doupdate();
         return;
     }
-    for (int i = 0; i < tui->pane_count; i++)
-        draw_pane(tui, i);
+    tui_draw_panes(tui);
     draw_status(tui);
     if (tui->panel_shown && (tui->panel_dirty || tui->help))
         draw_panel(tui);
     if (tui->help)
-        draw_help(tui);
+        tui_draw_help(tui);
     doupdate();
     tui->frames++;
 }

@@ -91,11 +91,11 @@ static int name_count(const char *const *names)
     return n;
 }
 
-/* The text of the value `presses` steps (negative: down) from the current one. */
-static void slider_moved(const Tui *tui, const TuiSlider *slider, int presses, char *out, size_t out_size)
+/* The text of the value `presses` steps (negative: down) from params' one. */
+static void value_moved(const Params *params, const TuiSlider *slider, int presses, char *out, size_t out_size)
 {
     const ParamInfo *info = slider->info;
-    const char *field = (const char *)&tui->base + info->offset;
+    const char *field = (const char *)params + info->offset;
     if (info->type == PARAM_ENUM) {
         int count = name_count(info->names);
         int value = *(const int *)(const void *)field;
@@ -124,6 +124,31 @@ static void slider_moved(const Tui *tui, const TuiSlider *slider, int presses, c
         snprintf(out, out_size, "%.0f", value);
     else
         snprintf(out, out_size, "%.9g", value);
+}
+
+static void slider_moved(const Tui *tui, const TuiSlider *slider, int presses, char *out, size_t out_size)
+{
+    value_moved(&tui->base, slider, presses, out, out_size);
+}
+
+void tui_slider_value(const Tui *tui, const Params *params, const ParamInfo *info, int presses, char *out,
+                      size_t out_size)
+{
+    for (int k = 0; k < tui->slider_count; k++)
+        if (tui->sliders[k].info == info) {
+            value_moved(params, &tui->sliders[k], presses, out, out_size);
+            return;
+        }
+    /* a key with no slider of its own: a quarter more or less per press, or
+     * steps of 0.1 from zero, within the key's range */
+    const char *field = (const char *)params + info->offset;
+    double value = info->type == PARAM_REAL ? *(const double *)(const void *)field : 0.0;
+    TuiSlider plain = {info->name, info->name, info->min, info->max, 1.0, false, info};
+    if (info->type == PARAM_REAL) {
+        plain.scale = value > 0.0 && (presses > 0 || value / 1.25 >= 1e-3);
+        plain.step = plain.scale ? 1.25 : 0.1;
+    }
+    value_moved(params, &plain, presses, out, out_size);
 }
 
 static void slider_change(Tui *tui, int presses)

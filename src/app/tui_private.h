@@ -5,6 +5,9 @@
  *   tui_draw.c   layout, colours, the one copy of a canvas to the screen, overlays
  *   tui_term.c   the terminal session: modes, signals, the counting output stream,
  *                the asciicast recording, restoring the terminal on every exit
+ *   tui_lesson.c the lesson player and the lesson menu, on the same session,
+ *                panes and drawing (lesson_layout puts its narration panel
+ *                where the sandbox has its settings)
  *
  * Nothing here is used outside src/app. Only these files include curses.h.
  */
@@ -90,6 +93,9 @@ typedef struct TuiPane {
     int64_t sampled_step; /* the solver's step, substep and pass at the last sample */
     int sampled_substep, sampled_pass;
     Metrics metrics; /* at the last sample */
+    /* lessons: what the lesson points at */
+    bool highlight_energy, highlight_strain; /* the plot, shown in reverse */
+    char note[160];                          /* highlighted metrics and keys, on the view's second row */
 } TuiPane;
 
 /* ---------------------------------------------------------------- the panel */
@@ -118,6 +124,9 @@ typedef struct Tui {
     const char *record_path;
     bool ascii_only; /* --ascii or a locale that is not UTF-8 */
     bool utf8;       /* the locale can show braille and half blocks */
+    bool lesson_layout; /* a lesson: a wide narration panel beside or under the panes */
+    const char *const *help_keys; /* the help overlay's pairs: tui_key_help or the lesson's */
+    const char *help_footer;      /* its last line */
 
     /* the simulation */
     Params base;                  /* settings every pane shares */
@@ -126,6 +135,8 @@ typedef struct Tui {
     int pane_count;
     TuiPane panes[TUI_MAX_PANES];
     bool paused;
+    bool settled;      /* at rest with nothing to move it: not stepping until a key */
+    double calm_since; /* simulated time the panes came to rest, or -1 */
     int speed;          /* index into tui_speeds */
     double accumulator; /* simulated time owed, s */
     double last_time;   /* monotonic s of the last frame */
@@ -179,6 +190,13 @@ extern const int tui_speed_count;
 #define TUI_MESSAGE_SECONDS 4.0
 
 /* tui.c */
+void tui_defaults(Tui *tui); /* every option at its default */
+void tui_locale(Tui *tui);   /* the locale: UTF-8 or ASCII only; the sliders */
+/* Takes the terminal and sets up curses (keys, colours, mouse); on failure one
+ * sentence in err. tui_session_stop frees the windows and gives it back. */
+bool tui_session_start(Tui *tui, char *err, size_t err_size);
+void tui_session_stop(Tui *tui);
+void tui_pane_clear_history(TuiPane *pane);
 void tui_message(Tui *tui, const char *format, ...) __attribute__((format(printf, 2, 3)));
 bool tui_rebuild_panes(Tui *tui);      /* new solvers from tui->base (and compare values) */
 bool tui_apply_base(Tui *tui);         /* live settings from tui->base into every pane */
@@ -192,6 +210,10 @@ const char *tui_text(const Tui *tui, const char *utf8, const char *ascii); /* th
 
 /* tui_input.c */
 void tui_sliders_init(Tui *tui);
+/* The text of the value `presses` steps (negative: down) from key's value in
+ * params, along the sandbox's slider for key (or a plain one if it has none). */
+void tui_slider_value(const Tui *tui, const Params *params, const ParamInfo *info, int presses, char *out,
+                      size_t out_size);
 void tui_handle_key(Tui *tui, int key);
 void tui_handle_mouse(Tui *tui);
 void tui_grab_release(Tui *tui);
@@ -201,6 +223,14 @@ void tui_colours_init(Tui *tui);
 bool tui_layout(Tui *tui); /* windows and canvases for the terminal's size */
 void tui_layout_free(Tui *tui);
 void tui_draw(Tui *tui);
+void tui_draw_panes(Tui *tui);     /* each pane's view and plots, to be sent by doupdate */
+void tui_draw_help(Tui *tui);      /* the help overlay of tui->help_keys */
+void tui_draw_too_small(Tui *tui); /* the notice shown instead of a frame */
+/* Text by display width (wcwidth: a CJK character takes two cells, a
+ * combining mark none): the cells text takes, and text written from x, clipped
+ * before column limit; returns the column after it. */
+int tui_text_cells(const char *utf8);
+int tui_text_put(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr);
 void tui_blit(Tui *tui, WINDOW *win, const Canvas *canvas);
 /* The pane whose view holds screen cell (y, x), with the cell inside it; -1 if none. */
 int tui_pane_at(const Tui *tui, int y, int x, int *view_y, int *view_x);

@@ -289,3 +289,21 @@ Test(tui, sigterm_restores_the_terminal, .timeout = 30)
     cr_expect(strstr(text, " echo ") && !strstr(text, "-echo "), "echo left off:\n%s", text);
     stop();
 }
+
+Test(tui, a_settled_scene_stops_stepping_until_a_key, .timeout = 30)
+{
+    /* the net, with no wind and no moving collider, comes to rest in ~2 s */
+    start("", "--scene net", 100, 30);
+    cr_assert(wait_for(" step "));
+    cr_assert(wait_for("settled"), "never settled: %s", status_line());
+    long settled = status_step();
+    cr_expect(settled > 60, "settled only after it moved: step %ld", settled);
+    pause_ms(500);
+    capture();
+    cr_expect_eq(status_step(), settled, "it kept stepping: %s", status_line());
+    tmux("send-keys -t t w"); /* any key wakes it (wind stays off in the net's plane) */
+    cr_expect(wait_screen("settled", true), "a key did not wake it");
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}

@@ -1,0 +1,924 @@
+/* tui_lesson.c - the lesson player in the terminal, and the lesson menu of
+ * `clothsim learn`.
+ *
+ * A lesson is played by a LessonPlayer (src/lesson/player.h), which owns the
+ * panes' solvers and knows nothing of terminals or clocks; this file gives it
+ * the real time that passes and the keys, and shows it through the sandbox's
+ * own pieces: the same terminal session, the same TuiPane views and plots
+ * (each pane borrows the player's solver), the same help overlay. Only the
+ * side panel differs: it holds the narration, wrapped by display width and
+ * scrollable, with the question, the pause prompt, the run's progress or the
+ * free-play sliders under it.
+ *
+ * The clock: while a run or free play goes on, each frame passes the
+ * monotonic time since the last one (at most TUI_LESSON_MAX_GAP) to
+ * lesson_player_tick, which steps the panes at the run's speed. Otherwise the
+ * loop blocks in poll() on the keyboard and uses no CPU.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lesson/player.h"
+#include "lesson_menu.h"
+#include "progress.h"
+#include "tui.h"
+#include "tui_private.h"
+
+/* A longer gap between frames (a stopped process) is not caught up, s. */
+#define TUI_LESSON_MAX_GAP 0.25
+#define NARRATION_MAX_LINES 600
+#define NARRATION_LINE_BYTES 320
+
+/* clang-format off */
+static const char *const lesson_key_help[] = {
+    "Enter  Rt",  "next: go on, skip, next page",
+    "Left",       "previous page",
+    "r",          "replay this page",
+    "Space",      "pause / resume the run",
+    "1 .. 9",     "answer the question",
+    "Up Down",    "scroll the text; in free",
+    "",           "  play: choose a setting",
+    "Lt  Rt",     "in free play: change it",
+    "PgUp PgDn",  "scroll the text",
+    "?",          "this help",
+    "q",          "quit the lesson",
+    NULL,         NULL,
+};
+/* clang-format on */
+
+typedef struct NarrationLine {
+    char text[NARRATION_LINE_BYTES];
+    int indent;
+    uint8_t fg, attr;
+} NarrationLine;
+
+typedef struct LessonView {
+    Tui *tui;
+    const char *path;
+    Lesson *lesson;
+    LessonPlayer *player;
+    Progress *progress;
+    bool paused;
+    int selected;       /* free play: the unlocked key chosen */
+    int scroll;         /* the first narration line shown */
+    bool follow;        /* keep the newest line in view */
+    int seen_page, seen_item, seen_state;
+    const Solver *solvers[TUI_MAX_PANES]; /* what the TuiPanes show */
+    const Cloth *cloths[TUI_MAX_PANES];
+    double last_time;
+    bool quit;
+    NarrationLine lines[NARRATION_MAX_LINES];
+    int line_count;
+} LessonView;
+
+/* ---------------------------------------------------------------- the panes */
+
+/* The TuiPanes show the player's solvers: borrowed, never freed here. When
+ * the player rebuilt one (goto, reset, a key that reshapes the cloth), the
+ * pane forgets its plots and is framed again. */
+static void sync_panes(LessonView *v)
+{
+    Tui *tui = v->tui;
+    const LessonPlayer *p = v->player;
+    bool relayout = tui->pane_count != p->pane_count, refit = false;
+    tui->pane_count = p->pane_count;
+    for (int i = 0; i < p->pane_count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        const LessonPane *lp = &p->panes[i];
+        pane->solver = lp->solver;
+        snprintf(pane->label, sizeof pane->label, "%s", lp->label && lp->label[0] ? lp->label : lp->name);
+        if (v->solvers[i] != lp->solver || v->cloths[i] != lp->solver->cloth ||
+            (lp->solver->step < pane->sampled_step)) {
+            if (v->solvers[i] != lp->solver)
+                camera_init(&pane->camera, lp->solver->params.dim, 80, 24);
+            v->solvers[i] = lp->solver;
+            v->cloths[i] = lp->solver->cloth;
+            tui_pane_clear_history(pane);
+            if (pane->view)
+                render_reserve(pane->view, lp->solver->cloth);
+            refit = true;
+        }
+        /* what the lesson points at */
+        pane->highlight_energy = pane->highlight_strain = false;
+        pane->note[0] = '\0';
+        for (int k = 0; k < lp->highlight_count; k++) {
+            const char *name = lp->highlights[k];
+            char part[64] = "";
+            int metric = lesson_metric_find(name);
+            const ParamInfo *info = metric < 0 ? params_find(name) : NULL;
+            if (strcmp(name, "energy") == 0 || metric == METRIC_TOTAL)
+                pane->highlight_energy = true;
+            if (strcmp(name, "strain") == 0 || metric == METRIC_MAX_STRAIN)
+                pane->highlight_strain = true;
+            if (metric >= 0)
+                snprintf(part, sizeof part, "%s %.4g%s%s", name, lesson_measure(lp, metric),
+                         lesson_metrics[metric].unit[0] ? " " : "", lesson_metrics[metric].unit);
+            else if (info) {
+                char value[40];
+                params_format(&lp->solver->params, info, value, sizeof value);
+                snprintf(part, sizeof part, "%s=%s", name, value);
+            }
+            if (part[0] && strlen(pane->note) + strlen(part) + 3 < sizeof pane->note) {
+                if (pane->note[0])
+                    strcat(pane->note, "  ");
+                strcat(pane->note, part);
+            }
+        }
+    }
+    for (int i = p->pane_count; i < TUI_MAX_PANES; i++) {
+        tui->panes[i].solver = NULL;
+        v->solvers[i] = NULL;
+        v->cloths[i] = NULL;
+    }
+    if (relayout)
+        tui_layout(tui);
+    else if (refit)
+        tui_fit_cameras(tui);
+    tui_sample(tui, refit);
+}
+
+/* ---------------------------------------------------------------- narration */
+
+static NarrationLine *add_line(LessonView *v, const char *text, int length, int indent, uint8_t fg, uint8_t attr)
+{
+    if (v->line_count == NARRATION_MAX_LINES)
+        return NULL;
+    NarrationLine *line = &v->lines[v->line_count++];
+    if (length >= NARRATION_LINE_BYTES)
+        length = NARRATION_LINE_BYTES - 1;
+    memcpy(line->text, text, (size_t)length);
+    line->text[length] = '\0';
+    line->indent = indent;
+    line->fg = fg;
+    line->attr = attr;
+    return line;
+}
+
+/* text wrapped at blanks to width cells (by display width: a CJK character
+ * takes two), the first line from first_indent, the others from indent. */
+static void add_wrapped(LessonView *v, const char *text, int first_indent, int indent, int width, uint8_t fg,
+                        uint8_t attr)
+{
+    int line_indent = first_indent;
+    while (*text) {
+        int room = width - line_indent;
+        if (room < 4)
+            room = 4;
+        int cells = 0, bytes = 0, cut = -1;
+        while (text[bytes]) {
+            uint32_t code_point;
+            char one[8] = "";
+            int n = canvas_utf8_decode(text + bytes, &code_point);
+            memcpy(one, text + bytes, (size_t)n);
+            int w = tui_text_cells(one);
+            if (cells + w > room || bytes + n >= NARRATION_LINE_BYTES - 1)
+                break;
+            if (code_point == ' ')
+                cut = bytes;
+            cells += w;
+            bytes += n;
+        }
+        int take = bytes, skip = bytes;
+        if (text[bytes] && cut > 0)
+            take = cut, skip = cut + 1; /* break at the last blank */
+        if (take == 0 && text[0]) {     /* one character wider than the room */
+            uint32_t code_point;
+            take = skip = canvas_utf8_decode(text, &code_point);
+        }
+        add_line(v, text, take, line_indent, fg, attr);
+        text += skip;
+        while (*text == ' ')
+            text++;
+        line_indent = indent;
+    }
+}
+
+static void add_blank(LessonView *v)
+{
+    if (v->line_count > 0 && v->lines[v->line_count - 1].text[0])
+        add_line(v, "", 0, 0, PALETTE_TEXT, ATTR_NONE);
+}
+
+static const char *unlocked_value(const LessonView *v, int k, char *out, size_t out_size)
+{
+    const LessonPlayer *p = v->player;
+    int pane = p->unlocked_pane ? lesson_player_find_pane(p, p->unlocked_pane) : 0;
+    const ParamInfo *info = params_find(p->unlocked[k]);
+    out[0] = '\0';
+    if (info && pane >= 0 && pane < p->pane_count) {
+        params_format(&p->panes[pane].solver->params, info, out, out_size);
+        if (info->type == PARAM_REAL) /* 0.0166666666 reads better as 0.01667 */
+            snprintf(out, out_size, "%.4g", strtod(out, NULL));
+    }
+    return out;
+}
+
+/* Everything the panel shows, as lines for a panel width cells wide. */
+static void build_narration(LessonView *v, int width)
+{
+    Tui *tui = v->tui;
+    const LessonPlayer *p = v->player;
+    const Lesson *lesson = v->lesson;
+    v->line_count = 0;
+    char text[NARRATION_LINE_BYTES];
+    if (p->state == LESSON_FINISHED) {
+        add_wrapped(v, lesson->title, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        add_blank(v);
+        add_wrapped(v, "The end of the lesson. Well done.", 0, 0, width, PALETTE_TEXT, ATTR_NONE);
+        add_blank(v);
+        add_wrapped(v, "Left goes back a page, q (or Enter) closes the lesson.", 0, 0, width, PALETTE_DIM, ATTR_NONE);
+        return;
+    }
+    const char *heading = lesson_player_heading(p);
+    snprintf(text, sizeof text, "%s", heading && heading[0] ? heading : lesson->title);
+    add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    add_blank(v);
+
+    const LessonPage *page = &lesson->pages[p->page];
+    int end = p->state == LESSON_PAGE_END ? page->first_item + page->item_count : p->item;
+    if (p->state == LESSON_ASKING && end < page->first_item + page->item_count)
+        end++; /* the question being asked */
+    for (int k = page->first_item; k < end; k++) {
+        const LessonItem *item = &lesson->items[k];
+        if (item->kind == LESSON_SAY) {
+            add_wrapped(v, item->text, 0, 0, width, PALETTE_TEXT, ATTR_NONE);
+            add_blank(v);
+        } else if (item->kind == LESSON_QUESTION) {
+            bool current = k == p->question;
+            int answer = current ? p->answer : -1;
+            add_wrapped(v, item->text, 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
+            for (int c = 0; c < item->choice_count; c++) {
+                snprintf(text, sizeof text, "%d  %s", c + 1, item->choices[c].text);
+                bool given = c == answer;
+                add_wrapped(v, text, 1, 4, width, given ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
+                            given ? ATTR_REVERSE | ATTR_BOLD : ATTR_NONE);
+            }
+            if (answer >= 0) {
+                const char *feedback = lesson_player_feedback(p);
+                bool right = lesson_player_answer_correct(p);
+                if (item->answer >= 0)
+                    snprintf(text, sizeof text, "%s%s%s", right ? "Right. " : "Not quite. ",
+                             feedback ? feedback : "",
+                             right || feedback ? "" : " Watch what happens.");
+                else
+                    snprintf(text, sizeof text, "%s", feedback ? feedback : "Noted. Watch what happens.");
+                add_wrapped(v, text, 1, 1, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+            } else if (current && p->state == LESSON_ASKING) {
+                snprintf(text, sizeof text, "Press 1 to %d to answer (Enter skips).", item->choice_count);
+                add_wrapped(v, text, 1, 1, width, PALETTE_DIM, ATTR_NONE);
+            }
+            add_blank(v);
+        }
+    }
+    switch (p->state) {
+    case LESSON_RUNNING: {
+        double done, total, furthest = -1.0;
+        lesson_player_run_progress(p, &done, &total);
+        /* a pane that exploded stopped: the run lasts as long as the others */
+        for (int i = 0; i < p->pane_count; i++)
+            if (!p->panes[i].solver->exploded && p->panes[i].clock > furthest)
+                furthest = p->panes[i].clock;
+        if (furthest >= 0.0 && furthest < done)
+            done = furthest;
+        const LessonItem *item = &lesson->items[p->item];
+        snprintf(text, sizeof text, "%s %.2f of %.2f s at %gx%s", v->paused ? "Paused:" : "Running:", done, total,
+                 item->speed, v->paused ? " (Space resumes)" : " (Enter skips to its end)");
+        add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        break;
+    }
+    case LESSON_WAITING: {
+        const LessonItem *pause = lesson_player_pause(p);
+        add_wrapped(v, pause && pause->text ? pause->text : "Press Enter to go on.", 0, 0, width, PALETTE_HIGHLIGHT,
+                    ATTR_BOLD);
+        if (pause && pause->text)
+            add_wrapped(v, "(Enter goes on)", 0, 0, width, PALETTE_DIM, ATTR_NONE);
+        break;
+    }
+    case LESSON_PLAYING: {
+        add_wrapped(v, v->paused ? "Free play (paused):" : "Free play:", 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        for (int k = 0; k < p->unlocked_count; k++) {
+            char value[64];
+            bool selected = k == v->selected;
+            snprintf(text, sizeof text, "%s %-16s %s", selected ? tui_text(tui, "\u25b6", ">") : " ", p->unlocked[k],
+                     unlocked_value(v, k, value, sizeof value));
+            add_line(v, text, (int)strlen(text), 1, selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
+                     selected ? ATTR_REVERSE | ATTR_BOLD : ATTR_NONE);
+        }
+        add_wrapped(v,
+                    tui_text(tui, "\u2191\u2193 choose  \u2190\u2192 change  Enter: done",
+                             "Up/Down choose  Left/Right change  Enter: done"),
+                    0, 0, width, PALETTE_DIM, ATTR_NONE);
+        break;
+    }
+    case LESSON_PAGE_END:
+        add_wrapped(v,
+                    p->page + 1 < lesson->page_count ? "Enter: next page.  Left: back.  r: replay."
+                                                     : "Enter: finish the lesson.  Left: back.  r: replay.",
+                    0, 0, width, PALETTE_DIM, ATTR_NONE);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------- drawing */
+
+static void draw_status(LessonView *v)
+{
+    Tui *tui = v->tui;
+    Canvas *c = tui->status;
+    canvas_clear(c);
+    const LessonPlayer *p = v->player;
+    char text[256];
+    int x = tui_text_put(c, 1, 0, c->width, v->lesson->title, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    double time = 0.0; /* the panes step together; one that exploded stopped */
+    for (int i = 0; i < p->pane_count; i++)
+        time = fmax(time, p->panes[i].solver->time);
+    if (p->state == LESSON_FINISHED)
+        snprintf(text, sizeof text, "  finished");
+    else
+        snprintf(text, sizeof text, "  page %d/%d  t %.2f s%s", p->page + 1, v->lesson->page_count, time,
+                 v->paused ? "  paused" : "");
+    x = tui_text_put(c, x, 0, c->width, text, v->paused ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
+                     v->paused ? ATTR_BOLD : ATTR_NONE);
+    const char *hint = "? keys  q quit ";
+    int hint_x = c->width - tui_text_cells(hint);
+    if (hint_x > x + 1)
+        tui_text_put(c, hint_x, 0, c->width, hint, PALETTE_DIM, ATTR_NONE);
+    tui_blit(tui, tui->status_win, c);
+    wnoutrefresh(tui->status_win);
+}
+
+static void draw_narration(LessonView *v)
+{
+    Tui *tui = v->tui;
+    Canvas *c = tui->panel;
+    if (!c || !tui->panel_win)
+        return;
+    canvas_clear(c);
+    bool beside = c->height > 0 && c->width < tui->term.cols;
+    int left = beside ? 2 : 1, top = beside ? 0 : 1;
+    if (beside)
+        for (int y = 0; y < c->height; y++)
+            tui_text_put(c, 0, y, c->width, tui_text(tui, "\u2502", "|"), PALETTE_DIM, ATTR_NONE);
+    else
+        for (int x = 0; x < c->width; x++)
+            tui_text_put(c, x, 0, c->width, tui_text(tui, "\u2500", "-"), PALETTE_DIM, ATTR_NONE);
+    int width = c->width - left - 1;
+    build_narration(v, width);
+    int rows = c->height - top;
+    int most = v->line_count - rows > 0 ? v->line_count - rows : 0;
+    /* new content (a page, an answer, a run's end) brings the newest line into view */
+    int state = (int)v->player->state;
+    if (v->seen_page != v->player->page || v->seen_item != v->player->item || v->seen_state != state) {
+        if (v->seen_page != v->player->page)
+            v->scroll = 0;
+        v->seen_page = v->player->page, v->seen_item = v->player->item, v->seen_state = state;
+        v->follow = true;
+    }
+    if (v->follow && v->scroll < most)
+        v->scroll = most;
+    v->follow = false;
+    if (v->scroll > most)
+        v->scroll = most;
+    if (v->scroll < 0)
+        v->scroll = 0;
+    for (int r = 0; r < rows && v->scroll + r < v->line_count; r++) {
+        const NarrationLine *line = &v->lines[v->scroll + r];
+        tui_text_put(c, left + line->indent, top + r, c->width - 1, line->text, line->fg, line->attr);
+    }
+    /* more above or below */
+    if (v->scroll > 0)
+        tui_text_put(c, c->width - 1, top, c->width, tui_text(tui, "\u25b2", "^"), PALETTE_HIGHLIGHT, ATTR_BOLD);
+    if (v->scroll < most)
+        tui_text_put(c, c->width - 1, c->height - 1, c->width, tui_text(tui, "\u25bc", "v"), PALETTE_HIGHLIGHT,
+                     ATTR_BOLD);
+    tui_blit(tui, tui->panel_win, c);
+    touchwin(tui->panel_win);
+    wnoutrefresh(tui->panel_win);
+}
+
+static void draw_lesson(LessonView *v)
+{
+    Tui *tui = v->tui;
+    if (tui->too_small) {
+        tui_draw_too_small(tui);
+        doupdate();
+        return;
+    }
+    tui_sample(tui, false);
+    tui_draw_panes(tui);
+    draw_status(v);
+    draw_narration(v);
+    if (tui->help)
+        tui_draw_help(tui);
+    doupdate();
+    tui->frames++;
+}
+
+/* ---------------------------------------------------------------- progress */
+
+static void save_progress(LessonView *v)
+{
+    if (!v->progress)
+        return;
+    const LessonPlayer *p = v->player;
+    bool finished = p->state == LESSON_FINISHED;
+    int page = finished ? v->lesson->page_count - 1 : p->page;
+    bool first_failure;
+    if (!progress_save(v->progress, v->path, page, finished, &first_failure) && first_failure)
+        tui_message(v->tui, "progress is not saved: %s", v->progress->err);
+}
+
+/* ---------------------------------------------------------------- keys */
+
+static void out_of_memory(LessonView *v)
+{
+    tui_message(v->tui, "out of memory: %s", v->player->err);
+}
+
+static void adjust(LessonView *v, int presses)
+{
+    LessonPlayer *p = v->player;
+    if (v->selected >= p->unlocked_count)
+        return;
+    const char *key = p->unlocked[v->selected];
+    const ParamInfo *info = params_find(key);
+    int pane = p->unlocked_pane ? lesson_player_find_pane(p, p->unlocked_pane) : -1;
+    if (!info || p->pane_count == 0)
+        return;
+    char value[64], err[320];
+    tui_slider_value(v->tui, &p->panes[pane >= 0 ? pane : 0].solver->params, info, presses, value, sizeof value);
+    if (lesson_player_adjust(p, pane, key, value, err, sizeof err))
+        tui_message(v->tui, "%s %s", key, value);
+    else
+        tui_message(v->tui, "%s", err);
+}
+
+static void handle_key(LessonView *v, int key)
+{
+    Tui *tui = v->tui;
+    LessonPlayer *p = v->player;
+    if (tui->help && key != KEY_RESIZE && key != 'q') {
+        tui->help = false;
+        return;
+    }
+    bool playing = p->state == LESSON_PLAYING;
+    int page = p->page;
+    bool ok = true;
+    switch (key) {
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        if (p->state == LESSON_FINISHED)
+            v->quit = true;
+        else
+            ok = lesson_player_next(p);
+        break;
+    case KEY_RIGHT:
+        if (playing)
+            adjust(v, 1);
+        else if (p->state != LESSON_FINISHED)
+            ok = lesson_player_next(p);
+        break;
+    case KEY_LEFT:
+        if (playing)
+            adjust(v, -1);
+        else if (p->page > 0)
+            ok = lesson_player_previous(p);
+        else
+            tui_message(tui, "this is the first page");
+        break;
+    case 'r':
+        if (p->state == LESSON_FINISHED)
+            break;
+        ok = lesson_player_replay(p);
+        tui_message(tui, "page %d again", p->page + 1);
+        break;
+    case ' ':
+        v->paused = !v->paused;
+        break;
+    case KEY_UP:
+        if (playing && p->unlocked_count > 0)
+            v->selected = (v->selected + p->unlocked_count - 1) % p->unlocked_count;
+        else
+            v->scroll--;
+        break;
+    case KEY_DOWN:
+        if (playing && p->unlocked_count > 0)
+            v->selected = (v->selected + 1) % p->unlocked_count;
+        else
+            v->scroll++;
+        break;
+    case KEY_PPAGE:
+        v->scroll -= tui->panel ? tui->panel->height / 2 : 5;
+        break;
+    case KEY_NPAGE:
+        v->scroll += tui->panel ? tui->panel->height / 2 : 5;
+        break;
+    case '?':
+        tui->help = true;
+        break;
+    case 'q':
+    case 4: /* ^D, end of input */
+        v->quit = true;
+        break;
+    default:
+        if (key >= '1' && key <= '9' && p->state == LESSON_ASKING) {
+            if (!lesson_player_answer(p, key - '1'))
+                tui_message(tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
+        }
+        break;
+    }
+    if (!ok || p->failed)
+        out_of_memory(v);
+    if (p->state != LESSON_PLAYING)
+        v->selected = 0;
+    else if (v->selected >= p->unlocked_count)
+        v->selected = 0;
+    if (p->page != page || p->state == LESSON_FINISHED)
+        save_progress(v);
+    v->last_time = tui_now(); /* time spent in a key (a replay) is not owed to the run */
+}
+
+/* ---------------------------------------------------------------- the loop */
+
+static bool ticking(const LessonView *v)
+{
+    LessonPlayerState state = v->player->state;
+    return !v->paused && (state == LESSON_RUNNING || state == LESSON_PLAYING);
+}
+
+/* Plays until the lesson is quit; returns 0, or 128 + a signal. */
+static int play(LessonView *v)
+{
+    Tui *tui = v->tui;
+    double frame = 1.0 / tui->fps;
+    double next_frame = tui_now();
+    v->last_time = next_frame;
+    v->seen_page = -1;
+    int empty_reads = 0;
+    bool dirty = true;
+    sync_panes(v);
+    tui_layout(tui);
+    tui_fit_cameras(tui);
+    while (!v->quit) {
+        int sig = tui_term_quit_signal();
+        if (sig)
+            return 128 + sig;
+        if (tui_term_take_resize(&tui->term)) {
+            tui_layout(tui);
+            dirty = true;
+        }
+        double now = tui_now();
+        if (ticking(v) && now >= next_frame) {
+            double elapsed = now - v->last_time;
+            v->last_time = now;
+            if (elapsed > TUI_LESSON_MAX_GAP)
+                elapsed = TUI_LESSON_MAX_GAP;
+            int page = v->player->page;
+            if (!lesson_player_tick(v->player, elapsed > 0.0 ? elapsed : 0.0))
+                out_of_memory(v);
+            if (v->player->page != page)
+                save_progress(v);
+            next_frame += frame;
+            if (next_frame < now)
+                next_frame = now + frame;
+            dirty = true;
+        }
+        if (tui->message[0] && now - tui->message_time >= TUI_MESSAGE_SECONDS) {
+            tui->message[0] = '\0';
+            dirty = true;
+        }
+        if (dirty) {
+            sync_panes(v);
+            draw_lesson(v);
+            dirty = false;
+        }
+        int timeout = -1;
+        if (ticking(v)) {
+            double wait = next_frame - tui_now();
+            timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
+        } else {
+            v->last_time = tui_now(); /* waiting time is not owed to the run */
+            next_frame = v->last_time;
+            if (tui->message[0]) {
+                double wait = tui->message_time + TUI_MESSAGE_SECONDS - tui_now();
+                timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
+            }
+        }
+        switch (tui_term_wait(&tui->term, timeout)) {
+        case WAIT_INPUT: {
+            int got = 0, key;
+            while (!v->quit && (key = getch()) != ERR) {
+                got++;
+                if (key != KEY_MOUSE)
+                    handle_key(v, key);
+            }
+            /* readable yet nothing to read, again and again: the input has ended */
+            empty_reads = got ? 0 : empty_reads + 1;
+            if (empty_reads >= 3)
+                return -1;
+            dirty = true;
+            break;
+        }
+        case WAIT_HANGUP:
+            return -1;
+        case WAIT_SIGNAL:
+        case WAIT_TIMEOUT:
+            break;
+        }
+    }
+    return 0;
+}
+
+/* Plays the parsed lesson at path in the running session, from its saved
+ * page. Returns 0 when quit, -1 when the terminal went away, 1 when out of
+ * memory, or 128 + a signal. */
+static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *lesson)
+{
+    LessonView *v = calloc(1, sizeof *v);
+    LessonPlayer *player = v ? lesson_player_create(lesson) : NULL;
+    if (!player) {
+        free(v);
+        tui_message(tui, "out of memory: cannot open %s", path);
+        return 1;
+    }
+    *v = (LessonView){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress};
+    const ProgressEntry *saved = progress ? progress_find(progress, path) : NULL;
+    if (saved && !saved->finished && saved->page > 0 && saved->page < lesson->page_count) {
+        if (lesson_player_goto(player, saved->page))
+            tui_message(tui, "resumed at page %d of %d (Left goes back, r replays)", saved->page + 1,
+                        lesson->page_count);
+    } else {
+        tui_message(tui, "? keys  Enter next  q quit");
+    }
+    tui->lesson_layout = true;
+    tui->help = false;
+    tui->help_keys = lesson_key_help;
+    tui->help_footer = "the lesson's text scrolls with Up/Down and PgUp/PgDn";
+    int status = play(v);
+    save_progress(v);
+    /* the solvers are the player's: the panes let go of them first */
+    for (int i = 0; i < TUI_MAX_PANES; i++) {
+        tui->panes[i].solver = NULL;
+        tui->panes[i].note[0] = '\0';
+        tui->panes[i].highlight_energy = tui->panes[i].highlight_strain = false;
+    }
+    tui->pane_count = 0;
+    tui_layout_free(tui);
+    lesson_player_destroy(player);
+    free(v);
+    return status;
+}
+
+/* ---------------------------------------------------------------- the menu */
+
+typedef struct Menu {
+    LessonCatalogue catalogue;
+    int selected, top;
+    WINDOW *win;
+    Canvas *canvas;
+} Menu;
+
+static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
+{
+    int rows = tui->term.rows, cols = tui->term.cols;
+    if (!m->win || getmaxy(m->win) != rows || getmaxx(m->win) != cols) {
+        if (m->win)
+            delwin(m->win);
+        m->win = newwin(rows, cols, 0, 0);
+        canvas_destroy(m->canvas);
+        m->canvas = canvas_create(cols > 0 ? cols : 1, rows > 0 ? rows : 1);
+        clearok(curscr, TRUE);
+    }
+    if (!m->win || !m->canvas)
+        return;
+    Canvas *c = m->canvas;
+    canvas_clear(c);
+    tui_text_put(c, 1, 0, cols, "clothsim - lessons", PALETTE_HIGHLIGHT, ATTR_BOLD);
+    const char *hint = tui_text(tui, "\u2191\u2193 choose  Enter open  q quit ", "Up/Down choose  Enter open  q quit ");
+    int hint_x = cols - tui_text_cells(hint);
+    if (hint_x > 22)
+        tui_text_put(c, hint_x, 0, cols, hint, PALETTE_DIM, ATTR_NONE);
+    if (m->catalogue.count == 0) {
+        tui_text_put(c, 2, 2, cols, "No lessons found in ./lessons, " CLOTHSIM_SHAREDIR "/lessons", PALETTE_TEXT,
+                     ATTR_NONE);
+        tui_text_put(c, 2, 3, cols, "or $CLOTHSIM_LESSONS.", PALETTE_TEXT, ATTR_NONE);
+    }
+    int per_screen = (rows - 3) / 3; /* three rows a lesson: title, summary, air */
+    if (per_screen < 1)
+        per_screen = 1;
+    if (m->selected < m->top)
+        m->top = m->selected;
+    if (m->selected >= m->top + per_screen)
+        m->top = m->selected - per_screen + 1;
+    for (int k = m->top; k < m->catalogue.count && k < m->top + per_screen; k++) {
+        const LessonEntry *e = &m->catalogue.entries[k];
+        int y = 2 + 3 * (k - m->top);
+        bool selected = k == m->selected;
+        const ProgressEntry *saved = progress ? progress_find(progress, e->path) : NULL;
+        char state[64] = "";
+        if (e->broken)
+            snprintf(state, sizeof state, "does not parse");
+        else if (saved && saved->finished)
+            snprintf(state, sizeof state, "%s", tui_text(tui, "\u2713 finished", "finished"));
+        else if (saved)
+            snprintf(state, sizeof state, "at page %d", saved->page + 1);
+        char minutes[32];
+        snprintf(minutes, sizeof minutes, "%.0f min", e->minutes);
+        int right = cols - 2 - tui_text_cells(state);
+        int title_limit = right - 12;
+        tui_text_put(c, 1, y, cols, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
+        int x = tui_text_put(c, 3, y, title_limit > 4 ? title_limit : cols, e->title,
+                             selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
+                             selected ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD);
+        if (!e->broken)
+            tui_text_put(c, x + 2, y, right - 1, minutes, PALETTE_DIM, ATTR_NONE);
+        if (state[0] && right > x)
+            tui_text_put(c, right, y, cols, state, e->broken ? PALETTE_STRAIN_WARN : PALETTE_HIGHLIGHT, ATTR_NONE);
+        tui_text_put(c, 5, y + 1, cols - 1, e->summary, PALETTE_DIM, ATTR_NONE);
+    }
+    if (tui->message[0])
+        tui_text_put(c, 1, rows - 1, cols, tui->message, PALETTE_TEXT, ATTR_REVERSE);
+    tui_blit(tui, m->win, c);
+    wnoutrefresh(m->win);
+    doupdate();
+}
+
+static void menu_free(Menu *m)
+{
+    if (m->win)
+        delwin(m->win);
+    canvas_destroy(m->canvas);
+    m->win = NULL;
+    m->canvas = NULL;
+}
+
+/* Opens the lesson at path in the running session; a lesson that does not
+ * parse (any more) is reported in the message line. */
+static int open_lesson(Tui *tui, Progress *progress, const char *path)
+{
+    char err[512];
+    Lesson *lesson = lesson_parse_file(path, err, sizeof err);
+    if (!lesson) {
+        tui_message(tui, "%s", err);
+        return 0;
+    }
+    int status = play_lesson(tui, progress, path, lesson);
+    lesson_destroy(lesson);
+    return status;
+}
+
+static int menu_run(Tui *tui, Menu *m, Progress *progress)
+{
+    int empty_reads = 0;
+    bool quit = false;
+    while (!quit) {
+        int sig = tui_term_quit_signal();
+        if (sig)
+            return 128 + sig;
+        tui_term_take_resize(&tui->term);
+        if (tui->message[0] && tui_now() - tui->message_time >= TUI_MESSAGE_SECONDS)
+            tui->message[0] = '\0';
+        if (tui->term.cols < TUI_MIN_COLS || tui->term.rows < TUI_MIN_ROWS) {
+            tui_draw_too_small(tui);
+            doupdate();
+        } else
+            menu_draw(tui, m, progress);
+        int timeout = -1;
+        if (tui->message[0]) {
+            double wait = tui->message_time + TUI_MESSAGE_SECONDS - tui_now();
+            timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
+        }
+        TuiWait got = tui_term_wait(&tui->term, timeout);
+        if (got == WAIT_HANGUP)
+            return 0;
+        if (got != WAIT_INPUT)
+            continue;
+        int key, count = 0;
+        while (!quit && (key = getch()) != ERR) {
+            count++;
+            int n = m->catalogue.count;
+            switch (key) {
+            case KEY_UP:
+            case 'k':
+                if (m->selected > 0)
+                    m->selected--;
+                break;
+            case KEY_DOWN:
+            case 'j':
+                if (m->selected + 1 < n)
+                    m->selected++;
+                break;
+            case KEY_HOME:
+                m->selected = 0;
+                break;
+            case KEY_END:
+                m->selected = n > 0 ? n - 1 : 0;
+                break;
+            case '\n':
+            case '\r':
+            case KEY_ENTER:
+            case KEY_RIGHT: {
+                if (n == 0)
+                    break;
+                menu_free(m); /* the lesson draws on the whole screen */
+                int status = open_lesson(tui, progress, m->catalogue.entries[m->selected].path);
+                if (status != 0)
+                    return status < 0 ? 0 : status;
+                clearok(curscr, TRUE);
+                break;
+            }
+            case 'q':
+            case 4:
+                quit = true;
+                break;
+            default:
+                break;
+            }
+        }
+        empty_reads = count ? 0 : empty_reads + 1;
+        if (empty_reads >= 3)
+            quit = true;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static const char learn_usage[] =
+    "usage: clothsim learn                 the lessons: a menu of those in ./lessons,\n"
+    "                                      " CLOTHSIM_SHAREDIR "/lessons and $CLOTHSIM_LESSONS\n"
+    "       clothsim FILE.lesson           play one lesson\n"
+    "\n"
+    "In a lesson: Enter or Right next, Left previous page, r replays the page, Space\n"
+    "pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the keys, q quits.\n"
+    "Progress is kept in $XDG_STATE_HOME/clothsim/progress (~/.local/state/clothsim/).\n";
+
+int tui_learn_main(int argc, char **argv)
+{
+    /* argv[1] is "learn" or the lesson's path */
+    bool menu = strcmp(argv[1], "learn") == 0;
+    const char *path = menu ? NULL : argv[1];
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(learn_usage, stdout);
+            return 0;
+        }
+        cli_error("%s takes no other argument: '%s' (clothsim learn --help)", menu ? "learn" : path, argv[i]);
+        return EXIT_USAGE;
+    }
+    Tui *tui = calloc(1, sizeof *tui);
+    if (!tui) {
+        cli_error("out of memory");
+        return 1;
+    }
+    tui_defaults(tui);
+    tui_locale(tui);
+
+    /* a lesson that does not parse is reported before the terminal is touched */
+    Lesson *lesson = NULL;
+    if (!menu) {
+        char err[512];
+        lesson = lesson_parse_file(path, err, sizeof err);
+        if (!lesson) {
+            fprintf(stderr, "%s\n", err);
+            free(tui);
+            return EXIT_USAGE;
+        }
+    }
+    Progress progress;
+    progress_load(&progress);
+    Menu m = {0};
+    if (menu && !lesson_catalogue_find(&m.catalogue))
+        tui_message(tui, "out of memory: not every lesson is listed");
+
+    char err[320];
+    int status;
+    if (!tui_session_start(tui, err, sizeof err)) {
+        cli_error("%s", err);
+        status = 1;
+    } else {
+        if (menu)
+            status = menu_run(tui, &m, &progress);
+        else {
+            status = play_lesson(tui, &progress, path, lesson);
+            if (status < 0)
+                status = 0;
+        }
+        menu_free(&m);
+        tui_session_stop(tui);
+        if (status == 1 && tui->message[0])
+            cli_error("%s", tui->message);
+    }
+    lesson_catalogue_free(&m.catalogue);
+    progress_free(&progress);
+    lesson_destroy(lesson);
+    free(tui);
+    return status;
+}

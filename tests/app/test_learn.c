@@ -1,0 +1,256 @@
+/* test_learn.c - the lesson player and `clothsim learn`, tested as a student
+ * uses them: in a detached tmux session (its own server, -L
+ * clothsim-learn-PID), keys in with send-keys, the screen back with
+ * capture-pane, as test_tui.c does. Each test runs in a fresh folder holding
+ * a short lesson of its own in ./lessons (listed first), with the course's
+ * lessons in $CLOTHSIM_LESSONS and the progress in $XDG_STATE_HOME there. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lesson/lesson.h"
+
+static char folder[128]; /* the test's own folder: lessons/, state/ */
+
+#define SCREEN_BYTES 65536
+#define WAIT_SECONDS 8.0
+
+static char server[64];     /* the tmux socket name */
+static char exit_path[128]; /* where the pane's shell writes EXIT=status */
+static char stty_path[128]; /* and the terminal's modes after clothsim ends */
+static char screen[SCREEN_BYTES];
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Runs "tmux -L server ARGS"; returns its exit status. */
+static int tmux(const char *format, ...)
+{
+    char args[1024], command[1200];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(args, sizeof args, format, ap);
+    va_end(ap);
+    snprintf(command, sizeof command, "tmux -f /dev/null -L %s %s >/dev/null 2>&1", server, args);
+    return system(command);
+}
+
+/* The pane's text, as lines; false if tmux failed. */
+static bool capture(void)
+{
+    char command[256];
+    snprintf(command, sizeof command, "tmux -L %s capture-pane -p -t t 2>/dev/null", server);
+    FILE *f = popen(command, "r");
+    if (!f)
+        return false;
+    size_t n = fread(screen, 1, sizeof screen - 1, f);
+    screen[n] = '\0';
+    return pclose(f) == 0;
+}
+
+/* Polls the screen until it contains text (or, with absent, until it does
+ * not); false at the deadline. */
+static bool wait_screen(const char *text, bool absent)
+{
+    double deadline = now() + WAIT_SECONDS;
+    while (now() < deadline) {
+        if (capture() && (strstr(screen, text) != NULL) != absent)
+            return true;
+        pause_ms(40);
+    }
+    return false;
+}
+
+static bool wait_for(const char *text)
+{
+    return wait_screen(text, false);
+}
+
+/* Starts clothsim with env (may be "") and args in a width x height pane;
+ * the shell around it records the exit status and the terminal's modes. */
+static void start(const char *env, const char *args, int width, int height)
+{
+    if (system("tmux -V >/dev/null 2>&1") != 0)
+        cr_skip_test("tmux is not installed");
+    snprintf(server, sizeof server, "clothsim-learn-%d", (int)getpid());
+    snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-learn-%d.exit", (int)getpid());
+    snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-learn-%d.stty", (int)getpid());
+    unlink(exit_path);
+    unlink(stty_path);
+    int status = tmux("new-session -d -s t -x %d -y %d \"sh -c 'cd %s && XDG_STATE_HOME=%s/state "
+                      "CLOTHSIM_LESSONS=%s/lessons %s %s %s; echo EXIT=\\$? > %s; stty -a > %s; sleep 60'\"",
+                      width, height, folder, folder, CLOTHSIM_SRCDIR, env, CLOTHSIM_BIN, args, exit_path, stty_path);
+    cr_assert_eq(status, 0, "tmux could not start a session");
+}
+
+static void stop(void)
+{
+    /* the socket file can outlive its server: remove it too */
+    char command[256], path[512] = "";
+    snprintf(command, sizeof command, "tmux -L %s display -p '#{socket_path}' 2>/dev/null", server);
+    FILE *f = popen(command, "r");
+    if (f) {
+        if (!fgets(path, sizeof path, f))
+            path[0] = '\0';
+        pclose(f);
+    }
+    path[strcspn(path, "\n")] = '\0';
+    tmux("kill-server");
+    if (path[0])
+        unlink(path);
+    unlink(exit_path);
+    unlink(stty_path);
+}
+
+/* Waits for the exit status the pane's shell writes; -1 at the deadline. */
+static int exit_status(void)
+{
+    double deadline = now() + WAIT_SECONDS;
+    while (now() < deadline) {
+        FILE *f = fopen(exit_path, "r");
+        int status = -1;
+        if (f) {
+            int got = fscanf(f, "EXIT=%d", &status);
+            fclose(f);
+            if (got == 1)
+                return status;
+        }
+        pause_ms(40);
+    }
+    return -1;
+}
+
+
+static const char short_lesson[] = "title A short test lesson\n"
+                                   "summary Two pages and a question\n"
+                                   "duration 2 min\n"
+                                   "page The first page heading\n"
+                                   "> Some narration on the first page.\n"
+                                   "question Which letter comes first?\n"
+                                   "choice Alpha\n"
+                                   "feedback Alpha comes first indeed.\n"
+                                   "choice Beta\n"
+                                   "feedback Beta is second.\n"
+                                   "answer 1\n"
+                                   "page The second page heading\n"
+                                   "> The last words.\n";
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A fresh folder with lessons/short.lesson in it. */
+static void make_folder(void)
+{
+    snprintf(folder, sizeof folder, "/tmp/clothsim-learn-%d", (int)getpid());
+    char command[300], path[256];
+    snprintf(command, sizeof command, "rm -rf %s && mkdir -p %s/lessons", folder, folder);
+    cr_assert_eq(system(command), 0);
+    snprintf(path, sizeof path, "%s/lessons/00-short.lesson", folder);
+    write_file(path, short_lesson);
+}
+
+static void remove_folder(void)
+{
+    char command[300];
+    snprintf(command, sizeof command, "rm -rf %s", folder);
+    if (system(command) != 0)
+        fprintf(stderr, "could not remove %s\n", folder);
+}
+
+Test(learn, the_menu_lists_the_lessons_and_a_lesson_resumes_where_it_was_left, .timeout = 40)
+{
+    make_folder();
+    start("", "learn", 100, 30);
+    cr_assert(wait_for("A short test lesson"), "the menu does not list the test lesson:\n%s", screen);
+    cr_expect(wait_for("Euler versus Verlet"), "the menu does not list $CLOTHSIM_LESSONS:\n%s", screen);
+    cr_expect(strstr(screen, "Two pages and a question") && strstr(screen, "2 min"), "no summary or duration:\n%s",
+              screen);
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("The first page heading"), "Enter did not open the lesson:\n%s", screen);
+    tmux("send-keys -t t Enter"); /* skips the question */
+    tmux("send-keys -t t Enter"); /* the next page */
+    cr_assert(wait_for("The second page heading"), "Enter did not page forward:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_assert(wait_for("Two pages and a question"), "q did not go back to the menu:\n%s", screen);
+    cr_expect(wait_for("at page 2"), "the menu does not show the progress:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    start("", "learn", 100, 30);
+    cr_assert(wait_for("A short test lesson"));
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("The second page heading"), "the lesson did not resume on its second page:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_assert(wait_for("Two pages and a question"));
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    remove_folder();
+}
+
+Test(learn, a_lesson_file_plays_and_an_answer_shows_its_feedback, .timeout = 30)
+{
+    make_folder();
+    start("LANG=C LC_ALL=C NO_COLOR=1", "lessons/00-short.lesson", 80, 24);
+    cr_assert(wait_for("The first page heading"), "the lesson did not open:\n%s", screen);
+    cr_expect(wait_for("1  Alpha") && strstr(screen, "2  Beta"), "no numbered choices:\n%s", screen);
+    tmux("send-keys -t t 1");
+    cr_expect(wait_for("Alpha comes first indeed."), "no feedback after answering 1:\n%s", screen);
+    cr_expect(strstr(screen, "Right.") != NULL, "the right answer is not called right:\n%s", screen);
+    tmux("send-keys -t t Right");
+    cr_expect(wait_for("The second page heading"), "Right did not page forward:\n%s", screen);
+    tmux("send-keys -t t Left");
+    cr_expect(wait_for("The first page heading"), "Left did not go back:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    remove_folder();
+}
+
+Test(learn, a_lesson_with_a_syntax_error_exits_2_with_its_file_line_col, .timeout = 20)
+{
+    make_folder();
+    char path[256], command[600], expected[512], got[512] = "";
+    snprintf(path, sizeof path, "%s/broken.lesson", folder);
+    write_file(path, "title Broken\nsummary A lesson with a mistake\nduration 1 min\npage One\nrn 2s\n");
+    Lesson *lesson = lesson_parse_file(path, expected, sizeof expected);
+    cr_assert_null(lesson, "the broken lesson parsed");
+    cr_assert(strncmp(expected, path, strlen(path)) == 0 && strstr(expected, ":5:1: "), "%s", expected);
+    char err_path[300];
+    snprintf(err_path, sizeof err_path, "%s/stderr", folder);
+    snprintf(command, sizeof command, "%s %s </dev/null >/dev/null 2>%s", CLOTHSIM_BIN, path, err_path);
+    int status = system(command);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 2, "exit status %d, not 2", status);
+    FILE *f = fopen(err_path, "r");
+    cr_assert(f);
+    if (!fgets(got, sizeof got, f))
+        got[0] = '\0';
+    fclose(f);
+    got[strcspn(got, "\n")] = '\0';
+    cr_expect_str_eq(got, expected);
+    remove_folder();
+}
