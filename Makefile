@@ -5,6 +5,7 @@
 #   make sanitize   the test suite under AddressSanitizer and UBSan
 #   make strict     build everything with -Werror
 #   make bench      the benchmark (never part of make test)
+#   make fuzz       the lesson parser under libFuzzer (FUZZ_SECONDS=60)
 #   make install    PREFIX=/usr/local DESTDIR= ; make uninstall
 #   make format     apply .clang-format
 #   make deps       install the packages the build needs (apt-get)
@@ -37,7 +38,7 @@ RENDER_SRC = $(sort $(wildcard src/render/*.c))
 LESSON_SRC = $(sort $(wildcard src/lesson/*.c))
 APP_SRC    = $(sort $(wildcard src/app/*.c))
 LIB_SRC    = $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(filter-out src/app/main.c,$(APP_SRC))
-TEST_SRC   = $(sort $(wildcard tests/*/*.c tests/*.c))
+TEST_SRC   = $(sort $(filter-out tests/fuzz/%,$(wildcard tests/*/*.c tests/*.c)))
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/app/main.o
@@ -45,7 +46,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      = clothsim
 TEST_BIN = $(BUILD)/clothsim-tests
 
-.PHONY: all run test test-unit test-e2e sanitize strict bench install uninstall clean format deps check-deps
+.PHONY: all run test test-unit test-e2e sanitize strict bench fuzz install uninstall clean format deps check-deps
 
 all: check-deps $(BIN)
 
@@ -127,6 +128,18 @@ strict:
 
 bench: all
 	./$(BIN) bench
+
+# The lesson parser under libFuzzer with AddressSanitizer, seeded with the
+# course, for FUZZ_SECONDS (default 60). Needs clang and libclang-rt-dev.
+NEED_FUZZ = clang:/usr/bin/clang libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+FUZZ_SECONDS ?= 60
+fuzz: check-deps
+	$(call install_packages,$(call missing,$(NEED_FUZZ)))
+	@mkdir -p build/fuzz/corpus
+	for f in lessons/*.lesson lessons/*/*.lesson; do cp "$$f" "build/fuzz/corpus/$$(echo "$$f" | tr / _)"; done
+	clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -Isrc \
+	  tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
+	build/fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 build/fuzz/corpus
 
 # ---------------------------------------------------------------- install
 install: all

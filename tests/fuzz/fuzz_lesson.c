@@ -1,0 +1,18 @@
+/* fuzz_lesson.c - libFuzzer entry for the lesson parser: any bytes must
+ * parse or be refused with one message, never crash, hang or leak.
+ * Built and run by `make fuzz` (not part of the Criterion suite: the
+ * Makefile keeps tests/fuzz out of it). */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lesson/lesson.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char err[512];
+    Lesson *lesson = lesson_parse_buffer("fuzz.lesson", (const char *)data, size, err, sizeof err);
+    lesson_destroy(lesson);
+    return 0;
+}
