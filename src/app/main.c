@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "check.h"
 #include "cli.h"
 #include "headless.h"
@@ -21,6 +22,7 @@ static const char usage[] =
     "       clothsim learn                   the lessons: a menu; progress is kept\n"
     "       clothsim FILE.lesson             play one lesson\n"
     "       clothsim check [--run] FILE...   check lesson scripts (--run: play them and verify)\n"
+    "       clothsim bench [--quick] [--json]  what the solver and the renderer cost here\n"
     "       clothsim --help | --version\n"
     "\n"
     "In the sandbox, ? lists the keys. clothsim run --help tells more about a headless run;\n"
@@ -42,6 +44,8 @@ int main(int argc, char **argv)
         status = headless_params(argc - 1, argv + 1);
     else if (strcmp(command, "check") == 0)
         status = check_main(argc - 1, argv + 1);
+    else if (strcmp(command, "bench") == 0)
+        status = bench_main(argc - 1, argv + 1);
     else if (strcmp(command, "scenes") == 0)
         status = argc == 2 ? headless_scenes() : (cli_error("scenes takes no arguments"), EXIT_USAGE);
     else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {

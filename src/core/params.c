@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const scene_names[] = {"curtain", "flag", "chain", "net", "drape", "tear", NULL};
+const char *const scene_names[] = {"curtain", "flag", "chain", "net", "drape", "tear", "heap", NULL};
 const char *const scene_summaries[] = {
     "30 x 24 cloth hanging from a crossbar, wind with turbulence, a sphere moving through it",
     "a flag held along its left edge in strong gusty wind",
@@ -24,10 +24,11 @@ const char *const scene_summaries[] = {
     "2D net hung from its two top corners",
     "a 2 m square of 40 x 40 falling flat onto a box above the floor (seed 003)",
     "a cloth held by its left and right edges, pulled apart until it tears",
+    "a silk square hung from its centre, lowered to the floor and let go: a heap",
 };
 const char *const integrator_names[] = {"euler", "symplectic", "verlet", "jakobsen", "pbd", "xpbd", NULL};
-const char *const pin_names[] = {"top", "corners", "left", "ends", "sides", "none", NULL};
-const char *const order_names[] = {"sequential", "shuffled", "jacobi", NULL};
+const char *const pin_names[] = {"top", "corners", "left", "ends", "sides", "centre", "none", NULL};
+const char *const order_names[] = {"sequential", "shuffled", "jacobi", "colored", NULL};
 const char *const collider_names[] = {"none", "sphere", "box", "cone", NULL};
 const char *const material_names[] = {"silk", "cotton", "canvas", "rubber", NULL};
 const char *const tear_names[] = {"off", "naive", "hysteresis", NULL};
@@ -50,7 +51,7 @@ const ParamInfo params_table[] = {
     {"dt", PARAM_REAL, FIELD(dt), 1e-5, 0.1, NULL, "s", EFFECT_LIVE, "time step (one frame of physics)"},
     {"substeps", PARAM_INT, FIELD(substeps), 1, 100, NULL, "", EFFECT_LIVE, "substeps per step, each dt/substeps long"},
     {"iterations", PARAM_INT, FIELD(iterations), 1, 500, NULL, "", EFFECT_LIVE, "relaxation passes over the links per substep"},
-    {"order", PARAM_ENUM, FIELD(order), 0, 0, order_names, "", EFFECT_LIVE, "order links are relaxed in: sequential, shuffled each step, or jacobi (averaged)"},
+    {"order", PARAM_ENUM, FIELD(order), 0, 0, order_names, "", EFFECT_LIVE, "order links are relaxed in: sequential, shuffled each step, jacobi (averaged), or colored (the fast path: colour by colour, same bits as the plain loop in that order)"},
     {"strain_limit", PARAM_REAL, FIELD(strain_limit), 0, 10, NULL, "", EFFECT_LIVE, "Provot limit on stretch over rest length (0.1 = 10 %), 0 = off"},
     {"stiffness", PARAM_REAL, FIELD(stiffness), 0, 1, NULL, "", EFFECT_LIVE, "structural links: fraction of the error corrected per pass; springs: times spring_k"},
     {"shear_stiffness", PARAM_REAL, FIELD(shear_stiffness), 0, 1, NULL, "", EFFECT_LIVE, "shear (diagonal) links, as stiffness"},
@@ -93,7 +94,7 @@ const ParamInfo params_table[] = {
     {"tear", PARAM_ENUM, FIELD(tear), 0, 0, tear_names, "", EFFECT_LIVE, "off, naive (breaks at once) or hysteresis (after tear_hold steps)"},
     {"tear_hold", PARAM_INT, FIELD(tear_hold), 1, 1000, NULL, "", EFFECT_LIVE, "hysteresis: consecutive steps over the limit before a link breaks"},
     {"tear_limit", PARAM_REAL, FIELD(tear_limit), 0.001, 100, NULL, "", EFFECT_LIVE, "strain at which a link starts to tear (0.15 = 15 % over rest)"},
-    {"pull_speed", PARAM_REAL, FIELD(pull_speed), 0, 10, NULL, "m/s", EFFECT_LIVE, "tear scene: speed at which each held edge moves out"},
+    {"pull_speed", PARAM_REAL, FIELD(pull_speed), 0, 10, NULL, "m/s", EFFECT_LIVE, "tear: speed at which each held edge moves out; heap: the held centre down"},
 };
 /* clang-format on */
 const int params_count = (int)(sizeof params_table / sizeof params_table[0]);
@@ -208,6 +209,21 @@ void params_default(Params *p, SceneKind scene)
         p->rows = 20;
         p->pin = PIN_SIDES;
         p->tear = TEAR_HYSTERESIS;
+        break;
+    case SCENE_HEAP:
+        /* a light, floppy cloth folds into many layers: silk */
+        params_apply_material(p, MATERIAL_SILK);
+        p->cols = 30;
+        p->rows = 30;
+        p->spacing = 0.04;
+        p->pin = PIN_CENTRE;
+        p->integrator = INTEGRATOR_XPBD;
+        p->dt = 1.0 / 120.0;
+        p->substeps = 1;
+        p->iterations = 10;
+        p->floor = 1;
+        p->self_collision = 1;
+        p->pull_speed = 0.4;
         break;
     case SCENE_COUNT:
         break;

@@ -21,6 +21,7 @@ typedef enum SceneKind {
     SCENE_NET,     /* a 2D grid hung from its top corners (seed 002) */
     SCENE_DRAPE,   /* a 2 m square of 40 x 40 falling onto a box (seed 003) */
     SCENE_TEAR,    /* held by two opposite edges that move apart until it tears */
+    SCENE_HEAP,    /* hung from its centre, lowered to the floor: a heap (self-collision) */
     SCENE_COUNT
 } SceneKind;
 
@@ -34,9 +35,10 @@ typedef enum Integrator {
     INTEGRATOR_COUNT
 } Integrator;
 
-typedef enum PinMode { PIN_TOP, PIN_CORNERS, PIN_LEFT, PIN_ENDS, PIN_SIDES, PIN_NONE, PIN_COUNT } PinMode;
+typedef enum PinMode { PIN_TOP, PIN_CORNERS, PIN_LEFT, PIN_ENDS, PIN_SIDES, PIN_CENTRE, PIN_NONE, PIN_COUNT } PinMode;
 
-typedef enum LinkOrder { ORDER_SEQUENTIAL, ORDER_SHUFFLED, ORDER_JACOBI, ORDER_COUNT } LinkOrder;
+/* ORDER_COLORED: colour by colour (relax_fast.h), the order the fast path runs. */
+typedef enum LinkOrder { ORDER_SEQUENTIAL, ORDER_SHUFFLED, ORDER_JACOBI, ORDER_COLORED, ORDER_COUNT } LinkOrder;
 
 typedef enum ColliderKind { COLLIDER_NONE, COLLIDER_SPHERE, COLLIDER_BOX, COLLIDER_CONE, COLLIDER_COUNT } ColliderKind;
 
@@ -110,7 +112,7 @@ typedef struct Params {
     int tear;           /* TearMode */
     int tear_hold;      /* steps over the limit before a link breaks */
     double tear_limit;  /* strain at which a link starts to tear */
-    double pull_speed;  /* tear scene: speed of each held edge, m/s */
+    double pull_speed;  /* tear: speed of each held edge; heap: of the held centre, m/s */
 } Params;
 
 typedef enum ParamType { PARAM_INT, PARAM_REAL, PARAM_ENUM, PARAM_SEED } ParamType;

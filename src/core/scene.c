@@ -9,6 +9,7 @@
 #include <math.h>
 
 #define SCENE_TOP_Y 1.5 /* height of the crossbar / pins, m */
+#define HEAP_HEIGHT 1.2 /* the heap's cloth hangs from its centre this high, m */
 #define DRAPE_DROP 0.25 /* the drape starts this far above its collider, m */
 
 /* A flat grid in the xy plane, centred on x = 0, top row at SCENE_TOP_Y. */
@@ -91,6 +92,9 @@ void scene_apply_pins(Cloth *cloth, const Params *params)
         case PIN_SIDES:
             pin = c == 0 || c == last;
             break;
+        case PIN_CENTRE:
+            pin = c == cloth->cols / 2 && r == cloth->rows / 2;
+            break;
         case PIN_NONE:
         case PIN_COUNT:
             break;
@@ -109,6 +113,9 @@ Cloth *scene_build(const Params *params)
         place_chain(cloth, params->spacing, params->scene == SCENE_CHAIN ? params->span : 1.0);
         for (int l = 0; l < cloth->link_count; l++)
             cloth->rest_length[l] = (float)((cloth->family[l] == LINK_BEND ? 2.0 : 1.0) * params->spacing);
+    } else if (params->scene == SCENE_HEAP) {
+        place_flat(cloth, params->spacing, params->floor_y + HEAP_HEIGHT);
+        cloth_set_rest_from_positions(cloth);
     } else if (params->scene == SCENE_DRAPE) {
         /* a quarter metre above whatever it falls on */
         double top = params->floor ? params->floor_y : 0.0;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "relax_fast.h"
 #include "rng.h"
 #include "scene.h"
 
@@ -51,6 +52,12 @@ const char *const solver_stage_names[] = {"kinematics", "forces",       "integra
  * by more than this fraction, or STRAIN_LIMIT_PASSES passes have run. */
 #define STRAIN_LIMIT_TOLERANCE 1e-4f
 #define STRAIN_LIMIT_PASSES 1000
+
+/* order=colored runs the fast path (relax_fast.h): the relaxation pass and
+ * the wind, integration, sphere contact, velocity and explosion check
+ * stages below, vectorised, with the same bits as the plain code, which
+ * stays the readable reference (plain_relax forces it; test_fast.c). */
+static bool fast_path(const Solver *s) { return s->params.order == ORDER_COLORED && !s->plain_relax; }
 
 bool solver_is_position_based(int integrator)
 {
@@ -90,6 +97,8 @@ static void free_scratch(Solver *s)
     free(s->wave_cos), free(s->wave_sin);
     selfcollide_destroy(s->self_collision);
     s->self_collision = NULL;
+    relax_fast_destroy(s->relax_fast);
+    s->relax_fast = NULL;
     s->fx = s->fy = s->fz = s->jx = s->jy = s->jz = NULL;
     s->jacobi_count = NULL;
     s->link_order = NULL;
@@ -112,6 +121,7 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->wave_cos = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->wave_sin = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->self_collision = selfcollide_create(s->cloth)) != NULL;
+    ok &= (s->relax_fast = relax_fast_create(s->cloth, s->threads)) != NULL;
     return ok;
 }
 
@@ -202,6 +212,7 @@ Solver *solver_create(const Params *params)
         return NULL;
     s->params = *params;
     s->grabbed = -1;
+    s->threads = 1;
     if (!build(s)) {
         solver_destroy(s);
         return NULL;
@@ -265,9 +276,30 @@ bool solver_set_params(Solver *solver, const Params *params)
 
 /* ------------------------------------------------------------ stages */
 
+/* The heap: the hand holding the centre walks down at pull_speed and lets
+ * go just above the floor, once the cloth hanging from it has had a second
+ * to stop swinging. */
+static void lower_the_centre(Solver *s)
+{
+    Cloth *c = s->cloth;
+    int centre = cloth_index(c, c->cols / 2, c->rows / 2);
+    if (!c->pinned[centre] || centre == s->grabbed || s->time < 1.0)
+        return;
+    float h = (float)params_substep(&s->params);
+    float lowest = (float)(s->params.floor_y + s->params.margin + s->params.thickness);
+    c->py[centre] = c->y[centre];
+    c->y[centre] -= (float)s->params.pull_speed * h;
+    if (c->y[centre] <= lowest) {
+        c->y[centre] = lowest;
+        cloth_pin(c, centre, false);
+    }
+}
+
 static void stage_kinematics(Solver *s, double t_end)
 {
     scene_sphere_center(&s->params, t_end, s->sphere_center);
+    if (s->params.scene == SCENE_HEAP && s->params.pull_speed > 0.0)
+        lower_the_centre(s);
     if (s->params.scene == SCENE_TEAR && s->params.pull_speed > 0.0) {
         /* the hands holding the left and right edges walk apart */
         Cloth *c = s->cloth;
@@ -383,7 +415,8 @@ static void stage_forces(Solver *s, double t)
     bool windy = s->params.wind_x != 0.0 || s->params.wind_z != 0.0 || s->params.turbulence != 0.0;
     if (windy && s->params.dim == 3) {
         wind_at_particles(s, t);
-        add_wind(s);
+        if (!fast_path(s) || !relax_fast_wind(s->relax_fast, s))
+            add_wind(s);
     }
     if (!solver_is_position_based(s->params.integrator))
         add_springs(s);
@@ -395,6 +428,8 @@ static void stage_integrate(Solver *s, float h, float decay)
 {
     Cloth *c = s->cloth;
     int integrator = s->params.integrator;
+    if (fast_path(s) && relax_fast_integrate(s->relax_fast, s, h, decay))
+        return;
     for (int i = 0; i < c->count; i++) {
         float w = c->inv_mass[i];
         float ax = s->fx[i] * w, ay = s->fy[i] * w, az = s->fz[i] * w;
@@ -469,7 +504,8 @@ static void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
     Collider collider;
     solver_collider(s, &collider);
     if (collider.shape != SHAPE_NONE) {
-        collide_points(c, &collider, margin, friction, fix_velocity);
+        if (!fast_path(s) || !relax_fast_sphere(s->relax_fast, c, &collider, margin, friction, fix_velocity))
+            collide_points(c, &collider, margin, friction, fix_velocity);
         if (p->edge_samples == 3)
             collide_edges(c, &collider, margin);
     }
@@ -503,6 +539,18 @@ static void shuffle_links(Solver *s)
     }
 }
 
+/* Per family: the stiffness a pass applies (pbd: k' = 1 - (1 - k)^(1/N)) and
+ * the xpbd compliance over h^2. */
+static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT], float alpha[LINK_FAMILY_COUNT])
+{
+    for (int f = 0; f < LINK_FAMILY_COUNT; f++) {
+        k[f] = solver_family_stiffness(s, f);
+        if (s->params.integrator == INTEGRATOR_PBD && k[f] > 0.0f)
+            k[f] = 1.0f - powf(1.0f - k[f], 1.0f / (float)s->params.iterations);
+        alpha[f] = solver_family_compliance(s, f) / (h * h);
+    }
+}
+
 /* One relaxation pass over every link. For jakobsen and pbd each link moves
  * its ends by k * C / (w_a + w_b) along the link, shared by inverse mass; for
  * xpbd by the multiplier step (-C - alpha~ lambda) / (w_a + w_b + alpha~) with
@@ -514,12 +562,12 @@ static void project_links(Solver *s, float h)
     const int order = s->params.order;
     const bool jacobi = order == ORDER_JACOBI;
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
-    for (int f = 0; f < LINK_FAMILY_COUNT; f++) {
-        k[f] = solver_family_stiffness(s, f);
-        if (integrator == INTEGRATOR_PBD && k[f] > 0.0f)
-            k[f] = 1.0f - powf(1.0f - k[f], 1.0f / (float)s->params.iterations);
-        alpha[f] = solver_family_compliance(s, f) / (h * h);
-    }
+    link_constants(s, h, k, alpha);
+    /* colored: colour by colour (relax_fast.h); relax_pass normally hands
+     * this order to the fast path, which gives the same bits */
+    const uint32_t *visit = order == ORDER_SHUFFLED ? s->link_order
+                            : order == ORDER_COLORED ? relax_fast_order(s->relax_fast)
+                                                     : NULL;
     const bool xpbd = integrator == INTEGRATOR_XPBD;
     float *x = c->x, *y = c->y, *z = c->z;
     float *tx = jacobi ? s->jx : c->x, *ty = jacobi ? s->jy : c->y, *tz = jacobi ? s->jz : c->z;
@@ -530,7 +578,7 @@ static void project_links(Solver *s, float h)
         memset(s->jacobi_count, 0, (size_t)c->count * sizeof(uint16_t));
     }
     for (int n = 0; n < c->link_count; n++) {
-        int l = order == ORDER_SHUFFLED ? (int)s->link_order[n] : n;
+        int l = visit ? (int)visit[n] : n;
         int f = c->family[l];
         if (c->torn[l] || k[f] <= 0.0f)
             continue;
@@ -643,7 +691,8 @@ static void stage_velocity(Solver *s, float h, float decay, bool strain_limited)
     Cloth *c = s->cloth;
     int integrator = s->params.integrator;
     float inv_h = 1.0f / h;
-    for (int i = 0; i < c->count; i++) {
+    bool done = fast_path(s) && relax_fast_velocity(s->relax_fast, s, h, decay);
+    for (int i = 0; i < c->count && !done; i++) {
         switch (integrator) {
         case INTEGRATOR_EULER:
         case INTEGRATOR_SYMPLECTIC:
@@ -677,6 +726,10 @@ static void stage_velocity(Solver *s, float h, float decay, bool strain_limited)
 static bool blew_up(const Solver *s)
 {
     const Cloth *c = s->cloth;
+    float allowed = EXPLODE_FACTOR * (float)s->rest_extent + EXPLODE_SLACK;
+    int verdict = fast_path(s) ? relax_fast_blew_up(s->relax_fast, c, allowed, EXPLODE_STRETCH) : -1;
+    if (verdict >= 0)
+        return verdict;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < c->count; i++) {
         float p[3] = {c->x[i], c->y[i], c->z[i]};
@@ -687,7 +740,6 @@ static bool blew_up(const Solver *s)
             hi[k] = p[k] > hi[k] ? p[k] : hi[k];
         }
     }
-    float allowed = EXPLODE_FACTOR * (float)s->rest_extent + EXPLODE_SLACK;
     for (int k = 0; k < 3; k++)
         if (hi[k] - lo[k] > allowed)
             return true;
@@ -759,8 +811,15 @@ static void begin_substep(Solver *s)
 static void relax_pass(Solver *s)
 {
     float h = (float)params_substep(&s->params);
-    project_links(s, h);
-    stage_collide(s, false, false);
+    if (fast_path(s)) {
+        /* the fast path: the two calls below, vectorised and threaded */
+        float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
+        link_constants(s, h, k, alpha);
+        relax_fast_pass(s->relax_fast, s, k, alpha);
+    } else {
+        project_links(s, h);
+        stage_collide(s, false, false);
+    }
     s->pass++;
     if (s->trace_residual && s->residual_count < SOLVER_MAX_ITERATIONS)
         s->residual_trace[s->residual_count++] = (float)solver_residual(s);
@@ -796,31 +855,32 @@ static void finish_substep(Solver *s)
     }
 }
 
-void solver_pass(Solver *s)
+/* Starts a substep if none is under way. A force-based integrator has no
+ * passes: its whole substep is done here. Returns whether passes remain. */
+static bool ensure_substep_started(Solver *s)
 {
     if (s->exploded)
-        return;
+        return false;
     if (s->phase == PHASE_BETWEEN_SUBSTEPS) {
         begin_substep(s);
         if (!solver_is_position_based(s->params.integrator)) {
             finish_substep(s);
-            return;
+            return false;
         }
     }
-    relax_pass(s);
+    return true;
+}
+
+void solver_pass(Solver *s)
+{
+    if (ensure_substep_started(s))
+        relax_pass(s);
 }
 
 void solver_substep(Solver *s)
 {
-    if (s->exploded)
+    if (!ensure_substep_started(s))
         return;
-    if (s->phase == PHASE_BETWEEN_SUBSTEPS) {
-        begin_substep(s);
-        if (!solver_is_position_based(s->params.integrator)) {
-            finish_substep(s);
-            return;
-        }
-    }
     while (s->phase == PHASE_RELAXING)
         relax_pass(s);
 }
@@ -830,6 +890,19 @@ void solver_step(Solver *s)
     do {
         solver_substep(s);
     } while (s->substep != 0 && !s->exploded);
+}
+
+bool solver_set_threads(Solver *s, int threads)
+{
+    while (s->phase == PHASE_RELAXING && !s->exploded)
+        relax_pass(s); /* the fast pass keeps multipliers of its own */
+    RelaxFast *fast = relax_fast_create(s->cloth, threads);
+    if (!fast)
+        return false;
+    relax_fast_destroy(s->relax_fast);
+    s->relax_fast = fast;
+    s->threads = relax_fast_threads(fast);
+    return s->threads == threads;
 }
 
 /* ------------------------------------------------------------ measures */

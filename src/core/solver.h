@@ -87,6 +87,9 @@ typedef struct Solver {
     double wave_phase[2 * SOLVER_TURBULENCE_WAVES];
     double wave_amplitude[2 * SOLVER_TURBULENCE_WAVES];
     SelfCollision *self_collision; /* its spatial hash */
+    struct RelaxFast *relax_fast;  /* order=colored: the colouring and the fast pass (relax_fast.h) */
+    int threads;                   /* threads the fast pass runs on: solver_set_threads */
+    bool plain_relax; /* order=colored through the plain loop: the reference tests and bench compare with */
     uint64_t rng;
     double rest_extent; /* largest rest span of the cloth, m */
 } Solver;
@@ -111,6 +114,11 @@ bool solver_reset(Solver *solver);
 void solver_step(Solver *solver);
 void solver_substep(Solver *solver);
 void solver_pass(Solver *solver);
+
+/* Threads the colored order's fast pass runs on (1..RELAX_FAST_MAX_THREADS);
+ * the results do not depend on it. Finishes a half-done substep first.
+ * Returns false when threads or memory ran short (fewer threads then run). */
+bool solver_set_threads(Solver *solver, int threads);
 
 /* The collider params describe, where it is now. */
 void solver_collider(const Solver *solver, Collider *out);

@@ -35,6 +35,7 @@ const LessonMetricInfo lesson_metrics[] = {
     [METRIC_HIGHEST] = {"highest", DIM_LENGTH, "m", "height of the highest particle"},
     [METRIC_LOWEST] = {"lowest", DIM_LENGTH, "m", "height of the lowest particle"},
     [METRIC_CATENARY] = {"catenary", DIM_LENGTH, "m", "the first row's largest distance from a cosh(x/a)"},
+    [METRIC_CLOSEST] = {"closest", DIM_LENGTH, "m", "closest pair of particles two or more links apart (up to 5 cm)"},
 };
 
 const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};

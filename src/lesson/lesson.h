@@ -70,6 +70,7 @@ typedef enum LessonMetric {
     METRIC_HIGHEST,  /* m, the highest particle's y */
     METRIC_LOWEST,   /* m, the lowest particle's y */
     METRIC_CATENARY, /* m, the first row's largest distance from a cosh(x/a) */
+    METRIC_CLOSEST,  /* m, closest pair of unlinked particles (looked for up to 5 cm) */
     METRIC_COUNT
 } LessonMetric;
 

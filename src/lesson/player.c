@@ -54,6 +54,9 @@ static double catenary_distance(const Cloth *c)
     return worst;
 }
 
+/* How far `closest` looks: past it, it reports this range. */
+#define LESSON_CLOSEST_RANGE 0.05f
+
 double lesson_measure(const LessonPane *pane, int metric)
 {
     const Solver *s = pane->solver;
@@ -76,6 +79,8 @@ double lesson_measure(const LessonPane *pane, int metric)
     }
     case METRIC_CATENARY:
         return catenary_distance(c);
+    case METRIC_CLOSEST:
+        return s->self_collision ? selfcollide_min_distance(s->self_collision, c, LESSON_CLOSEST_RANGE) : NAN;
     default:
         break;
     }

@@ -34,7 +34,7 @@ Test(cli, bad_arguments_exit_2_with_one_line_naming_the_culprit)
     expect_usage_error((const char *[]){"", "run", "--set", NULL}, "--set needs a value");
     expect_usage_error((const char *[]){"", "run", "--scene", "curtian", NULL},
                        "--scene curtian: unknown value 'curtian'; did you mean 'curtain'? (one of "
-                       "curtain|flag|chain|net|drape|tear)");
+                       "curtain|flag|chain|net|drape|tear|heap)");
     expect_usage_error((const char *[]){"", "run", "--steps", "-4", NULL}, "--steps -4: out of range (0 to 1000000000)");
     expect_usage_error((const char *[]){"", "run", "--steps", "ten", NULL},
                        "--steps ten: not a whole number (0 to 1000000000)");
@@ -58,7 +58,7 @@ Test(cli, bad_arguments_exit_2_with_one_line_naming_the_culprit)
     expect_usage_error((const char *[]){"", "frobnicate", NULL},
                        "unknown command 'frobnicate' (clothsim --help lists the commands)");
     expect_usage_error((const char *[]){"", "params", "--set", "pin=middle", NULL},
-                       "--set pin=middle: pin: unknown value 'middle' (one of top|corners|left|ends|sides|none)");
+                       "--set pin=middle: pin: unknown value 'middle' (one of top|corners|left|ends|sides|centre|none)");
 }
 
 Test(cli, csv_has_the_documented_header_and_a_row_every_k_steps)

@@ -1,0 +1,481 @@
+/* bench.c - `clothsim bench`: the solver's and the renderer's cost.
+ *
+ * The solver: the curtain scene (wind and the moving sphere on) at 20 x 20
+ * up to 200 x 200 particles, 10 iterations, for jakobsen, pbd and xpbd; the
+ * classic sequential loop, and the colored order's fast path on 1 thread
+ * and on every thread count the machine has. The cost is the whole step
+ * (forces, integration, relaxation, contact, velocities, checks) divided by
+ * links x substeps x iterations: ns per link per relaxation pass.
+ * The renderer: render_solver into a canvas, per mode, at 80 x 24 and
+ * 200 x 60 cells, on the default scene after a second of simulated time.
+ *
+ * Each figure is measured `reps` times; the table gives the median and the
+ * range (min..max). Clocks are read here only: core never reads one.
+ */
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/relax_fast.h"
+#include "core/solver.h"
+#include "render/render.h"
+
+static const char bench_usage[] =
+    "usage: clothsim bench [--quick] [--json] [--reps N]\n"
+    "\n"
+    "Measures the solver and the renderer on this machine (about a minute).\n"
+    "  --quick   a fast smoke run: fewer, shorter repetitions (a few seconds)\n"
+    "  --json    the same figures as JSON on standard output\n"
+    "  --reps N  repetitions of each measurement (default 7, quick 3)\n";
+
+#define BENCH_SIZES 4
+#define BENCH_INTEGRATORS 3
+#define BENCH_MAX_REPS 101
+#define BENCH_MAX_THREADS RELAX_FAST_MAX_THREADS
+#define BENCH_ITERATIONS 10
+#define RENDER_SIZES 2
+
+static const int bench_sizes[BENCH_SIZES] = {20, 40, 100, 200};
+static const int bench_integrators[BENCH_INTEGRATORS] = {INTEGRATOR_JAKOBSEN, INTEGRATOR_PBD, INTEGRATOR_XPBD};
+static const int render_sizes[RENDER_SIZES][2] = {{80, 24}, {200, 60}};
+
+/* The targets of issue 6. */
+#define TARGET_40_NS 1.5
+#define TARGET_200_NS 1.0
+#define TARGET_SPEEDUP 1.7
+#define TARGET_METHOD_RATIO 1.5
+#define TARGET_FRAME_MS 1.0
+#define TARGET_SANDBOX_CORE 0.05
+#define SANDBOX_FPS 30.0
+
+typedef struct Config {
+    int reps;
+    double rep_seconds;  /* length of one repetition */
+    double warm_seconds; /* at most this long settling the scene first */
+    bool json;
+} Config;
+
+typedef struct Stat {
+    double median, min, max;
+} Stat;
+
+/* One solver measurement: ns per link per pass and steps per second. */
+typedef struct SolverFigure {
+    Stat ns;
+    Stat steps_per_second;
+    bool exploded;
+    bool ok;
+} SolverFigure;
+
+typedef struct SolverRow {
+    int integrator, size, links, substeps;
+    SolverFigure sequential;                      /* the plain loop, classic order */
+    SolverFigure colored[BENCH_MAX_THREADS + 1]; /* by thread count */
+} SolverRow;
+
+typedef struct Results {
+    int threads; /* the machine's */
+    bool simd;
+    SolverRow rows[BENCH_INTEGRATORS][BENCH_SIZES];
+    Stat frame_ms[RENDER_SIZES][RENDER_MODE_COUNT];
+    bool frame_ok[RENDER_SIZES][RENDER_MODE_COUNT];
+    SolverFigure sandbox_sequential, sandbox_colored; /* the default scene */
+    long peak_kib;
+} Results;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static Stat stat_of(double *values, int n)
+{
+    qsort(values, (size_t)n, sizeof *values, compare_double);
+    double median = n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+    return (Stat){.median = median, .min = values[0], .max = values[n - 1]};
+}
+
+/* Steps the solver in repetitions of about cfg->rep_seconds after settling. */
+static SolverFigure time_solver(Solver *s, const Config *cfg)
+{
+    SolverFigure out = {.ok = true};
+    double start = now();
+    int warm = 0;
+    while (warm < 2 || (warm < 60 && now() - start < cfg->warm_seconds)) {
+        solver_step(s);
+        warm++;
+    }
+    double per_step = (now() - start) / warm;
+    long steps = (long)(cfg->rep_seconds / per_step);
+    steps = steps < 1 ? 1 : steps > 100000 ? 100000 : steps;
+    double ns[BENCH_MAX_REPS], rate[BENCH_MAX_REPS];
+    double passes = (double)s->cloth->link_count * s->params.substeps * s->params.iterations;
+    for (int r = 0; r < cfg->reps; r++) {
+        double t0 = now();
+        for (long n = 0; n < steps; n++)
+            solver_step(s);
+        double seconds = now() - t0;
+        ns[r] = 1e9 * seconds / (passes * (double)steps);
+        rate[r] = (double)steps / seconds;
+    }
+    out.ns = stat_of(ns, cfg->reps);
+    out.steps_per_second = stat_of(rate, cfg->reps);
+    out.exploded = s->exploded;
+    return out;
+}
+
+static SolverFigure measure_solver(const Params *params, int threads, const Config *cfg)
+{
+    Solver *s = solver_create(params);
+    if (!s)
+        return (SolverFigure){.ok = false};
+    if (threads > 1 && !solver_set_threads(s, threads)) {
+        solver_destroy(s);
+        return (SolverFigure){.ok = false};
+    }
+    SolverFigure figure = time_solver(s, cfg);
+    solver_destroy(s);
+    return figure;
+}
+
+static void bench_params(Params *p, int integrator, int size, int order)
+{
+    params_default(p, SCENE_CURTAIN); /* wind, turbulence and the moving sphere on */
+    p->cols = p->rows = size;
+    p->integrator = integrator;
+    p->iterations = BENCH_ITERATIONS;
+    p->order = order;
+}
+
+static void run_solver(Results *res, const Config *cfg)
+{
+    for (int i = 0; i < BENCH_INTEGRATORS; i++)
+        for (int z = 0; z < BENCH_SIZES; z++) {
+            SolverRow *row = &res->rows[i][z];
+            Params p;
+            bench_params(&p, bench_integrators[i], bench_sizes[z], ORDER_SEQUENTIAL);
+            row->integrator = p.integrator;
+            row->size = bench_sizes[z];
+            row->substeps = p.substeps;
+            Cloth *probe = cloth_create(p.cols, p.rows);
+            row->links = probe ? probe->link_count : 0;
+            cloth_destroy(probe);
+            fprintf(stderr, "clothsim bench: %s %dx%d\n", integrator_names[p.integrator], p.cols, p.rows);
+            row->sequential = measure_solver(&p, 1, cfg);
+            p.order = ORDER_COLORED;
+            for (int t = 1; t <= res->threads; t++)
+                row->colored[t] = measure_solver(&p, t, cfg);
+        }
+    Params p;
+    params_default(&p, SCENE_CURTAIN);
+    res->sandbox_sequential = measure_solver(&p, 1, cfg);
+    p.order = ORDER_COLORED;
+    res->sandbox_colored = measure_solver(&p, 1, cfg);
+}
+
+static void run_render(Results *res, const Config *cfg)
+{
+    Params p;
+    params_default(&p, SCENE_CURTAIN);
+    Solver *s = solver_create(&p);
+    if (!s)
+        return;
+    for (int n = 0; n < 60; n++) /* a second: the cloth hangs and flutters */
+        solver_step(s);
+    for (int z = 0; z < RENDER_SIZES; z++) {
+        int width = render_sizes[z][0], height = render_sizes[z][1];
+        Canvas *canvas = canvas_create(width, height);
+        if (!canvas || !render_reserve(canvas, s->cloth)) {
+            canvas_destroy(canvas);
+            continue;
+        }
+        Camera camera;
+        camera_init(&camera, p.dim, width, height);
+        camera_fit_solver(&camera, s);
+        for (int mode = 0; mode < RENDER_MODE_COUNT; mode++) {
+            RenderOptions options;
+            render_options_default(&options);
+            options.mode = (RenderMode)mode;
+            double start = now();
+            int warm = 0;
+            while (warm < 3 || (warm < 1000 && now() - start < 0.02)) {
+                render_solver(canvas, &camera, s, &options);
+                warm++;
+            }
+            double per_frame = (now() - start) / warm;
+            long frames = (long)(cfg->rep_seconds / per_frame);
+            frames = frames < 1 ? 1 : frames > 1000000 ? 1000000 : frames;
+            double ms[BENCH_MAX_REPS];
+            for (int r = 0; r < cfg->reps; r++) {
+                double t0 = now();
+                for (long n = 0; n < frames; n++)
+                    render_solver(canvas, &camera, s, &options);
+                ms[r] = 1e3 * (now() - t0) / (double)frames;
+            }
+            res->frame_ms[z][mode] = stat_of(ms, cfg->reps);
+            res->frame_ok[z][mode] = true;
+        }
+        canvas_destroy(canvas);
+    }
+    solver_destroy(s);
+}
+
+/* ------------------------------------------------------------ the verdicts */
+
+typedef struct Target {
+    const char *what;
+    double value, limit;
+    bool at_most; /* value <= limit passes; else value >= limit */
+    const char *unit;
+} Target;
+
+#define MAX_TARGETS 16
+
+static int targets(const Results *res, Target *out)
+{
+    int n = 0;
+    int two = res->threads >= 2 ? 2 : 1;
+    const SolverRow *j40 = &res->rows[0][1], *j200 = &res->rows[0][3];
+    out[n++] = (Target){"jakobsen 40x40, sphere, 1 thread", j40->colored[1].ns.median, TARGET_40_NS, true, "ns/link/pass"};
+    out[n++] = (Target){"jakobsen 200x200, 1 thread", j200->colored[1].ns.median, TARGET_200_NS, true, "ns/link/pass"};
+    if (two == 2)
+        out[n++] = (Target){"jakobsen 200x200, 2 threads over 1", j200->colored[1].ns.median / j200->colored[2].ns.median,
+                            TARGET_SPEEDUP, false, "x"};
+    for (int i = 1; i < BENCH_INTEGRATORS; i++)
+        for (int z = 1; z < BENCH_SIZES; z += 2) {
+            static char what[2][2][64];
+            snprintf(what[i - 1][z / 2], sizeof what[0][0], "%s over jakobsen, %dx%d, 1 thread",
+                     integrator_names[bench_integrators[i]], bench_sizes[z], bench_sizes[z]);
+            out[n++] = (Target){what[i - 1][z / 2],
+                                res->rows[i][z].colored[1].ns.median / res->rows[0][z].colored[1].ns.median,
+                                TARGET_METHOD_RATIO, true, "x"};
+        }
+    double slowest = 0.0;
+    for (int mode = 0; mode < RENDER_MODE_COUNT; mode++)
+        if (res->frame_ok[1][mode] && res->frame_ms[1][mode].median > slowest)
+            slowest = res->frame_ms[1][mode].median;
+    out[n++] = (Target){"render 200x60, slowest mode", slowest, TARGET_FRAME_MS, true, "ms/frame"};
+    /* the sandbox: real time is 1/dt steps a second, and SANDBOX_FPS frames */
+    Params p;
+    params_default(&p, SCENE_CURTAIN);
+    double steps_per_second = 1.0 / p.dt;
+    double physics = steps_per_second / res->sandbox_colored.steps_per_second.median;
+    double drawing = SANDBOX_FPS * res->frame_ms[0][RENDER_SHADED].median * 1e-3;
+    out[n++] = (Target){"sandbox 80x24 at 30 fps (colored; physics + drawing, no terminal output)",
+                        100.0 * (physics + drawing), 100.0 * TARGET_SANDBOX_CORE, true, "% of a core"};
+    return n;
+}
+
+static bool target_met(const Target *t) { return t->at_most ? t->value <= t->limit : t->value >= t->limit; }
+
+/* ------------------------------------------------------------ output */
+
+static void format_stat(char *out, size_t size, Stat s, int precision)
+{
+    snprintf(out, size, "%.*f (%.*f..%.*f)", precision, s.median, precision, s.min, precision, s.max);
+}
+
+static void format_figure(char *out, size_t size, const SolverFigure *f)
+{
+    if (!f->ok) {
+        snprintf(out, size, "n/a");
+        return;
+    }
+    format_stat(out, size, f->ns, f->ns.median < 10.0 ? 2 : 1);
+    if (f->exploded)
+        strncat(out, " exploded", size - strlen(out) - 1);
+}
+
+static void print_table(const Results *res, const Config *cfg)
+{
+    printf("clothsim bench: %d threads on this machine, vector kernels (AVX2): %s; %d repetitions, "
+           "median (min..max)\n\n",
+           res->threads, res->simd ? "yes" : "no", cfg->reps);
+    printf("solver: curtain scene (wind, turbulence, moving sphere), %d iterations, %d substeps a step;\n"
+           "ns per link per relaxation pass, all of the step counted\n",
+           BENCH_ITERATIONS, res->rows[0][0].substeps);
+    printf("%-9s %-8s %7s  %-22s", "method", "grid", "links", "sequential (plain)");
+    for (int t = 1; t <= res->threads; t++) {
+        char head[32];
+        snprintf(head, sizeof head, "colored %d thread%s", t, t > 1 ? "s" : "");
+        printf("  %-22s", head);
+    }
+    printf("  %10s  %10s\n", "speed-up", "steps/s");
+    for (int i = 0; i < BENCH_INTEGRATORS; i++)
+        for (int z = 0; z < BENCH_SIZES; z++) {
+            const SolverRow *row = &res->rows[i][z];
+            char grid[16], cell[64];
+            snprintf(grid, sizeof grid, "%dx%d", row->size, row->size);
+            format_figure(cell, sizeof cell, &row->sequential);
+            printf("%-9s %-8s %7d  %-22s", integrator_names[row->integrator], grid, row->links, cell);
+            int best = 1;
+            for (int t = 1; t <= res->threads; t++) {
+                format_figure(cell, sizeof cell, &row->colored[t]);
+                printf("  %-22s", cell);
+                if (row->colored[t].ok && row->colored[t].ns.median < row->colored[best].ns.median)
+                    best = t;
+            }
+            printf("  %9.1fx  %10.0f\n", row->sequential.ns.median / row->colored[best].ns.median,
+                   row->colored[best].steps_per_second.median);
+        }
+    printf("(speed-up: sequential over the best colored; steps/s: the best colored)\n\n");
+
+    printf("renderer: default scene, render_solver into a canvas; ms per frame\n");
+    printf("%-8s", "size");
+    for (int mode = 0; mode < RENDER_MODE_COUNT; mode++)
+        printf("  %-22s", render_mode_names[mode]);
+    printf("\n");
+    for (int z = 0; z < RENDER_SIZES; z++) {
+        char size[16];
+        snprintf(size, sizeof size, "%dx%d", render_sizes[z][0], render_sizes[z][1]);
+        printf("%-8s", size);
+        for (int mode = 0; mode < RENDER_MODE_COUNT; mode++) {
+            char cell[64] = "n/a";
+            if (res->frame_ok[z][mode])
+                format_stat(cell, sizeof cell, res->frame_ms[z][mode], 3);
+            printf("  %-22s", cell);
+        }
+        printf("\n");
+    }
+    char seq[64], col[64];
+    format_figure(seq, sizeof seq, &res->sandbox_sequential);
+    format_figure(col, sizeof col, &res->sandbox_colored);
+    printf("\ndefault scene (curtain 30x24, 12 iterations): sequential %s, colored %s ns/link/pass;\n"
+           "  %.0f and %.0f steps/s on 1 thread\n",
+           seq, col, res->sandbox_sequential.steps_per_second.median, res->sandbox_colored.steps_per_second.median);
+    printf("bytes written per frame by the front end: n/a here: measured with clothsim --stats\n");
+    printf("peak memory: %ld KiB (resident, the whole run)\n\n", res->peak_kib);
+
+    Target t[MAX_TARGETS];
+    int n = targets(res, t);
+    printf("targets (issue 6):\n");
+    for (int k = 0; k < n; k++)
+        printf("  %-4s %-60s %8.2f %s (target %s %.2f)\n", target_met(&t[k]) ? "met" : "MISS", t[k].what, t[k].value,
+               t[k].unit, t[k].at_most ? "<=" : ">=", t[k].limit);
+}
+
+static void json_stat(const char *name, Stat s, const char *tail)
+{
+    printf("\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g}%s", name, s.median, s.min, s.max, tail);
+}
+
+static void json_figure(const SolverFigure *f)
+{
+    if (!f->ok) {
+        printf("null");
+        return;
+    }
+    printf("{");
+    json_stat("ns_per_link_pass", f->ns, ", ");
+    json_stat("steps_per_second", f->steps_per_second, ", ");
+    printf("\"exploded\": %s}", f->exploded ? "true" : "false");
+}
+
+static void print_json(const Results *res, const Config *cfg)
+{
+    printf("{\"threads\": %d, \"simd\": %s, \"reps\": %d, \"iterations\": %d,\n \"solver\": [\n", res->threads,
+           res->simd ? "true" : "false", cfg->reps, BENCH_ITERATIONS);
+    for (int i = 0; i < BENCH_INTEGRATORS; i++)
+        for (int z = 0; z < BENCH_SIZES; z++) {
+            const SolverRow *row = &res->rows[i][z];
+            printf("  {\"integrator\": \"%s\", \"cols\": %d, \"rows\": %d, \"links\": %d, \"substeps\": %d, "
+                   "\"sequential\": ",
+                   integrator_names[row->integrator], row->size, row->size, row->links, row->substeps);
+            json_figure(&row->sequential);
+            printf(", \"colored\": {");
+            for (int t = 1; t <= res->threads; t++) {
+                printf("\"%d\": ", t);
+                json_figure(&row->colored[t]);
+                printf("%s", t < res->threads ? ", " : "");
+            }
+            printf("}}%s\n", i == BENCH_INTEGRATORS - 1 && z == BENCH_SIZES - 1 ? "" : ",");
+        }
+    printf(" ],\n \"render_ms_per_frame\": [\n");
+    for (int z = 0; z < RENDER_SIZES; z++)
+        for (int mode = 0; mode < RENDER_MODE_COUNT; mode++) {
+            printf("  {\"width\": %d, \"height\": %d, \"mode\": \"%s\", ", render_sizes[z][0], render_sizes[z][1],
+                   render_mode_names[mode]);
+            if (res->frame_ok[z][mode])
+                json_stat("ms", res->frame_ms[z][mode], "}");
+            else
+                printf("\"ms\": null}");
+            printf("%s\n", z == RENDER_SIZES - 1 && mode == RENDER_MODE_COUNT - 1 ? "" : ",");
+        }
+    printf(" ],\n \"default_scene\": {\"sequential\": ");
+    json_figure(&res->sandbox_sequential);
+    printf(", \"colored\": ");
+    json_figure(&res->sandbox_colored);
+    printf("},\n \"bytes_per_frame\": null, \"bytes_per_frame_note\": \"measured with clothsim --stats\",\n");
+    printf(" \"peak_kib\": %ld,\n \"targets\": [\n", res->peak_kib);
+    Target t[MAX_TARGETS];
+    int n = targets(res, t);
+    for (int k = 0; k < n; k++)
+        printf("  {\"what\": \"%s\", \"value\": %.6g, \"limit\": %.6g, \"at_most\": %s, \"unit\": \"%s\", \"met\": %s}%s\n",
+               t[k].what, t[k].value, t[k].limit, t[k].at_most ? "true" : "false", t[k].unit,
+               target_met(&t[k]) ? "true" : "false", k == n - 1 ? "" : ",");
+    printf(" ]}\n");
+}
+
+int bench_main(int argc, char **argv)
+{
+    Config cfg = {.reps = 7, .rep_seconds = 0.15, .warm_seconds = 0.3};
+    bool quick = false;
+    long reps = -1;
+    for (int i = 1; i < argc; i++) {
+        int matched = 0;
+        const char *value;
+        if ((value = cli_option_value(argc, argv, &i, "--reps", &matched)) || matched) {
+            if (!value || !cli_parse_long("--reps", value, 1, BENCH_MAX_REPS, &reps))
+                return EXIT_USAGE;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            cfg.json = true;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(bench_usage, stdout);
+            return EXIT_SUCCESS;
+        } else {
+            cli_error("bench: unknown argument '%s' (clothsim bench --help lists the options)", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (quick)
+        cfg.reps = 3, cfg.rep_seconds = 0.01, cfg.warm_seconds = 0.02;
+    if (reps > 0)
+        cfg.reps = (int)reps;
+
+    Results *res = calloc(1, sizeof *res);
+    if (!res) {
+        cli_error("bench: out of memory");
+        return 1;
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    res->threads = online < 1 ? 1 : online > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (int)online;
+    res->simd = relax_fast_cpu_has_simd();
+    run_solver(res, &cfg);
+    run_render(res, &cfg);
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0)
+        res->peak_kib = usage.ru_maxrss; /* KiB on Linux */
+    if (cfg.json)
+        print_json(res, &cfg);
+    else
+        print_table(res, &cfg);
+    free(res);
+    return EXIT_SUCCESS;
+}

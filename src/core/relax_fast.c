@@ -1,0 +1,1201 @@
+/* relax_fast.c - the fast relaxation path (order=colored).
+ *
+ * Why the plain loop is slow
+ * --------------------------
+ * A relaxation pass (Jakobsen 2001) visits the links one at a time. Each
+ * visit reads its two particles, takes a square root for the length and a
+ * division for the correction, and moves both particles. The next link of
+ * the classic order shares a particle with this one (the link right of
+ * particle i and the link right of i + 1 share i + 1), so it cannot start
+ * before this one has finished: the pass is one long chain of dependent
+ * square roots and divisions. A core can start a new square root every few
+ * cycles, but waits some 40 cycles for the chain's results: most of the
+ * machine idles. About 16 ns a link on this machine, in C as in JavaScript.
+ *
+ * What this one does differently
+ * ------------------------------
+ * The grid's links are split into 12 colours, chosen once: in one colour no
+ * two links share a particle. Horizontal structural links alternate: those
+ * starting at an even column form one colour, the odd ones another. Vertical
+ * ones and both diagonals go by row parity; bend links (which skip a node)
+ * need columns or rows 0,1 | 2,3 mod 4. A pass visits colour after colour.
+ * Inside a colour no link reads what another one writes, so the links of a
+ * colour can be solved in any order, or all at once, and every particle ends
+ * with the same bits: that is why this path matches the plain loop walking
+ * the same order (relax_fast_order; project_links in solver.c does that for
+ * order=colored, and tests/core/test_fast.c compares the bits).
+ *
+ * "All at once" is used twice:
+ * - eight links per instruction (AVX2): a row of a colour is eight
+ *   independent square roots and divisions in one vector, loaded and stored
+ *   with plain vector moves because a colour's links in a row sit at fixed
+ *   strides in the structure-of-arrays particles (the stride-2 colours are
+ *   unzipped with two shuffles and zipped back the same way).
+ * - the rows of a colour split among threads, which wait for each other
+ *   (a barrier) before the next colour.
+ * The arithmetic is the plain loop's, operation for operation: the same
+ * products in the same order, IEEE square root and division (never the
+ * approximate reciprocals), no fused multiply-add (the vector kernels target
+ * AVX2 without FMA, and -std=c17 keeps the compiler from contracting the
+ * scalar code). A skipped link (torn, pinned at both ends, zero length) is
+ * computed and then discarded lane by lane with a blend, so it changes
+ * nothing, as the plain loop's `continue`.
+ *
+ * Rows whose colour holds fewer than 8 links, and the links a row's last
+ * vector cannot cover, are solved one by one with the same scalar code.
+ * The contact with a sphere that follows every pass is vectorised the same
+ * way; other colliders, edge samples and the floor use collide.c as is.
+ *
+ * What is left of a step once the passes are fast is worth as much again,
+ * so the fast path also has vectorised twins of five stages of solver.c,
+ * each with the plain stage's operations and order: the wind on the
+ * triangles (add_wind: forces eight triangles at a time, then summed per
+ * particle in add_wind's order), the Verlet / PBD update (stage_integrate),
+ * the sphere contact with friction (collide_points), the velocity update
+ * (stage_velocity) and the explosion check (blew_up).
+ *
+ * Measured on the 2-core AMD EPYC (Zen 3) this was written on: the square
+ * root and the division of 8 links take about 3 ns together, 0.35 ns a link;
+ * a vector of 8 links costs 9 to 15 ns in all (loads, the shuffles of the
+ * stride-2 colours, blends, stores, and unaligned rows: a colour whose first
+ * particle is odd straddles cache lines), 1.1 to 1.9 ns a link.
+ */
+#include "relax_fast.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collide.h"
+#include "solver.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define RELAX_FAST_X86 1
+#include <immintrin.h>
+#define AVX2 __attribute__((target("avx2")))
+#define AVX2_INLINE static inline __attribute__((target("avx2"), always_inline))
+#else
+#define RELAX_FAST_X86 0
+#endif
+
+#define LANES 8
+
+/* How the particles of a colour's links sit in memory, along a row. */
+typedef enum ParticleLayout {
+    ROWS,  /* a and b each run on by one: a = a0 + j, b = b0 + j */
+    PAIRS, /* a, b, a, b ...: b = a + 1, links two apart (structural horizontal) */
+    QUADS, /* a, a', b, b', ...: b = a + 2, links in pairs four apart (bend horizontal) */
+} ParticleLayout;
+
+/* How the same links sit in the link arrays. */
+typedef enum LinkLayout {
+    LINKS_NEXT,  /* one apart, in lane order */
+    LINKS_PAIRS, /* as the particles of PAIRS */
+    LINKS_EVEN,  /* two apart (the shear links alternate diagonals), lanes in order */
+    LINKS_QUADS, /* as the particles of QUADS */
+} LinkLayout;
+
+typedef struct Colour {
+    int family; /* LinkFamily */
+    ParticleLayout particles;
+    LinkLayout links;
+    /* vectors of 8 links, thread by thread (each takes whole rows): thread
+     * t's are blocks[block_begin[t] .. block_end[t]), from overlap_begin[t]
+     * on those that overlap the one before in their row */
+    int block_begin[RELAX_FAST_MAX_THREADS], overlap_begin[RELAX_FAST_MAX_THREADS], block_end[RELAX_FAST_MAX_THREADS];
+    int tail_begin, tail_end; /* links solved one by one */
+} Colour;
+
+/* Eight links of one row of one colour. */
+typedef struct Block {
+    int32_t a, b; /* first particle loaded for the a ends (and the b ends in ROWS) */
+    int32_t link; /* first link loaded */
+    int32_t skip; /* lanes of ordinal below this were solved by the previous block */
+} Block;
+
+/* What one pass asks of every thread. */
+typedef struct Job {
+    Cloth *cloth;
+    float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
+    bool xpbd;
+    float *lambda; /* the solver's, one per link: for the tail links */
+    bool sphere;
+    Collider collider;
+    float margin;
+    int threads; /* taking part in this job */
+} Job;
+
+typedef struct Worker {
+    RelaxFast *fast;
+    int index;
+} Worker;
+
+struct RelaxFast {
+    int link_count;
+    uint32_t *order;
+    int colour_start[RELAX_FAST_COLOURS + 1];
+    Colour colour[RELAX_FAST_COLOURS];
+    Block *blocks;
+    int block_count;
+    float *lambda; /* xpbd multipliers of the block lanes, LANES per block */
+    uint32_t *tails;
+    int tail_count;
+    int parts; /* the blocks are split for this many threads */
+    bool simd;
+
+    /* wind: the force on each triangle, then added up particle by particle
+     * in the order add_wind adds them */
+    bool wind_grid;         /* the triangles are cloth_create's: two a cell, row by row */
+    float *wind_force[2][3]; /* per cell, its first and second triangle: x, y, z */
+    uint32_t *wind_used[2];  /* per cell: ~0 where add_wind adds the triangle's force, else 0 */
+
+    Job job;
+
+    /* the threads: the caller is thread 0 */
+    int threads;
+    pthread_t thread[RELAX_FAST_MAX_THREADS];
+    Worker worker[RELAX_FAST_MAX_THREADS];
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool sync_made;
+    atomic_uint generation; /* bumped for each job */
+    atomic_int finished;    /* workers done with the current job */
+    atomic_int sleepers;
+    atomic_int stop;
+    atomic_int arrived;             /* at the barrier */
+    atomic_uint barrier_generation; /* bumped when all have arrived */
+};
+
+/* A worker that finds no job spins this many times (a pause is about 60 ns
+ * on Zen 3: some 60 us) before it sleeps: passes follow each other within
+ * microseconds, but between frames the threads must cost nothing. */
+#define IDLE_SPINS 1000
+
+/* A thread at a barrier spins this many times (some 4 us) and then yields
+ * its core at every look: on a machine busy with other work the thread it
+ * waits for may be queued behind it on the same core. */
+#define BARRIER_SPINS 64
+
+/* Below this many links (a grid of about 75 x 75) a pass takes under 50
+ * microseconds, and the 13 barriers of a threaded pass cost too large a
+ * share of it (far more on a machine busy with other work): one thread
+ * does it all. */
+#define RELAX_FAST_THREAD_MIN_LINKS 32768
+
+static inline void cpu_relax(void)
+{
+#if RELAX_FAST_X86
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Waiting for another thread: spin a while, then let the system run
+ * something else (the other thread, on a machine with more threads than
+ * cores to spare). */
+static inline void wait_a_little(int *spins)
+{
+    if (++*spins < BARRIER_SPINS)
+        cpu_relax();
+    else
+        sched_yield();
+}
+
+/* ------------------------------------------------------------ colouring */
+
+/* The natural lane offset of lane j in a layout (0 .. 15). */
+static int particle_offset(ParticleLayout layout, int j)
+{
+    return layout == ROWS ? j : layout == PAIRS ? 2 * j : (j / 2) * 4 + j % 2;
+}
+
+static int link_offset(LinkLayout layout, int j)
+{
+    return layout == LINKS_NEXT ? j : layout == LINKS_QUADS ? (j / 2) * 4 + j % 2 : 2 * j;
+}
+
+/* Whether the 8 links run[s .. s+8) fit one block of colour col; fills it. */
+static bool make_block(const Cloth *cloth, const Colour *col, const uint32_t *run, int s, int skip, Block *out)
+{
+    uint32_t first = run[s];
+    int a0 = (int)cloth->link_a[first], b0 = (int)cloth->link_b[first];
+    for (int j = 0; j < LANES; j++) {
+        uint32_t l = run[s + j];
+        if (l != first + (uint32_t)link_offset(col->links, j))
+            return false;
+        int pa = a0 + particle_offset(col->particles, j);
+        int pb = col->particles == ROWS ? b0 + j : col->particles == PAIRS ? pa + 1 : pa + 2;
+        if ((int)cloth->link_a[l] != pa || (int)cloth->link_b[l] != pb)
+            return false;
+    }
+    /* every load stays inside the arrays */
+    int link_span = col->links == LINKS_NEXT ? LANES : 2 * LANES;
+    int particle_span = col->particles == ROWS ? LANES : 2 * LANES;
+    if ((int)first + link_span > cloth->link_count || a0 + particle_span > cloth->count ||
+        (col->particles == ROWS && b0 + LANES > cloth->count))
+        return false;
+    *out = (Block){.a = a0, .b = b0, .link = (int32_t)first, .skip = skip};
+    return true;
+}
+
+/* One row of a colour, m links in their natural order: vectors of 8 into
+ * blocks, and the last one overlapping the one before, with the overlap
+ * masked off, into *overlap (if it fits; returns whether); what no vector
+ * can take goes to the tails. */
+static bool add_run(RelaxFast *f, const Cloth *cloth, const Colour *col, const uint32_t *run, int m, Block *overlap)
+{
+    int done = 0;
+    bool overlaps = false;
+    if (m >= LANES) {
+        for (int s = 0; s + LANES <= m; s += LANES)
+            if (make_block(cloth, col, run, s, 0, &f->blocks[f->block_count]))
+                f->block_count++, done = s + LANES;
+            else
+                break;
+        int s = m - LANES;
+        /* QUADS blocks start on an even ordinal, where a pair of links starts */
+        if (done == m - m % LANES && done < m && (col->particles != QUADS || s % 2 == 0) &&
+            make_block(cloth, col, run, s, done - s, overlap))
+            overlaps = true, done = m;
+    }
+    for (int j = done; j < m; j++)
+        f->tails[f->tail_count++] = run[j];
+    return overlaps;
+}
+
+/* The links of colour c in row r, in their natural order; returns how many. */
+static int colour_row(const Cloth *cloth, int c, int r, uint32_t *run)
+{
+    int cols = cloth->cols, rows = cloth->rows, m = 0;
+    int parity = c % 2;
+    switch (c / 2) {
+    case 0: /* structural horizontal, columns of one parity */
+        for (int col = parity; col + 1 < cols; col += 2)
+            run[m++] = (uint32_t)cloth_link_right(cloth, col, r);
+        break;
+    case 1: /* structural vertical, rows of one parity */
+        if (r % 2 == parity && r + 1 < rows)
+            for (int col = 0; col < cols; col++)
+                run[m++] = (uint32_t)cloth_link_below(cloth, col, r);
+        break;
+    case 2: /* shear, top-left to bottom-right */
+    case 3: /* shear, top-right to bottom-left */
+        if (r % 2 == parity && r + 1 < rows)
+            for (int col = 0; col + 1 < cols; col++)
+                run[m++] = (uint32_t)cloth_link_shear(cloth, col, r, c / 2 - 2);
+        break;
+    case 4: /* bend horizontal, columns 0,1 or 2,3 mod 4 */
+        for (int col = 2 * parity; col + 2 < cols; col += (col % 2) ? 3 : 1)
+            run[m++] = (uint32_t)cloth_link_bend_right(cloth, col, r);
+        break;
+    case 5: /* bend vertical, rows 0,1 or 2,3 mod 4 */
+        if ((r % 4) / 2 == parity && r + 2 < rows)
+            for (int col = 0; col < cols; col++)
+                run[m++] = (uint32_t)cloth_link_bend_below(cloth, col, r);
+        break;
+    }
+    return m;
+}
+
+static const ParticleLayout colour_particles[6] = {PAIRS, ROWS, ROWS, ROWS, QUADS, ROWS};
+static const LinkLayout colour_links[6] = {LINKS_PAIRS, LINKS_NEXT, LINKS_EVEN, LINKS_EVEN, LINKS_QUADS, LINKS_NEXT};
+static const int colour_family[6] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEAR, LINK_SHEAR, LINK_BEND, LINK_BEND};
+
+static bool build_colours(RelaxFast *f, const Cloth *cloth, int threads)
+{
+    uint32_t *run = malloc((size_t)(cloth->cols + 1) * sizeof *run);
+    int *rows = malloc((size_t)cloth->rows * sizeof *rows);
+    Block *overlaps = malloc((size_t)cloth->rows * sizeof *overlaps);
+    bool ok = run && rows && overlaps;
+    int n = 0;
+    for (int c = 0; c < RELAX_FAST_COLOURS && ok; c++) {
+        Colour *col = &f->colour[c];
+        col->family = colour_family[c / 2];
+        col->particles = colour_particles[c / 2];
+        col->links = colour_links[c / 2];
+        col->tail_begin = f->tail_count;
+        f->colour_start[c] = n;
+        int runs = 0;
+        for (int r = 0; r < cloth->rows; r++) {
+            int m = colour_row(cloth, c, r, run);
+            memcpy(f->order + n, run, (size_t)m * sizeof *run);
+            n += m;
+            if (m > 0)
+                rows[runs++] = r;
+        }
+        /* each thread whole rows: a row's overlapping block must follow the
+         * others of its row, on the same thread */
+        for (int t = 0; t < threads; t++) {
+            int overlap_count = 0;
+            col->block_begin[t] = f->block_count;
+            for (int i = runs * t / threads; i < runs * (t + 1) / threads; i++) {
+                int m = colour_row(cloth, c, rows[i], run);
+                overlap_count += add_run(f, cloth, col, run, m, &overlaps[overlap_count]);
+            }
+            col->overlap_begin[t] = f->block_count;
+            memcpy(f->blocks + f->block_count, overlaps, (size_t)overlap_count * sizeof *overlaps);
+            f->block_count += overlap_count;
+            col->block_end[t] = f->block_count;
+        }
+        col->tail_end = f->tail_count;
+    }
+    f->colour_start[RELAX_FAST_COLOURS] = n;
+    free(run), free(rows), free(overlaps);
+    return ok && n == cloth->link_count;
+}
+
+/* ------------------------------------------------------------ one link, scalar */
+
+/* project_links' body for one link, operation for operation. */
+static inline void solve_link(Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda)
+{
+    if (c->torn[l])
+        return;
+    uint32_t a = c->link_a[l], b = c->link_b[l];
+    float *x = c->x, *y = c->y, *z = c->z;
+    float wa = c->inv_mass[a], wb = c->inv_mass[b], w = wa + wb;
+    if (w == 0.0f)
+        return;
+    float dx = x[b] - x[a], dy = y[b] - y[a], dz = z[b] - z[a];
+    float length = sqrtf(dx * dx + dy * dy + dz * dz);
+    if (length < 1e-12f)
+        return;
+    float error = length - c->rest_length[l];
+    float scale;
+    if (xpbd) {
+        float alpha_link = alpha * c->rest_length[l];
+        float dlambda = (-error - alpha_link * *lambda) / (w + alpha_link);
+        *lambda += dlambda;
+        scale = -dlambda / length;
+    } else {
+        scale = k * error / (length * w);
+    }
+    x[a] += wa * scale * dx, y[a] += wa * scale * dy, z[a] += wa * scale * dz;
+    x[b] -= wb * scale * dx, y[b] -= wb * scale * dy, z[b] -= wb * scale * dz;
+}
+
+/* collide_points for a sphere (positions only), for one particle. */
+static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float margin, float friction)
+{
+    if (c->inv_mass[i] == 0.0f)
+        return;
+    float dx = c->x[i] - sphere->center[0], dy = c->y[i] - sphere->center[1], dz = c->z[i] - sphere->center[2];
+    float d = sqrtf(dx * dx + dy * dy + dz * dz);
+    float n[3];
+    if (d > 1e-9f)
+        n[0] = dx / d, n[1] = dy / d, n[2] = dz / d;
+    else
+        n[0] = 0.0f, n[1] = 1.0f, n[2] = 0.0f;
+    float distance = d - sphere->radius;
+    if (distance >= margin)
+        return;
+    float push = margin - distance;
+    c->x[i] += push * n[0], c->y[i] += push * n[1], c->z[i] += push * n[2];
+    if (friction > 0.0f) {
+        float mx = c->x[i] - c->px[i], my = c->y[i] - c->py[i], mz = c->z[i] - c->pz[i];
+        float along = mx * n[0] + my * n[1] + mz * n[2];
+        c->x[i] -= friction * (mx - along * n[0]);
+        c->y[i] -= friction * (my - along * n[1]);
+        c->z[i] -= friction * (mz - along * n[2]);
+    }
+}
+
+/* ------------------------------------------------------------ eight links, AVX2 */
+
+#if RELAX_FAST_X86
+
+AVX2_INLINE void load_ends(ParticleLayout layout, const float *v, const Block *bk, __m256 *a, __m256 *b)
+{
+    if (layout == ROWS) {
+        *a = _mm256_loadu_ps(v + bk->a);
+        *b = _mm256_loadu_ps(v + bk->b);
+        return;
+    }
+    __m256 lo = _mm256_loadu_ps(v + bk->a), hi = _mm256_loadu_ps(v + bk->a + LANES);
+    if (layout == PAIRS) { /* lanes hold offsets 0 2 8 10 4 6 12 14, and one more */
+        *a = _mm256_shuffle_ps(lo, hi, 0x88);
+        *b = _mm256_shuffle_ps(lo, hi, 0xDD);
+    } else { /* offsets 0 1 8 9 4 5 12 13, and two more */
+        *a = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi)));
+        *b = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi)));
+    }
+}
+
+AVX2_INLINE void store_ends(ParticleLayout layout, float *v, const Block *bk, __m256 a, __m256 b)
+{
+    if (layout == ROWS) {
+        _mm256_storeu_ps(v + bk->a, a);
+        _mm256_storeu_ps(v + bk->b, b);
+    } else if (layout == PAIRS) {
+        _mm256_storeu_ps(v + bk->a, _mm256_unpacklo_ps(a, b));
+        _mm256_storeu_ps(v + bk->a + LANES, _mm256_unpackhi_ps(a, b));
+    } else {
+        __m256d da = _mm256_castps_pd(a), db = _mm256_castps_pd(b);
+        _mm256_storeu_ps(v + bk->a, _mm256_castpd_ps(_mm256_unpacklo_pd(da, db)));
+        _mm256_storeu_ps(v + bk->a + LANES, _mm256_castpd_ps(_mm256_unpackhi_pd(da, db)));
+    }
+}
+
+/* Rest lengths and "not torn" masks of a block's links, in its lanes' order. */
+AVX2_INLINE void load_links(LinkLayout layout, const Cloth *c, const Block *bk, __m256 *rest, __m256i *intact)
+{
+    const float *r = c->rest_length + bk->link;
+    const uint8_t *t = c->torn + bk->link;
+    __m128i torn8;
+    if (layout == LINKS_NEXT) {
+        *rest = _mm256_loadu_ps(r);
+        torn8 = _mm_loadl_epi64((const __m128i *)t);
+    } else {
+        __m256 lo = _mm256_loadu_ps(r), hi = _mm256_loadu_ps(r + LANES);
+        __m128i bytes = _mm_loadu_si128((const __m128i *)t), pick;
+        if (layout == LINKS_PAIRS) {
+            *rest = _mm256_shuffle_ps(lo, hi, 0x88);
+            pick = _mm_setr_epi8(0, 2, 8, 10, 4, 6, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+        } else if (layout == LINKS_EVEN) {
+            *rest = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0x88)), 0xD8));
+            pick = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+        } else {
+            *rest = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi)));
+            pick = _mm_setr_epi8(0, 1, 8, 9, 4, 5, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
+        }
+        torn8 = _mm_shuffle_epi8(bytes, pick);
+    }
+    *intact = _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(torn8), _mm256_setzero_si256());
+}
+
+/* A block's two ends and the vector between them. */
+typedef struct Ends {
+    __m256 xa, xb, ya, yb, za, zb, wa, wb, dx, dy, dz;
+} Ends;
+
+AVX2_INLINE void load_block(ParticleLayout particles, const Cloth *c, const Block *bk, Ends *e)
+{
+    load_ends(particles, c->inv_mass, bk, &e->wa, &e->wb);
+    load_ends(particles, c->x, bk, &e->xa, &e->xb);
+    load_ends(particles, c->y, bk, &e->ya, &e->yb);
+    load_ends(particles, c->z, bk, &e->za, &e->zb);
+    e->dx = _mm256_sub_ps(e->xb, e->xa), e->dy = _mm256_sub_ps(e->yb, e->ya), e->dz = _mm256_sub_ps(e->zb, e->za);
+}
+
+/* Solves the 8 links of a block: solve_link lane by lane. A lane whose link
+ * is skipped is computed all the same and then left out by a blend. */
+AVX2_INLINE void solve_block(ParticleLayout particles, LinkLayout links, bool xpbd, Cloth *c, const Block *bk,
+                             float k, float alpha, float *lambda)
+{
+    Ends e;
+    __m256 rest, scale;
+    __m256i intact;
+    load_block(particles, c, bk, &e);
+    load_links(links, c, bk, &rest, &intact);
+    /* lanes' ordinals along the row: a lane the previous block solved is off */
+    __m256i ordinal = particles == ROWS ? _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+                                        : _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+    __m256i fresh = _mm256_cmpgt_epi32(ordinal, _mm256_set1_epi32(bk->skip - 1));
+    __m256 live = _mm256_castsi256_ps(_mm256_and_si256(intact, fresh));
+    __m256 w = _mm256_add_ps(e.wa, e.wb);
+    __m256 length = _mm256_sqrt_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(e.dx, e.dx), _mm256_mul_ps(e.dy, e.dy)), _mm256_mul_ps(e.dz, e.dz)));
+    /* w == 0: both ends fixed; length < 1e-12: no direction (NaN goes on, as in C) */
+    live = _mm256_and_ps(live, _mm256_cmp_ps(w, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+    live = _mm256_and_ps(live, _mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_NLT_UQ));
+    __m256 error = _mm256_sub_ps(length, rest);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    if (xpbd) {
+        __m256 old = _mm256_load_ps(lambda);
+        __m256 alpha_link = _mm256_mul_ps(_mm256_set1_ps(alpha), rest);
+        __m256 dlambda = _mm256_div_ps(_mm256_sub_ps(_mm256_xor_ps(error, sign), _mm256_mul_ps(alpha_link, old)),
+                                       _mm256_add_ps(w, alpha_link));
+        _mm256_store_ps(lambda, _mm256_blendv_ps(old, _mm256_add_ps(old, dlambda), live));
+        scale = _mm256_div_ps(_mm256_xor_ps(dlambda, sign), length);
+    } else {
+        scale = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(k), error), _mm256_mul_ps(length, w));
+    }
+    __m256 move_a = _mm256_mul_ps(e.wa, scale), move_b = _mm256_mul_ps(e.wb, scale);
+    __m256 xa = _mm256_add_ps(e.xa, _mm256_mul_ps(move_a, e.dx));
+    __m256 ya = _mm256_add_ps(e.ya, _mm256_mul_ps(move_a, e.dy));
+    __m256 za = _mm256_add_ps(e.za, _mm256_mul_ps(move_a, e.dz));
+    __m256 xb = _mm256_sub_ps(e.xb, _mm256_mul_ps(move_b, e.dx));
+    __m256 yb = _mm256_sub_ps(e.yb, _mm256_mul_ps(move_b, e.dy));
+    __m256 zb = _mm256_sub_ps(e.zb, _mm256_mul_ps(move_b, e.dz));
+    xa = _mm256_blendv_ps(e.xa, xa, live), ya = _mm256_blendv_ps(e.ya, ya, live);
+    za = _mm256_blendv_ps(e.za, za, live), xb = _mm256_blendv_ps(e.xb, xb, live);
+    yb = _mm256_blendv_ps(e.yb, yb, live), zb = _mm256_blendv_ps(e.zb, zb, live);
+    store_ends(particles, c->x, bk, xa, xb);
+    store_ends(particles, c->y, bk, ya, yb);
+    store_ends(particles, c->z, bk, za, zb);
+}
+
+/* One instance per layout and method, so that each inner loop is straight. */
+#define BLOCK_LOOP(name, particles, links, xpbd)                                                                     \
+    AVX2 static void name(Cloth *c, const Block *blocks, int begin, int end, float k, float alpha, float *lambda)  \
+    {                                                                                                              \
+        for (int i = begin; i < end; i++)                                                                          \
+            solve_block(particles, links, xpbd, c, &blocks[i], k, alpha, lambda + (size_t)i * LANES);              \
+    }
+BLOCK_LOOP(blocks_pairs, PAIRS, LINKS_PAIRS, false)
+BLOCK_LOOP(blocks_next, ROWS, LINKS_NEXT, false)
+BLOCK_LOOP(blocks_even, ROWS, LINKS_EVEN, false)
+BLOCK_LOOP(blocks_quads, QUADS, LINKS_QUADS, false)
+BLOCK_LOOP(blocks_pairs_xpbd, PAIRS, LINKS_PAIRS, true)
+BLOCK_LOOP(blocks_next_xpbd, ROWS, LINKS_NEXT, true)
+BLOCK_LOOP(blocks_even_xpbd, ROWS, LINKS_EVEN, true)
+BLOCK_LOOP(blocks_quads_xpbd, QUADS, LINKS_QUADS, true)
+
+typedef void (*BlockLoop)(Cloth *c, const Block *blocks, int begin, int end, float k, float alpha, float *lambda);
+
+static BlockLoop block_loop(LinkLayout links, bool xpbd)
+{
+    static const BlockLoop loops[2][4] = {
+        {blocks_next, blocks_pairs, blocks_even, blocks_quads},
+        {blocks_next_xpbd, blocks_pairs_xpbd, blocks_even_xpbd, blocks_quads_xpbd},
+    };
+    return loops[xpbd][links];
+}
+
+/* sphere_push on particles begin .. end, eight at a time. */
+AVX2 static void sphere_range_avx2(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction)
+{
+    const __m256 cx = _mm256_set1_ps(sphere->center[0]), cy = _mm256_set1_ps(sphere->center[1]),
+                 cz = _mm256_set1_ps(sphere->center[2]), radius = _mm256_set1_ps(sphere->radius),
+                 skin = _mm256_set1_ps(margin), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f),
+                 tiny = _mm256_set1_ps(1e-9f);
+    int i = begin;
+    for (; i + LANES <= end; i += LANES) {
+        __m256 x = _mm256_loadu_ps(c->x + i), y = _mm256_loadu_ps(c->y + i), z = _mm256_loadu_ps(c->z + i);
+        __m256 dx = _mm256_sub_ps(x, cx), dy = _mm256_sub_ps(y, cy), dz = _mm256_sub_ps(z, cz);
+        __m256 d = _mm256_sqrt_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
+        __m256 distance = _mm256_sub_ps(d, radius);
+        __m256 hit = _mm256_and_ps(_mm256_cmp_ps(distance, skin, _CMP_NGE_UQ),
+                                   _mm256_cmp_ps(_mm256_loadu_ps(c->inv_mass + i), zero, _CMP_NEQ_UQ));
+        if (_mm256_movemask_ps(hit) == 0)
+            continue;
+        __m256 away = _mm256_cmp_ps(d, tiny, _CMP_GT_OQ);
+        __m256 nx = _mm256_blendv_ps(zero, _mm256_div_ps(dx, d), away);
+        __m256 ny = _mm256_blendv_ps(one, _mm256_div_ps(dy, d), away);
+        __m256 nz = _mm256_blendv_ps(zero, _mm256_div_ps(dz, d), away);
+        __m256 push = _mm256_sub_ps(skin, distance);
+        __m256 px = _mm256_add_ps(x, _mm256_mul_ps(push, nx)), py = _mm256_add_ps(y, _mm256_mul_ps(push, ny)),
+               pz = _mm256_add_ps(z, _mm256_mul_ps(push, nz));
+        if (friction > 0.0f) { /* the tangential part of the move since the substep began, cut */
+            __m256 mx = _mm256_sub_ps(px, _mm256_loadu_ps(c->px + i)), my = _mm256_sub_ps(py, _mm256_loadu_ps(c->py + i)),
+                   mz = _mm256_sub_ps(pz, _mm256_loadu_ps(c->pz + i));
+            __m256 along =
+                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(mx, nx), _mm256_mul_ps(my, ny)), _mm256_mul_ps(mz, nz));
+            __m256 cut = _mm256_set1_ps(friction);
+            px = _mm256_sub_ps(px, _mm256_mul_ps(cut, _mm256_sub_ps(mx, _mm256_mul_ps(along, nx))));
+            py = _mm256_sub_ps(py, _mm256_mul_ps(cut, _mm256_sub_ps(my, _mm256_mul_ps(along, ny))));
+            pz = _mm256_sub_ps(pz, _mm256_mul_ps(cut, _mm256_sub_ps(mz, _mm256_mul_ps(along, nz))));
+        }
+        _mm256_storeu_ps(c->x + i, _mm256_blendv_ps(x, px, hit));
+        _mm256_storeu_ps(c->y + i, _mm256_blendv_ps(y, py, hit));
+        _mm256_storeu_ps(c->z + i, _mm256_blendv_ps(z, pz, hit));
+    }
+    for (; i < end; i++)
+        sphere_push(c, i, sphere, margin, friction);
+}
+
+bool relax_fast_cpu_has_simd(void) { return __builtin_cpu_supports("avx2"); }
+
+#else
+
+bool relax_fast_cpu_has_simd(void) { return false; }
+
+#endif
+
+/* ------------------------------------------------------------ threads */
+
+static void barrier(RelaxFast *f)
+{
+    if (f->job.threads == 1)
+        return;
+    unsigned generation = atomic_load(&f->barrier_generation);
+    if (atomic_fetch_add(&f->arrived, 1) == f->job.threads - 1) {
+        atomic_store(&f->arrived, 0);
+        atomic_fetch_add(&f->barrier_generation, 1);
+    } else {
+        int spins = 0;
+        while (atomic_load(&f->barrier_generation) == generation)
+            wait_a_little(&spins);
+    }
+}
+
+/* Thread t's share of begin .. end out of n threads. */
+static void share(int begin, int end, int t, int n, int *from, int *to)
+{
+    long span = end - begin;
+    *from = begin + (int)(span * t / n);
+    *to = begin + (int)(span * (t + 1) / n);
+}
+
+/* The pass, as thread t sees it: its share of every colour, a barrier after
+ * each, then its share of the sphere contact. */
+static void run_job(RelaxFast *f, int t)
+{
+    const Job *job = &f->job;
+    Cloth *c = job->cloth;
+    int n = job->threads;
+    for (int ci = 0; ci < RELAX_FAST_COLOURS; ci++) {
+        const Colour *col = &f->colour[ci];
+        float k = job->k[col->family], alpha = job->alpha[col->family];
+        if (k <= 0.0f) /* the plain loop skips the family */
+            continue;
+        int from, to;
+        if (f->simd) {
+#if RELAX_FAST_X86
+            BlockLoop loop = block_loop(col->links, job->xpbd);
+            for (int part = t; part < f->parts; part += n) { /* one part a thread, unless some failed to start */
+                loop(c, f->blocks, col->block_begin[part], col->overlap_begin[part], k, alpha, f->lambda);
+                loop(c, f->blocks, col->overlap_begin[part], col->block_end[part], k, alpha, f->lambda);
+            }
+#endif
+            share(col->tail_begin, col->tail_end, t, n, &from, &to);
+            for (int i = from; i < to; i++)
+                solve_link(c, f->tails[i], k, alpha, job->xpbd, &job->lambda[f->tails[i]]);
+        } else {
+            share(f->colour_start[ci], f->colour_start[ci + 1], t, n, &from, &to);
+            for (int i = from; i < to; i++)
+                solve_link(c, f->order[i], k, alpha, job->xpbd, &job->lambda[f->order[i]]);
+        }
+        barrier(f);
+    }
+    if (job->sphere) {
+        int from, to, blocks = (c->count + LANES - 1) / LANES;
+        share(0, blocks, t, n, &from, &to);
+        from *= LANES, to = to * LANES < c->count ? to * LANES : c->count;
+#if RELAX_FAST_X86
+        if (f->simd) {
+            sphere_range_avx2(c, from, to, &job->collider, job->margin, 0.0f);
+            return;
+        }
+#endif
+        for (int i = from; i < to; i++)
+            sphere_push(c, i, &job->collider, job->margin, 0.0f);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *w = arg;
+    RelaxFast *f = w->fast;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned generation;
+        int spins = 0;
+        while ((generation = atomic_load(&f->generation)) == seen && !atomic_load(&f->stop)) {
+            if (++spins < IDLE_SPINS) {
+                cpu_relax();
+                continue;
+            }
+            pthread_mutex_lock(&f->lock);
+            atomic_fetch_add(&f->sleepers, 1);
+            while (atomic_load(&f->generation) == seen && !atomic_load(&f->stop))
+                pthread_cond_wait(&f->wake, &f->lock);
+            atomic_fetch_sub(&f->sleepers, 1);
+            pthread_mutex_unlock(&f->lock);
+            spins = 0;
+        }
+        if (atomic_load(&f->stop))
+            return NULL;
+        seen = generation;
+        run_job(f, w->index);
+        atomic_fetch_add(&f->finished, 1);
+    }
+}
+
+static void run_on_threads(RelaxFast *f)
+{
+    if (f->threads == 1 || f->link_count < RELAX_FAST_THREAD_MIN_LINKS) {
+        f->job.threads = 1; /* thread 0 takes every part, in turn */
+        run_job(f, 0);
+        return;
+    }
+    f->job.threads = f->threads;
+    atomic_store(&f->finished, 0);
+    atomic_fetch_add(&f->generation, 1);
+    if (atomic_load(&f->sleepers) > 0) {
+        pthread_mutex_lock(&f->lock);
+        pthread_cond_broadcast(&f->wake);
+        pthread_mutex_unlock(&f->lock);
+    }
+    run_job(f, 0);
+    int spins = 0;
+    while (atomic_load(&f->finished) < f->threads - 1)
+        wait_a_little(&spins);
+}
+
+static void stop_threads(RelaxFast *f)
+{
+    if (f->threads > 1) {
+        atomic_store(&f->stop, 1);
+        pthread_mutex_lock(&f->lock);
+        pthread_cond_broadcast(&f->wake);
+        pthread_mutex_unlock(&f->lock);
+        for (int t = 1; t < f->threads; t++)
+            pthread_join(f->thread[t], NULL);
+    }
+    f->threads = 1;
+}
+
+static void start_threads(RelaxFast *f, int threads)
+{
+    f->threads = 1;
+    for (int t = 1; t < threads; t++) {
+        f->worker[t] = (Worker){.fast = f, .index = t};
+        if (pthread_create(&f->thread[t], NULL, worker_main, &f->worker[t]) != 0)
+            break; /* run on the threads we have */
+        f->threads = t + 1;
+    }
+}
+
+/* ------------------------------------------------------------ wind and the explosion check */
+
+static bool triangles_are_grid(const Cloth *c)
+{
+    if (c->triangle_count != 2 * (c->cols - 1) * (c->rows - 1))
+        return false;
+    for (int t = 0; t < c->triangle_count; t++) {
+        int cell = t / 2, row = cell / (c->cols - 1), col = cell % (c->cols - 1);
+        uint32_t tl = (uint32_t)(row * c->cols + col), bl = tl + (uint32_t)c->cols;
+        uint32_t want[2][3] = {{tl, bl, bl + 1}, {tl, bl + 1, tl + 1}};
+        if (memcmp(c->triangle[t], want[t % 2], sizeof want[0]) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* add_wind's force on triangle `which` of a cell into the wind arrays, and
+ * whether add_wind adds it (not torn, not degenerate). */
+static void wind_on_triangle(const Solver *s, RelaxFast *f, int cell, int which)
+{
+    const Cloth *c = s->cloth;
+    int t = 2 * cell + which;
+    uint32_t a = c->triangle[t][0], b = c->triangle[t][1], d = c->triangle[t][2];
+    float e1x = c->x[b] - c->x[a], e1y = c->y[b] - c->y[a], e1z = c->z[b] - c->z[a];
+    float e2x = c->x[d] - c->x[a], e2y = c->y[d] - c->y[a], e2z = c->z[d] - c->z[a];
+    float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+    float length = sqrtf(nx * nx + ny * ny + nz * nz);
+    f->wind_used[which][cell] = c->triangle_torn[t] || length < 1e-12f ? 0 : ~0u;
+    float wx = (s->wind_x_at[a] + s->wind_x_at[b] + s->wind_x_at[d]) * (1.0f / 3.0f);
+    float wz = (s->wind_z_at[a] + s->wind_z_at[b] + s->wind_z_at[d]) * (1.0f / 3.0f);
+    float scale = (SOLVER_WIND_DRAG / 6.0f) * (nx * wx + nz * wz) / length;
+    f->wind_force[which][0][cell] = nx * scale;
+    f->wind_force[which][1][cell] = ny * scale;
+    f->wind_force[which][2][cell] = nz * scale;
+}
+
+/* The wind force on particle (col, row) in add_wind's order: the triangles
+ * holding it, by index: the cell up-left (both), up (the first), left (the
+ * second), its own (both). Adds them to the accumulators. */
+static void wind_to_particle(Solver *s, const RelaxFast *f, int col, int row)
+{
+    const Cloth *c = s->cloth;
+    int cells = c->cols - 1, i = row * c->cols + col;
+    int cell[6] = {-1, -1, -1, -1, -1, -1}, which[6] = {0, 1, 0, 1, 0, 1};
+    if (row > 0 && col > 0)
+        cell[0] = cell[1] = (row - 1) * cells + col - 1;
+    if (row > 0 && col < cells)
+        cell[2] = (row - 1) * cells + col;
+    if (row < c->rows - 1 && col > 0)
+        cell[3] = row * cells + col - 1;
+    if (row < c->rows - 1 && col < cells)
+        cell[4] = cell[5] = row * cells + col;
+    for (int n = 0; n < 6; n++)
+        if (cell[n] >= 0 && f->wind_used[which[n]][cell[n]]) {
+            s->fx[i] += f->wind_force[which[n]][0][cell[n]];
+            s->fy[i] += f->wind_force[which[n]][1][cell[n]];
+            s->fz[i] += f->wind_force[which[n]][2][cell[n]];
+        }
+}
+
+#if RELAX_FAST_X86
+/* wind_on_triangle for both triangles of 8 cells of a row from cell (col,
+ * row): tl, bl, br and tl, br, tr. */
+AVX2 static void wind_on_cells(const Solver *s, RelaxFast *f, int row, int col)
+{
+    const Cloth *c = s->cloth;
+    int tl = row * c->cols + col, bl = tl + c->cols, cell = row * (c->cols - 1) + col;
+    const float *v[5] = {c->x, c->y, c->z, s->wind_x_at, s->wind_z_at};
+    __m256 top_left[5], top_right[5], bottom_left[5], bottom_right[5];
+    for (int k = 0; k < 5; k++) {
+        top_left[k] = _mm256_loadu_ps(v[k] + tl), top_right[k] = _mm256_loadu_ps(v[k] + tl + 1);
+        bottom_left[k] = _mm256_loadu_ps(v[k] + bl), bottom_right[k] = _mm256_loadu_ps(v[k] + bl + 1);
+    }
+    /* torn flags of triangles 2 cell .. 2 cell + 15: even ones, odd ones */
+    __m128i torn = _mm_loadu_si128((const __m128i *)(c->triangle_torn + 2 * cell));
+    __m128i torn_first = _mm_shuffle_epi8(torn, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1));
+    __m128i torn_second = _mm_shuffle_epi8(torn, _mm_setr_epi8(1, 3, 5, 7, 9, 11, 13, 15, -1, -1, -1, -1, -1, -1, -1, -1));
+    __m256i intact[2] = {_mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(torn_first), _mm256_setzero_si256()),
+                         _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(torn_second), _mm256_setzero_si256())};
+    const __m256 third = _mm256_set1_ps(1.0f / 3.0f), drag = _mm256_set1_ps(SOLVER_WIND_DRAG / 6.0f);
+    for (int which = 0; which < 2; which++) {
+        const __m256 *pa = top_left, *pb = which ? bottom_right : bottom_left, *pd = which ? top_right : bottom_right;
+        __m256 e1x = _mm256_sub_ps(pb[0], pa[0]), e1y = _mm256_sub_ps(pb[1], pa[1]), e1z = _mm256_sub_ps(pb[2], pa[2]);
+        __m256 e2x = _mm256_sub_ps(pd[0], pa[0]), e2y = _mm256_sub_ps(pd[1], pa[1]), e2z = _mm256_sub_ps(pd[2], pa[2]);
+        __m256 nx = _mm256_sub_ps(_mm256_mul_ps(e1y, e2z), _mm256_mul_ps(e1z, e2y));
+        __m256 ny = _mm256_sub_ps(_mm256_mul_ps(e1z, e2x), _mm256_mul_ps(e1x, e2z));
+        __m256 nz = _mm256_sub_ps(_mm256_mul_ps(e1x, e2y), _mm256_mul_ps(e1y, e2x));
+        __m256 length = _mm256_sqrt_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, nx), _mm256_mul_ps(ny, ny)), _mm256_mul_ps(nz, nz)));
+        __m256 used = _mm256_andnot_ps(_mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_LT_OQ),
+                                       _mm256_castsi256_ps(intact[which]));
+        __m256 wx = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(pa[3], pb[3]), pd[3]), third);
+        __m256 wz = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(pa[4], pb[4]), pd[4]), third);
+        __m256 scale = _mm256_div_ps(
+            _mm256_mul_ps(drag, _mm256_add_ps(_mm256_mul_ps(nx, wx), _mm256_mul_ps(nz, wz))), length);
+        _mm256_storeu_ps(f->wind_force[which][0] + cell, _mm256_mul_ps(nx, scale));
+        _mm256_storeu_ps(f->wind_force[which][1] + cell, _mm256_mul_ps(ny, scale));
+        _mm256_storeu_ps(f->wind_force[which][2] + cell, _mm256_mul_ps(nz, scale));
+        _mm256_storeu_ps((float *)f->wind_used[which] + cell, used);
+    }
+}
+
+/* wind_to_particle for 8 particles of an inner row from column col (all
+ * six triangles exist) but the first `done` of them: blends, so that a
+ * triangle left out adds nothing (not even +0 to a -0). */
+AVX2 static void wind_to_particles(Solver *s, const RelaxFast *f, int row, int col, int done)
+{
+    const Cloth *c = s->cloth;
+    int cells = c->cols - 1, i = row * c->cols + col;
+    int up = (row - 1) * cells + col, here = row * cells + col;
+    const int cell[6] = {up - 1, up - 1, up, here - 1, here, here}, which[6] = {0, 1, 0, 1, 0, 1};
+    float *acc[3] = {s->fx, s->fy, s->fz};
+    __m256 fresh = _mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(done - 1)));
+    __m256 used[6];
+    for (int n = 0; n < 6; n++)
+        used[n] = _mm256_and_ps(fresh, _mm256_loadu_ps((const float *)f->wind_used[which[n]] + cell[n]));
+    for (int k = 0; k < 3; k++) {
+        __m256 sum = _mm256_loadu_ps(acc[k] + i);
+        for (int n = 0; n < 6; n++)
+            sum = _mm256_blendv_ps(sum, _mm256_add_ps(sum, _mm256_loadu_ps(f->wind_force[which[n]][k] + cell[n])),
+                                   used[n]);
+        _mm256_storeu_ps(acc[k] + i, sum);
+    }
+}
+#endif
+
+bool relax_fast_wind(RelaxFast *f, Solver *s)
+{
+    const Cloth *c = s->cloth;
+    if (!f->simd || !f->wind_grid)
+        return false;
+#if RELAX_FAST_X86
+    int cells = c->cols - 1;
+    for (int row = 0; row + 1 < c->rows; row++) {
+        int col = 0;
+        for (; cells >= LANES && col + LANES <= cells; col += LANES)
+            wind_on_cells(s, f, row, col);
+        if (cells >= LANES && col < cells) /* the last 8 again: the same values */
+            wind_on_cells(s, f, row, cells - LANES);
+        else
+            for (; col < cells; col++)
+                for (int which = 0; which < 2; which++)
+                    wind_on_triangle(s, f, row * cells + col, which);
+    }
+    for (int row = 0; row < c->rows; row++) {
+        int col = 0;
+        if (row > 0 && row < c->rows - 1 && c->cols - 2 >= LANES) {
+            for (col = 1; col + LANES <= c->cols - 1; col += LANES)
+                wind_to_particles(s, f, row, col, 0);
+            if (col < c->cols - 1) { /* the last 8 inner ones, those not done yet */
+                int last = c->cols - 1 - LANES;
+                wind_to_particles(s, f, row, last, col - last);
+                col = c->cols - 1;
+            }
+        }
+        for (int k = 0; k < c->cols; k++)
+            if (k == 0 || k >= col)
+                wind_to_particle(s, f, k, row);
+    }
+    return true;
+#else
+    (void)s;
+    return false;
+#endif
+}
+
+#if RELAX_FAST_X86
+AVX2 static bool blew_up_avx2(const RelaxFast *f, const Cloth *c, float allowed, float stretch)
+{
+    const float *coords[3] = {c->x, c->y, c->z};
+    const __m256 low = _mm256_set1_ps(-1e30f), high = _mm256_set1_ps(1e30f);
+    for (int k = 0; k < 3; k++) {
+        const float *v = coords[k];
+        __m256 lo = _mm256_set1_ps(INFINITY), hi = _mm256_set1_ps(-INFINITY);
+        int i = 0;
+        for (; i + LANES <= c->count; i += LANES) {
+            __m256 p = _mm256_loadu_ps(v + i);
+            __m256 sane = _mm256_and_ps(_mm256_cmp_ps(p, low, _CMP_GT_OQ), _mm256_cmp_ps(p, high, _CMP_LT_OQ));
+            if (_mm256_movemask_ps(sane) != 0xFF)
+                return true;
+            lo = _mm256_min_ps(p, lo), hi = _mm256_max_ps(p, hi);
+        }
+        float lanes_lo[LANES], lanes_hi[LANES], least = INFINITY, most = -INFINITY;
+        _mm256_storeu_ps(lanes_lo, lo), _mm256_storeu_ps(lanes_hi, hi);
+        for (int j = 0; j < LANES; j++) {
+            least = lanes_lo[j] < least ? lanes_lo[j] : least;
+            most = lanes_hi[j] > most ? lanes_hi[j] : most;
+        }
+        for (; i < c->count; i++) {
+            if (!(v[i] > -1e30f && v[i] < 1e30f))
+                return true;
+            least = v[i] < least ? v[i] : least;
+            most = v[i] > most ? v[i] : most;
+        }
+        if (most - least > allowed)
+            return true;
+    }
+    /* structural links: colours 0 to 3; a lane looked at twice does no harm */
+    for (int ci = 0; ci < 4; ci++) {
+        const Colour *col = &f->colour[ci];
+        for (int i = col->block_begin[0]; i < col->block_end[f->parts - 1]; i++) {
+            const Block *bk = &f->blocks[i];
+            Ends e;
+            __m256 rest;
+            __m256i intact;
+            load_block(col->particles, c, bk, &e);
+            load_links(col->links, c, bk, &rest, &intact);
+            __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(e.dx, e.dx), _mm256_mul_ps(e.dy, e.dy)),
+                                      _mm256_mul_ps(e.dz, e.dz));
+            __m256 longest = _mm256_mul_ps(_mm256_set1_ps(stretch), rest);
+            __m256 over = _mm256_cmp_ps(d2, _mm256_mul_ps(longest, longest), _CMP_GT_OQ);
+            if (_mm256_movemask_ps(_mm256_and_ps(over, _mm256_castsi256_ps(intact))))
+                return true;
+        }
+        for (int i = col->tail_begin; i < col->tail_end; i++) {
+            uint32_t l = f->tails[i], a = c->link_a[l], b = c->link_b[l];
+            if (c->torn[l])
+                continue;
+            float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
+            float longest = stretch * c->rest_length[l];
+            if (dx * dx + dy * dy + dz * dz > longest * longest)
+                return true;
+        }
+    }
+    return false;
+}
+#endif
+
+int relax_fast_blew_up(const RelaxFast *f, const Cloth *c, float allowed, float stretch)
+{
+#if RELAX_FAST_X86
+    if (f->simd)
+        return blew_up_avx2(f, c, allowed, stretch);
+#endif
+    (void)f, (void)c, (void)allowed, (void)stretch;
+    return -1;
+}
+
+/* ------------------------------------------------------------ contact at the end of a substep */
+
+bool relax_fast_sphere(RelaxFast *f, Cloth *c, const Collider *sphere, float margin, float friction, bool fix_velocity)
+{
+    if (!f->simd || fix_velocity || sphere->shape != SHAPE_SPHERE)
+        return false;
+#if RELAX_FAST_X86
+    sphere_range_avx2(c, 0, c->count, sphere, margin, friction);
+    return true;
+#else
+    (void)c, (void)margin, (void)friction;
+    return false;
+#endif
+}
+
+/* ------------------------------------------------------------ integration and velocity */
+
+#if RELAX_FAST_X86
+/* stage_integrate for jakobsen (verlet) or pbd and xpbd, eight particles at a time. */
+AVX2 static void integrate_avx2(Solver *s, float h, float decay, bool verlet)
+{
+    Cloth *c = s->cloth;
+    float *pos[3] = {c->x, c->y, c->z}, *prev[3] = {c->px, c->py, c->pz}, *vel[3] = {c->vx, c->vy, c->vz};
+    const float *force[3] = {s->fx, s->fy, s->fz};
+    const __m256 vh = _mm256_set1_ps(h), vdecay = _mm256_set1_ps(decay), zero = _mm256_setzero_ps();
+    int i = 0;
+    for (; i + LANES <= c->count; i += LANES) {
+        __m256 w = _mm256_loadu_ps(c->inv_mass + i);
+        __m256 moves = _mm256_cmp_ps(w, zero, _CMP_NEQ_UQ); /* pinned or grabbed: kinematics only */
+        for (int k = 0; k < 3; k++) {
+            __m256 a = _mm256_mul_ps(_mm256_loadu_ps(force[k] + i), w);
+            __m256 x = _mm256_loadu_ps(pos[k] + i), next;
+            if (verlet) {
+                __m256 p = _mm256_loadu_ps(prev[k] + i);
+                next = _mm256_add_ps(_mm256_add_ps(x, _mm256_mul_ps(_mm256_sub_ps(x, p), vdecay)),
+                                     _mm256_mul_ps(_mm256_mul_ps(a, vh), vh));
+            } else {
+                __m256 v = _mm256_loadu_ps(vel[k] + i);
+                v = _mm256_add_ps(v, _mm256_mul_ps(a, vh));
+                _mm256_storeu_ps(vel[k] + i, _mm256_blendv_ps(_mm256_loadu_ps(vel[k] + i), v, moves));
+                next = _mm256_add_ps(x, _mm256_mul_ps(v, vh));
+            }
+            _mm256_storeu_ps(pos[k] + i, _mm256_blendv_ps(x, next, moves));
+            _mm256_storeu_ps(prev[k] + i, _mm256_blendv_ps(_mm256_loadu_ps(prev[k] + i), x, moves));
+        }
+    }
+    for (; i < c->count; i++) {
+        float w = c->inv_mass[i];
+        if (w == 0.0f)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            float a = force[k][i] * w, x = pos[k][i];
+            if (verlet) {
+                pos[k][i] = x + (x - prev[k][i]) * decay + a * h * h;
+            } else {
+                vel[k][i] += a * h;
+                pos[k][i] = x + vel[k][i] * h;
+            }
+            prev[k][i] = x;
+        }
+    }
+}
+
+/* stage_velocity's loop for jakobsen (no decay: it was in the Verlet update)
+ * or pbd and xpbd. */
+AVX2 static void velocity_avx2(Cloth *c, float inv_h, float decay, bool verlet)
+{
+    float *pos[3] = {c->x, c->y, c->z}, *prev[3] = {c->px, c->py, c->pz}, *vel[3] = {c->vx, c->vy, c->vz};
+    const __m256 vinv = _mm256_set1_ps(inv_h), vdecay = _mm256_set1_ps(decay);
+    for (int k = 0; k < 3; k++) {
+        int i = 0;
+        for (; i + LANES <= c->count; i += LANES) {
+            __m256 v = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(pos[k] + i), _mm256_loadu_ps(prev[k] + i)), vinv);
+            _mm256_storeu_ps(vel[k] + i, verlet ? v : _mm256_mul_ps(v, vdecay));
+        }
+        for (; i < c->count; i++)
+            vel[k][i] = verlet ? (pos[k][i] - prev[k][i]) * inv_h : (pos[k][i] - prev[k][i]) * inv_h * decay;
+    }
+}
+#endif
+
+bool relax_fast_integrate(RelaxFast *f, Solver *s, float h, float decay)
+{
+    int integrator = s->params.integrator;
+    if (!f->simd || !solver_is_position_based(integrator))
+        return false;
+#if RELAX_FAST_X86
+    integrate_avx2(s, h, decay, integrator == INTEGRATOR_JAKOBSEN);
+    return true;
+#else
+    (void)h, (void)decay;
+    return false;
+#endif
+}
+
+bool relax_fast_velocity(RelaxFast *f, Solver *s, float h, float decay)
+{
+    int integrator = s->params.integrator;
+    if (!f->simd || !solver_is_position_based(integrator))
+        return false;
+#if RELAX_FAST_X86
+    velocity_avx2(s->cloth, 1.0f / h, decay, integrator == INTEGRATOR_JAKOBSEN);
+    return true;
+#else
+    (void)h, (void)decay;
+    return false;
+#endif
+}
+
+/* ------------------------------------------------------------ lifetime */
+
+RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
+{
+    RelaxFast *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->link_count = cloth->link_count;
+    f->threads = 1;
+    size_t links = (size_t)(cloth->link_count > 0 ? cloth->link_count : 1);
+    /* a row of a colour gives at most one block more than its links / 8 */
+    size_t blocks = links / LANES + 8 * (size_t)cloth->rows + 8;
+    size_t lambda_bytes = (blocks * LANES * sizeof(float) + 31) / 32 * 32;
+    f->order = malloc(links * sizeof *f->order);
+    f->tails = malloc(links * sizeof *f->tails);
+    f->blocks = malloc(blocks * sizeof *f->blocks);
+    f->lambda = aligned_alloc(32, lambda_bytes);
+    size_t cells = (size_t)(cloth->triangle_count > 0 ? cloth->triangle_count / 2 + 1 : 1);
+    bool wind_ok = true;
+    for (int which = 0; which < 2; which++) {
+        for (int k = 0; k < 3; k++)
+            wind_ok &= (f->wind_force[which][k] = malloc(cells * sizeof(float))) != NULL;
+        wind_ok &= (f->wind_used[which] = malloc(cells * sizeof(uint32_t))) != NULL;
+    }
+    threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
+    f->parts = threads;
+    if (!f->order || !f->tails || !f->blocks || !f->lambda || !wind_ok || !build_colours(f, cloth, threads)) {
+        relax_fast_destroy(f);
+        return NULL;
+    }
+    memset(f->lambda, 0, lambda_bytes);
+    f->wind_grid = triangles_are_grid(cloth);
+    f->simd = relax_fast_cpu_has_simd();
+    if (pthread_mutex_init(&f->lock, NULL) != 0)
+        return relax_fast_destroy(f), NULL;
+    if (pthread_cond_init(&f->wake, NULL) != 0) {
+        pthread_mutex_destroy(&f->lock);
+        return relax_fast_destroy(f), NULL;
+    }
+    f->sync_made = true;
+    start_threads(f, threads);
+    return f;
+}
+
+void relax_fast_destroy(RelaxFast *f)
+{
+    if (!f)
+        return;
+    stop_threads(f);
+    if (f->sync_made) {
+        pthread_cond_destroy(&f->wake);
+        pthread_mutex_destroy(&f->lock);
+    }
+    free(f->order), free(f->tails), free(f->blocks), free(f->lambda);
+    for (int which = 0; which < 2; which++) {
+        for (int k = 0; k < 3; k++)
+            free(f->wind_force[which][k]);
+        free(f->wind_used[which]);
+    }
+    free(f);
+}
+
+int relax_fast_threads(const RelaxFast *f) { return f->threads; }
+
+const uint32_t *relax_fast_order(const RelaxFast *f) { return f->order; }
+
+const int *relax_fast_colour_start(const RelaxFast *f) { return f->colour_start; }
+
+void relax_fast_use_simd(RelaxFast *f, bool use) { f->simd = use && relax_fast_cpu_has_simd(); }
+
+/* ------------------------------------------------------------ the pass */
+
+void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], const float alpha[LINK_FAMILY_COUNT])
+{
+    Cloth *c = s->cloth;
+    Job *job = &f->job;
+    job->cloth = c;
+    for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)
+        job->k[fam] = k[fam], job->alpha[fam] = alpha[fam];
+    job->xpbd = s->params.integrator == INTEGRATOR_XPBD;
+    job->lambda = s->lambda;
+    /* the solver zeroes its multipliers when a substep begins; these too */
+    if (job->xpbd && s->pass == 0)
+        memset(f->lambda, 0, (size_t)f->block_count * LANES * sizeof(float));
+
+    /* contact as stage_collide(s, false, false): collider, edges, floor */
+    const Params *p = &s->params;
+    float margin = (float)p->margin;
+    solver_collider(s, &job->collider);
+    job->sphere = job->collider.shape == SHAPE_SPHERE;
+    job->margin = margin;
+    run_on_threads(f);
+    if (job->collider.shape != SHAPE_NONE) {
+        if (!job->sphere)
+            collide_points(c, &job->collider, margin, 0.0f, false);
+        if (p->edge_samples == 3)
+            collide_edges(c, &job->collider, margin);
+    }
+    if (p->floor)
+        collide_floor(c, (float)p->floor_y, margin, (float)p->restitution, 0.0f);
+}

@@ -1,0 +1,90 @@
+/* relax_fast.h - the fast relaxation path: order=colored.
+ *
+ * The links of the grid are split once into RELAX_FAST_COLOURS fixed colours
+ * (groups in which no two links share a particle), and a relaxation pass
+ * visits them colour by colour. relax_fast_order gives that order link by
+ * link; the plain loop in solver.c (project_links) walking it is the
+ * readable reference. relax_fast_pass does the same pass with the same float
+ * operations, eight links at a time (AVX2, chosen at run time, with a
+ * portable fallback) and on several threads: the results are the same bits
+ * as the plain loop, whatever the thread count and whichever code path runs.
+ * relax_fast.c opens with why that is and why it is faster.
+ *
+ * Nothing here allocates or prints after relax_fast_create; the worker
+ * threads are started there and stopped in relax_fast_destroy.
+ */
+#ifndef CLOTHSIM_RELAX_FAST_H
+#define CLOTHSIM_RELAX_FAST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cloth.h"
+#include "collide.h"
+
+struct Solver;
+
+/* Structural horizontal (2), vertical (2), shear down-right (2), down-left
+ * (2), bend horizontal (2), vertical (2). See relax_fast.c. */
+#define RELAX_FAST_COLOURS 12
+#define RELAX_FAST_MAX_THREADS 16
+
+typedef struct RelaxFast RelaxFast;
+
+/* Colours cloth's links and starts threads - 1 worker threads (threads is
+ * clamped to 1..RELAX_FAST_MAX_THREADS; fewer run if the system refuses
+ * some). NULL when out of memory. The cloth must keep its grid (it always
+ * does: links are fixed at cloth_create). Free with relax_fast_destroy. */
+RelaxFast *relax_fast_create(const Cloth *cloth, int threads);
+void relax_fast_destroy(RelaxFast *fast);
+
+/* Threads a pass runs on, the caller's included. */
+int relax_fast_threads(const RelaxFast *fast);
+
+/* The colored order: every link index once, colour by colour. colour_start
+ * has RELAX_FAST_COLOURS + 1 entries: colour c is order[colour_start[c] ..
+ * colour_start[c + 1]). Within a colour the order does not matter. */
+const uint32_t *relax_fast_order(const RelaxFast *fast);
+const int *relax_fast_colour_start(const RelaxFast *fast);
+
+/* Whether this CPU runs the vectorised kernels (AVX2). */
+bool relax_fast_cpu_has_simd(void);
+
+/* Use the vectorised kernels when the CPU has them (the default), or the
+ * portable scalar ones: both give the same bits; tests and the benchmark
+ * compare them. */
+void relax_fast_use_simd(RelaxFast *fast, bool use);
+
+/* One relaxation pass of solver's cloth in the colored order, then contact:
+ * the same arithmetic, in effect the same order, as project_links followed
+ * by stage_collide(solver, false, false) in solver.c. k and alpha are
+ * project_links' per-family stiffness and compliance / h^2. */
+void relax_fast_pass(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
+                     const float alpha[LINK_FAMILY_COUNT]);
+
+/* add_wind (solver.c) for the colored order: every triangle's force eight
+ * at a time, then added to the particles' accumulators in triangle order as
+ * add_wind adds them, so the bits are the same. Returns false, doing
+ * nothing, where it cannot (no AVX2, or not the grid's triangles). */
+bool relax_fast_wind(RelaxFast *fast, struct Solver *solver);
+
+/* blew_up's verdict (solver.c) eight coordinates and eight links at a time:
+ * a coordinate not finite, a bounding box side over allowed (m), or a
+ * structural link over stretch times its rest length. 1 or 0, or -1 when it
+ * cannot tell (no AVX2): then ask blew_up. */
+int relax_fast_blew_up(const RelaxFast *fast, const Cloth *cloth, float allowed, float stretch);
+
+/* collide_points (collide.c) for a sphere, eight particles at a time, same
+ * bits: the contact with friction at the end of a substep. Returns false,
+ * doing nothing, where it cannot (no AVX2, another shape, or fix_velocity). */
+bool relax_fast_sphere(RelaxFast *fast, Cloth *cloth, const Collider *sphere, float margin, float friction,
+                       bool fix_velocity);
+
+/* stage_integrate and the loop of stage_velocity (solver.c) for jakobsen,
+ * pbd and xpbd, eight particles at a time, same bits. h: the substep (s);
+ * decay: exp(-damping h). Return false, doing nothing, where they cannot
+ * (no AVX2, or a force-based integrator). */
+bool relax_fast_integrate(RelaxFast *fast, struct Solver *solver, float h, float decay);
+bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver, float h, float decay);
+
+#endif
