@@ -119,6 +119,7 @@ test: check-test-deps $(BIN) $(TEST_BIN) $(if $(filter-out build,$(BUILD)),$(BUI
 	$(TEST_BIN) -j$(TEST_JOBS) --short-filename
 
 sanitize:
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" test

@@ -234,7 +234,7 @@ Test(learn, a_lesson_file_plays_and_an_answer_shows_its_feedback, .timeout = 30)
 Test(learn, a_lesson_with_a_syntax_error_exits_2_with_its_file_line_col, .timeout = 20)
 {
     make_folder();
-    char path[256], command[600], expected[512], got[512] = "";
+    char path[256], command[1200], expected[512], got[512] = "";
     snprintf(path, sizeof path, "%s/broken.lesson", folder);
     write_file(path, "title Broken\nsummary A lesson with a mistake\nduration 1 min\npage One\nrn 2s\n");
     Lesson *lesson = lesson_parse_file(path, expected, sizeof expected);
