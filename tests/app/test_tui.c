@@ -13,69 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SCREEN_BYTES 65536
-#define WAIT_SECONDS 8.0
-
-static char server[64];     /* the tmux socket name */
-static char exit_path[128]; /* where the pane's shell writes EXIT=status */
-static char stty_path[128]; /* and the terminal's modes after clothsim ends */
-static char screen[SCREEN_BYTES];
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void pause_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* Runs "tmux -L server ARGS"; returns its exit status. */
-static int tmux(const char *format, ...)
-{
-    char args[1024], command[1200];
-    va_list ap;
-    va_start(ap, format);
-    vsnprintf(args, sizeof args, format, ap);
-    va_end(ap);
-    snprintf(command, sizeof command, "tmux -f /dev/null -L %s %s >/dev/null 2>&1", server, args);
-    return system(command);
-}
-
-/* The pane's text, as lines; false if tmux failed. */
-static bool capture(void)
-{
-    char command[256];
-    snprintf(command, sizeof command, "tmux -L %s capture-pane -p -t t 2>/dev/null", server);
-    FILE *f = popen(command, "r");
-    if (!f)
-        return false;
-    size_t n = fread(screen, 1, sizeof screen - 1, f);
-    screen[n] = '\0';
-    return pclose(f) == 0;
-}
-
-/* Polls the screen until it contains text (or, with absent, until it does
- * not); false at the deadline. */
-static bool wait_screen(const char *text, bool absent)
-{
-    double deadline = now() + WAIT_SECONDS;
-    while (now() < deadline) {
-        if (capture() && (strstr(screen, text) != NULL) != absent)
-            return true;
-        pause_ms(40);
-    }
-    return false;
-}
-
-static bool wait_for(const char *text)
-{
-    return wait_screen(text, false);
-}
+#include "../tmux_session.h"
 
 /* The N of "step N" on the status line, or -1. */
 static long status_step(void)

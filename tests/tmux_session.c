@@ -1,0 +1,69 @@
+/* tmux_session.c - see tmux_session.h. */
+#include "tmux_session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+char server[64];     /* the tmux socket name */
+char exit_path[128]; /* where the pane's shell writes EXIT=status */
+char stty_path[128]; /* and the terminal's modes after clothsim ends */
+char screen[SCREEN_BYTES];
+
+double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Runs "tmux -L server ARGS"; returns its exit status. */
+int tmux(const char *format, ...)
+{
+    char args[1024], command[1200];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(args, sizeof args, format, ap);
+    va_end(ap);
+    snprintf(command, sizeof command, "tmux -f /dev/null -L %s %s >/dev/null 2>&1", server, args);
+    return system(command);
+}
+
+/* The pane's text, as lines; false if tmux failed. */
+bool capture(void)
+{
+    char command[256];
+    snprintf(command, sizeof command, "tmux -L %s capture-pane -p -t t 2>/dev/null", server);
+    FILE *f = popen(command, "r");
+    if (!f)
+        return false;
+    size_t n = fread(screen, 1, sizeof screen - 1, f);
+    screen[n] = '\0';
+    return pclose(f) == 0;
+}
+
+/* Polls the screen until it contains text (or, with absent, until it does
+ * not); false at the deadline. */
+bool wait_screen(const char *text, bool absent)
+{
+    double deadline = now() + WAIT_SECONDS;
+    while (now() < deadline) {
+        if (capture() && (strstr(screen, text) != NULL) != absent)
+            return true;
+        pause_ms(40);
+    }
+    return false;
+}
+
+bool wait_for(const char *text)
+{
+    return wait_screen(text, false);
+}

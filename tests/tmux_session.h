@@ -1,0 +1,29 @@
+/* tmux_session.h - drive clothsim in a detached tmux session, as a person
+ * would: keys in with send-keys, the screen back with capture-pane. Shared
+ * by the front end's end-to-end tests. Each test sets `server` to a socket
+ * name of its own. */
+#ifndef CLOTHSIM_TEST_TMUX_SESSION_H
+#define CLOTHSIM_TEST_TMUX_SESSION_H
+
+#include <stdbool.h>
+
+#define SCREEN_BYTES 65536
+#define WAIT_SECONDS 8.0
+
+extern char server[64];     /* the tmux socket name */
+extern char exit_path[128]; /* where the pane's shell writes EXIT=status */
+extern char stty_path[128]; /* and the terminal's modes after clothsim ends */
+extern char screen[SCREEN_BYTES];
+
+double now(void);
+void pause_ms(int ms);
+/* Runs "tmux -L server ARGS"; returns its exit status. */
+int tmux(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* The pane's text, as lines; false if tmux failed. */
+bool capture(void);
+/* Polls the screen until it contains text (or, with absent, until it does
+ * not); false at the deadline. */
+bool wait_screen(const char *text, bool absent);
+bool wait_for(const char *text);
+
+#endif
