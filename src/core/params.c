@@ -223,7 +223,7 @@ void params_default(Params *p, SceneKind scene)
         p->iterations = 10;
         p->floor = 1;
         p->self_collision = 1;
-        p->pull_speed = 0.4;
+        p->pull_speed = 0.8;
         break;
     case SCENE_COUNT:
         break;
