@@ -37,6 +37,24 @@ int tmux(const char *format, ...)
     return system(command);
 }
 
+int tmux_new_session(const char *format, ...)
+{
+    char args[1024];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(args, sizeof args, format, ap);
+    va_end(ap);
+    int status = -1;
+    for (int attempt = 0; attempt < 3 && status != 0; attempt++) {
+        if (attempt > 0) {
+            tmux("kill-server");
+            pause_ms(200);
+        }
+        status = tmux("new-session %s", args);
+    }
+    return status;
+}
+
 /* The pane's text, as lines; false if tmux failed. */
 bool capture(void)
 {

@@ -19,6 +19,10 @@ double now(void);
 void pause_ms(int ms);
 /* Runs "tmux -L server ARGS"; returns its exit status. */
 int tmux(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* Runs "tmux -L server new-session ARGS", trying again (after killing a
+ * half-started server) when two servers starting at once trip over each
+ * other; returns the last exit status. */
+int tmux_new_session(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* The pane's text, as lines; false if tmux failed. */
 bool capture(void);
 /* Polls the screen until it contains text (or, with absent, until it does

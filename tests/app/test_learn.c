@@ -33,7 +33,7 @@ static void start(const char *env, const char *args, int width, int height)
     snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-learn-%d.stty", (int)getpid());
     unlink(exit_path);
     unlink(stty_path);
-    int status = tmux("new-session -d -s t -x %d -y %d \"sh -c 'cd %s && XDG_STATE_HOME=%s/state "
+    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c 'cd %s && XDG_STATE_HOME=%s/state "
                       "CLOTHSIM_LESSONS=%s/lessons %s %s %s; echo EXIT=\\$? > %s; stty -a > %s; sleep 60'\"",
                       width, height, folder, folder, CLOTHSIM_SRCDIR, env, CLOTHSIM_BIN, args, exit_path, stty_path);
     cr_assert_eq(status, 0, "tmux could not start a session");
