@@ -276,14 +276,8 @@ static void build_narration(LessonView *v, int width)
     }
     switch (p->state) {
     case LESSON_RUNNING: {
-        double done, total, furthest = -1.0;
+        double done, total;
         lesson_player_run_progress(p, &done, &total);
-        /* a pane that exploded stopped: the run lasts as long as the others */
-        for (int i = 0; i < p->pane_count; i++)
-            if (!p->panes[i].solver->exploded && p->panes[i].clock > furthest)
-                furthest = p->panes[i].clock;
-        if (furthest >= 0.0 && furthest < done)
-            done = furthest;
         const LessonItem *item = &lesson->items[p->item];
         snprintf(text, sizeof text, "%s %.2f of %.2f s at %gx%s", v->paused ? "Paused:" : "Running:", done, total,
                  item->speed, v->paused ? " (Space resumes)" : " (Enter skips to its end)");

@@ -669,14 +669,15 @@ void lesson_player_run_progress(const LessonPlayer *p, double *done, double *tot
     if (p->state != LESSON_RUNNING)
         return;
     const LessonItem *item = &p->lesson->items[p->item];
+    /* the run lasts as long as its longest pane, and is as far as its
+     * slowest: an exploded pane has nothing left, the others still run */
+    double remaining = 0.0;
     for (int i = 0; i < p->pane_count; i++) {
         const Solver *s = p->panes[i].solver;
         int64_t steps = item->steps ? item->steps : steps_for(item->seconds, s->params.dt);
         int64_t left = pane_running(&p->panes[i]) ? p->panes[i].run_target - s->step : 0;
-        double pane_total = (double)steps * s->params.dt;
-        if (pane_total > *total) {
-            *total = pane_total;
-            *done = pane_total - (double)left * s->params.dt;
-        }
+        *total = fmax(*total, (double)steps * s->params.dt);
+        remaining = fmax(remaining, (double)left * s->params.dt);
     }
+    *done = *total - remaining;
 }

@@ -268,3 +268,26 @@ Test(player, the_catenary_measure_is_small_for_a_settled_chain)
     lesson_player_destroy(p);
     lesson_destroy(l);
 }
+
+Test(player, a_run_is_as_far_as_its_slowest_pane_even_when_one_exploded)
+{
+    char parse_err[512];
+    const char *text = "title T\nsummary S\nduration 1 min\n"
+                       "pane euler \"euler\" integrator=euler\npane verlet \"verlet\" integrator=verlet\n"
+                       "page One\nrun 1s\n";
+    Lesson *lesson = lesson_parse_buffer("t.lesson", text, strlen(text), parse_err, sizeof parse_err);
+    cr_assert_not_null(lesson, "%s", parse_err);
+    LessonPlayer *p = lesson_player_create(lesson);
+    cr_assert_not_null(p);
+    while (p->state != LESSON_RUNNING && lesson_player_next(p))
+        ;
+    cr_assert_eq(p->state, LESSON_RUNNING);
+    lesson_player_tick(p, 0.2); /* euler explodes at 0.08 s, verlet runs on */
+    cr_assert(p->panes[0].solver->exploded);
+    double done, total;
+    lesson_player_run_progress(p, &done, &total);
+    cr_expect_float_eq(total, 1.0, 0.02);
+    cr_expect(done > 0.1 && done < 0.35, "done %.3f of %.3f: verlet's progress, not the exploded pane's", done, total);
+    lesson_player_destroy(p);
+    lesson_destroy(lesson);
+}
