@@ -237,7 +237,7 @@ void params_default(Params *p, SceneKind scene)
  * (silk small folds, canvas large ones, rubber stretch).
  *
  * spring_k (the force-based integrators): cotton's 10 N/m puts the curtain's
- * stiffest spring mode at omega*h of about 1.4, inside Verlet's limit of 2 and
+ * stiffest spring mode at omega*h of about 1.5 (it holds to spring_k 18), inside Verlet's limit of 2 and
  * far outside explicit Euler's (which has none without damping). Stiffer
  * springs need a smaller step: that is the lesson, not a bug. The other
  * materials keep spring_k / density, and so omega*h, near cotton's or below.
