@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 char server[64];     /* the tmux socket name */
 char exit_path[128]; /* where the pane's shell writes EXIT=status */
@@ -84,4 +85,42 @@ bool wait_screen(const char *text, bool absent)
 bool wait_for(const char *text)
 {
     return wait_screen(text, false);
+}
+
+/* Kills the test's tmux server and removes its files. */
+void stop(void)
+{
+    /* the socket file can outlive its server: remove it too */
+    char command[256], path[512] = "";
+    snprintf(command, sizeof command, "tmux -L %s display -p '#{socket_path}' 2>/dev/null", server);
+    FILE *f = popen(command, "r");
+    if (f) {
+        if (!fgets(path, sizeof path, f))
+            path[0] = '\0';
+        pclose(f);
+    }
+    path[strcspn(path, "\n")] = '\0';
+    tmux("kill-server");
+    if (path[0])
+        unlink(path);
+    unlink(exit_path);
+    unlink(stty_path);
+}
+
+/* Waits for the exit status the pane's shell writes; -1 at the deadline. */
+int exit_status(void)
+{
+    double deadline = now() + WAIT_SECONDS;
+    while (now() < deadline) {
+        FILE *f = fopen(exit_path, "r");
+        int status = -1;
+        if (f) {
+            int got = fscanf(f, "EXIT=%d", &status);
+            fclose(f);
+            if (got == 1)
+                return status;
+        }
+        pause_ms(40);
+    }
+    return -1;
 }

@@ -29,5 +29,9 @@ bool capture(void);
  * not); false at the deadline. */
 bool wait_screen(const char *text, bool absent);
 bool wait_for(const char *text);
+/* Kills the server, removes its socket file and the exit/stty files. */
+void stop(void);
+/* Waits for the exit status the pane's shell writes; -1 at the deadline. */
+int exit_status(void);
 
 #endif

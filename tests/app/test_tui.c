@@ -39,43 +39,6 @@ static void start(const char *env, const char *args, int width, int height)
     cr_assert_eq(status, 0, "tmux could not start a session");
 }
 
-static void stop(void)
-{
-    /* the socket file can outlive its server: remove it too */
-    char command[256], path[512] = "";
-    snprintf(command, sizeof command, "tmux -L %s display -p '#{socket_path}' 2>/dev/null", server);
-    FILE *f = popen(command, "r");
-    if (f) {
-        if (!fgets(path, sizeof path, f))
-            path[0] = '\0';
-        pclose(f);
-    }
-    path[strcspn(path, "\n")] = '\0';
-    tmux("kill-server");
-    if (path[0])
-        unlink(path);
-    unlink(exit_path);
-    unlink(stty_path);
-}
-
-/* Waits for the exit status the pane's shell writes; -1 at the deadline. */
-static int exit_status(void)
-{
-    double deadline = now() + WAIT_SECONDS;
-    while (now() < deadline) {
-        FILE *f = fopen(exit_path, "r");
-        int status = -1;
-        if (f) {
-            int got = fscanf(f, "EXIT=%d", &status);
-            fclose(f);
-            if (got == 1)
-                return status;
-        }
-        pause_ms(40);
-    }
-    return -1;
-}
-
 static bool has_braille(const char *text)
 {
     for (const unsigned char *p = (const unsigned char *)text; p[0] && p[1]; p++)
