@@ -473,6 +473,18 @@ static int parse_options(Tui *tui, int argc, char **argv)
 
 /* ---------------------------------------------------------------- the loop */
 
+int tui_wait_ms(const Tui *tui, bool running, double next_frame)
+{
+    double wait;
+    if (running)
+        wait = next_frame - tui_now();
+    else if (tui->message[0])
+        wait = tui->message_time + TUI_MESSAGE_SECONDS - tui_now();
+    else
+        return -1; /* nothing to do until a key: block */
+    return wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
+}
+
 static void read_keys(Tui *tui, int *empty_reads)
 {
     int got = 0, key;
@@ -544,21 +556,14 @@ static int run(Tui *tui)
             tui->draw_seconds += tui_now() - draw_start;
             dirty = false;
         }
-        int timeout = -1;
-        if (animating(tui)) {
-            double wait = next_frame - tui_now();
-            timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
-        } else {
+        bool moving_now = animating(tui);
+        if (!moving_now) {
             tui->last_time = tui_now(); /* paused time is not owed to the solver */
             tui->fps_measured = 0.0;
             frames_counted = 0;
             count_start = tui->last_time;
-            if (tui->message[0]) {
-                double wait = tui->message_time + TUI_MESSAGE_SECONDS - tui_now();
-                timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
-            }
         }
-        switch (tui_term_wait(&tui->term, timeout)) {
+        switch (tui_term_wait(&tui->term, tui_wait_ms(tui, moving_now, next_frame))) {
         case WAIT_INPUT:
             read_keys(tui, &empty_reads);
             dirty = true;

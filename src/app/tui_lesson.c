@@ -593,19 +593,12 @@ static int play(LessonView *v)
             draw_lesson(v);
             dirty = false;
         }
-        int timeout = -1;
-        if (ticking(v)) {
-            double wait = next_frame - tui_now();
-            timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
-        } else {
+        bool running = ticking(v);
+        if (!running) {
             v->last_time = tui_now(); /* waiting time is not owed to the run */
             next_frame = v->last_time;
-            if (tui->message[0]) {
-                double wait = tui->message_time + TUI_MESSAGE_SECONDS - tui_now();
-                timeout = wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
-            }
         }
-        switch (tui_term_wait(&tui->term, timeout)) {
+        switch (tui_term_wait(&tui->term, tui_wait_ms(tui, running, next_frame))) {
         case WAIT_INPUT: {
             int got = 0, key;
             while (!v->quit && (key = getch()) != ERR) {

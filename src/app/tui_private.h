@@ -197,6 +197,9 @@ void tui_locale(Tui *tui);   /* the locale: UTF-8 or ASCII only; the sliders */
 bool tui_session_start(Tui *tui, char *err, size_t err_size);
 void tui_session_stop(Tui *tui);
 void tui_pane_clear_history(TuiPane *pane);
+/* How long the loop may block for input (ms, -1 for ever): until the next
+ * frame while running, else until the message on screen expires. */
+int tui_wait_ms(const Tui *tui, bool running, double next_frame);
 void tui_message(Tui *tui, const char *format, ...) __attribute__((format(printf, 2, 3)));
 bool tui_rebuild_panes(Tui *tui);      /* new solvers from tui->base (and compare values) */
 bool tui_apply_base(Tui *tui);         /* live settings from tui->base into every pane */
