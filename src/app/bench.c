@@ -8,12 +8,17 @@
  * links x substeps x iterations: ns per link per relaxation pass.
  * The renderer: render_solver into a canvas, per mode, at 80 x 24 and
  * 200 x 60 cells, on the default scene after a second of simulated time.
+ * The terminal output: the sandbox's own frames (tui_draw) of the default
+ * scene at 80 x 24, ncurses writing into a pseudo-terminal opened here and
+ * drained by a thread that counts the bytes: bytes per frame at 30 fps.
  *
  * Each figure is measured `reps` times; the table gives the median and the
  * range (min..max). Clocks are read here only: core never reads one.
  */
 #include "bench.h"
 
+#include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,18 +31,19 @@
 #include "core/relax_fast.h"
 #include "core/solver.h"
 #include "render/render.h"
+#include "tui_private.h"
 
 static const char bench_usage[] =
     "usage: clothsim bench [--quick] [--json] [--reps N]\n"
     "\n"
-    "Measures the solver and the renderer on this machine (about a minute).\n"
+    "Measures the solver, the renderer and the bytes the sandbox sends its terminal\n"
+    "on this machine (about a minute; no terminal needed).\n"
     "  --quick   a fast smoke run: fewer, shorter repetitions (a few seconds)\n"
     "  --json    the same figures as JSON on standard output\n"
     "  --reps N  repetitions of each measurement (default 7, quick 3)\n";
 
 #define BENCH_SIZES 4
 #define BENCH_INTEGRATORS 3
-#define BENCH_MAX_REPS 101
 #define BENCH_MAX_THREADS RELAX_FAST_MAX_THREADS
 #define BENCH_ITERATIONS 10
 #define RENDER_SIZES 2
@@ -55,11 +61,22 @@ static const int render_sizes[RENDER_SIZES][2] = {{80, 24}, {200, 60}};
 #define TARGET_SANDBOX_CORE 0.05
 #define SANDBOX_FPS 30.0
 
+/* The terminal output: frames drawn before counting (a second at 30 fps,
+ * the first a whole screen), then frames counted per repetition. */
+#define BYTES_COLS 80
+#define BYTES_ROWS 24
+#define BYTES_SETTLE_FRAMES 30
+#define BYTES_FRAMES 300
+#define BYTES_FRAMES_QUICK 60
+#define BYTES_TERM "xterm-256color" /* when TERM is unset or dumb */
+#define BYTES_SYNC_SECONDS 10.0     /* longest wait for the drain to catch up */
+
 typedef struct Config {
     int reps;
     double rep_seconds;  /* length of one repetition */
     double warm_seconds; /* at most this long settling the scene first */
     bool json;
+    bool quick;
 } Config;
 
 typedef struct Stat {
@@ -87,6 +104,9 @@ typedef struct Results {
     Stat frame_ms[RENDER_SIZES][RENDER_MODE_COUNT];
     bool frame_ok[RENDER_SIZES][RENDER_MODE_COUNT];
     SolverFigure sandbox_sequential, sandbox_colored; /* the default scene */
+    FrameBytes bytes;                                 /* written to the terminal per frame, 80 x 24 */
+    bool bytes_ok;
+    Stat bytes_per_frame;
     long peak_kib;
 } Results;
 
@@ -235,6 +255,173 @@ static void run_render(Results *res, const Config *cfg)
     solver_destroy(s);
 }
 
+/* ------------------------------------------------------------ the terminal output */
+
+static const char *bytes_term_name(void)
+{
+    const char *name = getenv("TERM");
+    return name && name[0] && strcmp(name, "dumb") != 0 ? name : BYTES_TERM;
+}
+
+static bool codeset_is_utf8(void)
+{
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+/* The sandbox's choice (tui_locale); where the locale is not UTF-8, a UTF-8
+ * one if the system has it: braille on a UTF-8 terminal is what the sandbox
+ * shows by default, and the figure should not depend on where bench runs. */
+static void bytes_locale(Tui *tui)
+{
+    tui_locale(tui);
+    if (tui->utf8)
+        return;
+    static const char *const utf8_locales[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8"};
+    for (size_t k = 0; k < sizeof utf8_locales / sizeof utf8_locales[0]; k++)
+        if (setlocale(LC_CTYPE, utf8_locales[k]) && codeset_is_utf8()) {
+            tui->utf8 = true;
+            tui->ascii_only = false;
+            tui->render.glyphs = GLYPHS_BRAILLE;
+            return;
+        }
+    setlocale(LC_CTYPE, "");
+}
+
+/* One frame of the sandbox's loop at tui->fps (tui.c, run): the physics the
+ * frame owes, the plot samples, the drawing. Allocates and prints nothing. */
+static void bytes_frame(Tui *tui)
+{
+    tui_advance(tui, 1.0 / tui->fps);
+    tui_sample(tui, false);
+    tui_draw(tui);
+}
+
+static const char *colour_name(TuiColour colour)
+{
+    switch (colour) {
+    case COLOUR_256:
+        return "256 colours";
+    case COLOUR_16:
+        return "16 colours";
+    case COLOUR_8:
+        return "8 colours";
+    case COLOUR_NONE:
+        break;
+    }
+    return "no colour";
+}
+
+/* The frames of one session; false if the drain did not keep up. */
+static bool bytes_count(Tui *tui, FrameBytes *fb)
+{
+    unsigned long long before = 0, after = 0;
+    for (int n = 0; n < fb->settle_frames; n++) {
+        bytes_frame(tui);
+        if (n == 0) {
+            if (!tui_term_sync(&tui->term, BYTES_SYNC_SECONDS, &after))
+                return false;
+            fb->first_frame = (double)after;
+        }
+    }
+    if (!tui_term_sync(&tui->term, BYTES_SYNC_SECONDS, &before))
+        return false;
+    for (int r = 0; r < fb->reps; r++) {
+        for (int n = 0; n < fb->frames; n++)
+            bytes_frame(tui);
+        if (!tui_term_sync(&tui->term, BYTES_SYNC_SECONDS, &after))
+            return false;
+        fb->per_frame[r] = (double)(after - before) / (double)fb->frames;
+        before = after;
+    }
+    return true;
+}
+
+bool bench_frame_bytes(FrameBytes *fb)
+{
+    fb->first_frame = 0.0;
+    memset(fb->per_frame, 0, sizeof fb->per_frame);
+    if (fb->cols < TUI_MIN_COLS || fb->rows < TUI_MIN_ROWS || fb->frames < 1 || fb->settle_frames < 1 || fb->reps < 1 ||
+        fb->reps > BENCH_MAX_REPS) {
+        snprintf(fb->how, sizeof fb->how, "n/a: asked for %dx%d, %d frames, %d settling, %d repetitions", fb->cols,
+                 fb->rows, fb->frames, fb->settle_frames, fb->reps);
+        return false;
+    }
+    char saved_locale[512];
+    const char *locale_now = setlocale(LC_ALL, NULL);
+    snprintf(saved_locale, sizeof saved_locale, "%s", locale_now ? locale_now : "C");
+    Tui *tui = calloc(1, sizeof *tui);
+    if (!tui) {
+        snprintf(fb->how, sizeof fb->how, "n/a: out of memory");
+        return false;
+    }
+    /* the sandbox with no options (tui_main): the default scene at 30 fps */
+    tui_defaults(tui);
+    params_default(&tui->base, SCENE_CURTAIN);
+    tui->pane_count = 1;
+    bytes_locale(tui);
+    bool ok = false;
+    if (!tui_rebuild_panes(tui)) {
+        snprintf(fb->how, sizeof fb->how, "n/a: %s", tui->message);
+        goto done;
+    }
+    tui->message[0] = '\0'; /* the start-up hint is gone after 4 s */
+
+    const char *name = bytes_term_name();
+    bool through_pipe = false;
+    char err[320];
+    bool started = tui_session_start_measured(tui, name, fb->cols, fb->rows, &through_pipe, err, sizeof err);
+    if (!started && strcmp(name, BYTES_TERM) != 0) {
+        name = BYTES_TERM; /* a TERM this system has no terminfo for */
+        started = tui_session_start_measured(tui, name, fb->cols, fb->rows, &through_pipe, err, sizeof err);
+    }
+    if (!started) {
+        snprintf(fb->how, sizeof fb->how, "n/a: %.300s", err);
+        goto done;
+    }
+    if (!tui_layout(tui) || tui->too_small) {
+        snprintf(fb->how, sizeof fb->how, "n/a: the sandbox cannot lay out %dx%d", fb->cols, fb->rows);
+    } else {
+        tui_sample(tui, true);
+        tui->fps_measured = tui->fps; /* the status line as it reads at full speed */
+        ok = bytes_count(tui, fb);
+        if (!ok)
+            snprintf(fb->how, sizeof fb->how, "n/a: the %s was not drained within %.0f s",
+                     through_pipe ? "pipe" : "pseudo-terminal", BYTES_SYNC_SECONDS);
+        else
+            snprintf(fb->how, sizeof fb->how,
+                     "the sandbox's frames, ncurses into %s: TERM=%.40s, %s, %s; %d frames a repetition at %d "
+                     "fps, after %d not counted, the first of them the whole screen: %.0f bytes",
+                     through_pipe ? "a pipe (no pseudo-terminal here)" : "a pseudo-terminal", name,
+                     colour_name(tui->colour), tui->ascii_only ? "ASCII" : "braille", fb->frames, tui->fps,
+                     fb->settle_frames, fb->first_frame);
+    }
+    tui_session_stop(tui);
+done:
+    for (int i = 0; i < TUI_MAX_PANES; i++)
+        solver_destroy(tui->panes[i].solver);
+    free(tui);
+    setlocale(LC_ALL, saved_locale);
+    return ok;
+}
+
+static void run_bytes(Results *res, const Config *cfg)
+{
+    fprintf(stderr, "clothsim bench: bytes a frame at %dx%d\n", BYTES_COLS, BYTES_ROWS);
+    FrameBytes *fb = &res->bytes;
+    fb->cols = BYTES_COLS;
+    fb->rows = BYTES_ROWS;
+    fb->settle_frames = BYTES_SETTLE_FRAMES;
+    fb->frames = cfg->quick ? BYTES_FRAMES_QUICK : BYTES_FRAMES;
+    fb->reps = cfg->reps;
+    res->bytes_ok = bench_frame_bytes(fb);
+    if (res->bytes_ok) {
+        double values[BENCH_MAX_REPS];
+        memcpy(values, fb->per_frame, sizeof values);
+        res->bytes_per_frame = stat_of(values, fb->reps);
+    }
+}
+
 /* ------------------------------------------------------------ the verdicts */
 
 typedef struct Target {
@@ -358,7 +545,11 @@ static void print_table(const Results *res, const Config *cfg)
     printf("\ndefault scene (curtain 30x24, 12 iterations): sequential %s, colored %s ns/link/pass;\n"
            "  %.0f and %.0f steps/s on 1 thread\n",
            seq, col, res->sandbox_sequential.steps_per_second.median, res->sandbox_colored.steps_per_second.median);
-    printf("bytes written per frame by the front end: n/a here: measured with clothsim --stats\n");
+    char bytes[64] = "n/a";
+    if (res->bytes_ok)
+        format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
+    printf("bytes written per frame by the front end for the default scene at %d x %d: %s%s\n  (%s)\n", res->bytes.cols,
+           res->bytes.rows, bytes, res->bytes_ok ? " bytes" : "", res->bytes.how);
     printf("peak memory: %ld KiB (resident, the whole run)\n\n", res->peak_kib);
 
     Target t[MAX_TARGETS];
@@ -384,6 +575,22 @@ static void json_figure(const SolverFigure *f)
     json_stat("ns_per_link_pass", f->ns, ", ");
     json_stat("steps_per_second", f->steps_per_second, ", ");
     printf("\"exploded\": %s}", f->exploded ? "true" : "false");
+}
+
+/* text as a JSON string; a byte past ASCII (a strange TERM, a translated
+ * error) as its Latin-1 character, so that the JSON is valid whatever it is */
+static void json_string(const char *text)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            printf("\\%c", *p);
+        else if (*p < 0x20 || *p >= 0x7F)
+            printf("\\u%04x", *p);
+        else
+            putchar(*p);
+    }
+    putchar('"');
 }
 
 static void print_json(const Results *res, const Config *cfg)
@@ -420,7 +627,17 @@ static void print_json(const Results *res, const Config *cfg)
     json_figure(&res->sandbox_sequential);
     printf(", \"colored\": ");
     json_figure(&res->sandbox_colored);
-    printf("},\n \"bytes_per_frame\": null, \"bytes_per_frame_note\": \"measured with clothsim --stats\",\n");
+    printf("},\n \"bytes_per_frame\": ");
+    if (res->bytes_ok) {
+        printf("{\"width\": %d, \"height\": %d, \"frames\": %d, \"settle_frames\": %d, \"first_frame\": %.0f, ",
+               res->bytes.cols, res->bytes.rows, res->bytes.frames, res->bytes.settle_frames, res->bytes.first_frame);
+        json_stat("bytes", res->bytes_per_frame, "}");
+    } else {
+        printf("null");
+    }
+    printf(", \"bytes_per_frame_note\": ");
+    json_string(res->bytes.how);
+    printf(",\n");
     printf(" \"peak_kib\": %ld,\n \"targets\": [\n", res->peak_kib);
     Target t[MAX_TARGETS];
     int n = targets(res, t);
@@ -455,7 +672,7 @@ int bench_main(int argc, char **argv)
         }
     }
     if (quick)
-        cfg.reps = 3, cfg.rep_seconds = 0.01, cfg.warm_seconds = 0.02;
+        cfg.reps = 3, cfg.rep_seconds = 0.01, cfg.warm_seconds = 0.02, cfg.quick = true;
     if (reps > 0)
         cfg.reps = (int)reps;
 
@@ -469,6 +686,7 @@ int bench_main(int argc, char **argv)
     res->simd = relax_fast_cpu_has_simd();
     run_solver(res, &cfg);
     run_render(res, &cfg);
+    run_bytes(res, &cfg);
     struct rusage usage;
     if (getrusage(RUSAGE_SELF, &usage) == 0)
         res->peak_kib = usage.ru_maxrss; /* KiB on Linux */

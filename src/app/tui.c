@@ -335,6 +335,11 @@ static int advance(Tui *tui, double now)
 {
     double elapsed = now - tui->last_time;
     tui->last_time = now;
+    return tui_advance(tui, elapsed);
+}
+
+int tui_advance(Tui *tui, double elapsed)
+{
     if (elapsed > TUI_MAX_GAP)
         elapsed = TUI_MAX_GAP;
     if (elapsed < 0.0)
@@ -605,10 +610,9 @@ void tui_locale(Tui *tui)
     tui_sliders_init(tui);
 }
 
-bool tui_session_start(Tui *tui, char *err, size_t err_size)
+/* curses as the sandbox wants it, on a session just started */
+static void session_setup(Tui *tui)
 {
-    if (!tui_term_start(&tui->term, tui->record_path, err, err_size))
-        return false;
     set_escdelay(25);
     curs_set(0);
     keypad(stdscr, TRUE);
@@ -617,6 +621,22 @@ bool tui_session_start(Tui *tui, char *err, size_t err_size)
     tui_colours_init(tui);
     tui_term_mouse_on(&tui->term);
     wnoutrefresh(stdscr); /* stdscr stays untouched after this, so getch never repaints it */
+}
+
+bool tui_session_start(Tui *tui, char *err, size_t err_size)
+{
+    if (!tui_term_start(&tui->term, tui->record_path, err, err_size))
+        return false;
+    session_setup(tui);
+    return true;
+}
+
+bool tui_session_start_measured(Tui *tui, const char *term_name, int cols, int rows, bool *through_pipe, char *err,
+                                size_t err_size)
+{
+    if (!tui_term_start_measured(&tui->term, term_name, cols, rows, through_pipe, err, err_size))
+        return false;
+    session_setup(tui);
     return true;
 }
 

@@ -9,7 +9,9 @@
  *                panes and drawing (lesson_layout puts its narration panel
  *                where the sandbox has its settings)
  *
- * Nothing here is used outside src/app. Only these files include curses.h.
+ * Nothing here is used outside src/app. Only these files call curses;
+ * bench.c includes this header to drive the sandbox's own frames into a
+ * pseudo-terminal of its own and count the bytes (tui_session_start_measured).
  */
 #ifndef CLOTHSIM_TUI_PRIVATE_H
 #define CLOTHSIM_TUI_PRIVATE_H
@@ -37,6 +39,13 @@ typedef struct TuiTerm {
     FILE *record;             /* the asciicast being written, or NULL */
     double record_start;      /* monotonic s at the recording's start */
     unsigned long long bytes; /* written to the terminal; read after tui_term_stop */
+    /* a measuring session (tui_term_start_measured): ncurses writes to a
+     * pseudo-terminal of our own, or a pipe where there is none, and a drain
+     * thread counts the bytes and drops them; the real terminal is untouched */
+    bool measuring;
+    int master_fd;   /* the pseudo-terminal's master, or -1: through pipe_fd */
+    FILE *curses_in; /* the input stream newterm took */
+    bool draining;   /* the drain thread runs */
 } TuiTerm;
 
 /* What tui_term_wait saw. */
@@ -52,6 +61,20 @@ bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t er
 /* Gives the terminal back as it was: mouse off, ncurses ended, every byte
  * forwarded, modes and signal handlers restored, recording closed. */
 void tui_term_stop(TuiTerm *term);
+
+/* A session for measuring, not for a person: ncurses, as the sandbox sets it
+ * up, on a pseudo-terminal of cols x rows that this opens itself (a pipe if
+ * there is none: *through_pipe says so), for terminal type term_name. The
+ * process's own terminal, modes and standard streams are not touched; SIGINT,
+ * SIGTERM, SIGHUP and SIGTSTP keep their default effect. On failure writes
+ * one sentence into err and returns false. tui_term_stop ends it. */
+bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int rows, bool *through_pipe, char *err,
+                             size_t err_size);
+
+/* A measuring session: waits until every byte written so far has been
+ * counted, and puts the count in *bytes. False if the drain stopped or took
+ * longer than seconds. */
+bool tui_term_sync(TuiTerm *term, double seconds, unsigned long long *bytes);
 
 /* Waits up to timeout_ms (-1: for ever) for a key, a signal or a hang-up. */
 TuiWait tui_term_wait(TuiTerm *term, int timeout_ms);
@@ -195,6 +218,9 @@ void tui_locale(Tui *tui);   /* the locale: UTF-8 or ASCII only; the sliders */
 /* Takes the terminal and sets up curses (keys, colours, mouse); on failure one
  * sentence in err. tui_session_stop frees the windows and gives it back. */
 bool tui_session_start(Tui *tui, char *err, size_t err_size);
+/* The same on a measuring session (tui_term_start_measured): for bench. */
+bool tui_session_start_measured(Tui *tui, const char *term_name, int cols, int rows, bool *through_pipe, char *err,
+                                size_t err_size);
 void tui_session_stop(Tui *tui);
 void tui_pane_clear_history(TuiPane *pane);
 /* How long the loop may block for input (ms, -1 for ever): until the next
@@ -205,6 +231,9 @@ bool tui_rebuild_panes(Tui *tui);      /* new solvers from tui->base (and compar
 bool tui_apply_base(Tui *tui);         /* live settings from tui->base into every pane */
 void tui_reset(Tui *tui);              /* every pane back to its start */
 void tui_sample(Tui *tui, bool force); /* plot samples where a solver moved */
+/* Steps the panes for elapsed s of real time (times the speed), as a frame of
+ * the sandbox does; returns how many steps. */
+int tui_advance(Tui *tui, double elapsed);
 void tui_fit_cameras(Tui *tui);
 bool tui_set_key(Tui *tui, const char *key, const char *value); /* with a message on failure */
 void tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], int count);

@@ -19,8 +19,19 @@
  * SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT restore at once and re-raise.
  * SIGWINCH sets a flag; SIGTSTP is ignored (the suspend key is disabled)
  * because a stopped process could not flush its restore through the thread.
+ *
+ * A measuring session (clothsim bench) is the same ncurses set-up on a
+ * pseudo-terminal this file opens itself, of a fixed size, or on a pipe where
+ * there is none; a drain thread reads the other side, counts the bytes and
+ * drops them. The process's terminal is never touched, so there is nothing
+ * to restore: the signals keep their default effect (handlers of our own
+ * only keep ncurses from installing its own).
  */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 600 /* posix_openpt, grantpt, unlockpt, ptsname */
+#endif
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -92,6 +103,37 @@ static void on_crash(int sig)
     /* SA_RESETHAND put the default action back: raised again, it ends the
      * process as the crash would have (with a core if enabled). */
     raise(sig);
+}
+
+/* A measuring session: the default action, put back by SA_RESETHAND, taken
+ * once the handler returns (the signal is blocked while it runs). */
+static void on_measuring_signal(int sig)
+{
+    raise(sig);
+}
+
+static void on_measuring_winch(int sig)
+{
+    (void)sig; /* the real terminal's size is not the measured one's */
+}
+
+static void install_measuring_handlers(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_handler = on_measuring_signal;
+    action.sa_flags = SA_RESETHAND;
+    for (int k = 0; k < COUNT(quit_signals); k++)
+        sigaction(quit_signals[k], &action, &saved_quit[k]);
+    sigaction(SIGTSTP, &action, &saved_tstp);
+    action.sa_handler = on_measuring_winch;
+    action.sa_flags = 0;
+    sigaction(SIGWINCH, &action, &saved_winch);
+    for (int k = 0; k < COUNT(crash_signals); k++)
+        sigaction(crash_signals[k], NULL, &saved_crash[k]); /* unchanged; restored as they are */
+    sigaction(SIGPIPE, NULL, &saved_pipe);
+    handlers_installed = true;
 }
 
 static void install_handlers(void)
@@ -234,17 +276,18 @@ static bool record_open(TuiTerm *term, const char *path, char *err, size_t err_s
 
 /* ---------------------------------------------------------------- the forwarder */
 
-static void write_all(int fd, const char *data, size_t length)
+static bool write_all(int fd, const char *data, size_t length)
 {
     while (length > 0) {
         ssize_t n = write(fd, data, length);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return; /* the terminal is gone: drop the bytes, keep the pipe drained */
+            return false; /* the terminal is gone: drop the bytes, keep the pipe drained */
         data += n;
         length -= (size_t)n;
     }
+    return true;
 }
 
 static void *forward(void *arg)
@@ -263,6 +306,118 @@ static void *forward(void *arg)
             record_output(term, buffer, (size_t)n);
     }
     return NULL;
+}
+
+/* ---------------------------------------------------------------- the drain */
+
+/* A measuring session's drain thread reads what ncurses wrote, counts it and
+ * drops it. tui_term_sync writes a mark after ncurses's bytes and waits for
+ * the thread to see it: then every byte before it has been counted. The mark
+ * starts with a byte ncurses never writes (0xFF: not in UTF-8, and ASCII
+ * output shows '?' for it) that occurs in the mark only once, so a plain
+ * match across reads finds it; its bytes are not counted. */
+static const char sync_mark[] = "\377clothsim sync mark";
+#define SYNC_MARK_LENGTH (sizeof sync_mark - 1)
+
+static pthread_t drain_thread;
+static pthread_mutex_t drain_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t drain_moved = PTHREAD_COND_INITIALIZER;
+static unsigned long marks_sent, marks_seen; /* marks_seen, drain_stop, drain_ended: under drain_lock */
+static bool drain_stop, drain_ended;
+
+static void *drain(void *arg)
+{
+    TuiTerm *term = arg;
+    int fd = term->master_fd >= 0 ? term->master_fd : term->pipe_fd[0];
+    static char buffer[16384];
+    size_t matched = 0;
+    for (;;) {
+        struct pollfd ready = {.fd = fd, .events = POLLIN};
+        int n_ready = poll(&ready, 1, 50);
+        if (n_ready < 0 && errno == EINTR)
+            continue;
+        if (n_ready < 0)
+            break;
+        if (n_ready == 0) {
+            pthread_mutex_lock(&drain_lock);
+            bool stop = drain_stop;
+            pthread_mutex_unlock(&drain_lock);
+            if (stop)
+                break;
+            continue;
+        }
+        ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0)
+            break; /* the pipe's end, or EIO: no side of the pseudo-terminal is open */
+        unsigned long marks = 0;
+        for (ssize_t i = 0; i < n; i++) {
+            if (buffer[i] == sync_mark[matched]) {
+                if (++matched == SYNC_MARK_LENGTH) {
+                    marks++;
+                    matched = 0;
+                }
+            } else {
+                matched = buffer[i] == sync_mark[0] ? 1 : 0;
+            }
+        }
+        pthread_mutex_lock(&drain_lock);
+        term->bytes += (unsigned long long)n - marks * SYNC_MARK_LENGTH;
+        marks_seen += marks;
+        if (marks)
+            pthread_cond_broadcast(&drain_moved);
+        pthread_mutex_unlock(&drain_lock);
+    }
+    pthread_mutex_lock(&drain_lock);
+    drain_ended = true;
+    pthread_cond_broadcast(&drain_moved);
+    pthread_mutex_unlock(&drain_lock);
+    return NULL;
+}
+
+bool tui_term_sync(TuiTerm *term, double seconds, unsigned long long *bytes)
+{
+    if (!term->measuring || !term->draining || !term->curses_out)
+        return false;
+    unsigned long target = ++marks_sent;
+    if (!write_all(fileno(term->curses_out), sync_mark, SYNC_MARK_LENGTH))
+        return false;
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    time_t whole = (time_t)seconds;
+    deadline.tv_sec += whole;
+    deadline.tv_nsec += (long)((seconds - (double)whole) * 1e9);
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&drain_lock);
+    int waited = 0;
+    while (marks_seen < target && !drain_ended && waited == 0)
+        waited = pthread_cond_timedwait(&drain_moved, &drain_lock, &deadline);
+    bool ok = marks_seen >= target;
+    *bytes = term->bytes;
+    pthread_mutex_unlock(&drain_lock);
+    return ok;
+}
+
+/* Mouse mode 1002 (motion while a button is held), which ncurses does not
+ * know. putp writes with putchar, to standard output: the terminal in the
+ * sandbox. A measuring session's terminal is its own stream (and standard
+ * output may be a file). */
+static void send_mouse_mode(TuiTerm *term, const char *sequence)
+{
+    if (term->measuring)
+        write_all(fileno(term->curses_out), sequence, strlen(sequence));
+    else
+        putp(sequence);
+}
+
+static void close_on_exec(int fd)
+{
+    if (fd >= 0)
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
 /* ---------------------------------------------------------------- the session */
@@ -302,7 +457,7 @@ static void read_size(TuiTerm *term)
 
 bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t err_size)
 {
-    *term = (TuiTerm){.tty_fd = STDOUT_FILENO, .pipe_fd = {-1, -1}};
+    *term = (TuiTerm){.tty_fd = STDOUT_FILENO, .pipe_fd = {-1, -1}, .master_fd = -1};
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         snprintf(err, err_size,
                  "the sandbox needs a terminal on standard input and output "
@@ -380,12 +535,103 @@ fail:
     return false;
 }
 
+bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int rows, bool *through_pipe, char *err,
+                             size_t err_size)
+{
+    *term =
+        (TuiTerm){.tty_fd = -1, .rows = rows, .cols = cols, .pipe_fd = {-1, -1}, .master_fd = -1, .measuring = true};
+    *through_pipe = false;
+    pthread_mutex_lock(&drain_lock);
+    marks_sent = marks_seen = 0;
+    drain_stop = drain_ended = false;
+    pthread_mutex_unlock(&drain_lock);
+
+    /* a pseudo-terminal of our own, its output as written (no \n -> \r\n):
+     * the bytes the sandbox counts are the bytes ncurses writes */
+    int out_fd = -1, in_fd = -1;
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0) {
+        const char *name = ptsname(master);
+        out_fd = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+    }
+    if (out_fd >= 0) {
+        term->master_fd = master;
+        close_on_exec(master);
+        close_on_exec(out_fd);
+        struct winsize size = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+        ioctl(out_fd, TIOCSWINSZ, &size);
+        struct termios modes;
+        if (tcgetattr(out_fd, &modes) == 0) {
+            modes.c_oflag &= (tcflag_t) ~(OPOST);
+            tcsetattr(out_fd, TCSANOW, &modes);
+        }
+        in_fd = dup(out_fd);
+    } else {
+        /* no pseudo-terminal here (no /dev/ptmx): a pipe, as the sandbox's own stream */
+        if (master >= 0)
+            close(master);
+        if (pipe(term->pipe_fd) != 0) {
+            snprintf(err, err_size, "cannot open a pseudo-terminal or a pipe: %s", strerror(errno));
+            goto fail;
+        }
+        *through_pipe = true;
+        out_fd = term->pipe_fd[1];
+        term->pipe_fd[1] = -1;
+        close_on_exec(term->pipe_fd[0]);
+        close_on_exec(out_fd);
+        in_fd = open("/dev/null", O_RDONLY);
+    }
+    close_on_exec(in_fd);
+    term->curses_out = out_fd >= 0 ? fdopen(out_fd, "w") : NULL;
+    if (!term->curses_out) {
+        if (out_fd >= 0)
+            close(out_fd);
+        if (in_fd >= 0)
+            close(in_fd);
+        snprintf(err, err_size, "cannot open the output stream: %s", strerror(errno));
+        goto fail;
+    }
+    term->curses_in = in_fd >= 0 ? fdopen(in_fd, "r") : NULL;
+    if (!term->curses_in) {
+        if (in_fd >= 0)
+            close(in_fd);
+        snprintf(err, err_size, "cannot open the input stream: %s", strerror(errno));
+        goto fail;
+    }
+
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pthread_t thread;
+    int started = pthread_create(&thread, NULL, drain, term);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (started != 0) {
+        snprintf(err, err_size, "cannot start the drain thread: %s", strerror(started));
+        goto fail;
+    }
+    term->draining = true;
+    drain_thread = thread;
+
+    install_measuring_handlers(); /* before newterm: see there */
+    term->screen = newterm(term_name, term->curses_out, term->curses_in);
+    if (!term->screen) {
+        snprintf(err, err_size, "cannot use the terminal type '%s'", term_name ? term_name : "");
+        goto fail;
+    }
+    resizeterm(rows, cols); /* whatever LINES and COLUMNS say */
+    return true;
+
+fail:
+    tui_term_stop(term);
+    return false;
+}
+
 void tui_term_stop(TuiTerm *term)
 {
     if (term->screen) {
         if (term->mouse) {
             mousemask(0, NULL);
-            putp("\033[?1002l");
+            send_mouse_mode(term, "\033[?1002l");
         }
         endwin();
         delscreen(term->screen);
@@ -395,6 +641,10 @@ void tui_term_stop(TuiTerm *term)
         fclose(term->curses_out); /* the forwarder reads the end of the pipe and stops */
         term->curses_out = NULL;
     }
+    if (term->curses_in) {
+        fclose(term->curses_in);
+        term->curses_in = NULL;
+    }
     if (term->pipe_fd[1] >= 0)
         close(term->pipe_fd[1]);
     term->pipe_fd[1] = -1;
@@ -402,6 +652,16 @@ void tui_term_stop(TuiTerm *term)
         pthread_join(forwarder_thread, NULL);
         term->forwarding = false;
     }
+    if (term->draining) {
+        pthread_mutex_lock(&drain_lock);
+        drain_stop = true; /* once nothing is left to read */
+        pthread_mutex_unlock(&drain_lock);
+        pthread_join(drain_thread, NULL);
+        term->draining = false;
+    }
+    if (term->master_fd >= 0)
+        close(term->master_fd);
+    term->master_fd = -1;
     if (term->pipe_fd[0] >= 0)
         close(term->pipe_fd[0]);
     term->pipe_fd[0] = -1;
@@ -458,6 +718,6 @@ void tui_term_mouse_on(TuiTerm *term)
     mouseinterval(0); /* presses and releases as they come, no click detection delay */
     /* ncurses asks for presses and releases only (mode 1000); drags need the
      * motion of a held button (1002), which is far less chatty than 1003 */
-    putp("\033[?1002h");
+    send_mouse_mode(term, "\033[?1002h");
     term->mouse = true;
 }

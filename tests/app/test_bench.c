@@ -1,0 +1,50 @@
+/* test_bench.c - what bench measures without a terminal: the bytes the
+ * sandbox's frames send to a pseudo-terminal of bench's own. */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/bench.h"
+
+/* A few frames: enough to see the drawing, short enough for make test. */
+static FrameBytes measure(int cols, int rows)
+{
+    FrameBytes fb = {.cols = cols, .rows = rows, .settle_frames = 10, .frames = 10, .reps = 2};
+    cr_assert(bench_frame_bytes(&fb), "%dx%d: %s", cols, rows, fb.how);
+    return fb;
+}
+
+Test(bench, frame_bytes_are_plausible_and_grow_with_the_terminal, .timeout = 20)
+{
+    FrameBytes small = measure(80, 24);
+    FrameBytes large = measure(200, 60);
+    for (int r = 0; r < small.reps; r++) {
+        /* the cloth moves every frame: some cells change, far from all of them */
+        cr_expect_gt(small.per_frame[r], 50.0, "80x24, run %d: %.0f bytes a frame", r, small.per_frame[r]);
+        cr_expect_lt(small.per_frame[r], 80 * 24 * 12.0, "80x24, run %d: %.0f bytes a frame", r, small.per_frame[r]);
+        cr_expect_gt(large.per_frame[r], small.per_frame[r], "200x60 %.0f, 80x24 %.0f bytes a frame",
+                     large.per_frame[r], small.per_frame[r]);
+    }
+    /* the first frame paints the whole screen */
+    cr_expect_gt(small.first_frame, small.per_frame[0]);
+    cr_expect_gt(large.first_frame, small.first_frame);
+    cr_expect(strstr(small.how, "ncurses into") != NULL, "%s", small.how);
+}
+
+/* Every byte goes to bench's own pseudo-terminal: none to standard output
+ * (which may be a file, or the terminal bench runs in). */
+Test(bench, frame_bytes_write_nothing_to_standard_output, .init = cr_redirect_stdout, .timeout = 20)
+{
+    FrameBytes fb = {.cols = 80, .rows = 24, .settle_frames = 2, .frames = 2, .reps = 1};
+    cr_assert(bench_frame_bytes(&fb), "%s", fb.how);
+    fflush(stdout);
+    cr_assert_stdout_eq_str("");
+}
+
+Test(bench, frame_bytes_refuse_a_size_the_sandbox_does_not_draw)
+{
+    FrameBytes fb = {.cols = 20, .rows = 5, .settle_frames = 1, .frames = 1, .reps = 1};
+    cr_expect_not(bench_frame_bytes(&fb));
+    cr_expect(strncmp(fb.how, "n/a", 3) == 0, "%s", fb.how);
+}
