@@ -116,8 +116,13 @@ typedef struct Block {
     int32_t skip; /* lanes of ordinal below this were solved by the previous block */
 } Block;
 
-/* What one pass asks of every thread. */
+/* What the threads are asked to do: a relaxation pass, or one of the
+ * stages around the passes, each split by particles or rows. */
+typedef enum JobKind { JOB_PASS, JOB_FORCES, JOB_INTEGRATE, JOB_VELOCITY, JOB_CONTACT } JobKind;
+
+/* What one job asks of every thread. */
 typedef struct Job {
+    JobKind kind;
     Cloth *cloth;
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
     bool xpbd;
@@ -125,6 +130,11 @@ typedef struct Job {
     bool sphere;
     Collider collider;
     float margin;
+    /* the stages: */
+    struct Solver *solver;
+    float h, decay, gravity, friction;
+    bool verlet, windy;
+    float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
     int threads; /* taking part in this job */
 } Job;
 
@@ -177,7 +187,7 @@ struct RelaxFast {
 /* A thread at a barrier spins this many times (some 4 us) and then yields
  * its core at every look: on a machine busy with other work the thread it
  * waits for may be queued behind it on the same core. */
-#define BARRIER_SPINS 64
+#define BARRIER_SPINS 1000
 
 /* Below this many links (a grid of about 75 x 75) a pass takes under 50
  * microseconds, and the 13 barriers of a threaded pass cost too large a
@@ -465,9 +475,9 @@ AVX2_INLINE void load_links(LinkLayout layout, const Cloth *c, const Block *bk, 
     *intact = _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(torn8), _mm256_setzero_si256());
 }
 
-/* A block's two ends and the vector between them. */
+/* A block's two ends: inverse masses and positions. */
 typedef struct Ends {
-    __m256 xa, xb, ya, yb, za, zb, wa, wb, dx, dy, dz;
+    __m256 xa, xb, ya, yb, za, zb, wa, wb;
 } Ends;
 
 AVX2_INLINE void load_block(ParticleLayout particles, const Cloth *c, const Block *bk, Ends *e)
@@ -476,18 +486,18 @@ AVX2_INLINE void load_block(ParticleLayout particles, const Cloth *c, const Bloc
     load_ends(particles, c->x, bk, &e->xa, &e->xb);
     load_ends(particles, c->y, bk, &e->ya, &e->yb);
     load_ends(particles, c->z, bk, &e->za, &e->zb);
-    e->dx = _mm256_sub_ps(e->xb, e->xa), e->dy = _mm256_sub_ps(e->yb, e->ya), e->dz = _mm256_sub_ps(e->zb, e->za);
 }
 
-/* Solves the 8 links of a block: solve_link lane by lane. A lane whose link
- * is skipped is computed all the same and then left out by a blend. */
-AVX2_INLINE void solve_block(ParticleLayout particles, LinkLayout links, bool xpbd, Cloth *c, const Block *bk,
-                             float k, float alpha, float *lambda)
+/* Solves the 8 links of a block whose ends e holds: solve_link lane by
+ * lane. A lane whose link is skipped is computed all the same and then left
+ * out by a blend. */
+AVX2_INLINE void solve_loaded(ParticleLayout particles, LinkLayout links, bool xpbd, Cloth *c, const Block *bk,
+                              const Ends *ends, float k, float alpha, float *lambda)
 {
-    Ends e;
+    Ends e = *ends;
     __m256 rest, scale;
     __m256i intact;
-    load_block(particles, c, bk, &e);
+    __m256 dx = _mm256_sub_ps(e.xb, e.xa), dy = _mm256_sub_ps(e.yb, e.ya), dz = _mm256_sub_ps(e.zb, e.za);
     load_links(links, c, bk, &rest, &intact);
     /* lanes' ordinals along the row: a lane the previous block solved is off */
     __m256i ordinal = particles == ROWS ? _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
@@ -496,7 +506,7 @@ AVX2_INLINE void solve_block(ParticleLayout particles, LinkLayout links, bool xp
     __m256 live = _mm256_castsi256_ps(_mm256_and_si256(intact, fresh));
     __m256 w = _mm256_add_ps(e.wa, e.wb);
     __m256 length = _mm256_sqrt_ps(
-        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(e.dx, e.dx), _mm256_mul_ps(e.dy, e.dy)), _mm256_mul_ps(e.dz, e.dz)));
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
     /* w == 0: both ends fixed; length < 1e-12: no direction (NaN goes on, as in C) */
     live = _mm256_and_ps(live, _mm256_cmp_ps(w, _mm256_setzero_ps(), _CMP_NEQ_UQ));
     live = _mm256_and_ps(live, _mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_NLT_UQ));
@@ -513,12 +523,12 @@ AVX2_INLINE void solve_block(ParticleLayout particles, LinkLayout links, bool xp
         scale = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(k), error), _mm256_mul_ps(length, w));
     }
     __m256 move_a = _mm256_mul_ps(e.wa, scale), move_b = _mm256_mul_ps(e.wb, scale);
-    __m256 xa = _mm256_add_ps(e.xa, _mm256_mul_ps(move_a, e.dx));
-    __m256 ya = _mm256_add_ps(e.ya, _mm256_mul_ps(move_a, e.dy));
-    __m256 za = _mm256_add_ps(e.za, _mm256_mul_ps(move_a, e.dz));
-    __m256 xb = _mm256_sub_ps(e.xb, _mm256_mul_ps(move_b, e.dx));
-    __m256 yb = _mm256_sub_ps(e.yb, _mm256_mul_ps(move_b, e.dy));
-    __m256 zb = _mm256_sub_ps(e.zb, _mm256_mul_ps(move_b, e.dz));
+    __m256 xa = _mm256_add_ps(e.xa, _mm256_mul_ps(move_a, dx));
+    __m256 ya = _mm256_add_ps(e.ya, _mm256_mul_ps(move_a, dy));
+    __m256 za = _mm256_add_ps(e.za, _mm256_mul_ps(move_a, dz));
+    __m256 xb = _mm256_sub_ps(e.xb, _mm256_mul_ps(move_b, dx));
+    __m256 yb = _mm256_sub_ps(e.yb, _mm256_mul_ps(move_b, dy));
+    __m256 zb = _mm256_sub_ps(e.zb, _mm256_mul_ps(move_b, dz));
     xa = _mm256_blendv_ps(e.xa, xa, live), ya = _mm256_blendv_ps(e.ya, ya, live);
     za = _mm256_blendv_ps(e.za, za, live), xb = _mm256_blendv_ps(e.xb, xb, live);
     yb = _mm256_blendv_ps(e.yb, yb, live), zb = _mm256_blendv_ps(e.zb, zb, live);
@@ -531,8 +541,11 @@ AVX2_INLINE void solve_block(ParticleLayout particles, LinkLayout links, bool xp
 #define BLOCK_LOOP(name, particles, links, xpbd)                                                                     \
     AVX2 static void name(Cloth *c, const Block *blocks, int begin, int end, float k, float alpha, float *lambda)  \
     {                                                                                                              \
-        for (int i = begin; i < end; i++)                                                                          \
-            solve_block(particles, links, xpbd, c, &blocks[i], k, alpha, lambda + (size_t)i * LANES);              \
+        for (int i = begin; i < end; i++) {                                                                        \
+            Ends e;                                                                                                \
+            load_block(particles, c, &blocks[i], &e);                                                              \
+            solve_loaded(particles, links, xpbd, c, &blocks[i], &e, k, alpha, lambda + (size_t)i * LANES);         \
+        }                                                                                                          \
     }
 BLOCK_LOOP(blocks_pairs, PAIRS, LINKS_PAIRS, false)
 BLOCK_LOOP(blocks_next, ROWS, LINKS_NEXT, false)
@@ -630,9 +643,20 @@ static void share(int begin, int end, int t, int n, int *from, int *to)
     *to = begin + (int)(span * (t + 1) / n);
 }
 
+/* Thread t's share of the particles, in whole vectors of 8. */
+static void particle_share(int count, int t, int n, int *from, int *to)
+{
+    int blocks = (count + LANES - 1) / LANES;
+    share(0, blocks, t, n, from, to);
+    *from *= LANES;
+    *to = *to * LANES < count ? *to * LANES : count;
+}
+
+static void run_job(RelaxFast *f, int t);
+
 /* The pass, as thread t sees it: its share of every colour, a barrier after
  * each, then its share of the sphere contact. */
-static void run_job(RelaxFast *f, int t)
+static void run_pass(RelaxFast *f, int t)
 {
     const Job *job = &f->job;
     Cloth *c = job->cloth;
@@ -662,9 +686,8 @@ static void run_job(RelaxFast *f, int t)
         barrier(f);
     }
     if (job->sphere) {
-        int from, to, blocks = (c->count + LANES - 1) / LANES;
-        share(0, blocks, t, n, &from, &to);
-        from *= LANES, to = to * LANES < c->count ? to * LANES : c->count;
+        int from, to;
+        particle_share(c->count, t, n, &from, &to);
 #if RELAX_FAST_X86
         if (f->simd) {
             sphere_range_avx2(c, from, to, &job->collider, job->margin, 0.0f);
@@ -877,14 +900,13 @@ AVX2 static void wind_to_particles(Solver *s, const RelaxFast *f, int row, int c
 }
 #endif
 
-bool relax_fast_wind(RelaxFast *f, Solver *s)
-{
-    const Cloth *c = s->cloth;
-    if (!f->simd || !f->wind_grid)
-        return false;
 #if RELAX_FAST_X86
-    int cells = c->cols - 1;
-    for (int row = 0; row + 1 < c->rows; row++) {
+/* add_wind's first half for the cells of rows from .. to - 1: each
+ * triangle's force. */
+static void wind_cell_rows(const Solver *s, RelaxFast *f, int from, int to)
+{
+    int cells = s->cloth->cols - 1;
+    for (int row = from; row < to; row++) {
         int col = 0;
         for (; cells >= LANES && col + LANES <= cells; col += LANES)
             wind_on_cells(s, f, row, col);
@@ -895,7 +917,14 @@ bool relax_fast_wind(RelaxFast *f, Solver *s)
                 for (int which = 0; which < 2; which++)
                     wind_on_triangle(s, f, row * cells + col, which);
     }
-    for (int row = 0; row < c->rows; row++) {
+}
+
+/* Its second half for the particles of rows from .. to - 1: the forces
+ * added up in add_wind's order. */
+static void wind_particle_rows(Solver *s, const RelaxFast *f, int from, int to)
+{
+    const Cloth *c = s->cloth;
+    for (int row = from; row < to; row++) {
         int col = 0;
         if (row > 0 && row < c->rows - 1 && c->cols - 2 >= LANES) {
             for (col = 1; col + LANES <= c->cols - 1; col += LANES)
@@ -910,12 +939,62 @@ bool relax_fast_wind(RelaxFast *f, Solver *s)
             if (k == 0 || k >= col)
                 wind_to_particle(s, f, k, row);
     }
-    return true;
-#else
-    (void)s;
-    return false;
-#endif
 }
+
+/* stage_forces' start for particles from .. to - 1: no force but gravity,
+ * and, when windy, solver_wind_field, eight at a time. */
+AVX2 static void forces_avx2(Solver *s, const Job *job, int from, int to)
+{
+    Cloth *c = s->cloth;
+    const __m256 gravity = _mm256_set1_ps(job->gravity), sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
+    int i = from;
+    for (; i + LANES <= to; i += LANES) {
+        _mm256_storeu_ps(s->fx + i, zero);
+        _mm256_storeu_ps(s->fy + i, _mm256_mul_ps(_mm256_xor_ps(_mm256_loadu_ps(c->mass + i), sign), gravity));
+        _mm256_storeu_ps(s->fz + i, zero);
+    }
+    for (; i < to; i++) {
+        s->fx[i] = 0.0f;
+        s->fy[i] = -c->mass[i] * job->gravity;
+        s->fz[i] = 0.0f;
+    }
+    if (!job->windy)
+        return;
+    const size_t n = (size_t)c->count;
+    const __m256 wx = _mm256_set1_ps((float)s->params.wind_x), wz = _mm256_set1_ps((float)s->params.wind_z);
+    for (i = from; i + LANES <= to; i += LANES) {
+        __m256 g[2] = {zero, zero};
+        for (int w = 0; w < 2 * SOLVER_TURBULENCE_WAVES; w++) {
+            __m256 term = _mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(job->sin_t[w]), _mm256_loadu_ps(s->wave_cos + w * n + i)),
+                                        _mm256_mul_ps(_mm256_set1_ps(job->cos_t[w]), _mm256_loadu_ps(s->wave_sin + w * n + i)));
+            g[w / SOLVER_TURBULENCE_WAVES] = _mm256_add_ps(g[w / SOLVER_TURBULENCE_WAVES], term);
+        }
+        _mm256_storeu_ps(s->wind_x_at + i, _mm256_add_ps(wx, g[0]));
+        _mm256_storeu_ps(s->wind_z_at + i, _mm256_add_ps(wz, g[1]));
+    }
+    solver_wind_field(s, job->sin_t, job->cos_t, i, to);
+}
+
+/* The forces, as thread t sees it: its particles' gravity and wind field,
+ * then (all waiting for all in between) its rows of cells, its rows of
+ * particles. */
+static void run_forces(RelaxFast *f, int t)
+{
+    const Job *job = &f->job;
+    Solver *s = job->solver;
+    int n = job->threads, rows = s->cloth->rows, from, to;
+    particle_share(s->cloth->count, t, n, &from, &to);
+    forces_avx2(s, job, from, to);
+    if (!job->windy)
+        return;
+    barrier(f);
+    share(0, rows - 1, t, n, &from, &to);
+    wind_cell_rows(s, f, from, to);
+    barrier(f);
+    share(0, rows, t, n, &from, &to);
+    wind_particle_rows(s, f, from, to);
+}
+#endif
 
 #if RELAX_FAST_X86
 AVX2 static bool blew_up_avx2(const RelaxFast *f, const Cloth *c, float allowed, float stretch)
@@ -958,8 +1037,8 @@ AVX2 static bool blew_up_avx2(const RelaxFast *f, const Cloth *c, float allowed,
             __m256i intact;
             load_block(col->particles, c, bk, &e);
             load_links(col->links, c, bk, &rest, &intact);
-            __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(e.dx, e.dx), _mm256_mul_ps(e.dy, e.dy)),
-                                      _mm256_mul_ps(e.dz, e.dz));
+            __m256 dx = _mm256_sub_ps(e.xb, e.xa), dy = _mm256_sub_ps(e.yb, e.ya), dz = _mm256_sub_ps(e.zb, e.za);
+            __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
             __m256 longest = _mm256_mul_ps(_mm256_set1_ps(stretch), rest);
             __m256 over = _mm256_cmp_ps(d2, _mm256_mul_ps(longest, longest), _CMP_GT_OQ);
             if (_mm256_movemask_ps(_mm256_and_ps(over, _mm256_castsi256_ps(intact))))
@@ -995,27 +1074,27 @@ bool relax_fast_sphere(RelaxFast *f, Cloth *c, const Collider *sphere, float mar
 {
     if (!f->simd || fix_velocity || sphere->shape != SHAPE_SPHERE)
         return false;
-#if RELAX_FAST_X86
-    sphere_range_avx2(c, 0, c->count, sphere, margin, friction);
+    f->job.kind = JOB_CONTACT;
+    f->job.cloth = c;
+    f->job.collider = *sphere;
+    f->job.margin = margin;
+    f->job.friction = friction;
+    run_on_threads(f);
     return true;
-#else
-    (void)c, (void)margin, (void)friction;
-    return false;
-#endif
 }
 
 /* ------------------------------------------------------------ integration and velocity */
 
 #if RELAX_FAST_X86
 /* stage_integrate for jakobsen (verlet) or pbd and xpbd, eight particles at a time. */
-AVX2 static void integrate_avx2(Solver *s, float h, float decay, bool verlet)
+AVX2 static void integrate_avx2(Solver *s, float h, float decay, bool verlet, int from, int to)
 {
     Cloth *c = s->cloth;
     float *pos[3] = {c->x, c->y, c->z}, *prev[3] = {c->px, c->py, c->pz}, *vel[3] = {c->vx, c->vy, c->vz};
     const float *force[3] = {s->fx, s->fy, s->fz};
     const __m256 vh = _mm256_set1_ps(h), vdecay = _mm256_set1_ps(decay), zero = _mm256_setzero_ps();
-    int i = 0;
-    for (; i + LANES <= c->count; i += LANES) {
+    int i = from;
+    for (; i + LANES <= to; i += LANES) {
         __m256 w = _mm256_loadu_ps(c->inv_mass + i);
         __m256 moves = _mm256_cmp_ps(w, zero, _CMP_NEQ_UQ); /* pinned or grabbed: kinematics only */
         for (int k = 0; k < 3; k++) {
@@ -1035,7 +1114,7 @@ AVX2 static void integrate_avx2(Solver *s, float h, float decay, bool verlet)
             _mm256_storeu_ps(prev[k] + i, _mm256_blendv_ps(_mm256_loadu_ps(prev[k] + i), x, moves));
         }
     }
-    for (; i < c->count; i++) {
+    for (; i < to; i++) {
         float w = c->inv_mass[i];
         if (w == 0.0f)
             continue;
@@ -1054,48 +1133,99 @@ AVX2 static void integrate_avx2(Solver *s, float h, float decay, bool verlet)
 
 /* stage_velocity's loop for jakobsen (no decay: it was in the Verlet update)
  * or pbd and xpbd. */
-AVX2 static void velocity_avx2(Cloth *c, float inv_h, float decay, bool verlet)
+AVX2 static void velocity_avx2(Cloth *c, float inv_h, float decay, bool verlet, int from, int to)
 {
     float *pos[3] = {c->x, c->y, c->z}, *prev[3] = {c->px, c->py, c->pz}, *vel[3] = {c->vx, c->vy, c->vz};
     const __m256 vinv = _mm256_set1_ps(inv_h), vdecay = _mm256_set1_ps(decay);
     for (int k = 0; k < 3; k++) {
-        int i = 0;
-        for (; i + LANES <= c->count; i += LANES) {
+        int i = from;
+        for (; i + LANES <= to; i += LANES) {
             __m256 v = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(pos[k] + i), _mm256_loadu_ps(prev[k] + i)), vinv);
             _mm256_storeu_ps(vel[k] + i, verlet ? v : _mm256_mul_ps(v, vdecay));
         }
-        for (; i < c->count; i++)
+        for (; i < to; i++)
             vel[k][i] = verlet ? (pos[k][i] - prev[k][i]) * inv_h : (pos[k][i] - prev[k][i]) * inv_h * decay;
     }
 }
 #endif
 
+/* A stage's share for thread t, and the dispatcher the threads run. */
+static void run_stage(RelaxFast *f, int t)
+{
+#if RELAX_FAST_X86
+    const Job *job = &f->job;
+    Cloth *c = job->cloth;
+    int from, to;
+    particle_share(c->count, t, job->threads, &from, &to);
+    switch (job->kind) {
+    case JOB_INTEGRATE:
+        integrate_avx2(job->solver, job->h, job->decay, job->verlet, from, to);
+        break;
+    case JOB_VELOCITY:
+        velocity_avx2(c, 1.0f / job->h, job->decay, job->verlet, from, to);
+        break;
+    case JOB_CONTACT:
+        sphere_range_avx2(c, from, to, &job->collider, job->margin, job->friction);
+        break;
+    case JOB_FORCES:
+        run_forces(f, t);
+        break;
+    case JOB_PASS:
+        break;
+    }
+#else
+    (void)f, (void)t;
+#endif
+}
+
+static void run_job(RelaxFast *f, int t)
+{
+    if (f->job.kind == JOB_PASS)
+        run_pass(f, t);
+    else
+        run_stage(f, t);
+}
+
+/* Sets up a stage job; false where the vector kernels cannot run. */
+static bool stage_job(RelaxFast *f, Solver *s, JobKind kind)
+{
+    if (!f->simd || !solver_is_position_based(s->params.integrator))
+        return false;
+    f->job.kind = kind;
+    f->job.solver = s;
+    f->job.cloth = s->cloth;
+    f->job.verlet = s->params.integrator == INTEGRATOR_JAKOBSEN;
+    return true;
+}
+
+bool relax_fast_forces(RelaxFast *f, Solver *s, float gravity, const float *sin_t, const float *cos_t)
+{
+    if ((sin_t && !f->wind_grid) || !stage_job(f, s, JOB_FORCES))
+        return false;
+    f->job.gravity = gravity;
+    f->job.windy = sin_t != NULL;
+    for (int w = 0; sin_t && w < 2 * SOLVER_TURBULENCE_WAVES; w++)
+        f->job.sin_t[w] = sin_t[w], f->job.cos_t[w] = cos_t[w];
+    run_on_threads(f);
+    return true;
+}
+
 bool relax_fast_integrate(RelaxFast *f, Solver *s, float h, float decay)
 {
-    int integrator = s->params.integrator;
-    if (!f->simd || !solver_is_position_based(integrator))
+    if (!stage_job(f, s, JOB_INTEGRATE))
         return false;
-#if RELAX_FAST_X86
-    integrate_avx2(s, h, decay, integrator == INTEGRATOR_JAKOBSEN);
+    f->job.h = h, f->job.decay = decay;
+    run_on_threads(f);
     return true;
-#else
-    (void)h, (void)decay;
-    return false;
-#endif
 }
 
 bool relax_fast_velocity(RelaxFast *f, Solver *s, float h, float decay)
 {
-    int integrator = s->params.integrator;
-    if (!f->simd || !solver_is_position_based(integrator))
+    if (!stage_job(f, s, JOB_VELOCITY))
         return false;
-#if RELAX_FAST_X86
-    velocity_avx2(s->cloth, 1.0f / h, decay, integrator == INTEGRATOR_JAKOBSEN);
+    f->job.h = h, f->job.decay = decay;
+    run_on_threads(f);
     return true;
-#else
-    (void)h, (void)decay;
-    return false;
-#endif
 }
 
 /* ------------------------------------------------------------ lifetime */
@@ -1174,6 +1304,7 @@ void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
 {
     Cloth *c = s->cloth;
     Job *job = &f->job;
+    job->kind = JOB_PASS;
     job->cloth = c;
     for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)
         job->k[fam] = k[fam], job->alpha[fam] = alpha[fam];

@@ -62,11 +62,14 @@ void relax_fast_use_simd(RelaxFast *fast, bool use);
 void relax_fast_pass(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                      const float alpha[LINK_FAMILY_COUNT]);
 
-/* add_wind (solver.c) for the colored order: every triangle's force eight
- * at a time, then added to the particles' accumulators in triangle order as
- * add_wind adds them, so the bits are the same. Returns false, doing
- * nothing, where it cannot (no AVX2, or not the grid's triangles). */
-bool relax_fast_wind(RelaxFast *fast, struct Solver *solver);
+/* stage_forces (solver.c) for the position-based integrators: every
+ * particle's gravity and, if sin_t is not NULL, the wind field
+ * (solver_wind_field with those time factors) and add_wind: every
+ * triangle's force eight at a time, then added to the particles'
+ * accumulators in triangle order as add_wind adds them, so the bits are the
+ * same. Returns false, doing nothing, where it cannot (no AVX2, a
+ * force-based integrator, or not the grid's triangles). */
+bool relax_fast_forces(RelaxFast *fast, struct Solver *solver, float gravity, const float *sin_t, const float *cos_t);
 
 /* blew_up's verdict (solver.c) eight coordinates and eight links at a time:
  * a coordinate not finite, a bounding box side over allowed (m), or a

@@ -152,8 +152,8 @@ static void setup_turbulence(Solver *s)
         double u = (i % c->cols) * spacing, v = (i / c->cols) * spacing;
         for (int w = 0; w < waves; w++) {
             double phase = kx[w] * u + ky[w] * v;
-            s->wave_cos[(size_t)i * waves + w] = (float)cos(phase);
-            s->wave_sin[(size_t)i * waves + w] = (float)sin(phase);
+            s->wave_cos[(size_t)w * c->count + i] = (float)cos(phase);
+            s->wave_sin[(size_t)w * c->count + i] = (float)sin(phase);
         }
     }
 }
@@ -324,25 +324,30 @@ static void stage_kinematics(Solver *s, double t_end)
     }
 }
 
-static void wind_at_particles(Solver *s, double t)
+/* The gusts' time factors at time t: for wave w, its amplitude times
+ * turbulence times sin and cos of its phase in time. */
+static void wave_factors(const Solver *s, double t, float sin_t[2 * SOLVER_TURBULENCE_WAVES],
+                         float cos_t[2 * SOLVER_TURBULENCE_WAVES])
 {
-    const Cloth *c = s->cloth;
-    const int waves = 2 * SOLVER_TURBULENCE_WAVES;
-    float wx = (float)s->params.wind_x, wz = (float)s->params.wind_z, turb = (float)s->params.turbulence;
-    float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
-    for (int w = 0; w < waves; w++) {
+    float turb = (float)s->params.turbulence;
+    for (int w = 0; w < 2 * SOLVER_TURBULENCE_WAVES; w++) {
         double theta = s->wave_omega[w] * t + s->wave_phase[w];
         sin_t[w] = (float)(s->wave_amplitude[w] * sin(theta)) * turb;
         cos_t[w] = (float)(s->wave_amplitude[w] * cos(theta)) * turb;
     }
-    for (int i = 0; i < c->count; i++) {
-        const float *wc = &s->wave_cos[(size_t)i * waves], *ws = &s->wave_sin[(size_t)i * waves];
+}
+
+void solver_wind_field(Solver *s, const float *sin_t, const float *cos_t, int from, int to)
+{
+    const size_t n = (size_t)s->cloth->count;
+    float wx = (float)s->params.wind_x, wz = (float)s->params.wind_z;
+    for (int i = from; i < to; i++) {
         float gx = 0.0f, gz = 0.0f;
         /* sin(theta - phase) = sin theta cos phase - cos theta sin phase */
         for (int w = 0; w < SOLVER_TURBULENCE_WAVES; w++)
-            gx += sin_t[w] * wc[w] - cos_t[w] * ws[w];
-        for (int w = SOLVER_TURBULENCE_WAVES; w < waves; w++)
-            gz += sin_t[w] * wc[w] - cos_t[w] * ws[w];
+            gx += sin_t[w] * s->wave_cos[(size_t)w * n + (size_t)i] - cos_t[w] * s->wave_sin[(size_t)w * n + (size_t)i];
+        for (int w = SOLVER_TURBULENCE_WAVES; w < 2 * SOLVER_TURBULENCE_WAVES; w++)
+            gz += sin_t[w] * s->wave_cos[(size_t)w * n + (size_t)i] - cos_t[w] * s->wave_sin[(size_t)w * n + (size_t)i];
         s->wind_x_at[i] = wx + gx;
         s->wind_z_at[i] = wz + gz;
     }
@@ -407,16 +412,21 @@ static void stage_forces(Solver *s, double t)
 {
     Cloth *c = s->cloth;
     float g = (float)s->params.gravity;
-    for (int i = 0; i < c->count; i++) {
-        s->fx[i] = 0.0f;
-        s->fy[i] = -c->mass[i] * g;
-        s->fz[i] = 0.0f;
-    }
-    bool windy = s->params.wind_x != 0.0 || s->params.wind_z != 0.0 || s->params.turbulence != 0.0;
-    if (windy && s->params.dim == 3) {
-        wind_at_particles(s, t);
-        if (!fast_path(s) || !relax_fast_wind(s->relax_fast, s))
+    bool windy = (s->params.wind_x != 0.0 || s->params.wind_z != 0.0 || s->params.turbulence != 0.0) &&
+                 s->params.dim == 3;
+    float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
+    if (windy)
+        wave_factors(s, t, sin_t, cos_t);
+    if (!fast_path(s) || !relax_fast_forces(s->relax_fast, s, g, windy ? sin_t : NULL, cos_t)) {
+        for (int i = 0; i < c->count; i++) {
+            s->fx[i] = 0.0f;
+            s->fy[i] = -c->mass[i] * g;
+            s->fz[i] = 0.0f;
+        }
+        if (windy) {
+            solver_wind_field(s, sin_t, cos_t, 0, c->count);
             add_wind(s);
+        }
     }
     if (!solver_is_position_based(s->params.integrator))
         add_springs(s);

@@ -82,7 +82,7 @@ typedef struct Solver {
     float *lambda;                /* XPBD multipliers, one per link */
     float *good_x, *good_y, *good_z; /* positions at the start of the step */
     float *wind_x_at, *wind_z_at; /* wind at each particle this substep, m/s */
-    float *wave_cos, *wave_sin;   /* turbulence: spatial phase per particle */
+    float *wave_cos, *wave_sin;   /* turbulence: spatial phase, wave by wave: [w * count + i] */
     double wave_omega[2 * SOLVER_TURBULENCE_WAVES];
     double wave_phase[2 * SOLVER_TURBULENCE_WAVES];
     double wave_amplitude[2 * SOLVER_TURBULENCE_WAVES];
@@ -93,6 +93,11 @@ typedef struct Solver {
     uint64_t rng;
     double rest_extent; /* largest rest span of the cloth, m */
 } Solver;
+
+/* The wind at particles from .. to - 1 into wind_x_at / wind_z_at: the
+ * mean wind plus the gusts, whose time factors (wave by wave) are sin_t and
+ * cos_t. The fast path (relax_fast.c) does the same eight at a time. */
+void solver_wind_field(Solver *solver, const float *sin_t, const float *cos_t, int from, int to);
 
 /* Builds the scene params describe and a solver for it. NULL when out of
  * memory or when the grid is too large (params_set refuses such values
