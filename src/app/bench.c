@@ -358,6 +358,7 @@ bool bench_frame_bytes(FrameBytes *fb)
     /* the sandbox with no options (tui_main): the default scene at 30 fps */
     tui_defaults(tui);
     params_default(&tui->base, SCENE_CURTAIN);
+    tui->base.order = ORDER_COLORED; /* as tui_main sets it */
     tui->pane_count = 1;
     bytes_locale(tui);
     bool ok = false;
