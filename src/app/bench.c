@@ -104,6 +104,7 @@ typedef struct Results {
     Stat frame_ms[RENDER_SIZES][RENDER_MODE_COUNT];
     bool frame_ok[RENDER_SIZES][RENDER_MODE_COUNT];
     SolverFigure sandbox_sequential, sandbox_colored; /* the default scene */
+    SolverFigure seed_sequential, seed_colored;       /* seed 000's workload (seed_params) */
     FrameBytes bytes;                                 /* written to the terminal per frame, 80 x 24 */
     bool bytes_ok;
     Stat bytes_per_frame;
@@ -182,6 +183,16 @@ static void bench_params(Params *p, int integrator, int size, int order)
     p->order = order;
 }
 
+/* Seed 000's workload, whose JavaScript takes about 16 ns a link a pass
+ * (issue 6): 40 x 40, a Verlet step and 10 Jakobsen passes a frame (one
+ * substep), gravity and a sphere (the curtain's, moving); no wind. */
+static void seed_params(Params *p, int order)
+{
+    bench_params(p, INTEGRATOR_JAKOBSEN, 40, order);
+    p->substeps = 1;
+    p->wind_x = p->wind_z = p->turbulence = 0.0;
+}
+
 static void run_solver(Results *res, const Config *cfg)
 {
     for (int i = 0; i < BENCH_INTEGRATORS; i++)
@@ -206,6 +217,11 @@ static void run_solver(Results *res, const Config *cfg)
     res->sandbox_sequential = measure_solver(&p, 1, cfg);
     p.order = ORDER_COLORED;
     res->sandbox_colored = measure_solver(&p, 1, cfg);
+    fprintf(stderr, "clothsim bench: seed 000's workload\n");
+    seed_params(&p, ORDER_SEQUENTIAL);
+    res->seed_sequential = measure_solver(&p, 1, cfg);
+    seed_params(&p, ORDER_COLORED);
+    res->seed_colored = measure_solver(&p, 1, cfg);
 }
 
 static void run_render(Results *res, const Config *cfg)
@@ -438,8 +454,9 @@ static int targets(const Results *res, Target *out)
 {
     int n = 0;
     int two = res->threads >= 2 ? 2 : 1;
-    const SolverRow *j40 = &res->rows[0][1], *j200 = &res->rows[0][3];
-    out[n++] = (Target){"jakobsen 40x40, sphere, 1 thread", j40->colored[1].ns.median, TARGET_40_NS, true, "ns/link/pass"};
+    const SolverRow *j200 = &res->rows[0][3];
+    out[n++] = (Target){"seed 000's workload (jakobsen 40x40, sphere), 1 thread", res->seed_colored.ns.median,
+                        TARGET_40_NS, true, "ns/link/pass"};
     out[n++] = (Target){"jakobsen 200x200, 1 thread", j200->colored[1].ns.median, TARGET_200_NS, true, "ns/link/pass"};
     if (two == 2)
         out[n++] = (Target){"jakobsen 200x200, 2 threads over 1", j200->colored[1].ns.median / j200->colored[2].ns.median,
@@ -546,6 +563,11 @@ static void print_table(const Results *res, const Config *cfg)
     printf("\ndefault scene (curtain 30x24, 12 iterations): sequential %s, colored %s ns/link/pass;\n"
            "  %.0f and %.0f steps/s on 1 thread\n",
            seq, col, res->sandbox_sequential.steps_per_second.median, res->sandbox_colored.steps_per_second.median);
+    format_figure(seq, sizeof seq, &res->seed_sequential);
+    format_figure(col, sizeof col, &res->seed_colored);
+    printf("seed 000's workload (jakobsen 40x40, 10 passes a step, one substep, the moving sphere, no wind):\n"
+           "  sequential %s, colored %s ns/link/pass; %.0f and %.0f steps/s on 1 thread\n",
+           seq, col, res->seed_sequential.steps_per_second.median, res->seed_colored.steps_per_second.median);
     char bytes[64] = "n/a";
     if (res->bytes_ok)
         format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
@@ -628,6 +650,10 @@ static void print_json(const Results *res, const Config *cfg)
     json_figure(&res->sandbox_sequential);
     printf(", \"colored\": ");
     json_figure(&res->sandbox_colored);
+    printf("},\n \"seed_workload\": {\"sequential\": ");
+    json_figure(&res->seed_sequential);
+    printf(", \"colored\": ");
+    json_figure(&res->seed_colored);
     printf("},\n \"bytes_per_frame\": ");
     if (res->bytes_ok) {
         printf("{\"width\": %d, \"height\": %d, \"frames\": %d, \"settle_frames\": %d, \"first_frame\": %.0f, ",
