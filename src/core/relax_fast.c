@@ -151,6 +151,12 @@ struct RelaxFast {
     Block *blocks;
     int block_count;
     float *lambda; /* xpbd multipliers of the block lanes, LANES per block */
+    /* per block lane, refreshed when a substep's first pass begins: the rest
+     * length, and ~0 where the lane's link is solved (not torn, and not
+     * left to the block before in its row) */
+    float *block_rest;
+    uint32_t *block_live;
+    bool blocks_stale; /* refresh before the next pass whatever its number */
     uint32_t *tails;
     int tail_count;
     int parts; /* the blocks are split for this many threads */
@@ -489,22 +495,17 @@ AVX2_INLINE void load_block(ParticleLayout particles, const Cloth *c, const Bloc
     load_ends(particles, c->z, bk, &e->za, &e->zb);
 }
 
-/* Solves the 8 links of a block whose ends e holds: solve_link lane by
- * lane. A lane whose link is skipped is computed all the same and then left
- * out by a blend. */
-AVX2_INLINE void solve_loaded(ParticleLayout particles, LinkLayout links, bool xpbd, Cloth *c, const Block *bk,
-                              const Ends *ends, float k, float alpha, float *lambda)
+/* Solves the 8 links of a block whose ends `ends` holds: solve_link lane
+ * by lane. A lane whose link is skipped is computed all the same and then
+ * left out by a blend. block_rest, block_live: the block's lanes'. */
+AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, Cloth *c, const Block *bk, const Ends *ends,
+                              const float *block_rest, const uint32_t *block_live, float k, float alpha, float *lambda)
 {
     Ends e = *ends;
-    __m256 rest, scale;
-    __m256i intact;
+    __m256 scale;
     __m256 dx = _mm256_sub_ps(e.xb, e.xa), dy = _mm256_sub_ps(e.yb, e.ya), dz = _mm256_sub_ps(e.zb, e.za);
-    load_links(links, c, bk, &rest, &intact);
-    /* lanes' ordinals along the row: a lane the previous block solved is off */
-    __m256i ordinal = particles == ROWS ? _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
-                                        : _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
-    __m256i fresh = _mm256_cmpgt_epi32(ordinal, _mm256_set1_epi32(bk->skip - 1));
-    __m256 live = _mm256_castsi256_ps(_mm256_and_si256(intact, fresh));
+    __m256 rest = _mm256_load_ps(block_rest);
+    __m256 live = _mm256_load_ps((const float *)block_live);
     __m256 w = _mm256_add_ps(e.wa, e.wb);
     __m256 length = _mm256_sqrt_ps(
         _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
@@ -539,33 +540,54 @@ AVX2_INLINE void solve_loaded(ParticleLayout particles, LinkLayout links, bool x
 }
 
 /* One instance per layout and method, so that each inner loop is straight. */
-#define BLOCK_LOOP(name, particles, links, xpbd)                                                                     \
-    AVX2 static void name(Cloth *c, const Block *blocks, int begin, int end, float k, float alpha, float *lambda)  \
+#define BLOCK_LOOP(name, particles, xpbd)                                                                            \
+    AVX2 static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)                \
     {                                                                                                              \
         for (int i = begin; i < end; i++) {                                                                        \
             Ends e;                                                                                                \
-            load_block(particles, c, &blocks[i], &e);                                                              \
-            solve_loaded(particles, links, xpbd, c, &blocks[i], &e, k, alpha, lambda + (size_t)i * LANES);         \
+            size_t lane = (size_t)i * LANES;                                                                       \
+            load_block(particles, c, &f->blocks[i], &e);                                                           \
+            solve_loaded(particles, xpbd, c, &f->blocks[i], &e, f->block_rest + lane, f->block_live + lane, k,     \
+                         alpha, f->lambda + lane);                                                                 \
         }                                                                                                          \
     }
-BLOCK_LOOP(blocks_pairs, PAIRS, LINKS_PAIRS, false)
-BLOCK_LOOP(blocks_next, ROWS, LINKS_NEXT, false)
-BLOCK_LOOP(blocks_even, ROWS, LINKS_EVEN, false)
-BLOCK_LOOP(blocks_quads, QUADS, LINKS_QUADS, false)
-BLOCK_LOOP(blocks_pairs_xpbd, PAIRS, LINKS_PAIRS, true)
-BLOCK_LOOP(blocks_next_xpbd, ROWS, LINKS_NEXT, true)
-BLOCK_LOOP(blocks_even_xpbd, ROWS, LINKS_EVEN, true)
-BLOCK_LOOP(blocks_quads_xpbd, QUADS, LINKS_QUADS, true)
+BLOCK_LOOP(blocks_pairs, PAIRS, false)
+BLOCK_LOOP(blocks_rows, ROWS, false)
+BLOCK_LOOP(blocks_quads, QUADS, false)
+BLOCK_LOOP(blocks_pairs_xpbd, PAIRS, true)
+BLOCK_LOOP(blocks_rows_xpbd, ROWS, true)
+BLOCK_LOOP(blocks_quads_xpbd, QUADS, true)
 
-typedef void (*BlockLoop)(Cloth *c, const Block *blocks, int begin, int end, float k, float alpha, float *lambda);
-
-static BlockLoop block_loop(LinkLayout links, bool xpbd)
+/* The block lanes' rest lengths and live masks from the links (their lane
+ * order is load_links'). */
+AVX2 static void refresh_blocks(RelaxFast *f, const Cloth *c)
 {
-    static const BlockLoop loops[2][4] = {
-        {blocks_next, blocks_pairs, blocks_even, blocks_quads},
-        {blocks_next_xpbd, blocks_pairs_xpbd, blocks_even_xpbd, blocks_quads_xpbd},
+    for (int ci = 0; ci < RELAX_FAST_COLOURS; ci++) {
+        const Colour *col = &f->colour[ci];
+        __m256i ordinal = col->particles == ROWS ? _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+                                                 : _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+        for (int i = col->block_begin[0]; i < col->block_end[f->parts - 1]; i++) {
+            const Block *bk = &f->blocks[i];
+            __m256 rest;
+            __m256i intact;
+            load_links(col->links, c, bk, &rest, &intact);
+            /* lanes' ordinals along the row: a lane the previous block solved is off */
+            __m256i fresh = _mm256_cmpgt_epi32(ordinal, _mm256_set1_epi32(bk->skip - 1));
+            _mm256_store_ps(f->block_rest + (size_t)i * LANES, rest);
+            _mm256_store_si256((__m256i *)(f->block_live + (size_t)i * LANES), _mm256_and_si256(intact, fresh));
+        }
+    }
+}
+
+typedef void (*BlockLoop)(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha);
+
+static BlockLoop block_loop(ParticleLayout particles, bool xpbd)
+{
+    static const BlockLoop loops[2][3] = {
+        {blocks_rows, blocks_pairs, blocks_quads},
+        {blocks_rows_xpbd, blocks_pairs_xpbd, blocks_quads_xpbd},
     };
-    return loops[xpbd][links];
+    return loops[xpbd][particles];
 }
 
 /* sphere_push on particles begin .. end, eight at a time. */
@@ -670,10 +692,10 @@ static void run_pass(RelaxFast *f, int t)
         int from, to;
         if (f->simd) {
 #if RELAX_FAST_X86
-            BlockLoop loop = block_loop(col->links, job->xpbd);
+            BlockLoop loop = block_loop(col->particles, job->xpbd);
             for (int part = t; part < f->parts; part += n) { /* one part a thread, unless some failed to start */
-                loop(c, f->blocks, col->block_begin[part], col->overlap_begin[part], k, alpha, f->lambda);
-                loop(c, f->blocks, col->overlap_begin[part], col->block_end[part], k, alpha, f->lambda);
+                loop(c, f, col->block_begin[part], col->overlap_begin[part], k, alpha);
+                loop(c, f, col->overlap_begin[part], col->block_end[part], k, alpha);
             }
 #endif
             share(col->tail_begin, col->tail_end, t, n, &from, &to);
@@ -1246,6 +1268,8 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->tails = malloc(links * sizeof *f->tails);
     f->blocks = malloc(blocks * sizeof *f->blocks);
     f->lambda = aligned_alloc(32, lambda_bytes);
+    f->block_rest = aligned_alloc(32, lambda_bytes);
+    f->block_live = aligned_alloc(32, lambda_bytes);
     size_t cells = (size_t)(cloth->triangle_count > 0 ? cloth->triangle_count / 2 + 1 : 1);
     bool wind_ok = true;
     for (int which = 0; which < 2; which++) {
@@ -1255,11 +1279,14 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     }
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
     f->parts = threads;
-    if (!f->order || !f->tails || !f->blocks || !f->lambda || !wind_ok || !build_colours(f, cloth, threads)) {
+    if (!f->order || !f->tails || !f->blocks || !f->lambda || !f->block_rest || !f->block_live || !wind_ok || !build_colours(f, cloth, threads)) {
         relax_fast_destroy(f);
         return NULL;
     }
     memset(f->lambda, 0, lambda_bytes);
+    memset(f->block_rest, 0, lambda_bytes);
+    memset(f->block_live, 0, lambda_bytes);
+    f->blocks_stale = true;
     f->wind_grid = triangles_are_grid(cloth);
     f->simd = relax_fast_cpu_has_simd();
     if (pthread_mutex_init(&f->lock, NULL) != 0)
@@ -1282,7 +1309,7 @@ void relax_fast_destroy(RelaxFast *f)
         pthread_cond_destroy(&f->wake);
         pthread_mutex_destroy(&f->lock);
     }
-    free(f->order), free(f->tails), free(f->blocks), free(f->lambda);
+    free(f->order), free(f->tails), free(f->blocks), free(f->lambda), free(f->block_rest), free(f->block_live);
     for (int which = 0; which < 2; which++) {
         for (int k = 0; k < 3; k++)
             free(f->wind_force[which][k]);
@@ -1297,7 +1324,11 @@ const uint32_t *relax_fast_order(const RelaxFast *f) { return f->order; }
 
 const int *relax_fast_colour_start(const RelaxFast *f) { return f->colour_start; }
 
-void relax_fast_use_simd(RelaxFast *f, bool use) { f->simd = use && relax_fast_cpu_has_simd(); }
+void relax_fast_use_simd(RelaxFast *f, bool use)
+{
+    f->simd = use && relax_fast_cpu_has_simd();
+    f->blocks_stale = true;
+}
 
 /* ------------------------------------------------------------ the pass */
 
@@ -1314,6 +1345,11 @@ void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
     /* the solver zeroes its multipliers when a substep begins; these too */
     if (job->xpbd && s->pass == 0)
         memset(f->lambda, 0, (size_t)f->block_count * LANES * sizeof(float));
+#if RELAX_FAST_X86
+    /* links tear between steps only; rest lengths are fixed */
+    if (f->simd && (s->pass == 0 || f->blocks_stale))
+        refresh_blocks(f, c), f->blocks_stale = false;
+#endif
 
     /* contact as stage_collide(s, false, false): collider, edges, floor */
     const Params *p = &s->params;
