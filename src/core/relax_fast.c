@@ -423,14 +423,14 @@ static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float ma
 
 #if RELAX_FAST_X86
 
-AVX2_INLINE void load_ends(ParticleLayout layout, const float *v, const Block *bk, __m256 *a, __m256 *b)
+AVX2_INLINE void load_ends(ParticleLayout layout, const float *v, int pa, int pb, __m256 *a, __m256 *b)
 {
     if (layout == ROWS) {
-        *a = _mm256_loadu_ps(v + bk->a);
-        *b = _mm256_loadu_ps(v + bk->b);
+        *a = _mm256_loadu_ps(v + pa);
+        *b = _mm256_loadu_ps(v + pb);
         return;
     }
-    __m256 lo = _mm256_loadu_ps(v + bk->a), hi = _mm256_loadu_ps(v + bk->a + LANES);
+    __m256 lo = _mm256_loadu_ps(v + pa), hi = _mm256_loadu_ps(v + pa + LANES);
     if (layout == PAIRS) { /* lanes hold offsets 0 2 8 10 4 6 12 14, and one more */
         *a = _mm256_shuffle_ps(lo, hi, 0x88);
         *b = _mm256_shuffle_ps(lo, hi, 0xDD);
@@ -440,18 +440,18 @@ AVX2_INLINE void load_ends(ParticleLayout layout, const float *v, const Block *b
     }
 }
 
-AVX2_INLINE void store_ends(ParticleLayout layout, float *v, const Block *bk, __m256 a, __m256 b)
+AVX2_INLINE void store_ends(ParticleLayout layout, float *v, int pa, int pb, __m256 a, __m256 b)
 {
     if (layout == ROWS) {
-        _mm256_storeu_ps(v + bk->a, a);
-        _mm256_storeu_ps(v + bk->b, b);
+        _mm256_storeu_ps(v + pa, a);
+        _mm256_storeu_ps(v + pb, b);
     } else if (layout == PAIRS) {
-        _mm256_storeu_ps(v + bk->a, _mm256_unpacklo_ps(a, b));
-        _mm256_storeu_ps(v + bk->a + LANES, _mm256_unpackhi_ps(a, b));
+        _mm256_storeu_ps(v + pa, _mm256_unpacklo_ps(a, b));
+        _mm256_storeu_ps(v + pa + LANES, _mm256_unpackhi_ps(a, b));
     } else {
         __m256d da = _mm256_castps_pd(a), db = _mm256_castps_pd(b);
-        _mm256_storeu_ps(v + bk->a, _mm256_castpd_ps(_mm256_unpacklo_pd(da, db)));
-        _mm256_storeu_ps(v + bk->a + LANES, _mm256_castpd_ps(_mm256_unpackhi_pd(da, db)));
+        _mm256_storeu_ps(v + pa, _mm256_castpd_ps(_mm256_unpacklo_pd(da, db)));
+        _mm256_storeu_ps(v + pa + LANES, _mm256_castpd_ps(_mm256_unpackhi_pd(da, db)));
     }
 }
 
@@ -487,19 +487,21 @@ typedef struct Ends {
     __m256 xa, xb, ya, yb, za, zb, wa, wb;
 } Ends;
 
-AVX2_INLINE void load_block(ParticleLayout particles, const Cloth *c, const Block *bk, Ends *e)
+AVX2_INLINE void load_block(ParticleLayout particles, const float *x, const float *y, const float *z, const float *w,
+                            int a, int b, Ends *e)
 {
-    load_ends(particles, c->inv_mass, bk, &e->wa, &e->wb);
-    load_ends(particles, c->x, bk, &e->xa, &e->xb);
-    load_ends(particles, c->y, bk, &e->ya, &e->yb);
-    load_ends(particles, c->z, bk, &e->za, &e->zb);
+    load_ends(particles, w, a, b, &e->wa, &e->wb);
+    load_ends(particles, x, a, b, &e->xa, &e->xb);
+    load_ends(particles, y, a, b, &e->ya, &e->yb);
+    load_ends(particles, z, a, b, &e->za, &e->zb);
 }
 
 /* Solves the 8 links of a block whose ends `ends` holds: solve_link lane
  * by lane. A lane whose link is skipped is computed all the same and then
  * left out by a blend. block_rest, block_live: the block's lanes'. */
-AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, Cloth *c, const Block *bk, const Ends *ends,
-                              const float *block_rest, const uint32_t *block_live, float k, float alpha, float *lambda)
+AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, int a, int b,
+                              const Ends *ends, const float *block_rest, const uint32_t *block_live, float k,
+                              float alpha, float *lambda)
 {
     Ends e = *ends;
     __m256 scale;
@@ -534,21 +536,29 @@ AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, Cloth *c, con
     xa = _mm256_blendv_ps(e.xa, xa, live), ya = _mm256_blendv_ps(e.ya, ya, live);
     za = _mm256_blendv_ps(e.za, za, live), xb = _mm256_blendv_ps(e.xb, xb, live);
     yb = _mm256_blendv_ps(e.yb, yb, live), zb = _mm256_blendv_ps(e.zb, zb, live);
-    store_ends(particles, c->x, bk, xa, xb);
-    store_ends(particles, c->y, bk, ya, yb);
-    store_ends(particles, c->z, bk, za, zb);
+    store_ends(particles, x, a, b, xa, xb);
+    store_ends(particles, y, a, b, ya, yb);
+    store_ends(particles, z, a, b, za, zb);
 }
 
-/* One instance per layout and method, so that each inner loop is straight. */
+/* One instance per layout and method, so that each inner loop is straight.
+ * The arrays are copied into restrict pointers and each block's indices
+ * into locals first: otherwise every store could be changing them, and the
+ * compiler reloads them all after each one. */
 #define BLOCK_LOOP(name, particles, xpbd)                                                                            \
     AVX2 static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)                \
     {                                                                                                              \
+        float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;                                          \
+        const float *restrict w = c->inv_mass, *restrict rest = f->block_rest;                                   \
+        const uint32_t *restrict live = f->block_live;                                                             \
+        const Block *restrict blocks = f->blocks;                                                                  \
+        float *restrict lambda = f->lambda;                                                                        \
         for (int i = begin; i < end; i++) {                                                                        \
             Ends e;                                                                                                \
+            int a = blocks[i].a, b = blocks[i].b;                                                                  \
             size_t lane = (size_t)i * LANES;                                                                       \
-            load_block(particles, c, &f->blocks[i], &e);                                                           \
-            solve_loaded(particles, xpbd, c, &f->blocks[i], &e, f->block_rest + lane, f->block_live + lane, k,     \
-                         alpha, f->lambda + lane);                                                                 \
+            load_block(particles, x, y, z, w, a, b, &e);                                                           \
+            solve_loaded(particles, xpbd, x, y, z, a, b, &e, rest + lane, live + lane, k, alpha, lambda + lane);   \
         }                                                                                                          \
     }
 BLOCK_LOOP(blocks_pairs, PAIRS, false)
@@ -1058,7 +1068,7 @@ AVX2 static bool blew_up_avx2(const RelaxFast *f, const Cloth *c, float allowed,
             Ends e;
             __m256 rest;
             __m256i intact;
-            load_block(col->particles, c, bk, &e);
+            load_block(col->particles, c->x, c->y, c->z, c->inv_mass, bk->a, bk->b, &e);
             load_links(col->links, c, bk, &rest, &intact);
             __m256 dx = _mm256_sub_ps(e.xb, e.xa), dy = _mm256_sub_ps(e.yb, e.ya), dz = _mm256_sub_ps(e.zb, e.za);
             __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
