@@ -607,12 +607,18 @@ AVX2 static void sphere_range_avx2(Cloth *c, int begin, int end, const Collider 
                  cz = _mm256_set1_ps(sphere->center[2]), radius = _mm256_set1_ps(sphere->radius),
                  skin = _mm256_set1_ps(margin), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f),
                  tiny = _mm256_set1_ps(1e-9f);
+    /* a vector whose squared distances all exceed this, a little more than
+     * (radius + margin)^2, has no lane in contact: it skips the square root */
+    float reach = (sphere->radius + margin) * 1.001f + 1e-6f;
+    const __m256 far = _mm256_set1_ps(reach * reach);
     int i = begin;
     for (; i + LANES <= end; i += LANES) {
         __m256 x = _mm256_loadu_ps(c->x + i), y = _mm256_loadu_ps(c->y + i), z = _mm256_loadu_ps(c->z + i);
         __m256 dx = _mm256_sub_ps(x, cx), dy = _mm256_sub_ps(y, cy), dz = _mm256_sub_ps(z, cz);
-        __m256 d = _mm256_sqrt_ps(
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
+        __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+        if (_mm256_movemask_ps(_mm256_cmp_ps(d2, far, _CMP_GT_OQ)) == 0xFF)
+            continue;
+        __m256 d = _mm256_sqrt_ps(d2);
         __m256 distance = _mm256_sub_ps(d, radius);
         __m256 hit = _mm256_and_ps(_mm256_cmp_ps(distance, skin, _CMP_NGE_UQ),
                                    _mm256_cmp_ps(_mm256_loadu_ps(c->inv_mass + i), zero, _CMP_NEQ_UQ));
