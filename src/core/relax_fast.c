@@ -18,12 +18,24 @@
  * two links share a particle. Horizontal structural links alternate: those
  * starting at an even column form one colour, the odd ones another. Vertical
  * ones and both diagonals go by row parity; bend links (which skip a node)
- * need columns or rows 0,1 | 2,3 mod 4. A pass visits colour after colour.
- * Inside a colour no link reads what another one writes, so the links of a
- * colour can be solved in any order, or all at once, and every particle ends
- * with the same bits: that is why this path matches the plain loop walking
- * the same order (relax_fast_order; project_links in solver.c does that for
- * order=colored, and tests/core/test_fast.c compares the bits).
+ * need columns or rows 0,1 | 2,3 mod 4. Inside a colour no link reads what
+ * another one writes, so the links of a colour can be solved in any order,
+ * or all at once, and every particle ends with the same bits.
+ *
+ * The rows are also cut into bands of RELAX_FAST_BAND_ROWS (4), and a link
+ * belongs to the band of its top particle. A pass visits the even bands,
+ * then the odd ones, and inside a band its 12 colours one after the other.
+ * A band's links reach at most two rows below it, so two even bands (or two
+ * odd ones) never share a particle: they too can run in any order, or at
+ * the same time. Working band by band keeps a few rows in the cache while
+ * all 12 colours go over them; colour by colour over the whole grid, a
+ * 200 x 200 cloth (640 KB of positions) would come from memory 12 times a
+ * pass.
+ *
+ * That order, group by group (relax_fast_order), is what order=colored
+ * means; project_links in solver.c walks it link by link as the readable
+ * reference, and tests/core/test_fast.c checks that this path gives its
+ * bits.
  *
  * "All at once" is used twice:
  * - eight links per instruction (AVX2): a row of a colour is eight
@@ -31,8 +43,8 @@
  *   with plain vector moves because a colour's links in a row sit at fixed
  *   strides in the structure-of-arrays particles (the stride-2 colours are
  *   unzipped with two shuffles and zipped back the same way).
- * - the rows of a colour split among threads, which wait for each other
- *   (a barrier) before the next colour.
+ * - the bands of a phase shared among threads, which wait for each other
+ *   (a barrier) after the even bands and after the odd ones.
  * The arithmetic is the plain loop's, operation for operation: the same
  * products in the same order, IEEE square root and division (never the
  * approximate reciprocals), no fused multiply-add (the vector kernels target
@@ -47,12 +59,14 @@
  * way; other colliders, edge samples and the floor use collide.c as is.
  *
  * What is left of a step once the passes are fast is worth as much again,
- * so the fast path also has vectorised twins of five stages of solver.c,
- * each with the plain stage's operations and order: the wind on the
- * triangles (add_wind: forces eight triangles at a time, then summed per
- * particle in add_wind's order), the Verlet / PBD update (stage_integrate),
- * the sphere contact with friction (collide_points), the velocity update
- * (stage_velocity) and the explosion check (blew_up).
+ * so the fast path also has vectorised twins of the stages of solver.c
+ * around the passes, each with the plain stage's operations and order, and
+ * each split among the same threads: gravity and the gusts' field
+ * (stage_forces), the wind on the triangles (add_wind: forces eight
+ * triangles at a time, then summed per particle in add_wind's order), the
+ * Verlet / PBD update (stage_integrate), the sphere contact with friction
+ * (collide_points), the velocity update (stage_velocity) and the explosion
+ * check (blew_up).
  *
  * Measured on the 2-core AMD EPYC (Zen 3) this was written on: the square
  * root and the division of 8 links take about 3 ns together, 0.35 ns a link;
@@ -102,12 +116,20 @@ typedef struct Colour {
     int family; /* LinkFamily */
     ParticleLayout particles;
     LinkLayout links;
-    /* vectors of 8 links, thread by thread (each takes whole rows): thread
-     * t's are blocks[block_begin[t] .. block_end[t]), from overlap_begin[t]
-     * on those that overlap the one before in their row */
-    int block_begin[RELAX_FAST_MAX_THREADS], overlap_begin[RELAX_FAST_MAX_THREADS], block_end[RELAX_FAST_MAX_THREADS];
-    int tail_begin, tail_end; /* links solved one by one */
 } Colour;
+
+/* One colour of one band of rows: the links of that colour whose top
+ * particle lies in the band, in the colored order's f->order[order_begin ..
+ * order_end). No two share a particle. The fast path solves them as vectors
+ * of 8, blocks[block_begin .. block_end) (from overlap_begin on, those that
+ * overlap the one before in their row, masked), and the rest one by one,
+ * tails[tail_begin .. tail_end). */
+typedef struct Unit {
+    int colour, band;
+    int block_begin, overlap_begin, block_end;
+    int tail_begin, tail_end;
+    int order_begin, order_end;
+} Unit;
 
 /* Eight links of one row of one colour. */
 typedef struct Block {
@@ -118,7 +140,7 @@ typedef struct Block {
 
 /* What the threads are asked to do: a relaxation pass, or one of the
  * stages around the passes, each split by particles or rows. */
-typedef enum JobKind { JOB_PASS, JOB_FORCES, JOB_INTEGRATE, JOB_VELOCITY, JOB_CONTACT } JobKind;
+typedef enum JobKind { JOB_PASS, JOB_FORCES, JOB_INTEGRATE, JOB_VELOCITY, JOB_CONTACT, JOB_BLEW_UP } JobKind;
 
 /* What one job asks of every thread. */
 typedef struct Job {
@@ -126,6 +148,7 @@ typedef struct Job {
     Cloth *cloth;
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
     bool xpbd;
+    bool refresh;  /* gather the block lanes' rest lengths and live masks first */
     float *lambda; /* the solver's, one per link: for the tail links */
     bool sphere;
     Collider collider;
@@ -135,6 +158,10 @@ typedef struct Job {
     float h, decay, gravity, friction;
     bool verlet, windy;
     float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
+    /* the explosion check: each thread's verdict and bounding box */
+    float stretch;
+    bool bad[RELAX_FAST_MAX_THREADS];
+    float least[RELAX_FAST_MAX_THREADS][3], most[RELAX_FAST_MAX_THREADS][3];
     int threads; /* taking part in this job */
 } Job;
 
@@ -146,8 +173,13 @@ typedef struct Worker {
 struct RelaxFast {
     int link_count;
     uint32_t *order;
-    int colour_start[RELAX_FAST_COLOURS + 1];
+    int *group_start; /* unit_count + 1 entries: unit u is order[group_start[u] .. group_start[u + 1]) */
     Colour colour[RELAX_FAST_COLOURS];
+    /* the units, even bands first (phase 0), then odd ones (phase 1); a
+     * band's RELAX_FAST_COLOURS units follow each other */
+    Unit *units;
+    int unit_count;
+    int phase_unit_start[2], phase_bands[2];
     Block *blocks;
     int block_count;
     float *lambda; /* xpbd multipliers of the block lanes, LANES per block */
@@ -159,7 +191,6 @@ struct RelaxFast {
     bool blocks_stale; /* refresh before the next pass whatever its number */
     uint32_t *tails;
     int tail_count;
-    int parts; /* the blocks are split for this many threads */
     bool simd;
 
     /* wind: the force on each triangle, then added up particle by particle
@@ -182,6 +213,7 @@ struct RelaxFast {
     atomic_int sleepers;
     atomic_int stop;
     atomic_int arrived;             /* at the barrier */
+    atomic_int next_band[2];        /* a pass's next band to take, per phase */
     atomic_uint barrier_generation; /* bumped when all have arrived */
 };
 
@@ -197,9 +229,9 @@ struct RelaxFast {
 #define BARRIER_SPINS 1000
 
 /* Below this many links (a grid of about 75 x 75) a pass takes under 50
- * microseconds, and the 13 barriers of a threaded pass cost too large a
- * share of it (far more on a machine busy with other work): one thread
- * does it all. */
+ * microseconds, and waking the threads and the barriers between the phases
+ * cost too large a share of it (far more on a machine busy with other
+ * work): one thread does it all. */
 #define RELAX_FAST_THREAD_MIN_LINKS 32768
 
 static inline void cpu_relax(void)
@@ -320,46 +352,47 @@ static const ParticleLayout colour_particles[6] = {PAIRS, ROWS, ROWS, ROWS, QUAD
 static const LinkLayout colour_links[6] = {LINKS_PAIRS, LINKS_NEXT, LINKS_EVEN, LINKS_EVEN, LINKS_QUADS, LINKS_NEXT};
 static const int colour_family[6] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEAR, LINK_SHEAR, LINK_BEND, LINK_BEND};
 
-static bool build_colours(RelaxFast *f, const Cloth *cloth, int threads)
+static bool build_units(RelaxFast *f, const Cloth *cloth)
 {
     uint32_t *run = malloc((size_t)(cloth->cols + 1) * sizeof *run);
-    int *rows = malloc((size_t)cloth->rows * sizeof *rows);
-    Block *overlaps = malloc((size_t)cloth->rows * sizeof *overlaps);
-    bool ok = run && rows && overlaps;
-    int n = 0;
-    for (int c = 0; c < RELAX_FAST_COLOURS && ok; c++) {
+    Block *overlaps = malloc(RELAX_FAST_BAND_ROWS * sizeof *overlaps);
+    bool ok = run && overlaps;
+    for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
         Colour *col = &f->colour[c];
         col->family = colour_family[c / 2];
         col->particles = colour_particles[c / 2];
         col->links = colour_links[c / 2];
-        col->tail_begin = f->tail_count;
-        f->colour_start[c] = n;
-        int runs = 0;
-        for (int r = 0; r < cloth->rows; r++) {
-            int m = colour_row(cloth, c, r, run);
-            memcpy(f->order + n, run, (size_t)m * sizeof *run);
-            n += m;
-            if (m > 0)
-                rows[runs++] = r;
-        }
-        /* each thread whole rows: a row's overlapping block must follow the
-         * others of its row, on the same thread */
-        for (int t = 0; t < threads; t++) {
-            int overlap_count = 0;
-            col->block_begin[t] = f->block_count;
-            for (int i = runs * t / threads; i < runs * (t + 1) / threads; i++) {
-                int m = colour_row(cloth, c, rows[i], run);
-                overlap_count += add_run(f, cloth, col, run, m, &overlaps[overlap_count]);
-            }
-            col->overlap_begin[t] = f->block_count;
-            memcpy(f->blocks + f->block_count, overlaps, (size_t)overlap_count * sizeof *overlaps);
-            f->block_count += overlap_count;
-            col->block_end[t] = f->block_count;
-        }
-        col->tail_end = f->tail_count;
     }
-    f->colour_start[RELAX_FAST_COLOURS] = n;
-    free(run), free(rows), free(overlaps);
+    int n = 0, bands = (cloth->rows + RELAX_FAST_BAND_ROWS - 1) / RELAX_FAST_BAND_ROWS;
+    for (int phase = 0; phase < 2 && ok; phase++) {
+        f->phase_unit_start[phase] = f->unit_count;
+        f->phase_bands[phase] = 0;
+        for (int band = phase; band < bands; band += 2) {
+            f->phase_bands[phase]++;
+            for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
+                Unit *u = &f->units[f->unit_count];
+                f->group_start[f->unit_count++] = n;
+                *u = (Unit){.colour = c, .band = band, .order_begin = n, .block_begin = f->block_count,
+                            .tail_begin = f->tail_count};
+                int overlap_count = 0;
+                for (int r = band * RELAX_FAST_BAND_ROWS; r < (band + 1) * RELAX_FAST_BAND_ROWS && r < cloth->rows;
+                     r++) {
+                    int m = colour_row(cloth, c, r, run);
+                    memcpy(f->order + n, run, (size_t)m * sizeof *run);
+                    n += m;
+                    overlap_count += add_run(f, cloth, &f->colour[c], run, m, &overlaps[overlap_count]);
+                }
+                u->overlap_begin = f->block_count;
+                memcpy(f->blocks + f->block_count, overlaps, (size_t)overlap_count * sizeof *overlaps);
+                f->block_count += overlap_count;
+                u->block_end = f->block_count;
+                u->tail_end = f->tail_count;
+                u->order_end = n;
+            }
+        }
+    }
+    f->group_start[f->unit_count] = n;
+    free(run), free(overlaps);
     return ok && n == cloth->link_count;
 }
 
@@ -568,24 +601,22 @@ BLOCK_LOOP(blocks_pairs_xpbd, PAIRS, true)
 BLOCK_LOOP(blocks_rows_xpbd, ROWS, true)
 BLOCK_LOOP(blocks_quads_xpbd, QUADS, true)
 
-/* The block lanes' rest lengths and live masks from the links (their lane
- * order is load_links'). */
-AVX2 static void refresh_blocks(RelaxFast *f, const Cloth *c)
+/* The block lanes' rest lengths and live masks of unit u, from its links
+ * (their lane order is load_links'). */
+AVX2 static void refresh_unit(RelaxFast *f, const Cloth *c, const Unit *u)
 {
-    for (int ci = 0; ci < RELAX_FAST_COLOURS; ci++) {
-        const Colour *col = &f->colour[ci];
-        __m256i ordinal = col->particles == ROWS ? _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
-                                                 : _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
-        for (int i = col->block_begin[0]; i < col->block_end[f->parts - 1]; i++) {
-            const Block *bk = &f->blocks[i];
-            __m256 rest;
-            __m256i intact;
-            load_links(col->links, c, bk, &rest, &intact);
-            /* lanes' ordinals along the row: a lane the previous block solved is off */
-            __m256i fresh = _mm256_cmpgt_epi32(ordinal, _mm256_set1_epi32(bk->skip - 1));
-            _mm256_store_ps(f->block_rest + (size_t)i * LANES, rest);
-            _mm256_store_si256((__m256i *)(f->block_live + (size_t)i * LANES), _mm256_and_si256(intact, fresh));
-        }
+    const Colour *col = &f->colour[u->colour];
+    __m256i ordinal = col->particles == ROWS ? _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+                                             : _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+    for (int i = u->block_begin; i < u->block_end; i++) {
+        const Block *bk = &f->blocks[i];
+        __m256 rest;
+        __m256i intact;
+        load_links(col->links, c, bk, &rest, &intact);
+        /* lanes' ordinals along the row: a lane the previous block solved is off */
+        __m256i fresh = _mm256_cmpgt_epi32(ordinal, _mm256_set1_epi32(bk->skip - 1));
+        _mm256_store_ps(f->block_rest + (size_t)i * LANES, rest);
+        _mm256_store_si256((__m256i *)(f->block_live + (size_t)i * LANES), _mm256_and_si256(intact, fresh));
     }
 }
 
@@ -693,34 +724,56 @@ static void particle_share(int count, int t, int n, int *from, int *to)
 
 static void run_job(RelaxFast *f, int t);
 
-/* The pass, as thread t sees it: its share of every colour, a barrier after
- * each, then its share of the sphere contact. */
+/* The units first .. last - 1 of one band, one after the other. */
+static void solve_band(RelaxFast *f, const Unit *first, const Unit *last)
+{
+    const Job *job = &f->job;
+    Cloth *c = job->cloth;
+    for (const Unit *u = first; u < last; u++) {
+        const Colour *col = &f->colour[u->colour];
+        float k = job->k[col->family], alpha = job->alpha[col->family];
+#if RELAX_FAST_X86
+        if (job->refresh)
+            refresh_unit(f, c, u);
+#endif
+        if (k <= 0.0f) /* the plain loop skips the family */
+            continue;
+        if (f->simd) {
+#if RELAX_FAST_X86
+            BlockLoop loop = block_loop(col->particles, job->xpbd);
+            loop(c, f, u->block_begin, u->overlap_begin, k, alpha);
+            loop(c, f, u->overlap_begin, u->block_end, k, alpha);
+#endif
+            for (int i = u->tail_begin; i < u->tail_end; i++)
+                solve_link(c, f->tails[i], k, alpha, job->xpbd, &job->lambda[f->tails[i]]);
+        } else {
+            for (int i = u->order_begin; i < u->order_end; i++)
+                solve_link(c, f->order[i], k, alpha, job->xpbd, &job->lambda[f->order[i]]);
+        }
+    }
+}
+
+/* The pass, as thread t sees it: bands of the even phase, a barrier, bands
+ * of the odd phase, a barrier, then its share of the sphere contact. */
 static void run_pass(RelaxFast *f, int t)
 {
     const Job *job = &f->job;
     Cloth *c = job->cloth;
     int n = job->threads;
-    for (int ci = 0; ci < RELAX_FAST_COLOURS; ci++) {
-        const Colour *col = &f->colour[ci];
-        float k = job->k[col->family], alpha = job->alpha[col->family];
-        if (k <= 0.0f) /* the plain loop skips the family */
-            continue;
-        int from, to;
-        if (f->simd) {
-#if RELAX_FAST_X86
-            BlockLoop loop = block_loop(col->particles, job->xpbd);
-            for (int part = t; part < f->parts; part += n) { /* one part a thread, unless some failed to start */
-                loop(c, f, col->block_begin[part], col->overlap_begin[part], k, alpha);
-                loop(c, f, col->overlap_begin[part], col->block_end[part], k, alpha);
-            }
-#endif
-            share(col->tail_begin, col->tail_end, t, n, &from, &to);
-            for (int i = from; i < to; i++)
-                solve_link(c, f->tails[i], k, alpha, job->xpbd, &job->lambda[f->tails[i]]);
-        } else {
-            share(f->colour_start[ci], f->colour_start[ci + 1], t, n, &from, &to);
-            for (int i = from; i < to; i++)
-                solve_link(c, f->order[i], k, alpha, job->xpbd, &job->lambda[f->order[i]]);
+    for (int phase = 0; phase < 2; phase++) {
+        /* The bands of a phase share no particle, so any thread may take
+         * any of them. Each takes one at a time until all are taken: a
+         * thread on a busier core takes fewer. With two threads the first
+         * takes them from the top, the other from the bottom, so each keeps
+         * mostly the same rows (in its cache) from pass to pass. */
+        int bands = f->phase_bands[phase], front = 0, back = 0;
+        for (;;) {
+            int taken = atomic_fetch_add(&f->next_band[phase], 1);
+            if (taken >= bands)
+                break;
+            int band = n != 2 ? taken : t == 0 ? front++ : bands - 1 - back++;
+            const Unit *first = f->units + f->phase_unit_start[phase] + band * RELAX_FAST_COLOURS;
+            solve_band(f, first, first + RELAX_FAST_COLOURS);
         }
         barrier(f);
     }
@@ -1036,40 +1089,51 @@ static void run_forces(RelaxFast *f, int t)
 #endif
 
 #if RELAX_FAST_X86
-AVX2 static bool blew_up_avx2(const RelaxFast *f, const Cloth *c, float allowed, float stretch)
+/* blew_up's coordinate half for particles from .. to - 1: false if one is
+ * not finite (or beyond 1e30); else the least and most of each axis. */
+AVX2 static bool coordinates_sane(const Cloth *c, int from, int to, float least[3], float most[3])
 {
     const float *coords[3] = {c->x, c->y, c->z};
     const __m256 low = _mm256_set1_ps(-1e30f), high = _mm256_set1_ps(1e30f);
     for (int k = 0; k < 3; k++) {
         const float *v = coords[k];
         __m256 lo = _mm256_set1_ps(INFINITY), hi = _mm256_set1_ps(-INFINITY);
-        int i = 0;
-        for (; i + LANES <= c->count; i += LANES) {
+        int i = from;
+        for (; i + LANES <= to; i += LANES) {
             __m256 p = _mm256_loadu_ps(v + i);
             __m256 sane = _mm256_and_ps(_mm256_cmp_ps(p, low, _CMP_GT_OQ), _mm256_cmp_ps(p, high, _CMP_LT_OQ));
             if (_mm256_movemask_ps(sane) != 0xFF)
-                return true;
+                return false;
             lo = _mm256_min_ps(p, lo), hi = _mm256_max_ps(p, hi);
         }
-        float lanes_lo[LANES], lanes_hi[LANES], least = INFINITY, most = -INFINITY;
+        float lanes_lo[LANES], lanes_hi[LANES];
+        least[k] = INFINITY, most[k] = -INFINITY;
         _mm256_storeu_ps(lanes_lo, lo), _mm256_storeu_ps(lanes_hi, hi);
         for (int j = 0; j < LANES; j++) {
-            least = lanes_lo[j] < least ? lanes_lo[j] : least;
-            most = lanes_hi[j] > most ? lanes_hi[j] : most;
+            least[k] = lanes_lo[j] < least[k] ? lanes_lo[j] : least[k];
+            most[k] = lanes_hi[j] > most[k] ? lanes_hi[j] : most[k];
         }
-        for (; i < c->count; i++) {
+        for (; i < to; i++) {
             if (!(v[i] > -1e30f && v[i] < 1e30f))
-                return true;
-            least = v[i] < least ? v[i] : least;
-            most = v[i] > most ? v[i] : most;
+                return false;
+            least[k] = v[i] < least[k] ? v[i] : least[k];
+            most[k] = v[i] > most[k] ? v[i] : most[k];
         }
-        if (most - least > allowed)
-            return true;
     }
-    /* structural links: colours 0 to 3; a lane looked at twice does no harm */
-    for (int ci = 0; ci < 4; ci++) {
-        const Colour *col = &f->colour[ci];
-        for (int i = col->block_begin[0]; i < col->block_end[f->parts - 1]; i++) {
+    return true;
+}
+
+/* blew_up's link half for units first .. last - 1: whether a structural
+ * link (colours 0 to 3) is over stretch times its rest length. */
+AVX2 static bool links_overstretched(const RelaxFast *f, const Cloth *c, const Unit *first, const Unit *last,
+                                     float stretch)
+{
+    /* a lane looked at twice does no harm */
+    for (const Unit *u = first; u < last; u++) {
+        if (u->colour >= 4)
+            continue;
+        const Colour *col = &f->colour[u->colour];
+        for (int i = u->block_begin; i < u->block_end; i++) {
             const Block *bk = &f->blocks[i];
             Ends e;
             __m256 rest;
@@ -1083,7 +1147,7 @@ AVX2 static bool blew_up_avx2(const RelaxFast *f, const Cloth *c, float allowed,
             if (_mm256_movemask_ps(_mm256_and_ps(over, _mm256_castsi256_ps(intact))))
                 return true;
         }
-        for (int i = col->tail_begin; i < col->tail_end; i++) {
+        for (int i = u->tail_begin; i < u->tail_end; i++) {
             uint32_t l = f->tails[i], a = c->link_a[l], b = c->link_b[l];
             if (c->torn[l])
                 continue;
@@ -1097,14 +1161,53 @@ AVX2 static bool blew_up_avx2(const RelaxFast *f, const Cloth *c, float allowed,
 }
 #endif
 
-int relax_fast_blew_up(const RelaxFast *f, const Cloth *c, float allowed, float stretch)
+#if RELAX_FAST_X86
+/* The explosion check, as thread t sees it: its particles, its bands. */
+static void run_blew_up(RelaxFast *f, int t)
+{
+    Job *job = &f->job;
+    const Cloth *c = job->cloth;
+    int from, to;
+    particle_share(c->count, t, job->threads, &from, &to);
+    bool bad = from < to && !coordinates_sane(c, from, to, job->least[t], job->most[t]);
+    if (from >= to)
+        for (int k = 0; k < 3; k++)
+            job->least[t][k] = INFINITY, job->most[t][k] = -INFINITY;
+    for (int phase = 0; phase < 2 && !bad; phase++) {
+        share(0, f->phase_bands[phase], t, job->threads, &from, &to);
+        const Unit *first = f->units + f->phase_unit_start[phase] + from * RELAX_FAST_COLOURS;
+        bad = links_overstretched(f, c, first, first + (to - from) * RELAX_FAST_COLOURS, job->stretch);
+    }
+    job->bad[t] = bad;
+}
+#endif
+
+int relax_fast_blew_up(RelaxFast *f, const Cloth *c, float allowed, float stretch)
 {
 #if RELAX_FAST_X86
-    if (f->simd)
-        return blew_up_avx2(f, c, allowed, stretch);
-#endif
+    if (!f->simd)
+        return -1;
+    f->job.kind = JOB_BLEW_UP;
+    f->job.cloth = (Cloth *)c; /* only read */
+    f->job.stretch = stretch;
+    run_on_threads(f);
+    float least[3] = {INFINITY, INFINITY, INFINITY}, most[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int t = 0; t < f->job.threads; t++) {
+        if (f->job.bad[t])
+            return 1;
+        for (int k = 0; k < 3; k++) {
+            least[k] = f->job.least[t][k] < least[k] ? f->job.least[t][k] : least[k];
+            most[k] = f->job.most[t][k] > most[k] ? f->job.most[t][k] : most[k];
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        if (most[k] - least[k] > allowed)
+            return 1;
+    return 0;
+#else
     (void)f, (void)c, (void)allowed, (void)stretch;
     return -1;
+#endif
 }
 
 /* ------------------------------------------------------------ contact at the end of a substep */
@@ -1209,6 +1312,9 @@ static void run_stage(RelaxFast *f, int t)
     case JOB_FORCES:
         run_forces(f, t);
         break;
+    case JOB_BLEW_UP:
+        run_blew_up(f, t);
+        break;
     case JOB_PASS:
         break;
     }
@@ -1286,6 +1392,9 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->lambda = aligned_alloc(32, lambda_bytes);
     f->block_rest = aligned_alloc(32, lambda_bytes);
     f->block_live = aligned_alloc(32, lambda_bytes);
+    size_t units = (size_t)((cloth->rows + RELAX_FAST_BAND_ROWS - 1) / RELAX_FAST_BAND_ROWS) * RELAX_FAST_COLOURS;
+    f->units = malloc(units * sizeof *f->units);
+    f->group_start = malloc((units + 1) * sizeof *f->group_start);
     size_t cells = (size_t)(cloth->triangle_count > 0 ? cloth->triangle_count / 2 + 1 : 1);
     bool wind_ok = true;
     for (int which = 0; which < 2; which++) {
@@ -1294,8 +1403,8 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
         wind_ok &= (f->wind_used[which] = malloc(cells * sizeof(uint32_t))) != NULL;
     }
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
-    f->parts = threads;
-    if (!f->order || !f->tails || !f->blocks || !f->lambda || !f->block_rest || !f->block_live || !wind_ok || !build_colours(f, cloth, threads)) {
+    if (!f->order || !f->tails || !f->blocks || !f->lambda || !f->block_rest || !f->block_live || !f->units ||
+        !f->group_start || !wind_ok || !build_units(f, cloth)) {
         relax_fast_destroy(f);
         return NULL;
     }
@@ -1326,6 +1435,7 @@ void relax_fast_destroy(RelaxFast *f)
         pthread_mutex_destroy(&f->lock);
     }
     free(f->order), free(f->tails), free(f->blocks), free(f->lambda), free(f->block_rest), free(f->block_live);
+    free(f->units), free(f->group_start);
     for (int which = 0; which < 2; which++) {
         for (int k = 0; k < 3; k++)
             free(f->wind_force[which][k]);
@@ -1338,7 +1448,11 @@ int relax_fast_threads(const RelaxFast *f) { return f->threads; }
 
 const uint32_t *relax_fast_order(const RelaxFast *f) { return f->order; }
 
-const int *relax_fast_colour_start(const RelaxFast *f) { return f->colour_start; }
+int relax_fast_group_count(const RelaxFast *f) { return f->unit_count; }
+
+const int *relax_fast_group_start(const RelaxFast *f) { return f->group_start; }
+
+int relax_fast_group_band(const RelaxFast *f, int group) { return f->units[group].band; }
 
 void relax_fast_use_simd(RelaxFast *f, bool use)
 {
@@ -1363,8 +1477,10 @@ void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
         memset(f->lambda, 0, (size_t)f->block_count * LANES * sizeof(float));
 #if RELAX_FAST_X86
     /* links tear between steps only; rest lengths are fixed */
-    if (f->simd && (s->pass == 0 || f->blocks_stale))
-        refresh_blocks(f, c), f->blocks_stale = false;
+    job->refresh = f->simd && (s->pass == 0 || f->blocks_stale);
+    f->blocks_stale = false;
+    atomic_store(&f->next_band[0], 0);
+    atomic_store(&f->next_band[1], 0);
 #endif
 
     /* contact as stage_collide(s, false, false): collider, edges, floor */

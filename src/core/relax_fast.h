@@ -1,9 +1,9 @@
 /* relax_fast.h - the fast relaxation path: order=colored.
  *
  * The links of the grid are split once into RELAX_FAST_COLOURS fixed colours
- * (groups in which no two links share a particle), and a relaxation pass
- * visits them colour by colour. relax_fast_order gives that order link by
- * link; the plain loop in solver.c (project_links) walking it is the
+ * (groups in which no two links share a particle) and the rows into bands,
+ * and a relaxation pass visits them band by band, colour by colour.
+ * relax_fast_order gives that order link by link; the plain loop in solver.c (project_links) walking it is the
  * readable reference. relax_fast_pass does the same pass with the same float
  * operations, eight links at a time (AVX2, chosen at run time, with a
  * portable fallback) and on several threads: the results are the same bits
@@ -27,6 +27,8 @@ struct Solver;
 /* Structural horizontal (2), vertical (2), shear down-right (2), down-left
  * (2), bend horizontal (2), vertical (2). See relax_fast.c. */
 #define RELAX_FAST_COLOURS 12
+/* Rows of a band: a pass does the even bands, then the odd ones. */
+#define RELAX_FAST_BAND_ROWS 4
 #define RELAX_FAST_MAX_THREADS 16
 
 typedef struct RelaxFast RelaxFast;
@@ -41,11 +43,18 @@ void relax_fast_destroy(RelaxFast *fast);
 /* Threads a pass runs on, the caller's included. */
 int relax_fast_threads(const RelaxFast *fast);
 
-/* The colored order: every link index once, colour by colour. colour_start
- * has RELAX_FAST_COLOURS + 1 entries: colour c is order[colour_start[c] ..
- * colour_start[c + 1]). Within a colour the order does not matter. */
+/* The colored order: every link index once, in groups. A group is one
+ * colour of one band of RELAX_FAST_BAND_ROWS rows (the links whose top
+ * particle is in the band): group g is order[group_start[g] ..
+ * group_start[g + 1]), and no two of its links share a particle, so within
+ * a group the order does not matter. The groups go band by band, colour by
+ * colour within a band, the even bands first, then the odd ones; two bands
+ * of the same parity share no particle (a band's links reach two rows
+ * below it at most), so they can run at the same time. */
 const uint32_t *relax_fast_order(const RelaxFast *fast);
-const int *relax_fast_colour_start(const RelaxFast *fast);
+int relax_fast_group_count(const RelaxFast *fast);
+const int *relax_fast_group_start(const RelaxFast *fast);
+int relax_fast_group_band(const RelaxFast *fast, int group);
 
 /* Whether this CPU runs the vectorised kernels (AVX2). */
 bool relax_fast_cpu_has_simd(void);
@@ -75,7 +84,7 @@ bool relax_fast_forces(RelaxFast *fast, struct Solver *solver, float gravity, co
  * a coordinate not finite, a bounding box side over allowed (m), or a
  * structural link over stretch times its rest length. 1 or 0, or -1 when it
  * cannot tell (no AVX2): then ask blew_up. */
-int relax_fast_blew_up(const RelaxFast *fast, const Cloth *cloth, float allowed, float stretch);
+int relax_fast_blew_up(RelaxFast *fast, const Cloth *cloth, float allowed, float stretch);
 
 /* collide_points (collide.c) for a sphere, eight particles at a time, same
  * bits: the contact with friction at the end of a substep. Returns false,

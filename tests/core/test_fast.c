@@ -20,40 +20,53 @@ static void expect_valid_colouring(int cols, int rows)
     RelaxFast *fast = relax_fast_create(cloth, 1);
     cr_assert_not_null(fast);
     const uint32_t *order = relax_fast_order(fast);
-    const int *start = relax_fast_colour_start(fast);
+    const int *start = relax_fast_group_start(fast);
+    int groups = relax_fast_group_count(fast);
     cr_assert_eq(start[0], 0);
-    cr_assert_eq(start[RELAX_FAST_COLOURS], cloth->link_count, "%dx%d: every link is ordered", cols, rows);
+    cr_assert_eq(start[groups], cloth->link_count, "%dx%d: every link is ordered", cols, rows);
     int *seen = calloc((size_t)cloth->link_count, sizeof *seen);
-    int *owner = malloc((size_t)cloth->count * sizeof *owner); /* last colour that touched a particle */
-    cr_assert(seen && owner);
+    int *owner = malloc((size_t)cloth->count * sizeof *owner); /* last group that touched a particle */
+    int *band_of = malloc((size_t)cloth->count * 2 * sizeof *band_of); /* per phase: the band that touched it */
+    cr_assert(seen && owner && band_of);
     for (int i = 0; i < cloth->count; i++)
-        owner[i] = -1;
-    for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
-        cr_assert_leq(start[c], start[c + 1]);
-        for (int n = start[c]; n < start[c + 1]; n++) {
+        owner[i] = -1, band_of[2 * i] = band_of[2 * i + 1] = -1;
+    int last_phase = 0;
+    for (int g = 0; g < groups; g++) {
+        cr_assert_leq(start[g], start[g + 1]);
+        int band = relax_fast_group_band(fast, g), phase = band % 2;
+        cr_assert_geq(phase, last_phase, "%dx%d: the even bands come first", cols, rows);
+        last_phase = phase;
+        for (int n = start[g]; n < start[g + 1]; n++) {
             uint32_t l = order[n];
             cr_assert_lt(l, (uint32_t)cloth->link_count);
             seen[l]++;
             int ends[2] = {(int)cloth->link_a[l], (int)cloth->link_b[l]};
+            cr_expect_eq(ends[0] / cols / RELAX_FAST_BAND_ROWS, band, "%dx%d: link %d is in band %d", cols, rows,
+                         (int)l, band);
             for (int e = 0; e < 2; e++) {
-                cr_expect_neq(owner[ends[e]], c, "%dx%d: colour %d has two links on particle %d", cols, rows, c,
+                cr_expect_neq(owner[ends[e]], g, "%dx%d: group %d has two links on particle %d", cols, rows, g,
                               ends[e]);
-                owner[ends[e]] = c;
+                owner[ends[e]] = g;
+                int *other = &band_of[2 * ends[e] + phase];
+                cr_expect(*other < 0 || *other == band, "%dx%d: bands %d and %d of a phase share particle %d", cols,
+                          rows, *other, band, ends[e]);
+                *other = band;
             }
         }
     }
     for (int l = 0; l < cloth->link_count; l++)
-        cr_expect_eq(seen[l], 1, "%dx%d: link %d is in %d colours", cols, rows, l, seen[l]);
+        cr_expect_eq(seen[l], 1, "%dx%d: link %d is in %d groups", cols, rows, l, seen[l]);
     free(seen);
     free(owner);
+    free(band_of);
     relax_fast_destroy(fast);
     cloth_destroy(cloth);
 }
 
-Test(fast, no_two_links_of_a_colour_share_a_particle_and_every_link_has_one_colour)
+Test(fast, no_two_links_of_a_group_or_two_bands_of_a_phase_share_a_particle_and_every_link_has_one_group)
 {
     /* odd and even sides, a rope, a column, sides below and above a vector */
-    const int sizes[][2] = {{40, 40}, {37, 23}, {1, 1}, {2, 2}, {3, 3}, {41, 1}, {1, 30}, {9, 17}, {64, 5}};
+    const int sizes[][2] = {{40, 40}, {37, 23}, {1, 1}, {2, 2}, {3, 3}, {41, 1}, {1, 30}, {9, 17}, {64, 5}, {12, 9}, {20, 16}, {5, 33}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         expect_valid_colouring(sizes[k][0], sizes[k][1]);
 }
