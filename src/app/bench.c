@@ -131,47 +131,77 @@ static Stat stat_of(double *values, int n)
     return (Stat){.median = median, .min = values[0], .max = values[n - 1]};
 }
 
-/* Steps the solver in repetitions of about cfg->rep_seconds after settling. */
-static SolverFigure time_solver(Solver *s, const Config *cfg)
+/* One configuration being timed. */
+typedef struct Timing {
+    Solver *solver;
+    long steps; /* a repetition */
+    double ns[BENCH_MAX_REPS], rate[BENCH_MAX_REPS];
+} Timing;
+
+/* Creates the solver and settles the scene; false if it cannot. */
+static bool timing_start(Timing *t, const Params *params, int threads, const Config *cfg)
 {
-    SolverFigure out = {.ok = true};
+    t->solver = solver_create(params);
+    if (!t->solver)
+        return false;
+    if (threads > 1 && !solver_set_threads(t->solver, threads)) {
+        solver_destroy(t->solver);
+        t->solver = NULL;
+        return false;
+    }
     double start = now();
     int warm = 0;
     while (warm < 2 || (warm < 60 && now() - start < cfg->warm_seconds)) {
-        solver_step(s);
+        solver_step(t->solver);
         warm++;
     }
     double per_step = (now() - start) / warm;
     long steps = (long)(cfg->rep_seconds / per_step);
-    steps = steps < 1 ? 1 : steps > 100000 ? 100000 : steps;
-    double ns[BENCH_MAX_REPS], rate[BENCH_MAX_REPS];
+    t->steps = steps < 1 ? 1 : steps > 100000 ? 100000 : steps;
+    return true;
+}
+
+static void timing_rep(Timing *t, int r)
+{
+    Solver *s = t->solver;
     double passes = (double)s->cloth->link_count * s->params.substeps * s->params.iterations;
-    for (int r = 0; r < cfg->reps; r++) {
-        double t0 = now();
-        for (long n = 0; n < steps; n++)
-            solver_step(s);
-        double seconds = now() - t0;
-        ns[r] = 1e9 * seconds / (passes * (double)steps);
-        rate[r] = (double)steps / seconds;
-    }
-    out.ns = stat_of(ns, cfg->reps);
-    out.steps_per_second = stat_of(rate, cfg->reps);
-    out.exploded = s->exploded;
+    double t0 = now();
+    for (long n = 0; n < t->steps; n++)
+        solver_step(s);
+    double seconds = now() - t0;
+    t->ns[r] = 1e9 * seconds / (passes * (double)t->steps);
+    t->rate[r] = (double)t->steps / seconds;
+}
+
+static SolverFigure timing_end(Timing *t, const Config *cfg)
+{
+    if (!t->solver)
+        return (SolverFigure){.ok = false};
+    SolverFigure out = {.ok = true, .exploded = t->solver->exploded};
+    out.ns = stat_of(t->ns, cfg->reps);
+    out.steps_per_second = stat_of(t->rate, cfg->reps);
+    solver_destroy(t->solver);
+    t->solver = NULL;
     return out;
 }
 
-static SolverFigure measure_solver(const Params *params, int threads, const Config *cfg)
+/* Times configurations that are compared with each other: their
+ * repetitions take turns, so that a moment when the machine is busy with
+ * something else (other users, other virtual machines) slows them all
+ * alike instead of one. params[k] on threads[k] into out[k]. */
+static void measure_together(const Params *params, const int *threads, int count, const Config *cfg,
+                             SolverFigure *out)
 {
-    Solver *s = solver_create(params);
-    if (!s)
-        return (SolverFigure){.ok = false};
-    if (threads > 1 && !solver_set_threads(s, threads)) {
-        solver_destroy(s);
-        return (SolverFigure){.ok = false};
-    }
-    SolverFigure figure = time_solver(s, cfg);
-    solver_destroy(s);
-    return figure;
+    Timing timing[BENCH_MAX_THREADS + 2];
+    for (int k = 0; k < count; k++)
+        if (!timing_start(&timing[k], &params[k], threads[k], cfg))
+            timing[k].solver = NULL;
+    for (int r = 0; r < cfg->reps; r++)
+        for (int k = 0; k < count; k++)
+            if (timing[k].solver)
+                timing_rep(&timing[k], r);
+    for (int k = 0; k < count; k++)
+        out[k] = timing_end(&timing[k], cfg);
 }
 
 static void bench_params(Params *p, int integrator, int size, int order)
@@ -207,21 +237,30 @@ static void run_solver(Results *res, const Config *cfg)
             row->links = probe ? probe->link_count : 0;
             cloth_destroy(probe);
             fprintf(stderr, "clothsim bench: %s %dx%d\n", integrator_names[p.integrator], p.cols, p.rows);
-            row->sequential = measure_solver(&p, 1, cfg);
+            Params variant[BENCH_MAX_THREADS + 1];
+            int threads[BENCH_MAX_THREADS + 1];
+            SolverFigure figure[BENCH_MAX_THREADS + 1];
+            variant[0] = p, threads[0] = 1;
             p.order = ORDER_COLORED;
             for (int t = 1; t <= res->threads; t++)
-                row->colored[t] = measure_solver(&p, t, cfg);
+                variant[t] = p, threads[t] = t;
+            measure_together(variant, threads, res->threads + 1, cfg, figure);
+            row->sequential = figure[0];
+            for (int t = 1; t <= res->threads; t++)
+                row->colored[t] = figure[t];
         }
-    Params p;
-    params_default(&p, SCENE_CURTAIN);
-    res->sandbox_sequential = measure_solver(&p, 1, cfg);
-    p.order = ORDER_COLORED;
-    res->sandbox_colored = measure_solver(&p, 1, cfg);
-    fprintf(stderr, "clothsim bench: seed 000's workload\n");
-    seed_params(&p, ORDER_SEQUENTIAL);
-    res->seed_sequential = measure_solver(&p, 1, cfg);
-    seed_params(&p, ORDER_COLORED);
-    res->seed_colored = measure_solver(&p, 1, cfg);
+    fprintf(stderr, "clothsim bench: the default scene and seed 000's workload\n");
+    Params variant[4];
+    const int one[4] = {1, 1, 1, 1};
+    SolverFigure figure[4];
+    params_default(&variant[0], SCENE_CURTAIN);
+    variant[1] = variant[0];
+    variant[1].order = ORDER_COLORED;
+    seed_params(&variant[2], ORDER_SEQUENTIAL);
+    seed_params(&variant[3], ORDER_COLORED);
+    measure_together(variant, one, 4, cfg, figure);
+    res->sandbox_sequential = figure[0], res->sandbox_colored = figure[1];
+    res->seed_sequential = figure[2], res->seed_colored = figure[3];
 }
 
 static void run_render(Results *res, const Config *cfg)
