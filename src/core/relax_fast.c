@@ -566,9 +566,11 @@ AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, flo
     __m256 xb = _mm256_sub_ps(e.xb, _mm256_mul_ps(move_b, dx));
     __m256 yb = _mm256_sub_ps(e.yb, _mm256_mul_ps(move_b, dy));
     __m256 zb = _mm256_sub_ps(e.zb, _mm256_mul_ps(move_b, dz));
-    xa = _mm256_blendv_ps(e.xa, xa, live), ya = _mm256_blendv_ps(e.ya, ya, live);
-    za = _mm256_blendv_ps(e.za, za, live), xb = _mm256_blendv_ps(e.xb, xb, live);
-    yb = _mm256_blendv_ps(e.yb, yb, live), zb = _mm256_blendv_ps(e.zb, zb, live);
+    if (_mm256_movemask_ps(live) != 0xFF) { /* rare: a lane to leave as it was */
+        xa = _mm256_blendv_ps(e.xa, xa, live), ya = _mm256_blendv_ps(e.ya, ya, live);
+        za = _mm256_blendv_ps(e.za, za, live), xb = _mm256_blendv_ps(e.xb, xb, live);
+        yb = _mm256_blendv_ps(e.yb, yb, live), zb = _mm256_blendv_ps(e.zb, zb, live);
+    }
     store_ends(particles, x, a, b, xa, xb);
     store_ends(particles, y, a, b, ya, yb);
     store_ends(particles, z, a, b, za, zb);
