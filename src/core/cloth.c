@@ -123,6 +123,7 @@ void cloth_copy(Cloth *dst, const Cloth *src)
     memcpy(dst->pinned, src->pinned, n);
     memcpy(dst->rest_length, src->rest_length, l * sizeof(float));
     memcpy(dst->torn, src->torn, l);
+    dst->torn_generation++;
     memcpy(dst->over_limit, src->over_limit, l * sizeof(uint16_t));
     memcpy(dst->triangle_torn, src->triangle_torn, (size_t)src->triangle_count);
 }
@@ -215,6 +216,7 @@ bool cloth_tear_link(Cloth *c, int l)
     if (c->torn[l])
         return false;
     c->torn[l] = 1;
+    c->torn_generation++;
     if (c->family[l] == LINK_BEND)
         return true;
     int a = (int)c->link_a[l], b = (int)c->link_b[l];

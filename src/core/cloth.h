@@ -44,6 +44,8 @@ typedef struct Cloth {
     uint8_t *family;           /* LinkFamily */
     uint8_t *torn;             /* 1 once the link has broken */
     uint16_t *over_limit;      /* consecutive steps over its tear limit */
+    unsigned torn_generation;  /* goes up whenever torn changes (cloth_tear_link, cloth_copy): tear links only
+                                  through those, so that the solver's fast path sees it */
 
     /* Triangles: two per grid cell, three particle indices each, wound so
      * that the normal (b-a) x (c-a) points to +z for a flat cloth in the

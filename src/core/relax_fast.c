@@ -183,12 +183,13 @@ struct RelaxFast {
     Block *blocks;
     int block_count;
     float *lambda; /* xpbd multipliers of the block lanes, LANES per block */
-    /* per block lane, refreshed when a substep's first pass begins: the rest
-     * length, and ~0 where the lane's link is solved (not torn, and not
-     * left to the block before in its row) */
+    /* per block lane, refreshed by the first pass after links tore: the
+     * rest length, and ~0 where the lane's link is solved (not torn, and
+     * not left to the block before in its row) */
     float *block_rest;
     uint32_t *block_live;
-    bool blocks_stale; /* refresh before the next pass whatever its number */
+    bool blocks_stale;        /* refresh before the next pass */
+    unsigned torn_generation; /* the cloth's when they were refreshed */
     uint32_t *tails;
     int tail_count;
     bool simd;
@@ -1478,9 +1479,10 @@ void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
     if (job->xpbd && s->pass == 0)
         memset(f->lambda, 0, (size_t)f->block_count * LANES * sizeof(float));
 #if RELAX_FAST_X86
-    /* links tear between steps only; rest lengths are fixed */
-    job->refresh = f->simd && (s->pass == 0 || f->blocks_stale);
+    /* rest lengths are fixed; links tear through cloth_tear_link */
+    job->refresh = f->simd && (f->blocks_stale || c->torn_generation != f->torn_generation);
     f->blocks_stale = false;
+    f->torn_generation = c->torn_generation;
     atomic_store(&f->next_band[0], 0);
     atomic_store(&f->next_band[1], 0);
 #endif
