@@ -22,8 +22,9 @@
  * another one writes, so the links of a colour can be solved in any order,
  * or all at once, and every particle ends with the same bits.
  *
- * The rows are also cut into bands of RELAX_FAST_BAND_ROWS (4), and a link
- * belongs to the band of its top particle. A pass visits the even bands,
+ * The rows are also cut into bands of RELAX_FAST_BAND_ROWS (4) on a large
+ * grid (a small one is one band), and a link belongs to the band of its top
+ * particle. A pass visits the even bands,
  * then the odd ones, and inside a band its 12 colours one after the other.
  * A band's links reach at most two rows below it, so two even bands (or two
  * odd ones) never share a particle: they too can run in any order, or at
@@ -180,6 +181,7 @@ struct RelaxFast {
     Unit *units;
     int unit_count;
     int phase_unit_start[2], phase_bands[2];
+    int band_rows; /* rows of a band */
     Block *blocks;
     int block_count;
     float *lambda; /* xpbd multipliers of the block lanes, LANES per block */
@@ -356,7 +358,7 @@ static const int colour_family[6] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEA
 static bool build_units(RelaxFast *f, const Cloth *cloth)
 {
     uint32_t *run = malloc((size_t)(cloth->cols + 1) * sizeof *run);
-    Block *overlaps = malloc(RELAX_FAST_BAND_ROWS * sizeof *overlaps);
+    Block *overlaps = malloc((size_t)f->band_rows * sizeof *overlaps);
     bool ok = run && overlaps;
     for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
         Colour *col = &f->colour[c];
@@ -364,7 +366,7 @@ static bool build_units(RelaxFast *f, const Cloth *cloth)
         col->particles = colour_particles[c / 2];
         col->links = colour_links[c / 2];
     }
-    int n = 0, bands = (cloth->rows + RELAX_FAST_BAND_ROWS - 1) / RELAX_FAST_BAND_ROWS;
+    int n = 0, bands = (cloth->rows + f->band_rows - 1) / f->band_rows;
     for (int phase = 0; phase < 2 && ok; phase++) {
         f->phase_unit_start[phase] = f->unit_count;
         f->phase_bands[phase] = 0;
@@ -376,7 +378,7 @@ static bool build_units(RelaxFast *f, const Cloth *cloth)
                 *u = (Unit){.colour = c, .band = band, .order_begin = n, .block_begin = f->block_count,
                             .tail_begin = f->tail_count};
                 int overlap_count = 0;
-                for (int r = band * RELAX_FAST_BAND_ROWS; r < (band + 1) * RELAX_FAST_BAND_ROWS && r < cloth->rows;
+                for (int r = band * f->band_rows; r < (band + 1) * f->band_rows && r < cloth->rows;
                      r++) {
                     int m = colour_row(cloth, c, r, run);
                     memcpy(f->order + n, run, (size_t)m * sizeof *run);
@@ -1395,7 +1397,10 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->lambda = aligned_alloc(32, lambda_bytes);
     f->block_rest = aligned_alloc(32, lambda_bytes);
     f->block_live = aligned_alloc(32, lambda_bytes);
-    size_t units = (size_t)((cloth->rows + RELAX_FAST_BAND_ROWS - 1) / RELAX_FAST_BAND_ROWS) * RELAX_FAST_COLOURS;
+    /* a grid that one thread solves is one band: it fits the cache anyway,
+     * and each unit costs a little to start */
+    f->band_rows = cloth->link_count < RELAX_FAST_THREAD_MIN_LINKS ? cloth->rows : RELAX_FAST_BAND_ROWS;
+    size_t units = (size_t)((cloth->rows + f->band_rows - 1) / f->band_rows) * RELAX_FAST_COLOURS;
     f->units = malloc(units * sizeof *f->units);
     f->group_start = malloc((units + 1) * sizeof *f->group_start);
     size_t cells = (size_t)(cloth->triangle_count > 0 ? cloth->triangle_count / 2 + 1 : 1);
@@ -1456,6 +1461,8 @@ int relax_fast_group_count(const RelaxFast *f) { return f->unit_count; }
 const int *relax_fast_group_start(const RelaxFast *f) { return f->group_start; }
 
 int relax_fast_group_band(const RelaxFast *f, int group) { return f->units[group].band; }
+
+int relax_fast_band_rows(const RelaxFast *f) { return f->band_rows; }
 
 void relax_fast_use_simd(RelaxFast *f, bool use)
 {

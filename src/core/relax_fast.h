@@ -27,7 +27,8 @@ struct Solver;
 /* Structural horizontal (2), vertical (2), shear down-right (2), down-left
  * (2), bend horizontal (2), vertical (2). See relax_fast.c. */
 #define RELAX_FAST_COLOURS 12
-/* Rows of a band: a pass does the even bands, then the odd ones. */
+/* Rows of a band on a grid large enough for threads (a smaller one is a
+ * single band): a pass does the even bands, then the odd ones. */
 #define RELAX_FAST_BAND_ROWS 4
 #define RELAX_FAST_MAX_THREADS 16
 
@@ -44,7 +45,7 @@ void relax_fast_destroy(RelaxFast *fast);
 int relax_fast_threads(const RelaxFast *fast);
 
 /* The colored order: every link index once, in groups. A group is one
- * colour of one band of RELAX_FAST_BAND_ROWS rows (the links whose top
+ * colour of one band of relax_fast_band_rows rows (the links whose top
  * particle is in the band): group g is order[group_start[g] ..
  * group_start[g + 1]), and no two of its links share a particle, so within
  * a group the order does not matter. The groups go band by band, colour by
@@ -55,6 +56,7 @@ const uint32_t *relax_fast_order(const RelaxFast *fast);
 int relax_fast_group_count(const RelaxFast *fast);
 const int *relax_fast_group_start(const RelaxFast *fast);
 int relax_fast_group_band(const RelaxFast *fast, int group);
+int relax_fast_band_rows(const RelaxFast *fast);
 
 /* Whether this CPU runs the vectorised kernels (AVX2). */
 bool relax_fast_cpu_has_simd(void);
