@@ -401,32 +401,16 @@ static bool build_units(RelaxFast *f, const Cloth *cloth)
 
 /* ------------------------------------------------------------ one link, scalar */
 
-/* project_links' body for one link, operation for operation. */
+/* project_links' body for one link: the same correction, applied in place. */
 static inline void solve_link(Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda)
 {
-    if (c->torn[l])
+    float scale, d[3];
+    if (!solver_link_correction(c, l, k, alpha, xpbd, lambda, &scale, d))
         return;
     uint32_t a = c->link_a[l], b = c->link_b[l];
-    float *x = c->x, *y = c->y, *z = c->z;
-    float wa = c->inv_mass[a], wb = c->inv_mass[b], w = wa + wb;
-    if (w == 0.0f)
-        return;
-    float dx = x[b] - x[a], dy = y[b] - y[a], dz = z[b] - z[a];
-    float length = sqrtf(dx * dx + dy * dy + dz * dz);
-    if (length < 1e-12f)
-        return;
-    float error = length - c->rest_length[l];
-    float scale;
-    if (xpbd) {
-        float alpha_link = alpha * c->rest_length[l];
-        float dlambda = (-error - alpha_link * *lambda) / (w + alpha_link);
-        *lambda += dlambda;
-        scale = -dlambda / length;
-    } else {
-        scale = k * error / (length * w);
-    }
-    x[a] += wa * scale * dx, y[a] += wa * scale * dy, z[a] += wa * scale * dz;
-    x[b] -= wb * scale * dx, y[b] -= wb * scale * dy, z[b] -= wb * scale * dz;
+    float wa = c->inv_mass[a], wb = c->inv_mass[b];
+    c->x[a] += wa * scale * d[0], c->y[a] += wa * scale * d[1], c->z[a] += wa * scale * d[2];
+    c->x[b] -= wb * scale * d[0], c->y[b] -= wb * scale * d[1], c->z[b] -= wb * scale * d[2];
 }
 
 /* collide_points for a sphere (positions only), for one particle. */

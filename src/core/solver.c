@@ -590,31 +590,16 @@ static void project_links(Solver *s, float h)
     for (int n = 0; n < c->link_count; n++) {
         int l = visit ? (int)visit[n] : n;
         int f = c->family[l];
-        if (c->torn[l] || k[f] <= 0.0f)
+        float scale, d[3];
+        if (k[f] <= 0.0f || !solver_link_correction(c, (uint32_t)l, k[f], alpha[f], xpbd, &s->lambda[l], &scale, d))
             continue;
         uint32_t a = c->link_a[l], b = c->link_b[l];
-        float wa = c->inv_mass[a], wb = c->inv_mass[b], w = wa + wb;
-        if (w == 0.0f)
-            continue;
-        float dx = x[b] - x[a], dy = y[b] - y[a], dz = z[b] - z[a];
-        float length = sqrtf(dx * dx + dy * dy + dz * dz);
-        if (length < 1e-12f)
-            continue;
-        float error = length - c->rest_length[l];
-        float scale; /* displacement of a per unit inverse mass, along d */
-        if (xpbd) {
-            float alpha_link = alpha[f] * c->rest_length[l];
-            float dlambda = (-error - alpha_link * s->lambda[l]) / (w + alpha_link);
-            s->lambda[l] += dlambda;
-            scale = -dlambda / length;
-        } else {
-            scale = k[f] * error / (length * w);
-        }
+        float wa = c->inv_mass[a], wb = c->inv_mass[b];
         if (jacobi) {
             s->jacobi_count[a]++, s->jacobi_count[b]++;
         }
-        tx[a] += wa * scale * dx, ty[a] += wa * scale * dy, tz[a] += wa * scale * dz;
-        tx[b] -= wb * scale * dx, ty[b] -= wb * scale * dy, tz[b] -= wb * scale * dz;
+        tx[a] += wa * scale * d[0], ty[a] += wa * scale * d[1], tz[a] += wa * scale * d[2];
+        tx[b] -= wb * scale * d[0], ty[b] -= wb * scale * d[1], tz[b] -= wb * scale * d[2];
     }
     if (jacobi) {
         /* averaged: each particle takes the mean of the corrections it was given */

@@ -6,6 +6,7 @@
 #ifndef CLOTHSIM_SOLVER_H
 #define CLOTHSIM_SOLVER_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -93,6 +94,39 @@ typedef struct Solver {
     uint64_t rng;
     double rest_extent; /* largest rest span of the cloth, m */
 } Solver;
+
+/* One link's correction in a relaxation pass (Jakobsen, PBD, XPBD): the
+ * displacement of its first end per unit of inverse mass, along the vector
+ * d from its first end to its second (the second end moves the other way).
+ * k: the family's stiffness in this pass; xpbd: alpha (compliance / h^2)
+ * and the link's multiplier, updated. False, changing nothing, where the
+ * link takes no part: torn, both ends fixed, or no length. The plain loop
+ * and the fast path (relax_fast.c) both call this, or do its arithmetic
+ * operation for operation. */
+static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda,
+                                          float *scale, float d[3])
+{
+    if (c->torn[l])
+        return false;
+    uint32_t a = c->link_a[l], b = c->link_b[l];
+    float w = c->inv_mass[a] + c->inv_mass[b];
+    if (w == 0.0f)
+        return false;
+    d[0] = c->x[b] - c->x[a], d[1] = c->y[b] - c->y[a], d[2] = c->z[b] - c->z[a];
+    float length = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (length < 1e-12f)
+        return false;
+    float error = length - c->rest_length[l];
+    if (xpbd) {
+        float alpha_link = alpha * c->rest_length[l];
+        float dlambda = (-error - alpha_link * *lambda) / (w + alpha_link);
+        *lambda += dlambda;
+        *scale = -dlambda / length;
+    } else {
+        *scale = k * error / (length * w);
+    }
+    return true;
+}
 
 /* The wind at particles from .. to - 1 into wind_x_at / wind_z_at: the
  * mean wind plus the gusts, whose time factors (wave by wave) are sin_t and
