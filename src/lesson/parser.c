@@ -431,6 +431,8 @@ static bool parse_settings(Parser *P, int from, int item_index)
 /* ------------------------------------------------------------ commands */
 
 typedef bool (*Handler)(Parser *P, int col, const char *text, size_t length);
+/* A handler that serves several commands, each making its own kind of item. */
+typedef bool (*KindHandler)(Parser *P, int col, LessonItemKind kind);
 
 enum { TAKES_TEXT = 1, HEADER_ONLY = 2, PAGE_ONLY = 4, IN_QUESTION = 8 };
 
@@ -614,18 +616,6 @@ static bool cmd_close_or_label(Parser *P, int col, LessonItemKind kind)
     return expect_end(P, i) && stage_item(P, index);
 }
 
-static bool cmd_close(Parser *P, int col, const char *text, size_t length)
-{
-    (void)text, (void)length;
-    return cmd_close_or_label(P, col, LESSON_CLOSE);
-}
-
-static bool cmd_label(Parser *P, int col, const char *text, size_t length)
-{
-    (void)text, (void)length;
-    return cmd_close_or_label(P, col, LESSON_LABEL);
-}
-
 /* reset [PANE] | step|substep|pass [PANE] [N] */
 static bool cmd_stepping(Parser *P, int col, LessonItemKind kind)
 {
@@ -654,30 +644,6 @@ static bool cmd_stepping(Parser *P, int col, LessonItemKind kind)
     item->pane = pane;
     item->steps = count;
     return true;
-}
-
-static bool cmd_reset(Parser *P, int col, const char *text, size_t length)
-{
-    (void)text, (void)length;
-    return cmd_stepping(P, col, LESSON_RESET);
-}
-
-static bool cmd_step(Parser *P, int col, const char *text, size_t length)
-{
-    (void)text, (void)length;
-    return cmd_stepping(P, col, LESSON_STEP);
-}
-
-static bool cmd_substep(Parser *P, int col, const char *text, size_t length)
-{
-    (void)text, (void)length;
-    return cmd_stepping(P, col, LESSON_SUBSTEP);
-}
-
-static bool cmd_pass(Parser *P, int col, const char *text, size_t length)
-{
-    (void)text, (void)length;
-    return cmd_stepping(P, col, LESSON_PASS);
 }
 
 /* run N steps | run S s, then optionally: at Kx */
@@ -774,16 +740,20 @@ static bool unknown_name(Parser *P, const LessonToken *t, const char *what, bool
     return fail(P, t->col, "unknown %s '%s'", what, quote(t).text);
 }
 
-static const char **take_names(Parser *P, int from)
+/* Gives the item just made the words from token `from` on as its names. */
+static bool take_names(Parser *P, int from)
 {
     int count = P->ntok - from;
     const char **names = arena_alloc(P->arena, (size_t)(count ? count : 1) * sizeof *names);
     if (!names)
-        return out_of_memory(P), NULL;
+        return out_of_memory(P);
     for (int k = 0; k < count; k++)
         if (!(names[k] = copy_token(P, &P->tok[from + k])))
-            return NULL;
-    return names;
+            return false;
+    LessonItem *item = &P->lesson->items[P->lesson->item_count - 1];
+    item->names = names;
+    item->name_count = count;
+    return true;
 }
 
 static bool cmd_highlight(Parser *P, int col, const char *text, size_t length)
@@ -815,15 +785,7 @@ static bool cmd_highlight(Parser *P, int col, const char *text, size_t length)
     if (!item)
         return false;
     item->pane = pane;
-    if (!off) {
-        int index = P->lesson->item_count - 1;
-        const char **names = take_names(P, i);
-        if (!names)
-            return false;
-        P->lesson->items[index].names = names;
-        P->lesson->items[index].name_count = P->ntok - i;
-    }
-    return true;
+    return off || take_names(P, i);
 }
 
 static bool cmd_play(Parser *P, int col, const char *text, size_t length)
@@ -852,13 +814,7 @@ static bool cmd_play(Parser *P, int col, const char *text, size_t length)
     if (!item)
         return false;
     item->pane = pane;
-    int index = P->lesson->item_count - 1;
-    const char **names = take_names(P, i);
-    if (!names)
-        return false;
-    P->lesson->items[index].names = names;
-    P->lesson->items[index].name_count = P->ntok - i;
-    return true;
+    return take_names(P, i);
 }
 
 static bool cmd_question(Parser *P, int col, const char *text, size_t length)
@@ -1130,35 +1086,45 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
     return true;
 }
 
+/* Each command has a handler, or a kind handler and the kind it makes. */
 static const struct Command {
     const char *name;
-    Handler handler;
     int flags;
+    Handler handler;
+    KindHandler kind_handler;
+    LessonItemKind kind;
 } commands[] = {
-    {"title", cmd_title, TAKES_TEXT | HEADER_ONLY},
-    {"summary", cmd_summary, TAKES_TEXT | HEADER_ONLY},
-    {"duration", cmd_duration, HEADER_ONLY},
-    {"page", cmd_page, TAKES_TEXT},
-    {"set", cmd_set, 0},
-    {"pane", cmd_pane, 0},
-    {"close", cmd_close, 0},
-    {"label", cmd_label, 0},
-    {"highlight", cmd_highlight, 0},
-    {"reset", cmd_reset, PAGE_ONLY},
-    {"run", cmd_run, PAGE_ONLY},
-    {"step", cmd_step, PAGE_ONLY},
-    {"substep", cmd_substep, PAGE_ONLY},
-    {"pass", cmd_pass, PAGE_ONLY},
-    {"pause", cmd_pause, TAKES_TEXT | PAGE_ONLY},
-    {"question", cmd_question, TAKES_TEXT | PAGE_ONLY},
-    {"choice", cmd_choice, TAKES_TEXT | IN_QUESTION},
-    {"feedback", cmd_feedback, TAKES_TEXT | IN_QUESTION},
-    {"answer", cmd_answer, IN_QUESTION},
-    {"play", cmd_play, PAGE_ONLY},
-    {"expect", cmd_expect, PAGE_ONLY},
+    {"title", TAKES_TEXT | HEADER_ONLY, .handler = cmd_title},
+    {"summary", TAKES_TEXT | HEADER_ONLY, .handler = cmd_summary},
+    {"duration", HEADER_ONLY, .handler = cmd_duration},
+    {"page", TAKES_TEXT, .handler = cmd_page},
+    {"set", 0, .handler = cmd_set},
+    {"pane", 0, .handler = cmd_pane},
+    {"close", 0, .kind_handler = cmd_close_or_label, .kind = LESSON_CLOSE},
+    {"label", 0, .kind_handler = cmd_close_or_label, .kind = LESSON_LABEL},
+    {"highlight", 0, .handler = cmd_highlight},
+    {"reset", PAGE_ONLY, .kind_handler = cmd_stepping, .kind = LESSON_RESET},
+    {"run", PAGE_ONLY, .handler = cmd_run},
+    {"step", PAGE_ONLY, .kind_handler = cmd_stepping, .kind = LESSON_STEP},
+    {"substep", PAGE_ONLY, .kind_handler = cmd_stepping, .kind = LESSON_SUBSTEP},
+    {"pass", PAGE_ONLY, .kind_handler = cmd_stepping, .kind = LESSON_PASS},
+    {"pause", TAKES_TEXT | PAGE_ONLY, .handler = cmd_pause},
+    {"question", TAKES_TEXT | PAGE_ONLY, .handler = cmd_question},
+    {"choice", TAKES_TEXT | IN_QUESTION, .handler = cmd_choice},
+    {"feedback", TAKES_TEXT | IN_QUESTION, .handler = cmd_feedback},
+    {"answer", IN_QUESTION, .handler = cmd_answer},
+    {"play", PAGE_ONLY, .handler = cmd_play},
+    {"expect", PAGE_ONLY, .handler = cmd_expect},
 };
 
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
+
+static bool run_command(Parser *P, const struct Command *command, int col, const char *text, size_t length)
+{
+    if (command->kind_handler)
+        return command->kind_handler(P, col, command->kind);
+    return command->handler(P, col, text, length);
+}
 
 /* ------------------------------------------------------------ lines */
 
@@ -1251,14 +1217,14 @@ static bool parse_line(Parser *P)
         while (from < n && is_blank(s[from]))
             from++;
         P->ntok = 0;
-        return command->handler(P, col, s + from, n - from);
+        return run_command(P, command, col, s + from, n - from);
     }
     size_t bad;
     char message[160];
     P->ntok = lexer_split(s, n, i, P->tok, &bad, message, sizeof message);
     if (P->ntok < 0)
         return fail(P, lexer_column(s, bad), "%s", message);
-    return command->handler(P, col, NULL, 0);
+    return run_command(P, command, col, NULL, 0);
 }
 
 Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char *err, size_t err_size)
