@@ -76,6 +76,18 @@ int cli_take_setting(CliSettings *settings, int argc, char **argv, int *i)
     return 1;
 }
 
+int cli_next_argument(CliSettings *settings, int argc, char **argv, int *i)
+{
+    while (++*i < argc) {
+        int taken = cli_take_setting(settings, argc, argv, i);
+        if (taken < 0)
+            return -1;
+        if (!taken)
+            return 1;
+    }
+    return 0;
+}
+
 bool cli_build_params(const CliSettings *settings, Params *params)
 {
     char err[320];

@@ -30,6 +30,11 @@ typedef struct CliSettings {
  * argument is something else, -1 after reporting a mistake. */
 int cli_take_setting(CliSettings *settings, int argc, char **argv, int *i);
 
+/* Moves *i on to the next argument that is not a setting (start with *i = 0),
+ * taking the settings on the way as cli_take_setting does. Returns 1 with
+ * *i at that argument, 0 at the end of argv, -1 after reporting a mistake. */
+int cli_next_argument(CliSettings *settings, int argc, char **argv, int *i);
+
 /* Fills params: the chosen scene's defaults, then every --set in order, then
  * the cross-key checks. Returns false after reporting a mistake. */
 bool cli_build_params(const CliSettings *settings, Params *params);

@@ -136,12 +136,8 @@ int headless_run(int argc, char **argv)
     const char *csv_path = NULL, *dump_path = NULL;
     bool frames = false, ascii = false;
     int width = 80, height = 24, mode = RENDER_SHADED;
-    for (int i = 1; i < argc; i++) {
-        int taken = cli_take_setting(&settings, argc, argv, &i);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    int i = 0, next;
+    while ((next = cli_next_argument(&settings, argc, argv, &i)) > 0) {
         int matched = 0;
         const char *value;
         if ((value = cli_option_value(argc, argv, &i, "--steps", &matched)) || matched) {
@@ -184,6 +180,8 @@ int headless_run(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    if (next < 0)
+        return EXIT_USAGE;
     Params params;
     if (!cli_build_params(&settings, &params))
         return EXIT_USAGE;
@@ -261,14 +259,12 @@ int headless_run(int argc, char **argv)
 int headless_params(int argc, char **argv)
 {
     CliSettings settings = {.scene = SCENE_CURTAIN};
-    for (int i = 1; i < argc; i++) {
-        int taken = cli_take_setting(&settings, argc, argv, &i);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (!taken) {
-            cli_error("params: unknown argument '%s' (it takes --scene NAME and --set KEY=VALUE)", argv[i]);
-            return EXIT_USAGE;
-        }
+    int i = 0, next = cli_next_argument(&settings, argc, argv, &i);
+    if (next < 0)
+        return EXIT_USAGE;
+    if (next) {
+        cli_error("params: unknown argument '%s' (it takes --scene NAME and --set KEY=VALUE)", argv[i]);
+        return EXIT_USAGE;
     }
     Params params;
     if (!cli_build_params(&settings, &params))

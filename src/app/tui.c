@@ -433,12 +433,8 @@ static int parse_options(Tui *tui, int argc, char **argv)
 {
     CliSettings settings = {.scene = SCENE_CURTAIN};
     const char *compare = NULL;
-    for (int i = 1; i < argc; i++) {
-        int taken = cli_take_setting(&settings, argc, argv, &i);
-        if (taken < 0)
-            return EXIT_USAGE;
-        if (taken)
-            continue;
+    int i = 0, next;
+    while ((next = cli_next_argument(&settings, argc, argv, &i)) > 0) {
         int matched = 0;
         const char *value;
         const char *arg = argv[i];
@@ -469,6 +465,8 @@ static int parse_options(Tui *tui, int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    if (next < 0)
+        return EXIT_USAGE;
     if (!cli_build_params(&settings, &tui->base))
         return EXIT_USAGE;
     /* The sandbox runs the fast path unless told otherwise: 30 fps of the
@@ -519,6 +517,18 @@ static void read_keys(Tui *tui, int *empty_reads)
         tui->quit = true;
 }
 
+int tui_loop_events(Tui *tui, bool *dirty)
+{
+    int sig = tui_term_quit_signal();
+    if (sig)
+        return 128 + sig;
+    if (tui_term_take_resize(&tui->term)) {
+        tui_layout(tui);
+        *dirty = true;
+    }
+    return 0;
+}
+
 static int run(Tui *tui)
 {
     double frame = 1.0 / tui->fps;
@@ -528,13 +538,9 @@ static int run(Tui *tui)
     bool dirty = true;
     int empty_reads = 0;
     while (!tui->quit) {
-        int sig = tui_term_quit_signal();
-        if (sig)
-            return 128 + sig;
-        if (tui_term_take_resize(&tui->term)) {
-            tui_layout(tui);
-            dirty = true;
-        }
+        int quit_status = tui_loop_events(tui, &dirty);
+        if (quit_status)
+            return quit_status;
         now = tui_now();
         bool moving = animating(tui);
         if (moving && now >= next_frame) {

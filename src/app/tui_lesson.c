@@ -561,13 +561,9 @@ static int play(LessonView *v)
     tui_layout(tui);
     tui_fit_cameras(tui);
     while (!v->quit) {
-        int sig = tui_term_quit_signal();
-        if (sig)
-            return 128 + sig;
-        if (tui_term_take_resize(&tui->term)) {
-            tui_layout(tui);
-            dirty = true;
-        }
+        int quit_status = tui_loop_events(tui, &dirty);
+        if (quit_status)
+            return quit_status;
         double now = tui_now();
         if (ticking(v) && now >= next_frame) {
             double elapsed = now - v->last_time;

@@ -226,6 +226,9 @@ void tui_pane_clear_history(TuiPane *pane);
 /* How long the loop may block for input (ms, -1 for ever): until the next
  * frame while running, else until the message on screen expires. */
 int tui_wait_ms(const Tui *tui, bool running, double next_frame);
+/* The start of each turn of a frame loop: returns 128 + the signal that asked
+ * to quit, or 0; after a resize, lays the screen out again and sets *dirty. */
+int tui_loop_events(Tui *tui, bool *dirty);
 void tui_message(Tui *tui, const char *format, ...) __attribute__((format(printf, 2, 3)));
 bool tui_rebuild_panes(Tui *tui);      /* new solvers from tui->base (and compare values) */
 bool tui_apply_base(Tui *tui);         /* live settings from tui->base into every pane */
