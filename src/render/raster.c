@@ -384,45 +384,52 @@ static void resolve_ascii(Canvas *canvas, uint8_t attr)
         }
 }
 
-/* The cells of cell row y that may hold dots: from *from to *to. */
-static void cells_drawn(const Canvas *canvas, int y, int *from, int *to)
+/* Resolves the dots of cell (x, y) into *cell; false if none of them was drawn. */
+typedef bool (*CellResolver)(const Canvas *canvas, int x, int y, uint8_t attr, CanvasCell *cell);
+
+/* Each cell of each row that may hold dots, through resolve_cell. Inline: each
+ * caller gets its own loop with its resolver inlined, as this runs for every
+ * cell of the picture. */
+static inline void resolve_cells(Canvas *canvas, uint8_t attr, CellResolver resolve_cell)
 {
-    *from = canvas->dot_first[y] / canvas->dots_x;
-    *to = canvas->dot_last[y] < 0 ? -1 : canvas->dot_last[y] / canvas->dots_x;
+    for (int y = 0; y < canvas->height; y++) {
+        int from = canvas->dot_first[y] / canvas->dots_x;
+        int to = canvas->dot_last[y] < 0 ? -1 : canvas->dot_last[y] / canvas->dots_x;
+        for (int x = from; x <= to; x++) {
+            CanvasCell cell;
+            if (resolve_cell(canvas, x, y, attr, &cell))
+                canvas->cells[(size_t)y * (size_t)canvas->width + (size_t)x] = cell;
+        }
+    }
 }
 
-static void resolve_half(Canvas *canvas, uint8_t attr)
+static inline bool half_cell(const Canvas *canvas, int x, int y, uint8_t attr, CanvasCell *out)
 {
     uint8_t frame = canvas->dot_frame;
     size_t stride = (size_t)canvas->dot_cols;
-    for (int y = 0; y < canvas->height; y++) {
-        int from, to;
-        cells_drawn(canvas, y, &from, &to);
-        for (int x = from; x <= to; x++) {
-            const CanvasDot *upper = &canvas->dots[(size_t)(2 * y) * stride + (size_t)x], *lower = upper + stride;
-            bool upper_drawn = upper->frame == frame, lower_drawn = lower->frame == frame;
-            if (!upper_drawn && !lower_drawn)
-                continue;
-            CanvasCell cell = {.glyph = ' ', .fg = PALETTE_DEFAULT, .bg = PALETTE_DEFAULT, .attr = attr};
-            bool upper_lit = upper_drawn && upper->glyph != DOT_DARK;
-            bool lower_lit = lower_drawn && lower->glyph != DOT_DARK;
-            if (upper_lit && lower_lit && upper->colour == lower->colour)
-                cell.glyph = FULL_BLOCK, cell.fg = upper->colour;
-            else if (upper_lit && lower_lit)
-                cell.glyph = HALF_UPPER, cell.fg = upper->colour, cell.bg = lower->colour;
-            else if (upper_lit)
-                cell.glyph = HALF_UPPER, cell.fg = upper->colour;
-            else if (lower_lit)
-                cell.glyph = HALF_LOWER, cell.fg = lower->colour;
-            if (!upper_drawn)
-                cell.depth = lower->depth;
-            else if (!lower_drawn)
-                cell.depth = upper->depth;
-            else
-                cell.depth = upper->depth < lower->depth ? upper->depth : lower->depth;
-            canvas->cells[(size_t)y * (size_t)canvas->width + (size_t)x] = cell;
-        }
-    }
+    const CanvasDot *upper = &canvas->dots[(size_t)(2 * y) * stride + (size_t)x], *lower = upper + stride;
+    bool upper_drawn = upper->frame == frame, lower_drawn = lower->frame == frame;
+    if (!upper_drawn && !lower_drawn)
+        return false;
+    CanvasCell cell = {.glyph = ' ', .fg = PALETTE_DEFAULT, .bg = PALETTE_DEFAULT, .attr = attr};
+    bool upper_lit = upper_drawn && upper->glyph != DOT_DARK;
+    bool lower_lit = lower_drawn && lower->glyph != DOT_DARK;
+    if (upper_lit && lower_lit && upper->colour == lower->colour)
+        cell.glyph = FULL_BLOCK, cell.fg = upper->colour;
+    else if (upper_lit && lower_lit)
+        cell.glyph = HALF_UPPER, cell.fg = upper->colour, cell.bg = lower->colour;
+    else if (upper_lit)
+        cell.glyph = HALF_UPPER, cell.fg = upper->colour;
+    else if (lower_lit)
+        cell.glyph = HALF_LOWER, cell.fg = lower->colour;
+    if (!upper_drawn)
+        cell.depth = lower->depth;
+    else if (!lower_drawn)
+        cell.depth = upper->depth;
+    else
+        cell.depth = upper->depth < lower->depth ? upper->depth : lower->depth;
+    *out = cell;
+    return true;
 }
 
 /* What a braille cell gathers from its dots. */
@@ -448,41 +455,36 @@ static inline void gather(CellGather *cell, const CanvasDot *dot, uint8_t frame,
         cell->nearest_lit = dot->depth, cell->fg_lit = dot->colour;
 }
 
-static void resolve_braille(Canvas *canvas, uint8_t attr)
+static inline bool braille_cell(const Canvas *canvas, int x, int y, uint8_t attr, CanvasCell *out)
 {
     uint8_t frame = canvas->dot_frame;
     size_t stride = (size_t)canvas->dot_cols;
-    for (int y = 0; y < canvas->height; y++) {
-        int from, to;
-        cells_drawn(canvas, y, &from, &to);
-        for (int x = from; x <= to; x++) {
-            const CanvasDot *top = &canvas->dots[(size_t)(4 * y) * stride + (size_t)(2 * x)];
-            CellGather cell = {INFINITY, INFINITY, PALETTE_DEFAULT, PALETTE_DEFAULT, 0};
-            for (int j = 0; j < 4; j++) {
-                gather(&cell, top + (size_t)j * stride, frame, braille_bit[j][0]);
-                gather(&cell, top + (size_t)j * stride + 1, frame, braille_bit[j][1]);
-            }
-            if (!(cell.nearest < INFINITY))
-                continue; /* no dot drawn */
-            canvas->cells[(size_t)y * (size_t)canvas->width + (size_t)x] = (CanvasCell){
-                .glyph = cell.bits ? BRAILLE_BLANK + cell.bits : ' ',
-                .fg = cell.bits ? cell.fg_lit : cell.fg,
-                .bg = PALETTE_DEFAULT,
-                .attr = attr,
-                .depth = cell.nearest,
-            };
-        }
+    const CanvasDot *top = &canvas->dots[(size_t)(4 * y) * stride + (size_t)(2 * x)];
+    CellGather cell = {INFINITY, INFINITY, PALETTE_DEFAULT, PALETTE_DEFAULT, 0};
+    for (int j = 0; j < 4; j++) {
+        gather(&cell, top + (size_t)j * stride, frame, braille_bit[j][0]);
+        gather(&cell, top + (size_t)j * stride + 1, frame, braille_bit[j][1]);
     }
+    if (!(cell.nearest < INFINITY))
+        return false; /* no dot drawn */
+    *out = (CanvasCell){
+        .glyph = cell.bits ? BRAILLE_BLANK + cell.bits : ' ',
+        .fg = cell.bits ? cell.fg_lit : cell.fg,
+        .bg = PALETTE_DEFAULT,
+        .attr = attr,
+        .depth = cell.nearest,
+    };
+    return true;
 }
 
 void raster_resolve(Canvas *canvas, uint8_t attr)
 {
     switch ((Glyphs)canvas->dot_glyphs) {
     case GLYPHS_BRAILLE:
-        resolve_braille(canvas, attr);
+        resolve_cells(canvas, attr, braille_cell);
         break;
     case GLYPHS_HALF:
-        resolve_half(canvas, attr);
+        resolve_cells(canvas, attr, half_cell);
         break;
     case GLYPHS_ASCII:
         resolve_ascii(canvas, attr);
