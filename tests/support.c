@@ -23,6 +23,20 @@ Solver *support_solver(SceneKind scene, const char *const *settings)
     return solver;
 }
 
+Cloth *support_free_cloth(int cols, int rows)
+{
+    Cloth *c = cloth_create(cols, rows);
+    cr_assert_not_null(c);
+    for (int i = 0; i < c->count; i++)
+        c->mass[i] = 1.0f, c->inv_mass[i] = 1.0f;
+    return c;
+}
+
+void support_place(Cloth *c, int i, float x, float y, float z)
+{
+    c->x[i] = c->px[i] = x, c->y[i] = c->py[i] = y, c->z[i] = c->pz[i] = z;
+}
+
 void support_run_seconds(Solver *solver, double seconds)
 {
     long steps = lround(seconds / solver->params.dt);

@@ -4,12 +4,20 @@
 
 #include <stddef.h>
 
+#include "core/cloth.h"
 #include "core/params.h"
 #include "core/solver.h"
 
 /* A solver for scene with the given "key=value" settings (NULL-terminated);
  * fails the test on a bad setting. */
 Solver *support_solver(SceneKind scene, const char *const *settings);
+
+/* A cloth of cols x rows free particles of 1 kg, all at the origin, at rest;
+ * fails the test if there is no memory. */
+Cloth *support_free_cloth(int cols, int rows);
+
+/* Puts particle i at (x, y, z), at rest: its previous position too. */
+void support_place(Cloth *c, int i, float x, float y, float z);
 
 /* Steps the solver for the given simulated seconds (whole steps). */
 void support_run_seconds(Solver *solver, double seconds);

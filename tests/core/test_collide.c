@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "../support.h"
 #include "core/cloth.h"
 #include "core/collide.h"
 #include "core/rng.h"
@@ -22,21 +23,6 @@ static void expect_distance(const Collider *c, float x, float y, float z, float 
     cr_expect_float_eq(d, distance, 1e-5, "distance at (%g, %g, %g): %g, expected %g", x, y, z, d, distance);
     cr_expect(fabsf(n[0] - nx) < 1e-5f && fabsf(n[1] - ny) < 1e-5f && fabsf(n[2] - nz) < 1e-5f,
               "normal at (%g, %g, %g): (%g, %g, %g), expected (%g, %g, %g)", x, y, z, n[0], n[1], n[2], nx, ny, nz);
-}
-
-/* A cloth of cols x rows free particles of 1 kg, all at the origin, at rest. */
-static Cloth *free_cloth(int cols, int rows)
-{
-    Cloth *c = cloth_create(cols, rows);
-    cr_assert_not_null(c);
-    for (int i = 0; i < c->count; i++)
-        c->mass[i] = 1.0f, c->inv_mass[i] = 1.0f;
-    return c;
-}
-
-static void place(Cloth *c, int i, float x, float y, float z)
-{
-    c->x[i] = c->px[i] = x, c->y[i] = c->py[i] = y, c->z[i] = c->pz[i] = z;
 }
 
 /* ------------------------------------------------------------ distances */
@@ -159,7 +145,7 @@ Test(collide, no_collider_is_far_from_everything)
 {
     Collider none = {.shape = SHAPE_NONE};
     cr_expect(collider_distance(&none, 0.0f, 0.0f, 0.0f, NULL) > 1e6f);
-    Cloth *c = free_cloth(3, 3);
+    Cloth *c = support_free_cloth(3, 3);
     cr_expect_eq(collide_points(c, &none, 0.1f, 0.5f, true), 0);
     cr_expect_eq(collide_edges(c, &none, 0.1f), 0);
     cr_expect_eq(collide_penetration(c, &none, 5), 0.0f);
@@ -174,7 +160,7 @@ Test(collide, points_leave_no_free_particle_closer_than_the_margin)
     const float margin = 0.03f;
     for (int s = 0; s < 3; s++) {
         const Collider *c = shapes[s];
-        Cloth *cloth = free_cloth(30, 30);
+        Cloth *cloth = support_free_cloth(30, 30);
         uint64_t rng = 7 + (uint64_t)s;
         float extent = c->shape == SHAPE_BOX ? c->size : 2.0f * c->radius;
         int near = 0;
@@ -185,7 +171,7 @@ Test(collide, points_leave_no_free_particle_closer_than_the_margin)
             /* a particle moving in from somewhere, so that friction acts */
             if (c->shape == SHAPE_CONE)
                 p[1] += 0.5f * c->height;
-            place(cloth, i, p[0], p[1], p[2]);
+            support_place(cloth, i, p[0], p[1], p[2]);
             cloth->px[i] += 0.05f * ((float)rng_uniform(&rng) - 0.5f);
             near += collider_distance(c, p[0], p[1], p[2], NULL) < margin;
         }
@@ -213,8 +199,8 @@ Test(collide, points_leave_no_free_particle_closer_than_the_margin)
 Test(collide, points_friction_cuts_the_tangential_motion_only)
 {
     /* the box top is at y = 3; a particle slid 0.1 along x while sinking in */
-    Cloth *c = free_cloth(1, 1);
-    place(c, 0, 1.0f, 3.02f, 3.0f);
+    Cloth *c = support_free_cloth(1, 1);
+    support_place(c, 0, 1.0f, 3.02f, 3.0f);
     c->x[0] = 1.1f, c->y[0] = 2.99f;
     c->vx[0] = 1.0f, c->vy[0] = -2.0f, c->vz[0] = 0.5f;
     cr_expect_eq(collide_points(c, &box, 0.01f, 0.5f, true), 1);
@@ -226,7 +212,7 @@ Test(collide, points_friction_cuts_the_tangential_motion_only)
     cr_expect_float_eq(c->vz[0], 0.25f, 1e-6);
 
     /* leaving the surface, the normal velocity is kept */
-    place(c, 0, 1.0f, 2.99f, 3.0f);
+    support_place(c, 0, 1.0f, 2.99f, 3.0f);
     c->vx[0] = 0.0f, c->vy[0] = 1.0f, c->vz[0] = 0.0f;
     collide_points(c, &box, 0.01f, 0.5f, true);
     cr_expect_float_eq(c->vy[0], 1.0f, 1e-6);
@@ -239,9 +225,9 @@ Test(collide, points_friction_cuts_the_tangential_motion_only)
  * x = 2, y = 3: both ends 2 cm out of the faces, the middle 9 cm in. */
 static Cloth *link_over_edge(void)
 {
-    Cloth *c = free_cloth(2, 1);
-    place(c, 0, 1.8f, 3.02f, 3.0f);
-    place(c, 1, 2.02f, 2.8f, 3.0f);
+    Cloth *c = support_free_cloth(2, 1);
+    support_place(c, 0, 1.8f, 3.02f, 3.0f);
+    support_place(c, 1, 2.02f, 2.8f, 3.0f);
     cloth_set_rest_from_positions(c);
     return c;
 }
@@ -269,9 +255,9 @@ Test(collide, a_link_across_a_box_edge_is_caught_by_edges_not_by_points)
 Test(collide, edge_push_moves_the_sample_exactly_and_spares_pinned_ends)
 {
     /* a link along x pushed up through the box's top face at y = 3 */
-    Cloth *c = free_cloth(2, 1);
-    place(c, 0, 0.5f, 2.9f, 3.0f);
-    place(c, 1, 1.5f, 2.9f, 3.0f);
+    Cloth *c = support_free_cloth(2, 1);
+    support_place(c, 0, 0.5f, 2.9f, 3.0f);
+    support_place(c, 1, 1.5f, 2.9f, 3.0f);
     c->inv_mass[0] = 0.0f;
     cloth_set_rest_from_positions(c);
     collide_edges(c, &box, 0.0f);
@@ -282,7 +268,7 @@ Test(collide, edge_push_moves_the_sample_exactly_and_spares_pinned_ends)
     cr_expect_float_eq(0.75f * c->y[0] + 0.25f * c->y[1], 3.0f, 1e-5, "the sample moved by exactly d");
 
     /* both ends pinned: nothing moves */
-    place(c, 1, 1.5f, 2.9f, 3.0f);
+    support_place(c, 1, 1.5f, 2.9f, 3.0f);
     c->inv_mass[1] = 0.0f;
     cr_expect_eq(collide_edges(c, &box, 0.0f), 0);
     cr_expect_eq(c->y[1], 2.9f);
@@ -305,9 +291,9 @@ Test(collide, penetration_of_a_link_over_a_box_corner_drops_after_edge_collision
 {
     /* a 5 cm link (the seed 003 spacing) across the corner x = 2, y = 3,
      * z = 4 of the box, its ends 5 mm out of the top and side faces */
-    Cloth *c = free_cloth(2, 1);
-    place(c, 0, 1.975f, 3.005f, 3.975f);
-    place(c, 1, 2.005f, 2.975f, 4.005f);
+    Cloth *c = support_free_cloth(2, 1);
+    support_place(c, 0, 1.975f, 3.005f, 3.975f);
+    support_place(c, 1, 2.005f, 2.975f, 4.005f);
     cloth_set_rest_from_positions(c);
     float before = collide_penetration(c, &box, 17);
     cr_expect(before > 0.008f, "the link cuts the corner by %g m", before);
@@ -335,7 +321,7 @@ static float drape(int cols, bool edges, float *lowest, float *resting)
         for (int k = 0; k < cols; k++) {
             int i = cloth_index(c, k, r);
             /* a slight tilt, so the fall is not perfectly symmetric */
-            place(c, i, -1.0f + spacing * k, 1.1f + 0.01f * spacing * r, -1.0f + spacing * r);
+            support_place(c, i, -1.0f + spacing * k, 1.1f + 0.01f * spacing * r, -1.0f + spacing * r);
         }
     cloth_set_lumped_mass(c, 0.2f, spacing);
     cloth_set_rest_from_positions(c);
@@ -402,9 +388,9 @@ Test(collide, edge_sampling_cuts_the_corner_penetration_of_a_drape_tenfold)
 Test(collide, floor_bounce_leaves_at_restitution_times_the_incoming_speed)
 {
     const float h = 0.01f, margin = 0.002f;
-    Cloth *c = free_cloth(1, 1);
+    Cloth *c = support_free_cloth(1, 1);
     /* falling at 1 m/s: 1 cm over the substep, ending 5 mm under the floor */
-    place(c, 0, 0.3f, margin + 0.005f, 0.0f);
+    support_place(c, 0, 0.3f, margin + 0.005f, 0.0f);
     c->y[0] = margin - 0.005f;
     c->vy[0] = -1.0f;
     cr_expect_eq(collide_floor(c, 0.0f, margin, 0.3f, 0.0f), 1);
@@ -423,11 +409,11 @@ Test(collide, floor_bounce_leaves_at_restitution_times_the_incoming_speed)
 
 Test(collide, floor_friction_slows_the_horizontal_motion_only)
 {
-    Cloth *c = free_cloth(2, 1);
-    place(c, 0, 0.0f, 0.0f, 0.0f);
+    Cloth *c = support_free_cloth(2, 1);
+    support_place(c, 0, 0.0f, 0.0f, 0.0f);
     c->x[0] = 0.02f, c->z[0] = -0.04f, c->y[0] = -0.01f;
     c->vx[0] = 2.0f, c->vz[0] = -4.0f, c->vy[0] = -1.0f;
-    place(c, 1, 0.0f, 0.5f, 0.0f);
+    support_place(c, 1, 0.0f, 0.5f, 0.0f);
     c->x[1] = 0.02f;
     cr_expect_eq(collide_floor(c, 0.0f, 0.0f, 0.0f, 0.25f), 1, "the particle above the floor is free");
     cr_expect_float_eq(c->x[0], 0.015f, 1e-6);
@@ -442,10 +428,10 @@ Test(collide, floor_friction_slows_the_horizontal_motion_only)
 
 Test(collide, floor_penetration_is_the_deepest_particle)
 {
-    Cloth *c = free_cloth(3, 1);
-    place(c, 0, 0.0f, 0.1f, 0.0f);
-    place(c, 1, 0.0f, -0.02f, 0.0f);
-    place(c, 2, 0.0f, -0.05f, 0.0f);
+    Cloth *c = support_free_cloth(3, 1);
+    support_place(c, 0, 0.0f, 0.1f, 0.0f);
+    support_place(c, 1, 0.0f, -0.02f, 0.0f);
+    support_place(c, 2, 0.0f, -0.05f, 0.0f);
     cr_expect_float_eq(collide_floor_penetration(c, 0.0f), 0.05f, 1e-6);
     cr_expect_float_eq(collide_floor_penetration(c, -0.1f), 0.0f, 1e-6);
     collide_floor(c, 0.0f, 0.0f, 0.3f, 0.0f);

@@ -6,23 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support.h"
 #include "core/cloth.h"
 #include "core/rng.h"
 #include "core/selfcollide.h"
-
-static Cloth *free_cloth(int cols, int rows)
-{
-    Cloth *c = cloth_create(cols, rows);
-    cr_assert_not_null(c);
-    for (int i = 0; i < c->count; i++)
-        c->mass[i] = 1.0f, c->inv_mass[i] = 1.0f;
-    return c;
-}
-
-static void place(Cloth *c, int i, float x, float y, float z)
-{
-    c->x[i] = c->px[i] = x, c->y[i] = c->py[i] = y, c->z[i] = c->pz[i] = z;
-}
 
 /* Every non-exempt pair i < j closer than thickness, the O(n^2) way, in
  * (i, j) order. Returns the count; fills up to capacity. */
@@ -64,7 +51,7 @@ static int compare_pairs(const void *pa, const void *pb)
 
 Test(selfcollide, exempt_pairs_are_those_within_two_grid_steps)
 {
-    Cloth *c = free_cloth(10, 10);
+    Cloth *c = support_free_cloth(10, 10);
     int center = cloth_index(c, 5, 5);
     cr_expect(selfcollide_exempt(c, center, cloth_index(c, 6, 5)), "structural");
     cr_expect(selfcollide_exempt(c, center, cloth_index(c, 4, 6)), "shear");
@@ -84,7 +71,7 @@ Test(selfcollide, hash_finds_the_same_pairs_as_brute_force_on_random_clouds)
 {
     enum { CAPACITY = 20000 };
     static uint32_t hashed[CAPACITY][2], brute[CAPACITY][2];
-    Cloth *c = free_cloth(30, 25);
+    Cloth *c = support_free_cloth(30, 25);
     SelfCollision *sc = selfcollide_create(c);
     cr_assert_not_null(sc);
     const float thicknesses[] = {0.01f, 0.03f, 0.08f, 0.2f};
@@ -92,8 +79,8 @@ Test(selfcollide, hash_finds_the_same_pairs_as_brute_force_on_random_clouds)
         for (int t = 0; t < 4; t++) {
             uint64_t rng = seed * 1000 + (uint64_t)t;
             for (int i = 0; i < c->count; i++) /* a cloud across the origin */
-                place(c, i, (float)rng_uniform(&rng) - 0.5f, 0.6f * (float)rng_uniform(&rng) - 0.3f,
-                      0.8f * (float)rng_uniform(&rng) - 0.2f);
+                support_place(c, i, (float)rng_uniform(&rng) - 0.5f, 0.6f * (float)rng_uniform(&rng) - 0.3f,
+                              0.8f * (float)rng_uniform(&rng) - 0.2f);
             float thickness = thicknesses[t];
             int found = selfcollide_find_pairs(sc, c, thickness, hashed, CAPACITY);
             int expected = brute_force_pairs(c, thickness, brute, CAPACITY);
@@ -112,14 +99,14 @@ Test(selfcollide, hash_finds_the_same_pairs_as_brute_force_on_random_clouds)
 
 Test(selfcollide, far_and_non_finite_positions_do_not_break_the_hash)
 {
-    Cloth *c = free_cloth(8, 8);
+    Cloth *c = support_free_cloth(8, 8);
     SelfCollision *sc = selfcollide_create(c);
     for (int i = 0; i < c->count; i++)
-        place(c, i, 0.01f * (float)(i % 5), 0.0f, 0.001f * (float)i);
-    place(c, 3, 1e20f, -1e20f, 0.0f);
-    place(c, 40, NAN, 0.0f, INFINITY);
-    place(c, 20, 1e9f, 0.0f, 0.0f);
-    place(c, 60, 1e9f, 0.0f, 0.0f); /* coincident, so no direction: left alone */
+        support_place(c, i, 0.01f * (float)(i % 5), 0.0f, 0.001f * (float)i);
+    support_place(c, 3, 1e20f, -1e20f, 0.0f);
+    support_place(c, 40, NAN, 0.0f, INFINITY);
+    support_place(c, 20, 1e9f, 0.0f, 0.0f);
+    support_place(c, 60, 1e9f, 0.0f, 0.0f); /* coincident, so no direction: left alone */
     uint32_t pairs[4096][2];
     int found = selfcollide_find_pairs(sc, c, 0.02f, pairs, 4096);
     cr_expect_eq(found, brute_force_pairs(c, 0.02f, pairs, 0));
@@ -135,12 +122,12 @@ Test(selfcollide, far_and_non_finite_positions_do_not_break_the_hash)
  * `shift` along x, the rows mirrored. */
 static Cloth *folded_cloth(int cols, int rows, float spacing, float gap, float shift)
 {
-    Cloth *c = free_cloth(cols, rows);
+    Cloth *c = support_free_cloth(cols, rows);
     for (int r = 0; r < rows; r++)
         for (int k = 0; k < cols; k++) {
             bool upper = r >= rows / 2;
             float z = spacing * (float)(upper ? rows - 1 - r : r);
-            place(c, cloth_index(c, k, r), spacing * (float)k + (upper ? shift : 0.0f), upper ? gap : 0.0f, z);
+            support_place(c, cloth_index(c, k, r), spacing * (float)k + (upper ? shift : 0.0f), upper ? gap : 0.0f, z);
         }
     return c;
 }
@@ -174,20 +161,20 @@ Test(selfcollide, a_folded_cloth_ends_with_its_layers_a_thickness_apart)
 
 Test(selfcollide, pushes_share_the_correction_by_inverse_mass)
 {
-    Cloth *c = free_cloth(4, 1);
+    Cloth *c = support_free_cloth(4, 1);
     SelfCollision *sc = selfcollide_create(c);
-    place(c, 0, 0.0f, 0.0f, 0.0f);
-    place(c, 3, 0.01f, 0.0f, 0.0f);
-    place(c, 1, 5.0f, 0.0f, 0.0f);
-    place(c, 2, 9.0f, 0.0f, 0.0f);
+    support_place(c, 0, 0.0f, 0.0f, 0.0f);
+    support_place(c, 3, 0.01f, 0.0f, 0.0f);
+    support_place(c, 1, 5.0f, 0.0f, 0.0f);
+    support_place(c, 2, 9.0f, 0.0f, 0.0f);
     c->inv_mass[0] = 3.0f;
     cr_expect_eq(selfcollide_apply(sc, c, 0.05f), 1);
     cr_expect_float_eq(c->x[3] - c->x[0], 0.05f, 1e-6, "pushed to the thickness");
     cr_expect_float_eq(c->x[0], -0.03f, 1e-6, "the lighter particle moves three times as far");
     cr_expect_float_eq(c->x[3], 0.02f, 1e-6);
     c->inv_mass[0] = c->inv_mass[3] = 0.0f;
-    place(c, 3, 0.01f, 0.0f, 0.0f);
-    place(c, 0, 0.0f, 0.0f, 0.0f);
+    support_place(c, 3, 0.01f, 0.0f, 0.0f);
+    support_place(c, 0, 0.0f, 0.0f, 0.0f);
     cr_expect_eq(selfcollide_apply(sc, c, 0.05f), 0, "two pinned particles stay");
     cr_expect_eq(c->x[3], 0.01f);
     selfcollide_destroy(sc);
@@ -196,12 +183,12 @@ Test(selfcollide, pushes_share_the_correction_by_inverse_mass)
 
 Test(selfcollide, the_same_input_gives_the_same_bits)
 {
-    Cloth *a = free_cloth(20, 20), *b = free_cloth(20, 20);
+    Cloth *a = support_free_cloth(20, 20), *b = support_free_cloth(20, 20);
     uint64_t rng = 99;
     for (int i = 0; i < a->count; i++) {
         float x = 0.3f * (float)rng_uniform(&rng), y = 0.1f * (float)rng_uniform(&rng);
         float z = 0.3f * (float)rng_uniform(&rng);
-        place(a, i, x, y, z), place(b, i, x, y, z);
+        support_place(a, i, x, y, z), support_place(b, i, x, y, z);
     }
     SelfCollision *sa = selfcollide_create(a), *sb = selfcollide_create(b);
     int ca = 0, cb = 0;
@@ -220,12 +207,12 @@ Test(selfcollide, the_same_input_gives_the_same_bits)
 
 Test(selfcollide, clamp_limits_the_displacement_and_keeps_its_direction)
 {
-    Cloth *c = free_cloth(3, 1);
-    place(c, 0, 1.0f, 2.0f, 3.0f);
+    Cloth *c = support_free_cloth(3, 1);
+    support_place(c, 0, 1.0f, 2.0f, 3.0f);
     c->x[0] = 1.3f, c->y[0] = 2.4f; /* moved 0.5 */
-    place(c, 1, 0.0f, 0.0f, 0.0f);
+    support_place(c, 1, 0.0f, 0.0f, 0.0f);
     c->y[1] = 0.005f; /* moved less than the limit */
-    place(c, 2, 0.0f, 0.0f, 0.0f);
+    support_place(c, 2, 0.0f, 0.0f, 0.0f);
     c->x[2] = 1.0f;
     c->inv_mass[2] = 0.0f; /* a grabbed particle goes where the hand takes it */
     selfcollide_clamp_displacement(c, 0.01f);
