@@ -108,6 +108,7 @@ typedef struct Results {
     FrameBytes bytes;                                 /* written to the terminal per frame, 80 x 24 */
     bool bytes_ok;
     Stat bytes_per_frame;
+    Stat sandbox_cpu; /* processor seconds a frame, the sandbox's frames into the pseudo-terminal */
     long peak_kib;
 } Results;
 
@@ -115,6 +116,14 @@ static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Processor time of the whole process, all threads (s). */
+static double process_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -382,10 +391,12 @@ static bool bytes_count(Tui *tui, FrameBytes *fb)
     if (!tui_term_sync(&tui->term, BYTES_SYNC_SECONDS, &before))
         return false;
     for (int r = 0; r < fb->reps; r++) {
+        double cpu = process_seconds();
         for (int n = 0; n < fb->frames; n++)
             bytes_frame(tui);
         if (!tui_term_sync(&tui->term, BYTES_SYNC_SECONDS, &after))
             return false;
+        fb->cpu_per_frame[r] = (process_seconds() - cpu) / (double)fb->frames;
         fb->per_frame[r] = (double)(after - before) / (double)fb->frames;
         before = after;
     }
@@ -475,6 +486,8 @@ static void run_bytes(Results *res, const Config *cfg)
         double values[BENCH_MAX_REPS];
         memcpy(values, fb->per_frame, sizeof values);
         res->bytes_per_frame = stat_of(values, fb->reps);
+        memcpy(values, fb->cpu_per_frame, sizeof values);
+        res->sandbox_cpu = stat_of(values, fb->reps);
     }
 }
 
@@ -514,14 +527,22 @@ static int targets(const Results *res, Target *out)
         if (res->frame_ok[1][mode] && res->frame_ms[1][mode].median > slowest)
             slowest = res->frame_ms[1][mode].median;
     out[n++] = (Target){"render 200x60, slowest mode", slowest, TARGET_FRAME_MS, true, "ms/frame"};
-    /* the sandbox: real time is 1/dt steps a second, and SANDBOX_FPS frames */
-    Params p;
-    params_default(&p, SCENE_CURTAIN);
-    double steps_per_second = 1.0 / p.dt;
-    double physics = steps_per_second / res->sandbox_colored.steps_per_second.median;
-    double drawing = SANDBOX_FPS * res->frame_ms[0][RENDER_SHADED].median * 1e-3;
-    out[n++] = (Target){"sandbox 80x24 at 30 fps (colored; physics + drawing, no terminal output)",
-                        100.0 * (physics + drawing), 100.0 * TARGET_SANDBOX_CORE, true, "% of a core"};
+    /* the sandbox: its frames at SANDBOX_FPS, measured end to end when the
+     * terminal output could be (physics, drawing, ncurses, the pipe to the
+     * terminal); else physics (1/dt steps a second) and drawing */
+    if (res->bytes_ok) {
+        out[n++] = (Target){"sandbox 80x24 at 30 fps (its frames into a terminal, all counted)",
+                            100.0 * SANDBOX_FPS * res->sandbox_cpu.median, 100.0 * TARGET_SANDBOX_CORE, true,
+                            "% of a core"};
+    } else {
+        Params p;
+        params_default(&p, SCENE_CURTAIN);
+        double steps_per_second = 1.0 / p.dt;
+        double physics = steps_per_second / res->sandbox_colored.steps_per_second.median;
+        double drawing = SANDBOX_FPS * res->frame_ms[0][RENDER_SHADED].median * 1e-3;
+        out[n++] = (Target){"sandbox 80x24 at 30 fps (physics + drawing, no terminal output)",
+                            100.0 * (physics + drawing), 100.0 * TARGET_SANDBOX_CORE, true, "% of a core"};
+    }
     return n;
 }
 
@@ -612,6 +633,12 @@ static void print_table(const Results *res, const Config *cfg)
         format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
     printf("bytes written per frame by the front end for the default scene at %d x %d: %s%s\n  (%s)\n", res->bytes.cols,
            res->bytes.rows, bytes, res->bytes_ok ? " bytes" : "", res->bytes.how);
+    if (res->bytes_ok) {
+        Stat ms = {1e3 * res->sandbox_cpu.median, 1e3 * res->sandbox_cpu.min, 1e3 * res->sandbox_cpu.max};
+        char cpu[64];
+        format_stat(cpu, sizeof cpu, ms, 3);
+        printf("processor time a frame of those (physics, drawing, ncurses, the terminal's pipe): %s ms\n", cpu);
+    }
     printf("peak memory: %ld KiB (resident, the whole run)\n\n", res->peak_kib);
 
     Target t[MAX_TARGETS];
@@ -697,7 +724,8 @@ static void print_json(const Results *res, const Config *cfg)
     if (res->bytes_ok) {
         printf("{\"width\": %d, \"height\": %d, \"frames\": %d, \"settle_frames\": %d, \"first_frame\": %.0f, ",
                res->bytes.cols, res->bytes.rows, res->bytes.frames, res->bytes.settle_frames, res->bytes.first_frame);
-        json_stat("bytes", res->bytes_per_frame, "}");
+        json_stat("bytes", res->bytes_per_frame, ", ");
+        json_stat("cpu_seconds", res->sandbox_cpu, "}");
     } else {
         printf("null");
     }

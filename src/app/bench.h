@@ -22,6 +22,8 @@ typedef struct FrameBytes {
     int settle_frames, frames, reps;  /* reps at most BENCH_MAX_REPS */
     double per_frame[BENCH_MAX_REPS]; /* out: bytes a frame over each run */
     double first_frame;               /* out: bytes of the first frame */
+    double cpu_per_frame[BENCH_MAX_REPS]; /* out: the process's processor time a frame (s), each run: physics,
+                                             drawing, ncurses and the terminal's pipe */
     char how[320];                    /* out: how it was measured, or why it could not be */
 } FrameBytes;
 

@@ -283,7 +283,7 @@ void tui_sample(Tui *tui, bool force)
         pane->sampled_step = solver->step;
         pane->sampled_substep = solver->substep;
         pane->sampled_pass = solver->pass;
-        metrics_compute(solver, &pane->metrics);
+        metrics_compute_live(solver, &pane->metrics);
         if (pane->metrics.exploded && !moved)
             continue;
         series_push(&pane->energy, (float)pane->metrics.total);

@@ -20,7 +20,7 @@ static double link_energy(const Solver *s, int l, double extension)
     return 0.5 * solver_family_spring(s, family) * extension * extension;
 }
 
-void metrics_compute(const Solver *s, Metrics *out)
+static void compute(const Solver *s, Metrics *out, bool contact_and_residual)
 {
     const Cloth *c = s->cloth;
     double g = s->params.gravity;
@@ -59,8 +59,8 @@ void metrics_compute(const Solver *s, Metrics *out)
         .total = kinetic + potential + elastic,
         .max_strain = max_strain,
         .mean_strain = structural ? strain_sum / structural : 0.0,
-        .residual = solver_residual(s),
-        .penetration = metrics_penetration(s),
+        .residual = contact_and_residual ? solver_residual(s) : NAN,
+        .penetration = contact_and_residual ? metrics_penetration(s) : NAN,
         .torn = torn,
         .exploded = s->exploded,
     };
@@ -88,3 +88,7 @@ int metrics_format_csv(const Metrics *m, char *out, int out_size)
                     (long long)m->step, m->time, m->kinetic, m->potential, m->elastic, m->total, m->max_strain,
                     m->mean_strain, m->residual, m->penetration, m->torn, m->exploded ? 1 : 0);
 }
+
+void metrics_compute(const Solver *s, Metrics *out) { compute(s, out, true); }
+
+void metrics_compute_live(const Solver *s, Metrics *out) { compute(s, out, false); }

@@ -31,6 +31,11 @@ extern const char metrics_csv_header[];
 
 void metrics_compute(const Solver *solver, Metrics *out);
 
+/* The same without residual and penetration (left NaN), which cost about a
+ * relaxation pass each: what the sandbox's plots and status line need,
+ * every frame. */
+void metrics_compute_live(const Solver *solver, Metrics *out);
+
 /* The mean relative constraint error of the links that take part. */
 double metrics_residual(const Solver *solver);
 
