@@ -101,4 +101,9 @@ bool relax_fast_sphere(RelaxFast *fast, Cloth *cloth, const Collider *sphere, fl
 bool relax_fast_integrate(RelaxFast *fast, struct Solver *solver, float h, float decay);
 bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver, float h, float decay);
 
+/* The physical floor the benchmark compares with: rounds x 64 square roots
+ * and divisions (8 chains of 8 lanes), vectorised where the fast path is;
+ * the caller times it. Returns a value that depends on all of them. */
+float relax_fast_divider_work(long rounds);
+
 #endif
