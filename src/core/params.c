@@ -8,6 +8,7 @@
 #include "params.h"
 
 #include "cloth.h"
+#include "scene.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -522,5 +523,5 @@ bool params_validate(const Params *params, char *err, size_t err_size)
                  params->rows, (long)params->cols * params->rows, CLOTH_MAX_PARTICLES);
         return false;
     }
-    return true;
+    return scene_collider_fits(params, err, err_size);
 }

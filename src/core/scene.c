@@ -7,6 +7,7 @@
 #include "scene.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #define SCENE_TOP_Y 1.5 /* height of the crossbar / pins, m */
 #define HEAP_HEIGHT 1.2 /* the heap's cloth hangs from its centre this high, m */
@@ -146,4 +147,76 @@ void scene_sphere_center(const Params *params, double t, double center[3])
     center[0] = params->sphere_x;
     center[1] = params->sphere_y;
     center[2] = params->sphere_z - params->sphere_travel * cos(2.0 * CLOTHSIM_PI * t / params->sphere_period);
+}
+
+void scene_collider(const Params *p, const double sphere_center[3], Collider *out)
+{
+    *out = (Collider){.shape = SHAPE_NONE};
+    switch ((ColliderKind)p->collider) {
+    case COLLIDER_SPHERE:
+        out->shape = SHAPE_SPHERE;
+        for (int k = 0; k < 3; k++)
+            out->center[k] = (float)sphere_center[k];
+        out->radius = (float)p->sphere_radius;
+        break;
+    case COLLIDER_BOX:
+        out->shape = SHAPE_BOX;
+        out->center[0] = (float)p->box_x, out->center[1] = (float)p->box_y, out->center[2] = (float)p->box_z;
+        out->size = (float)p->box_size;
+        break;
+    case COLLIDER_CONE:
+        out->shape = SHAPE_CONE;
+        out->center[0] = (float)p->cone_x, out->center[1] = (float)p->cone_y, out->center[2] = (float)p->cone_z;
+        out->radius = (float)p->cone_radius;
+        out->height = (float)p->cone_height;
+        break;
+    case COLLIDER_NONE:
+    case COLLIDER_COUNT:
+        break;
+    }
+}
+
+/* Where the sphere's path is looked at: its travel, back and forth. */
+#define PATH_SAMPLES 16
+
+bool scene_collider_fits(const Params *p, char *err, size_t err_size)
+{
+    if (p->collider == COLLIDER_NONE)
+        return true;
+    Cloth *cloth = scene_build(p);
+    if (!cloth)
+        return true; /* out of memory: whoever builds it next says so */
+    const char *shape = collider_names[p->collider];
+    const char *keys = p->collider == COLLIDER_SPHERE ? "sphere_radius, sphere_x/y/z, sphere_travel"
+                       : p->collider == COLLIDER_BOX  ? "box_size, box_x/y/z"
+                                                      : "cone_radius, cone_height, cone_x/y/z";
+    bool fits = true;
+    int samples = p->collider == COLLIDER_SPHERE && p->sphere_travel > 0.0 ? PATH_SAMPLES : 1;
+    for (int k = 0; k < samples && fits; k++) {
+        double center[3];
+        scene_sphere_center(p, p->sphere_period * k / (2.0 * PATH_SAMPLES), center);
+        Collider collider;
+        scene_collider(p, center, &collider);
+        int inside = 0;
+        for (int i = 0; i < cloth->count && fits; i++) {
+            if (collider_distance(&collider, cloth->x[i], cloth->y[i], cloth->z[i], NULL) >= 0.0f)
+                continue;
+            inside++;
+            if (cloth->pinned[i]) {
+                snprintf(err, err_size,
+                         "collider: the %s %s pinned particle (%d, %d) of the %s scene%s; a pinned particle "
+                         "cannot get out of it (change %s)",
+                         shape, k == 0 ? "holds" : "reaches", i % cloth->cols, i / cloth->cols, scene_names[p->scene],
+                         k == 0 ? "" : " on its path", keys);
+                fits = false;
+            }
+        }
+        if (fits && k == 0 && inside == cloth->count) {
+            snprintf(err, err_size, "collider: the %s swallows the whole cloth of the %s scene (change %s)", shape,
+                     scene_names[p->scene], keys);
+            fits = false;
+        }
+    }
+    cloth_destroy(cloth);
+    return fits;
 }

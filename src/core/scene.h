@@ -2,7 +2,11 @@
 #ifndef CLOTHSIM_SCENE_H
 #define CLOTHSIM_SCENE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "cloth.h"
+#include "collide.h"
 #include "params.h"
 
 /* Creates the cloth params describe: grid, rest shape, masses, pins.
@@ -15,5 +19,14 @@ void scene_apply_pins(Cloth *cloth, const Params *params);
 /* Centre of the sphere collider at time t (s): it travels back and forth
  * along z by sphere_travel over sphere_period. */
 void scene_sphere_center(const Params *params, double t, double center[3]);
+
+/* The collider params describe, its sphere (if any) centred at
+ * sphere_center. */
+void scene_collider(const Params *params, const double sphere_center[3], Collider *out);
+
+/* Whether the collider fits the scene: false, with one line in err, when it
+ * holds a pinned particle at any point of its path (the pins would never let
+ * the cloth out) or swallows the whole cloth at the start. */
+bool scene_collider_fits(const Params *params, char *err, size_t err_size);
 
 #endif

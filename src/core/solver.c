@@ -470,33 +470,7 @@ static void stage_integrate(Solver *s, float h, float decay)
     }
 }
 
-void solver_collider(const Solver *s, Collider *out)
-{
-    const Params *p = &s->params;
-    *out = (Collider){.shape = SHAPE_NONE};
-    switch ((ColliderKind)p->collider) {
-    case COLLIDER_SPHERE:
-        out->shape = SHAPE_SPHERE;
-        for (int k = 0; k < 3; k++)
-            out->center[k] = (float)s->sphere_center[k];
-        out->radius = (float)p->sphere_radius;
-        break;
-    case COLLIDER_BOX:
-        out->shape = SHAPE_BOX;
-        out->center[0] = (float)p->box_x, out->center[1] = (float)p->box_y, out->center[2] = (float)p->box_z;
-        out->size = (float)p->box_size;
-        break;
-    case COLLIDER_CONE:
-        out->shape = SHAPE_CONE;
-        out->center[0] = (float)p->cone_x, out->center[1] = (float)p->cone_y, out->center[2] = (float)p->cone_z;
-        out->radius = (float)p->cone_radius;
-        out->height = (float)p->cone_height;
-        break;
-    case COLLIDER_NONE:
-    case COLLIDER_COUNT:
-        break;
-    }
-}
+void solver_collider(const Solver *s, Collider *out) { scene_collider(&s->params, s->sphere_center, out); }
 
 /* Contact, inside every relaxation pass (seed 001) and once more at the end
  * of the substep: particles pushed out of the collider to its surface plus

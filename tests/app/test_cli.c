@@ -57,6 +57,20 @@ Test(cli, bad_arguments_exit_2_with_one_line_naming_the_culprit)
                        "--mode solid: unknown render mode (one of shaded|wire|strain|points)");
     expect_usage_error((const char *[]){"", "frobnicate", NULL},
                        "unknown command 'frobnicate' (clothsim --help lists the commands)");
+    expect_usage_error((const char *[]){"", "run", "--set", "sphere_radius=-1", NULL},
+                       "--set sphere_radius=-1: sphere_radius: -1 is out of range (0.01 to 100 m)");
+    expect_usage_error((const char *[]){"", "run", "--set", "material=wool", NULL},
+                       "--set material=wool: material: unknown value 'wool' (one of silk|cotton|canvas|rubber)");
+    expect_usage_error((const char *[]){"", "run", "--scene", "chain", "--set", "collider=box", "--set", "box_size=50",
+                                        NULL},
+                       "collider: the box holds pinned particle (0, 0) of the chain scene; a pinned particle cannot "
+                       "get out of it (change box_size, box_x/y/z)");
+    expect_usage_error((const char *[]){"", "run", "--set", "sphere_y=1.5", NULL},
+                       "collider: the sphere reaches pinned particle (13, 0) of the curtain scene on its path; a "
+                       "pinned particle cannot get out of it (change sphere_radius, sphere_x/y/z, sphere_travel)");
+    expect_usage_error((const char *[]){"", "run", "--set", "pin=none", "--set", "collider=box", "--set", "box_size=20",
+                                        NULL},
+                       "collider: the box swallows the whole cloth of the curtain scene (change box_size, box_x/y/z)");
     expect_usage_error((const char *[]){"", "params", "--set", "pin=middle", NULL},
                        "--set pin=middle: pin: unknown value 'middle' (one of top|corners|left|ends|sides|centre|none)");
 }
