@@ -455,6 +455,18 @@ static void read_size(TuiTerm *term)
     }
 }
 
+/* Starts a thread that takes no signals (they all go to the frame loop);
+ * pthread_create's result. */
+static int start_signal_free_thread(pthread_t *thread, void *(*run)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int started = pthread_create(thread, NULL, run, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return started;
+}
+
 bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t err_size)
 {
     *term = (TuiTerm){.tty_fd = STDOUT_FILENO, .pipe_fd = {-1, -1}, .master_fd = -1};
@@ -481,13 +493,8 @@ bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t er
         snprintf(err, err_size, "cannot make a pipe: %s", strerror(errno));
         goto fail;
     }
-    /* the forwarder takes no signals: they all go to the frame loop */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
     pthread_t thread;
-    int started = pthread_create(&thread, NULL, forward, term);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int started = start_signal_free_thread(&thread, forward, term);
     if (started != 0) {
         snprintf(err, err_size, "cannot start the output thread: %s", strerror(started));
         goto fail;
@@ -599,12 +606,8 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
         goto fail;
     }
 
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
     pthread_t thread;
-    int started = pthread_create(&thread, NULL, drain, term);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int started = start_signal_free_thread(&thread, drain, term);
     if (started != 0) {
         snprintf(err, err_size, "cannot start the drain thread: %s", strerror(started));
         goto fail;
