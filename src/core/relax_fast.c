@@ -124,16 +124,15 @@ typedef struct Colour {
 } Colour;
 
 /* One colour of one band of rows: the links of that colour whose top
- * particle lies in the band, in the colored order's f->order[order_begin ..
- * order_end). No two share a particle. The fast path solves them as vectors
- * of 8, blocks[block_begin .. block_end) (from overlap_begin on, those that
- * overlap the one before in their row, masked), and the rest one by one,
- * tails[tail_begin .. tail_end). */
+ * particle lies in the band; unit u's are f->order[group_start[u] ..
+ * group_start[u + 1]). No two share a particle. The fast path solves them
+ * as vectors of 8, blocks[block_begin .. block_end) (from overlap_begin on,
+ * those that overlap the one before in their row, masked), and the rest one
+ * by one, tails[tail_begin .. tail_end). */
 typedef struct Unit {
     int colour, band;
     int block_begin, overlap_begin, block_end;
     int tail_begin, tail_end;
-    int order_begin, order_end;
 } Unit;
 
 /* Eight links of one row of one colour. */
@@ -379,7 +378,7 @@ static bool build_units(RelaxFast *f, const Cloth *cloth)
             for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
                 Unit *u = &f->units[f->unit_count];
                 f->group_start[f->unit_count++] = n;
-                *u = (Unit){.colour = c, .band = band, .order_begin = n, .block_begin = f->block_count,
+                *u = (Unit){.colour = c, .band = band, .block_begin = f->block_count,
                             .tail_begin = f->tail_count};
                 int overlap_count = 0;
                 for (int r = band * f->band_rows; r < (band + 1) * f->band_rows && r < cloth->rows;
@@ -394,7 +393,6 @@ static bool build_units(RelaxFast *f, const Cloth *cloth)
                 f->block_count += overlap_count;
                 u->block_end = f->block_count;
                 u->tail_end = f->tail_count;
-                u->order_end = n;
             }
         }
     }
@@ -740,7 +738,8 @@ static void solve_band(RelaxFast *f, const Unit *first, const Unit *last)
             for (int i = u->tail_begin; i < u->tail_end; i++)
                 solve_link(c, f->tails[i], k, alpha, job->xpbd, &job->lambda[f->tails[i]]);
         } else {
-            for (int i = u->order_begin; i < u->order_end; i++)
+            int unit = (int)(u - f->units);
+            for (int i = f->group_start[unit]; i < f->group_start[unit + 1]; i++)
                 solve_link(c, f->order[i], k, alpha, job->xpbd, &job->lambda[f->order[i]]);
         }
     }
