@@ -101,7 +101,7 @@ typedef struct SolverRow {
 
 typedef struct Results {
     int threads; /* the machine's */
-    bool simd;
+    RelaxFastKernels kernels; /* the widest the CPU runs */
     SolverRow rows[BENCH_INTEGRATORS][BENCH_SIZES];
     Stat frame_ms[RENDER_SIZES][RENDER_MODE_COUNT];
     bool frame_ok[RENDER_SIZES][RENDER_MODE_COUNT];
@@ -606,9 +606,10 @@ static void format_figure(char *out, size_t size, const SolverFigure *f)
 
 static void print_table(const Results *res, const Config *cfg)
 {
-    printf("clothsim bench: %d threads on this machine, vector kernels (AVX2): %s; %d repetitions, "
-           "median (min..max)\n\n",
-           res->threads, res->simd ? "yes" : "no", cfg->reps);
+    static const char *const kernels[] = {"none (the scalar fallback)", "AVX2 (8 links at a time)",
+                                          "AVX-512 (16 links at a time in the passes, AVX2 around them)"};
+    printf("clothsim bench: %d threads on this machine, vector kernels: %s; %d repetitions, median (min..max)\n\n",
+           res->threads, kernels[res->kernels], cfg->reps);
     printf("solver: curtain scene (wind, turbulence, moving sphere), %d iterations, %d substeps a step;\n"
            "ns per link per relaxation pass, all of the step counted\n",
            BENCH_ITERATIONS, res->rows[0][0].substeps);
@@ -726,8 +727,9 @@ static void json_string(const char *text)
 
 static void print_json(const Results *res, const Config *cfg)
 {
-    printf("{\"threads\": %d, \"simd\": %s, \"reps\": %d, \"iterations\": %d,\n \"solver\": [\n", res->threads,
-           res->simd ? "true" : "false", cfg->reps, BENCH_ITERATIONS);
+    printf("{\"threads\": %d, \"simd\": %s, \"kernels\": \"%s\", \"reps\": %d, \"iterations\": %d,\n \"solver\": [\n",
+           res->threads, res->kernels != RELAX_FAST_SCALAR ? "true" : "false", relax_fast_kernel_name(res->kernels),
+           cfg->reps, BENCH_ITERATIONS);
     for (int i = 0; i < BENCH_INTEGRATORS; i++)
         for (int z = 0; z < BENCH_SIZES; z++) {
             const SolverRow *row = &res->rows[i][z];
@@ -821,7 +823,7 @@ int bench_main(int argc, char **argv)
     }
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     res->threads = online < 1 ? 1 : online > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (int)online;
-    res->simd = relax_fast_cpu_has_simd();
+    res->kernels = relax_fast_cpu_kernels();
     run_solver(res, &cfg);
     run_render(res, &cfg);
     run_bytes(res, &cfg);

@@ -126,12 +126,16 @@ typedef struct Colour {
 /* One colour of one band of rows: the links of that colour whose top
  * particle lies in the band; unit u's are f->order[group_start[u] ..
  * group_start[u + 1]). No two share a particle. The fast path solves them
- * as vectors of 8, blocks[block_begin .. block_end) (from overlap_begin on,
- * those that overlap the one before in their row, masked), and the rest one
- * by one, tails[tail_begin .. tail_end). */
+ * as vectors of 8, blocks[block_begin .. block_end), and the rest one by
+ * one, tails[tail_begin .. tail_end). The blocks come in three runs:
+ * - up to single_begin, pairs: blocks 2n and 2n + 1 follow each other in
+ *   a row (the particles of the second start where the first's end);
+ * - up to overlap_begin, the blocks left over from the pairs;
+ * - then the blocks that overlap the one before them in their row, with
+ *   the lanes already solved masked off. */
 typedef struct Unit {
     int colour, band;
-    int block_begin, overlap_begin, block_end;
+    int block_begin, single_begin, overlap_begin, block_end;
     int tail_begin, tail_end;
 } Unit;
 
@@ -197,7 +201,10 @@ struct RelaxFast {
     unsigned torn_generation; /* the cloth's when they were refreshed */
     uint32_t *tails;
     int tail_count;
-    bool simd;
+    bool simd; /* the AVX2 kernels */
+    bool wide; /* and the AVX-512 pass kernels */
+    /* make_wide_indices' for PAIRS [0] and QUADS [1] */
+    int32_t wide_index[2][4][2 * LANES];
 
     /* wind: the force on each triangle, then added up particle by particle
      * in the order add_wind adds them */
@@ -295,29 +302,36 @@ static bool make_block(const Cloth *cloth, const Colour *col, const uint32_t *ru
     return true;
 }
 
+/* The blocks of a unit while it is being built, by run (see Unit). */
+typedef struct UnitBlocks {
+    Block *single, *overlap;
+    int singles, overlaps;
+} UnitBlocks;
+
 /* One row of a colour, m links in their natural order: vectors of 8 into
- * blocks, and the last one overlapping the one before, with the overlap
- * masked off, into *overlap (if it fits; returns whether); what no vector
- * can take goes to the tails. */
-static bool add_run(RelaxFast *f, const Cloth *cloth, const Colour *col, const uint32_t *run, int m, Block *overlap)
+ * blocks, two by two into f->blocks and an odd one out into the singles,
+ * and the last one overlapping the one before, with the overlap masked
+ * off, into the overlaps (if it fits); what no vector can take goes to the
+ * tails. */
+static void add_run(RelaxFast *f, const Cloth *cloth, const Colour *col, const uint32_t *run, int m, UnitBlocks *ub)
 {
-    int done = 0;
-    bool overlaps = false;
+    int done = 0, made = 0;
     if (m >= LANES) {
         for (int s = 0; s + LANES <= m; s += LANES)
             if (make_block(cloth, col, run, s, 0, &f->blocks[f->block_count]))
-                f->block_count++, done = s + LANES;
+                f->block_count++, made++, done = s + LANES;
             else
                 break;
+        if (made % 2) /* the odd one out */
+            ub->single[ub->singles++] = f->blocks[--f->block_count];
         int s = m - LANES;
         /* QUADS blocks start on an even ordinal, where a pair of links starts */
         if (done == m - m % LANES && done < m && (col->particles != QUADS || s % 2 == 0) &&
-            make_block(cloth, col, run, s, done - s, overlap))
-            overlaps = true, done = m;
+            make_block(cloth, col, run, s, done - s, &ub->overlap[ub->overlaps]))
+            ub->overlaps++, done = m;
     }
     for (int j = done; j < m; j++)
         f->tails[f->tail_count++] = run[j];
-    return overlaps;
 }
 
 /* The links of colour c in row r, in their natural order; returns how many. */
@@ -361,8 +375,9 @@ static const int colour_family[6] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEA
 static bool build_units(RelaxFast *f, const Cloth *cloth)
 {
     uint32_t *run = malloc((size_t)(cloth->cols + 1) * sizeof *run);
-    Block *overlaps = malloc((size_t)f->band_rows * sizeof *overlaps);
-    bool ok = run && overlaps;
+    UnitBlocks ub = {.single = malloc((size_t)f->band_rows * sizeof *ub.single),
+                     .overlap = malloc((size_t)f->band_rows * sizeof *ub.overlap)};
+    bool ok = run && ub.single && ub.overlap;
     for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
         Colour *col = &f->colour[c];
         col->family = colour_family[c / 2];
@@ -380,24 +395,27 @@ static bool build_units(RelaxFast *f, const Cloth *cloth)
                 f->group_start[f->unit_count++] = n;
                 *u = (Unit){.colour = c, .band = band, .block_begin = f->block_count,
                             .tail_begin = f->tail_count};
-                int overlap_count = 0;
+                ub.singles = ub.overlaps = 0;
                 for (int r = band * f->band_rows; r < (band + 1) * f->band_rows && r < cloth->rows;
                      r++) {
                     int m = colour_row(cloth, c, r, run);
                     memcpy(f->order + n, run, (size_t)m * sizeof *run);
                     n += m;
-                    overlap_count += add_run(f, cloth, &f->colour[c], run, m, &overlaps[overlap_count]);
+                    add_run(f, cloth, &f->colour[c], run, m, &ub);
                 }
+                u->single_begin = f->block_count;
+                memcpy(f->blocks + f->block_count, ub.single, (size_t)ub.singles * sizeof *ub.single);
+                f->block_count += ub.singles;
                 u->overlap_begin = f->block_count;
-                memcpy(f->blocks + f->block_count, overlaps, (size_t)overlap_count * sizeof *overlaps);
-                f->block_count += overlap_count;
+                memcpy(f->blocks + f->block_count, ub.overlap, (size_t)ub.overlaps * sizeof *ub.overlap);
+                f->block_count += ub.overlaps;
                 u->block_end = f->block_count;
                 u->tail_end = f->tail_count;
             }
         }
     }
     f->group_start[f->unit_count] = n;
-    free(run), free(overlaps);
+    free(run), free(ub.single), free(ub.overlap);
     return ok && n == cloth->link_count;
 }
 
@@ -592,6 +610,148 @@ BLOCK_LOOP(blocks_pairs_xpbd, PAIRS, true)
 BLOCK_LOOP(blocks_rows_xpbd, ROWS, true)
 BLOCK_LOOP(blocks_quads_xpbd, QUADS, true)
 
+/* ------------------------------------------------------------ sixteen links, AVX-512 */
+
+/* Where the CPU has AVX-512 (and the vectors are as wide as the registers,
+ * as on Zen 4 and 5), two blocks that follow each other in a row are solved
+ * as one vector of 16: the particles of block i + 1 come right after those
+ * of block i, and so do its lanes' rest lengths and live masks. The lanes
+ * keep the AVX2 kernel's order (block i in lanes 0 to 7, block i + 1 in 8
+ * to 15), so block_rest and block_live serve both, and the arithmetic is
+ * the same, operation for operation: the same bits. A block with no
+ * neighbour to pair with goes through the AVX2 kernel. */
+
+/* Particle offset of AVX2 lane p of a block (the a end): shuffle_ps and
+ * unpack_pd leave lanes 2, 3 and 4, 5 swapped against the links' order. */
+static int lane_offset(ParticleLayout layout, int p)
+{
+    static const int ordinal[LANES] = {0, 1, 4, 5, 2, 3, 6, 7};
+    return particle_offset(layout, layout == ROWS ? p : ordinal[p]);
+}
+
+/* The four index vectors of _mm512_permutex2var_ps for a PAIRS or QUADS
+ * pair of blocks (32 particles from a: lo = the first 16, hi = the next):
+ * gathering the a ends and the b ends into lanes, and scattering both back
+ * into lo and hi. */
+static void make_wide_indices(ParticleLayout layout, int32_t out[4][2 * LANES])
+{
+    int gap = layout == PAIRS ? 1 : 2; /* b = a + gap */
+    for (int p = 0; p < 2 * LANES; p++) {
+        int offset = lane_offset(layout, p % LANES) + (p / LANES) * 2 * LANES;
+        out[0][p] = offset, out[1][p] = offset + gap;
+    }
+    for (int p = 0; p < 2 * LANES; p++)
+        for (int q = 0; q < 2 * LANES; q++) {
+            /* particle q of lo (and of hi) is the a end or the b end of some lane */
+            for (int half = 0; half < 2; half++) {
+                if (out[0][p] == q + half * 2 * LANES)
+                    out[2 + half][q] = p;
+                if (out[1][p] == q + half * 2 * LANES)
+                    out[2 + half][q] = 2 * LANES + p;
+            }
+        }
+}
+
+#define AVX512 __attribute__((target("avx512f,avx512dq,avx2")))
+#define AVX512_INLINE static inline __attribute__((target("avx512f,avx512dq,avx2"), always_inline))
+
+typedef struct WideEnds {
+    __m512 xa, xb, ya, yb, za, zb, wa, wb;
+} WideEnds;
+
+AVX512_INLINE void wide_load(ParticleLayout layout, const float *v, int pa, int pb, const __m512i *index, __m512 *a,
+                             __m512 *b)
+{
+    if (layout == ROWS) {
+        *a = _mm512_loadu_ps(v + pa), *b = _mm512_loadu_ps(v + pb);
+        return;
+    }
+    __m512 lo = _mm512_loadu_ps(v + pa), hi = _mm512_loadu_ps(v + pa + 2 * LANES);
+    *a = _mm512_permutex2var_ps(lo, index[0], hi);
+    *b = _mm512_permutex2var_ps(lo, index[1], hi);
+}
+
+AVX512_INLINE void wide_store(ParticleLayout layout, float *v, int pa, int pb, const __m512i *index, __m512 a,
+                              __m512 b)
+{
+    if (layout == ROWS) {
+        _mm512_storeu_ps(v + pa, a), _mm512_storeu_ps(v + pb, b);
+        return;
+    }
+    _mm512_storeu_ps(v + pa, _mm512_permutex2var_ps(a, index[2], b));
+    _mm512_storeu_ps(v + pa + 2 * LANES, _mm512_permutex2var_ps(a, index[3], b));
+}
+
+/* solve_loaded for blocks i and i + 1 of a row at once. */
+AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, const float *w, int a,
+                              int b, const __m512i *index, const float *block_rest, const uint32_t *block_live, float k,
+                              float alpha, float *lambda)
+{
+    WideEnds e;
+    wide_load(particles, w, a, b, index, &e.wa, &e.wb);
+    wide_load(particles, x, a, b, index, &e.xa, &e.xb);
+    wide_load(particles, y, a, b, index, &e.ya, &e.yb);
+    wide_load(particles, z, a, b, index, &e.za, &e.zb);
+    __m512 dx = _mm512_sub_ps(e.xb, e.xa), dy = _mm512_sub_ps(e.yb, e.ya), dz = _mm512_sub_ps(e.zb, e.za);
+    __m512 rest = _mm512_loadu_ps(block_rest);
+    __m512i live_bits = _mm512_loadu_si512(block_live);
+    __m512 w_sum = _mm512_add_ps(e.wa, e.wb);
+    __m512 length = _mm512_sqrt_ps(
+        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
+    __mmask16 live = _mm512_test_epi32_mask(live_bits, live_bits) &
+                     _mm512_cmp_ps_mask(w_sum, _mm512_setzero_ps(), _CMP_NEQ_UQ) &
+                     _mm512_cmp_ps_mask(length, _mm512_set1_ps(1e-12f), _CMP_NLT_UQ);
+    __m512 error = _mm512_sub_ps(length, rest), scale;
+    const __m512 sign = _mm512_set1_ps(-0.0f);
+    if (xpbd) {
+        __m512 old = _mm512_loadu_ps(lambda);
+        __m512 alpha_link = _mm512_mul_ps(_mm512_set1_ps(alpha), rest);
+        __m512 dlambda = _mm512_div_ps(_mm512_sub_ps(_mm512_xor_ps(error, sign), _mm512_mul_ps(alpha_link, old)),
+                                       _mm512_add_ps(w_sum, alpha_link));
+        _mm512_storeu_ps(lambda, _mm512_mask_add_ps(old, live, old, dlambda));
+        scale = _mm512_div_ps(_mm512_xor_ps(dlambda, sign), length);
+    } else {
+        scale = _mm512_div_ps(_mm512_mul_ps(_mm512_set1_ps(k), error), _mm512_mul_ps(length, w_sum));
+    }
+    __m512 move_a = _mm512_mul_ps(e.wa, scale), move_b = _mm512_mul_ps(e.wb, scale);
+    /* where a lane is not live, the masked operations leave it as loaded */
+    __m512 xa = _mm512_mask_add_ps(e.xa, live, e.xa, _mm512_mul_ps(move_a, dx));
+    __m512 ya = _mm512_mask_add_ps(e.ya, live, e.ya, _mm512_mul_ps(move_a, dy));
+    __m512 za = _mm512_mask_add_ps(e.za, live, e.za, _mm512_mul_ps(move_a, dz));
+    __m512 xb = _mm512_mask_sub_ps(e.xb, live, e.xb, _mm512_mul_ps(move_b, dx));
+    __m512 yb = _mm512_mask_sub_ps(e.yb, live, e.yb, _mm512_mul_ps(move_b, dy));
+    __m512 zb = _mm512_mask_sub_ps(e.zb, live, e.zb, _mm512_mul_ps(move_b, dz));
+    wide_store(particles, x, a, b, index, xa, xb);
+    wide_store(particles, y, a, b, index, ya, yb);
+    wide_store(particles, z, a, b, index, za, zb);
+}
+
+/* BLOCK_LOOP for a run of pairs of blocks (begin and end even counts
+ * apart), a pair at a time. */
+#define WIDE_LOOP(name, particles, xpbd)                                                                             \
+    AVX512 static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)              \
+    {                                                                                                              \
+        float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;                                          \
+        const float *restrict w = c->inv_mass, *restrict rest = f->block_rest;                                   \
+        const uint32_t *restrict live = f->block_live;                                                             \
+        const Block *restrict blocks = f->blocks;                                                                  \
+        float *restrict lambda = f->lambda;                                                                        \
+        __m512i index[4];                                                                                          \
+        for (int q = 0; q < 4; q++)                                                                                \
+            index[q] = _mm512_loadu_si512(f->wide_index[(particles) == QUADS][q]);                                 \
+        for (int i = begin; i < end; i += 2) {                                                                     \
+            size_t lane = (size_t)i * LANES;                                                                       \
+            wide_solve(particles, xpbd, x, y, z, w, blocks[i].a, blocks[i].b, index, rest + lane, live + lane, k,  \
+                       alpha, lambda + lane);                                                                      \
+        }                                                                                                          \
+    }
+WIDE_LOOP(wide_pairs, PAIRS, false)
+WIDE_LOOP(wide_rows, ROWS, false)
+WIDE_LOOP(wide_quads, QUADS, false)
+WIDE_LOOP(wide_pairs_xpbd, PAIRS, true)
+WIDE_LOOP(wide_rows_xpbd, ROWS, true)
+WIDE_LOOP(wide_quads_xpbd, QUADS, true)
+
 /* The block lanes' rest lengths and live masks of unit u, from its links
  * (their lane order is load_links'). */
 AVX2 static void refresh_unit(RelaxFast *f, const Cloth *c, const Unit *u)
@@ -613,13 +773,13 @@ AVX2 static void refresh_unit(RelaxFast *f, const Cloth *c, const Unit *u)
 
 typedef void (*BlockLoop)(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha);
 
-static BlockLoop block_loop(ParticleLayout particles, bool xpbd)
+static BlockLoop block_loop(ParticleLayout particles, bool xpbd, bool wide)
 {
-    static const BlockLoop loops[2][3] = {
-        {blocks_rows, blocks_pairs, blocks_quads},
-        {blocks_rows_xpbd, blocks_pairs_xpbd, blocks_quads_xpbd},
+    static const BlockLoop loops[2][2][3] = {
+        {{blocks_rows, blocks_pairs, blocks_quads}, {blocks_rows_xpbd, blocks_pairs_xpbd, blocks_quads_xpbd}},
+        {{wide_rows, wide_pairs, wide_quads}, {wide_rows_xpbd, wide_pairs_xpbd, wide_quads_xpbd}},
     };
-    return loops[xpbd][particles];
+    return loops[wide][xpbd][particles];
 }
 
 /* sphere_push on particles begin .. end, eight at a time. */
@@ -673,9 +833,17 @@ AVX2 static void sphere_range_avx2(Cloth *c, int begin, int end, const Collider 
 
 bool relax_fast_cpu_has_simd(void) { return __builtin_cpu_supports("avx2"); }
 
+bool relax_fast_cpu_has_wide(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512dq");
+}
+
 #else
 
 bool relax_fast_cpu_has_simd(void) { return false; }
+
+bool relax_fast_cpu_has_wide(void) { return false; }
 
 #endif
 
@@ -731,9 +899,14 @@ static void solve_band(RelaxFast *f, const Unit *first, const Unit *last)
             continue;
         if (f->simd) {
 #if RELAX_FAST_X86
-            BlockLoop loop = block_loop(col->particles, job->xpbd);
-            loop(c, f, u->block_begin, u->overlap_begin, k, alpha);
-            loop(c, f, u->overlap_begin, u->block_end, k, alpha);
+            if (f->wide) {
+                block_loop(col->particles, job->xpbd, true)(c, f, u->block_begin, u->single_begin, k, alpha);
+                block_loop(col->particles, job->xpbd, false)(c, f, u->single_begin, u->block_end, k, alpha);
+            } else {
+                BlockLoop loop = block_loop(col->particles, job->xpbd, false);
+                loop(c, f, u->block_begin, u->overlap_begin, k, alpha);
+                loop(c, f, u->overlap_begin, u->block_end, k, alpha); /* after the blocks they overlap */
+            }
 #endif
             for (int i = u->tail_begin; i < u->tail_end; i++)
                 solve_link(c, f->tails[i], k, alpha, job->xpbd, &job->lambda[f->tails[i]]);
@@ -1410,13 +1583,13 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     size_t links = (size_t)(cloth->link_count > 0 ? cloth->link_count : 1);
     /* a row of a colour gives at most one block more than its links / 8 */
     size_t blocks = links / LANES + 8 * (size_t)cloth->rows + 8;
-    size_t lambda_bytes = (blocks * LANES * sizeof(float) + 31) / 32 * 32;
+    size_t lambda_bytes = (blocks * LANES * sizeof(float) + 63) / 64 * 64;
     f->order = malloc(links * sizeof *f->order);
     f->tails = malloc(links * sizeof *f->tails);
     f->blocks = malloc(blocks * sizeof *f->blocks);
-    f->lambda = aligned_alloc(32, lambda_bytes);
-    f->block_rest = aligned_alloc(32, lambda_bytes);
-    f->block_live = aligned_alloc(32, lambda_bytes);
+    f->lambda = aligned_alloc(64, lambda_bytes);
+    f->block_rest = aligned_alloc(64, lambda_bytes);
+    f->block_live = aligned_alloc(64, lambda_bytes);
     /* a grid that one thread solves is one band: it fits the cache anyway,
      * and each unit costs a little to start */
     f->band_rows = cloth->link_count < RELAX_FAST_THREAD_MIN_LINKS ? cloth->rows : RELAX_FAST_BAND_ROWS;
@@ -1442,6 +1615,11 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->blocks_stale = true;
     f->wind_grid = triangles_are_grid(cloth);
     f->simd = relax_fast_cpu_has_simd();
+    f->wide = relax_fast_cpu_has_wide();
+#if RELAX_FAST_X86
+    make_wide_indices(PAIRS, f->wide_index[0]);
+    make_wide_indices(QUADS, f->wide_index[1]);
+#endif
     if (pthread_mutex_init(&f->lock, NULL) != 0)
         return relax_fast_destroy(f), NULL;
     if (pthread_cond_init(&f->wake, NULL) != 0) {
@@ -1484,10 +1662,22 @@ int relax_fast_group_band(const RelaxFast *f, int group) { return f->units[group
 
 int relax_fast_band_rows(const RelaxFast *f) { return f->band_rows; }
 
-void relax_fast_use_simd(RelaxFast *f, bool use)
+void relax_fast_use_kernels(RelaxFast *f, RelaxFastKernels kernels)
 {
-    f->simd = use && relax_fast_cpu_has_simd();
+    f->simd = kernels >= RELAX_FAST_AVX2 && relax_fast_cpu_has_simd();
+    f->wide = kernels >= RELAX_FAST_AVX512 && relax_fast_cpu_has_wide();
     f->blocks_stale = true;
+}
+
+RelaxFastKernels relax_fast_cpu_kernels(void)
+{
+    return relax_fast_cpu_has_wide() ? RELAX_FAST_AVX512 : relax_fast_cpu_has_simd() ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
+}
+
+const char *relax_fast_kernel_name(RelaxFastKernels kernels)
+{
+    static const char *const names[] = {"scalar", "avx2", "avx512"};
+    return names[kernels];
 }
 
 /* ------------------------------------------------------------ the pass */

@@ -58,13 +58,22 @@ const int *relax_fast_group_start(const RelaxFast *fast);
 int relax_fast_group_band(const RelaxFast *fast, int group);
 int relax_fast_band_rows(const RelaxFast *fast);
 
-/* Whether this CPU runs the vectorised kernels (AVX2). */
+/* Whether this CPU runs the vectorised kernels (AVX2), and the wider pass
+ * kernels (AVX-512: 16 links at a time). */
 bool relax_fast_cpu_has_simd(void);
+bool relax_fast_cpu_has_wide(void);
 
-/* Use the vectorised kernels when the CPU has them (the default), or the
- * portable scalar ones: both give the same bits; tests and the benchmark
- * compare them. */
-void relax_fast_use_simd(RelaxFast *fast, bool use);
+/* The kernels a RelaxFast may use: each level includes the ones below. */
+typedef enum RelaxFastKernels { RELAX_FAST_SCALAR, RELAX_FAST_AVX2, RELAX_FAST_AVX512 } RelaxFastKernels;
+
+/* The widest this CPU runs, and a level's name ("scalar", "avx2", "avx512"). */
+RelaxFastKernels relax_fast_cpu_kernels(void);
+const char *relax_fast_kernel_name(RelaxFastKernels kernels);
+
+/* Use the kernels up to this level that the CPU has (the default: all it
+ * has). Every level gives the same bits; tests and the benchmark compare
+ * them. */
+void relax_fast_use_kernels(RelaxFast *fast, RelaxFastKernels kernels);
 
 /* One relaxation pass of solver's cloth in the colored order, then contact:
  * the same arithmetic, in effect the same order, as project_links followed

@@ -76,16 +76,18 @@ Test(fast, no_two_links_of_a_group_or_two_bands_of_a_phase_share_a_particle_and_
 typedef struct Variant {
     const char *name;
     bool plain; /* the reference: the plain loop in the colored order */
-    bool simd;
+    RelaxFastKernels kernels; /* where the CPU has them; else the next below */
     int threads;
 } Variant;
 
 static const Variant variants[] = {
-    {"plain loop", true, false, 1},
-    {"vectorised, 1 thread", false, true, 1},
-    {"vectorised, 2 threads", false, true, 2},
-    {"scalar, 1 thread", false, false, 1},
-    {"scalar, 2 threads", false, false, 2},
+    {"plain loop", true, RELAX_FAST_SCALAR, 1},
+    {"avx512, 1 thread", false, RELAX_FAST_AVX512, 1},
+    {"avx512, 2 threads", false, RELAX_FAST_AVX512, 2},
+    {"avx2, 1 thread", false, RELAX_FAST_AVX2, 1},
+    {"avx2, 2 threads", false, RELAX_FAST_AVX2, 2},
+    {"scalar, 1 thread", false, RELAX_FAST_SCALAR, 1},
+    {"scalar, 2 threads", false, RELAX_FAST_SCALAR, 2},
 };
 #define VARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -95,7 +97,7 @@ static Solver *variant_solver(const Variant *v, const char *const *settings)
     s->plain_relax = v->plain;
     if (v->threads > 1)
         cr_assert(solver_set_threads(s, v->threads), "%s: threads start", v->name);
-    relax_fast_use_simd(s->relax_fast, v->simd);
+    relax_fast_use_kernels(s->relax_fast, v->kernels);
     return s;
 }
 
