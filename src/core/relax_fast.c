@@ -683,15 +683,22 @@ AVX512_INLINE void wide_store(ParticleLayout layout, float *v, int pa, int pb, c
 }
 
 /* solve_loaded for blocks i and i + 1 of a row at once. */
-AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, const float *w, int a,
-                              int b, const __m512i *index, const float *block_rest, const uint32_t *block_live, float k,
-                              float alpha, float *lambda)
+/* The ends of a pair of blocks. */
+AVX512_INLINE void wide_fetch(ParticleLayout particles, const float *x, const float *y, const float *z, const float *w,
+                              const Block *pair, const __m512i *index, WideEnds *e)
 {
-    WideEnds e;
-    wide_load(particles, w, a, b, index, &e.wa, &e.wb);
-    wide_load(particles, x, a, b, index, &e.xa, &e.xb);
-    wide_load(particles, y, a, b, index, &e.ya, &e.yb);
-    wide_load(particles, z, a, b, index, &e.za, &e.zb);
+    wide_load(particles, w, pair->a, pair->b, index, &e->wa, &e->wb);
+    wide_load(particles, x, pair->a, pair->b, index, &e->xa, &e->xb);
+    wide_load(particles, y, pair->a, pair->b, index, &e->ya, &e->yb);
+    wide_load(particles, z, pair->a, pair->b, index, &e->za, &e->zb);
+}
+
+/* solve_loaded for a pair of blocks whose ends are e. */
+AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, WideEnds e,
+                              const Block *pair, const __m512i *index, const float *block_rest,
+                              const uint32_t *block_live, float k, float alpha, float *lambda)
+{
+    int a = pair->a, b = pair->b;
     __m512 dx = _mm512_sub_ps(e.xb, e.xa), dy = _mm512_sub_ps(e.yb, e.ya), dz = _mm512_sub_ps(e.zb, e.za);
     __m512 rest = _mm512_loadu_ps(block_rest);
     __m512i live_bits = _mm512_loadu_si512(block_live);
@@ -726,8 +733,11 @@ AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, flo
     wide_store(particles, z, a, b, index, za, zb);
 }
 
-/* BLOCK_LOOP for a run of pairs of blocks (begin and end even counts
- * apart), a pair at a time. */
+/* BLOCK_LOOP for a run of pairs of blocks (begin and end an even count
+ * apart), a pair at a time, each pair's ends loaded while the one before is
+ * solved: the pairs share no particle, so that changes nothing but the
+ * time (10 % of a pass: with 32 registers the loads no longer wait behind
+ * the previous pair's square root and division). */
 #define WIDE_LOOP(name, particles, xpbd)                                                                             \
     AVX512 static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)              \
     {                                                                                                              \
@@ -739,11 +749,20 @@ AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, flo
         __m512i index[4];                                                                                          \
         for (int q = 0; q < 4; q++)                                                                                \
             index[q] = _mm512_loadu_si512(f->wide_index[(particles) == QUADS][q]);                                 \
-        for (int i = begin; i < end; i += 2) {                                                                     \
+        if (begin >= end)                                                                                          \
+            return;                                                                                                \
+        WideEnds now, next;                                                                                        \
+        wide_fetch(particles, x, y, z, w, &blocks[begin], index, &now);                                            \
+        int i = begin;                                                                                             \
+        for (; i + 2 < end; i += 2) {                                                                              \
             size_t lane = (size_t)i * LANES;                                                                       \
-            wide_solve(particles, xpbd, x, y, z, w, blocks[i].a, blocks[i].b, index, rest + lane, live + lane, k,  \
-                       alpha, lambda + lane);                                                                      \
+            wide_fetch(particles, x, y, z, w, &blocks[i + 2], index, &next);                                       \
+            wide_solve(particles, xpbd, x, y, z, now, &blocks[i], index, rest + lane, live + lane, k, alpha,       \
+                       lambda + lane);                                                                             \
+            now = next;                                                                                            \
         }                                                                                                          \
+        size_t lane = (size_t)i * LANES;                                                                           \
+        wide_solve(particles, xpbd, x, y, z, now, &blocks[i], index, rest + lane, live + lane, k, alpha, lambda + lane); \
     }
 WIDE_LOOP(wide_pairs, PAIRS, false)
 WIDE_LOOP(wide_rows, ROWS, false)
