@@ -207,10 +207,11 @@ struct RelaxFast {
     int32_t wide_index[2][4][2 * LANES];
 
     /* wind: the force on each triangle, then added up particle by particle
-     * in the order add_wind adds them */
-    bool wind_grid;         /* the triangles are cloth_create's: two a cell, row by row */
+     * in the order add_wind adds them. A triangle add_wind leaves out (torn
+     * or degenerate) gets the force -0: adding -0 leaves every float as it
+     * is, +0 and -0 included, so it can be added like the others. */
+    bool wind_grid;          /* the triangles are cloth_create's: two a cell, row by row */
     float *wind_force[2][3]; /* per cell, its first and second triangle: x, y, z */
-    uint32_t *wind_used[2];  /* per cell: ~0 where add_wind adds the triangle's force, else 0 */
 
     Job job;
 
@@ -1065,8 +1066,8 @@ static bool triangles_are_grid(const Cloth *c)
     return true;
 }
 
-/* add_wind's force on triangle `which` of a cell into the wind arrays, and
- * whether add_wind adds it (not torn, not degenerate). */
+/* add_wind's force on triangle `which` of a cell into the wind arrays, or
+ * -0 where add_wind leaves it out (torn, or degenerate). */
 static void wind_on_triangle(const Solver *s, RelaxFast *f, int cell, int which)
 {
     const Cloth *c = s->cloth;
@@ -1076,13 +1077,13 @@ static void wind_on_triangle(const Solver *s, RelaxFast *f, int cell, int which)
     float e2x = c->x[d] - c->x[a], e2y = c->y[d] - c->y[a], e2z = c->z[d] - c->z[a];
     float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
     float length = sqrtf(nx * nx + ny * ny + nz * nz);
-    f->wind_used[which][cell] = c->triangle_torn[t] || length < 1e-12f ? 0 : ~0u;
     float wx = (s->wind_x_at[a] + s->wind_x_at[b] + s->wind_x_at[d]) * (1.0f / 3.0f);
     float wz = (s->wind_z_at[a] + s->wind_z_at[b] + s->wind_z_at[d]) * (1.0f / 3.0f);
     float scale = (SOLVER_WIND_DRAG / 6.0f) * (nx * wx + nz * wz) / length;
-    f->wind_force[which][0][cell] = nx * scale;
-    f->wind_force[which][1][cell] = ny * scale;
-    f->wind_force[which][2][cell] = nz * scale;
+    bool used = !c->triangle_torn[t] && length >= 1e-12f;
+    f->wind_force[which][0][cell] = used ? nx * scale : -0.0f;
+    f->wind_force[which][1][cell] = used ? ny * scale : -0.0f;
+    f->wind_force[which][2][cell] = used ? nz * scale : -0.0f;
 }
 
 /* The wind force on particle (col, row) in add_wind's order: the triangles
@@ -1102,7 +1103,7 @@ static void wind_to_particle(Solver *s, const RelaxFast *f, int col, int row)
     if (row < c->rows - 1 && col < cells)
         cell[4] = cell[5] = row * cells + col;
     for (int n = 0; n < 6; n++)
-        if (cell[n] >= 0 && f->wind_used[which[n]][cell[n]]) {
+        if (cell[n] >= 0) {
             s->fx[i] += f->wind_force[which[n]][0][cell[n]];
             s->fy[i] += f->wind_force[which[n]][1][cell[n]];
             s->fz[i] += f->wind_force[which[n]][2][cell[n]];
@@ -1144,16 +1145,16 @@ AVX2 static void wind_on_cells(const Solver *s, RelaxFast *f, int row, int col)
         __m256 wz = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(pa[4], pb[4]), pd[4]), third);
         __m256 scale = _mm256_div_ps(
             _mm256_mul_ps(drag, _mm256_add_ps(_mm256_mul_ps(nx, wx), _mm256_mul_ps(nz, wz))), length);
-        _mm256_storeu_ps(f->wind_force[which][0] + cell, _mm256_mul_ps(nx, scale));
-        _mm256_storeu_ps(f->wind_force[which][1] + cell, _mm256_mul_ps(ny, scale));
-        _mm256_storeu_ps(f->wind_force[which][2] + cell, _mm256_mul_ps(nz, scale));
-        _mm256_storeu_ps((float *)f->wind_used[which] + cell, used);
+        const __m256 nothing = _mm256_set1_ps(-0.0f);
+        _mm256_storeu_ps(f->wind_force[which][0] + cell, _mm256_blendv_ps(nothing, _mm256_mul_ps(nx, scale), used));
+        _mm256_storeu_ps(f->wind_force[which][1] + cell, _mm256_blendv_ps(nothing, _mm256_mul_ps(ny, scale), used));
+        _mm256_storeu_ps(f->wind_force[which][2] + cell, _mm256_blendv_ps(nothing, _mm256_mul_ps(nz, scale), used));
     }
 }
 
 /* wind_to_particle for 8 particles of an inner row from column col (all
- * six triangles exist) but the first `done` of them: blends, so that a
- * triangle left out adds nothing (not even +0 to a -0). */
+ * six triangles exist) but the first `done` of them, which keep their
+ * sums as they were. */
 AVX2 static void wind_to_particles(Solver *s, const RelaxFast *f, int row, int col, int done)
 {
     const Cloth *c = s->cloth;
@@ -1163,15 +1164,11 @@ AVX2 static void wind_to_particles(Solver *s, const RelaxFast *f, int row, int c
     float *acc[3] = {s->fx, s->fy, s->fz};
     __m256 fresh = _mm256_castsi256_ps(
         _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(done - 1)));
-    __m256 used[6];
-    for (int n = 0; n < 6; n++)
-        used[n] = _mm256_and_ps(fresh, _mm256_loadu_ps((const float *)f->wind_used[which[n]] + cell[n]));
     for (int k = 0; k < 3; k++) {
-        __m256 sum = _mm256_loadu_ps(acc[k] + i);
+        __m256 start = _mm256_loadu_ps(acc[k] + i), sum = start;
         for (int n = 0; n < 6; n++)
-            sum = _mm256_blendv_ps(sum, _mm256_add_ps(sum, _mm256_loadu_ps(f->wind_force[which[n]][k] + cell[n])),
-                                   used[n]);
-        _mm256_storeu_ps(acc[k] + i, sum);
+            sum = _mm256_add_ps(sum, _mm256_loadu_ps(f->wind_force[which[n]][k] + cell[n]));
+        _mm256_storeu_ps(acc[k] + i, done ? _mm256_blendv_ps(start, sum, fresh) : sum);
     }
 }
 #endif
@@ -1620,7 +1617,6 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     for (int which = 0; which < 2; which++) {
         for (int k = 0; k < 3; k++)
             wind_ok &= (f->wind_force[which][k] = malloc(cells * sizeof(float))) != NULL;
-        wind_ok &= (f->wind_used[which] = malloc(cells * sizeof(uint32_t))) != NULL;
     }
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
     if (!f->order || !f->tails || !f->blocks || !f->lambda || !f->block_rest || !f->block_live || !f->units ||
@@ -1664,7 +1660,6 @@ void relax_fast_destroy(RelaxFast *f)
     for (int which = 0; which < 2; which++) {
         for (int k = 0; k < 3; k++)
             free(f->wind_force[which][k]);
-        free(f->wind_used[which]);
     }
     free(f);
 }
