@@ -231,16 +231,20 @@ struct RelaxFast {
     atomic_uint barrier_generation; /* bumped when all have arrived */
 };
 
-/* A worker that finds no job spins this many times (a pause is about 60 ns
- * on Zen 3: some 60 us) before it sleeps: passes follow each other within
- * microseconds, but between frames the threads must cost nothing. */
-#define IDLE_SPINS 1000
+/* A worker that finds no job spins this many times before it sleeps:
+ * passes follow each other within microseconds, but between frames the
+ * threads must cost nothing. A pause takes about 60 ns on Zen 3 but 19 ns
+ * on Zen 5: 1000 spins were 19 us there, shorter than the main thread's
+ * gaps between jobs at times, and a 200 x 200 step on two threads went to
+ * sleep and was woken (a futex each way) some 9 times a substep. 4000:
+ * 75 to 240 us. */
+#define IDLE_SPINS 4000
 
-/* A thread at a barrier spins this many times (some 60 us: longer than
- * the threads of a 200 x 200 pass drift apart in a colour) and then yields
- * its core at every look: on a machine busy with other work the thread it
- * waits for may be queued behind it on the same core. */
-#define BARRIER_SPINS 1000
+/* A thread at a barrier spins this many times (75 to 240 us, as above:
+ * longer than the threads of a 200 x 200 pass drift apart in a phase) and
+ * then yields its core at every look: on a machine busy with other work
+ * the thread it waits for may be queued behind it on the same core. */
+#define BARRIER_SPINS 4000
 
 /* Below this many links (a grid of about 75 x 75) a pass takes under 50
  * microseconds, and waking the threads and the barriers between the phases
