@@ -228,6 +228,10 @@ struct RelaxFast {
     atomic_int stop;
     atomic_int arrived;             /* at the barrier */
     atomic_int next_band[2];        /* a pass's next band to take, per phase */
+    /* per band (global index), the pass that last finished it: an odd band
+     * waits for its two even neighbours of the same pass, not for all */
+    atomic_uint *band_done;
+    unsigned pass_serial; /* bumped for each pass */
     atomic_uint barrier_generation; /* bumped when all have arrived */
 };
 
@@ -942,41 +946,82 @@ static void solve_band(RelaxFast *f, const Unit *first, const Unit *last)
     }
 }
 
-/* The pass, as thread t sees it: bands of the even phase, a barrier, bands
- * of the odd phase, a barrier, then its share of the sphere contact. */
-static void run_pass(RelaxFast *f, int t)
+/* Thread t's sphere contact for the particles of band `band` (global
+ * index), if there is one. */
+static void band_contact(RelaxFast *f, int band)
 {
     const Job *job = &f->job;
     Cloth *c = job->cloth;
-    int n = job->threads;
+    int from = band * f->band_rows * c->cols, to = (band + 1) * f->band_rows * c->cols;
+    to = to < c->count ? to : c->count;
+    if (from >= to)
+        return;
+#if RELAX_FAST_X86
+    if (f->simd) {
+        sphere_range_avx2(c, from, to, &job->collider, job->margin, 0.0f);
+        return;
+    }
+#endif
+    for (int i = from; i < to; i++)
+        sphere_push(c, i, &job->collider, job->margin, 0.0f);
+}
+
+/* Waits until band `band` (global index) is done in this pass, if it
+ * exists. */
+static void wait_for_band(RelaxFast *f, int band, int bands)
+{
+    if (band < 0 || band >= bands)
+        return;
+    int spins = 0;
+    while (atomic_load_explicit(&f->band_done[band], memory_order_acquire) != f->pass_serial)
+        wait_a_little(&spins);
+}
+
+/* The pass, as thread t sees it: bands of the even phase, then bands of
+ * the odd phase, then the sphere contact, with no barrier:
+ * - An odd band's links touch its own rows and the two rows below it, and
+ *   the even bands on either side touch those too: it waits for just those
+ *   two to be done (they were taken before any odd band was, so they are
+ *   under way).
+ * - A particle is touched by the links of its band and of the band above.
+ *   When odd band g is done, so are even bands g - 1 and g + 1, so the rows
+ *   of bands g and g + 1 are final for this pass: that thread pushes them
+ *   out of the sphere (and band 0's too, after odd band 1). A cloth of one
+ *   band gets its contact after it. */
+static void run_pass(RelaxFast *f, int t)
+{
+    const Job *job = &f->job;
+    int n = job->threads, bands = f->phase_bands[0] + f->phase_bands[1];
     for (int phase = 0; phase < 2; phase++) {
         /* The bands of a phase share no particle, so any thread may take
          * any of them. Each takes one at a time until all are taken: a
          * thread on a busier core takes fewer. With two threads the first
          * takes them from the top, the other from the bottom, so each keeps
          * mostly the same rows (in its cache) from pass to pass. */
-        int bands = f->phase_bands[phase], front = 0, back = 0;
+        int count = f->phase_bands[phase], front = 0, back = 0;
         for (;;) {
             int taken = atomic_fetch_add(&f->next_band[phase], 1);
-            if (taken >= bands)
+            if (taken >= count)
                 break;
-            int band = n != 2 ? taken : t == 0 ? front++ : bands - 1 - back++;
-            const Unit *first = f->units + f->phase_unit_start[phase] + band * RELAX_FAST_COLOURS;
+            int index = n != 2 ? taken : t == 0 ? front++ : count - 1 - back++;
+            int band = 2 * index + phase; /* global */
+            if (phase == 1) {
+                wait_for_band(f, band - 1, bands);
+                wait_for_band(f, band + 1, bands);
+            }
+            const Unit *first = f->units + f->phase_unit_start[phase] + index * RELAX_FAST_COLOURS;
             solve_band(f, first, first + RELAX_FAST_COLOURS);
+            if (phase == 0) {
+                atomic_store_explicit(&f->band_done[band], f->pass_serial, memory_order_release);
+                if (bands == 1 && job->sphere)
+                    band_contact(f, band);
+            } else if (job->sphere) {
+                if (band == 1)
+                    band_contact(f, 0);
+                band_contact(f, band);
+                band_contact(f, band + 1);
+            }
         }
-        barrier(f);
-    }
-    if (job->sphere) {
-        int from, to;
-        particle_share(c->count, t, n, &from, &to);
-#if RELAX_FAST_X86
-        if (f->simd) {
-            sphere_range_avx2(c, from, to, &job->collider, job->margin, 0.0f);
-            return;
-        }
-#endif
-        for (int i = from; i < to; i++)
-            sphere_push(c, i, &job->collider, job->margin, 0.0f);
     }
 }
 
@@ -1615,6 +1660,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->band_rows = cloth->link_count < RELAX_FAST_THREAD_MIN_LINKS ? cloth->rows : RELAX_FAST_BAND_ROWS;
     size_t units = (size_t)((cloth->rows + f->band_rows - 1) / f->band_rows) * RELAX_FAST_COLOURS;
     f->units = malloc(units * sizeof *f->units);
+    f->band_done = calloc(units / RELAX_FAST_COLOURS + 1, sizeof *f->band_done);
     f->group_start = malloc((units + 1) * sizeof *f->group_start);
     size_t cells = (size_t)(cloth->triangle_count > 0 ? cloth->triangle_count / 2 + 1 : 1);
     bool wind_ok = true;
@@ -1623,7 +1669,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
             wind_ok &= (f->wind_force[which][k] = malloc(cells * sizeof(float))) != NULL;
     }
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
-    if (!f->order || !f->tails || !f->blocks || !f->lambda || !f->block_rest || !f->block_live || !f->units ||
+    if (!f->order || !f->tails || !f->blocks || !f->lambda || !f->block_rest || !f->block_live || !f->units || !f->band_done ||
         !f->group_start || !wind_ok || !build_units(f, cloth)) {
         relax_fast_destroy(f);
         return NULL;
@@ -1660,7 +1706,7 @@ void relax_fast_destroy(RelaxFast *f)
         pthread_mutex_destroy(&f->lock);
     }
     free(f->order), free(f->tails), free(f->blocks), free(f->lambda), free(f->block_rest), free(f->block_live);
-    free(f->units), free(f->group_start);
+    free(f->units), free((void *)f->band_done), free(f->group_start);
     for (int which = 0; which < 2; which++) {
         for (int k = 0; k < 3; k++)
             free(f->wind_force[which][k]);
@@ -1720,6 +1766,7 @@ void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
     f->torn_generation = c->torn_generation;
     atomic_store(&f->next_band[0], 0);
     atomic_store(&f->next_band[1], 0);
+    f->pass_serial++;
 #endif
 
     /* contact as stage_collide(s, false, false): collider, edges, floor */

@@ -168,6 +168,34 @@ Test(fast, torn_links_pins_and_other_colliders_give_the_same_bits_too)
     expect_same_bits(weightless, 20, "weightless curtain", false);
 }
 
+Test(fast, the_sphere_holds_many_bands_of_a_cloth_on_two_threads_with_the_same_bits)
+{
+    /* over 32768 links: bands of 4 rows, two threads; each band's contact
+     * is done by the thread that finishes the odd band next to it */
+    const char *settings[] = {"scene=drape", "collider=sphere", "cols=80", "rows=80", "spacing=0.025",
+                              "order=colored", NULL};
+    expect_same_bits(settings, 40, "drape on the sphere, 80x80", false);
+    Solver *s = variant_solver(&variants[0], settings);
+    for (int n = 0; n < 40; n++)
+        solver_step(s);
+    Collider sphere;
+    solver_collider(s, &sphere);
+    const Cloth *c = s->cloth;
+    int rows_touching = 0;
+    for (int r = 0; r < c->rows; r++) {
+        bool touches = false;
+        for (int col = 0; col < c->cols; col++) {
+            int i = r * c->cols + col;
+            float dx = c->x[i] - sphere.center[0], dy = c->y[i] - sphere.center[1], dz = c->z[i] - sphere.center[2];
+            touches |= sqrtf(dx * dx + dy * dy + dz * dz) < sphere.radius + 2.0f * (float)s->params.margin;
+        }
+        rows_touching += touches;
+    }
+    cr_expect(rows_touching >= 3 * RELAX_FAST_BAND_ROWS, "the sphere holds %d rows: too few to reach several bands",
+              rows_touching);
+    solver_destroy(s);
+}
+
 Test(fast, grabbing_a_particle_mid_step_keeps_the_bits_equal)
 {
     const char *settings[] = {"integrator=pbd", "order=colored", "cols=24", "rows=24", NULL};
