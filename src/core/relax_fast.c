@@ -157,6 +157,7 @@ typedef struct Job {
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
     bool xpbd;
     bool refresh;  /* gather the block lanes' rest lengths and live masks first */
+    int passes;    /* passes in this job, one after the other */
     float *lambda; /* the solver's, one per link: for the tail links */
     bool sphere;
     Collider collider;
@@ -227,11 +228,14 @@ struct RelaxFast {
     atomic_int sleepers;
     atomic_int stop;
     atomic_int arrived;             /* at the barrier */
-    atomic_int next_band[2];        /* a pass's next band to take, per phase */
-    /* per band (global index), the pass that last finished it: an odd band
-     * waits for its two even neighbours of the same pass, not for all */
+    /* A pass job's bands, in the order they are taken: for each pass, its
+     * even bands, then its odd ones. next_task counts those taken. */
+    atomic_int next_task;
+    /* per band (global index), the pass that last finished it (a serial
+     * number): a band waits for its neighbours, not for all */
     atomic_uint *band_done;
-    unsigned pass_serial; /* bumped for each pass */
+    unsigned pass_serial; /* the serial of a job's first pass */
+    unsigned next_serial; /* the next job's, from 1 */
     atomic_uint barrier_generation; /* bumped when all have arrived */
 };
 
@@ -912,7 +916,7 @@ static void particle_share(int count, int t, int n, int *from, int *to)
 static void run_job(RelaxFast *f, int t);
 
 /* The units first .. last - 1 of one band, one after the other. */
-static void solve_band(RelaxFast *f, const Unit *first, const Unit *last)
+static void solve_band(RelaxFast *f, const Unit *first, const Unit *last, bool refresh)
 {
     const Job *job = &f->job;
     Cloth *c = job->cloth;
@@ -920,7 +924,7 @@ static void solve_band(RelaxFast *f, const Unit *first, const Unit *last)
         const Colour *col = &f->colour[u->colour];
         float k = job->k[col->family], alpha = job->alpha[col->family];
 #if RELAX_FAST_X86
-        if (job->refresh)
+        if (refresh)
             refresh_unit(f, c, u);
 #endif
         if (k <= 0.0f) /* the plain loop skips the family */
@@ -966,19 +970,25 @@ static void band_contact(RelaxFast *f, int band)
         sphere_push(c, i, &job->collider, job->margin, 0.0f);
 }
 
-/* Waits until band `band` (global index) is done in this pass, if it
- * exists. */
-static void wait_for_band(RelaxFast *f, int band, int bands)
+/* Waits until band `band` (global index), if it exists, is done in the
+ * pass of serial number `serial`. */
+static void wait_for_band(RelaxFast *f, int band, int bands, unsigned serial)
 {
     if (band < 0 || band >= bands)
         return;
     int spins = 0;
-    while (atomic_load_explicit(&f->band_done[band], memory_order_acquire) != f->pass_serial)
+    while ((int)(atomic_load_explicit(&f->band_done[band], memory_order_acquire) - serial) < 0)
         wait_a_little(&spins);
 }
 
-/* The pass, as thread t sees it: bands of the even phase, then bands of
- * the odd phase, then the sphere contact, with no barrier:
+/* The passes of a job, as thread t sees them: for each pass, bands of the
+ * even phase, then bands of the odd phase, then the sphere contact, with
+ * no barrier anywhere:
+ * - The bands of a phase share no particle, so any thread may take any of
+ *   them. Each takes one at a time until all are taken: a thread on a
+ *   busier core takes fewer. With two threads the first takes them from
+ *   the top, the other from the bottom, so each keeps mostly the same rows
+ *   (in its cache) from pass to pass.
  * - An odd band's links touch its own rows and the two rows below it, and
  *   the even bands on either side touch those too: it waits for just those
  *   two to be done (they were taken before any odd band was, so they are
@@ -987,41 +997,50 @@ static void wait_for_band(RelaxFast *f, int band, int bands)
  *   When odd band g is done, so are even bands g - 1 and g + 1, so the rows
  *   of bands g and g + 1 are final for this pass: that thread pushes them
  *   out of the sphere (and band 0's too, after odd band 1). A cloth of one
- *   band gets its contact after it. */
+ *   band gets its contact after it.
+ * - In the next pass an even band waits for the odd bands on either side:
+ *   then every link of the pass before that touches its rows is done, and
+ *   the contact of those rows too. */
 static void run_pass(RelaxFast *f, int t)
 {
     const Job *job = &f->job;
     int n = job->threads, bands = f->phase_bands[0] + f->phase_bands[1];
-    for (int phase = 0; phase < 2; phase++) {
-        /* The bands of a phase share no particle, so any thread may take
-         * any of them. Each takes one at a time until all are taken: a
-         * thread on a busier core takes fewer. With two threads the first
-         * takes them from the top, the other from the bottom, so each keeps
-         * mostly the same rows (in its cache) from pass to pass. */
-        int count = f->phase_bands[phase], front = 0, back = 0;
-        for (;;) {
-            int taken = atomic_fetch_add(&f->next_band[phase], 1);
-            if (taken >= count)
-                break;
-            int index = n != 2 ? taken : t == 0 ? front++ : count - 1 - back++;
-            int band = 2 * index + phase; /* global */
+    int task = -1, phase_first = 0, front = 0, back = 0, pass = 0, phase = 0;
+    for (;;) {
+        task = atomic_fetch_add(&f->next_task, 1);
+        /* which pass and phase that is (tasks only grow, for each thread) */
+        while (pass < job->passes && task >= phase_first + f->phase_bands[phase]) {
+            phase_first += f->phase_bands[phase];
+            front = back = 0;
+            pass += phase, phase = 1 - phase;
+        }
+        if (pass >= job->passes)
+            return;
+        int count = f->phase_bands[phase], taken = task - phase_first;
+        int index = n != 2 ? taken : t == 0 ? front++ : count - 1 - back++;
+        int band = 2 * index + phase; /* global */
+        unsigned serial = f->pass_serial + (unsigned)pass;
+        /* odd: this pass's even neighbours; even: the last pass's odd ones */
+        unsigned wanted = phase == 1 ? serial : serial - 1;
+        if (phase == 1 || pass > 0) {
+            wait_for_band(f, band - 1, bands, wanted);
+            wait_for_band(f, band + 1, bands, wanted);
+        }
+        if (phase == 0 && pass > 0) /* itself: a cloth of one band has no neighbours */
+            wait_for_band(f, band, bands, wanted);
+        const Unit *first = f->units + f->phase_unit_start[phase] + index * RELAX_FAST_COLOURS;
+        solve_band(f, first, first + RELAX_FAST_COLOURS, job->refresh && pass == 0);
+        if (job->sphere) {
+            if (phase == 0 && bands == 1)
+                band_contact(f, band);
+            if (phase == 1 && band == 1)
+                band_contact(f, 0);
             if (phase == 1) {
-                wait_for_band(f, band - 1, bands);
-                wait_for_band(f, band + 1, bands);
-            }
-            const Unit *first = f->units + f->phase_unit_start[phase] + index * RELAX_FAST_COLOURS;
-            solve_band(f, first, first + RELAX_FAST_COLOURS);
-            if (phase == 0) {
-                atomic_store_explicit(&f->band_done[band], f->pass_serial, memory_order_release);
-                if (bands == 1 && job->sphere)
-                    band_contact(f, band);
-            } else if (job->sphere) {
-                if (band == 1)
-                    band_contact(f, 0);
                 band_contact(f, band);
                 band_contact(f, band + 1);
             }
         }
+        atomic_store_explicit(&f->band_done[band], serial, memory_order_release);
     }
 }
 
@@ -1678,6 +1697,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     memset(f->block_rest, 0, lambda_bytes);
     memset(f->block_live, 0, lambda_bytes);
     f->blocks_stale = true;
+    f->next_serial = 1; /* band_done starts at 0: no pass */
     f->wind_grid = triangles_are_grid(cloth);
     f->simd = relax_fast_cpu_has_simd();
     f->wide = relax_fast_cpu_has_wide();
@@ -1746,12 +1766,17 @@ const char *relax_fast_kernel_name(RelaxFastKernels kernels)
 
 /* ------------------------------------------------------------ the pass */
 
-void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], const float alpha[LINK_FAMILY_COUNT])
+/* Sets up a job of `passes` passes. */
+static void pass_job(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], const float alpha[LINK_FAMILY_COUNT],
+                     int passes)
 {
     Cloth *c = s->cloth;
     Job *job = &f->job;
     job->kind = JOB_PASS;
     job->cloth = c;
+    job->passes = passes;
+    f->pass_serial = f->next_serial;
+    f->next_serial += (unsigned)passes;
     for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)
         job->k[fam] = k[fam], job->alpha[fam] = alpha[fam];
     job->xpbd = s->params.integrator == INTEGRATOR_XPBD;
@@ -1759,29 +1784,44 @@ void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
     /* the solver zeroes its multipliers when a substep begins; these too */
     if (job->xpbd && s->pass == 0)
         memset(f->lambda, 0, (size_t)f->block_count * LANES * sizeof(float));
-#if RELAX_FAST_X86
     /* rest lengths are fixed; links tear through cloth_tear_link */
     job->refresh = f->simd && (f->blocks_stale || c->torn_generation != f->torn_generation);
     f->blocks_stale = false;
     f->torn_generation = c->torn_generation;
-    atomic_store(&f->next_band[0], 0);
-    atomic_store(&f->next_band[1], 0);
-    f->pass_serial++;
-#endif
-
-    /* contact as stage_collide(s, false, false): collider, edges, floor */
-    const Params *p = &s->params;
-    float margin = (float)p->margin;
+    atomic_store(&f->next_task, 0);
     solver_collider(s, &job->collider);
     job->sphere = job->collider.shape == SHAPE_SPHERE;
-    job->margin = margin;
+    job->margin = (float)s->params.margin;
+}
+
+void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], const float alpha[LINK_FAMILY_COUNT])
+{
+    pass_job(f, s, k, alpha, 1);
     run_on_threads(f);
+    /* contact as stage_collide(s, false, false): collider, edges, floor */
+    Cloth *c = s->cloth;
+    const Params *p = &s->params;
+    Job *job = &f->job;
     if (job->collider.shape != SHAPE_NONE) {
         if (!job->sphere)
-            collide_points(c, &job->collider, margin, 0.0f, false);
+            collide_points(c, &job->collider, job->margin, 0.0f, false);
         if (p->edge_samples == 3)
-            collide_edges(c, &job->collider, margin);
+            collide_edges(c, &job->collider, job->margin);
     }
     if (p->floor)
-        collide_floor(c, (float)p->floor_y, margin, (float)p->restitution, 0.0f);
+        collide_floor(c, (float)p->floor_y, job->margin, (float)p->restitution, 0.0f);
+}
+
+bool relax_fast_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], const float alpha[LINK_FAMILY_COUNT],
+                       int passes)
+{
+    const Params *p = &s->params;
+    Collider collider;
+    solver_collider(s, &collider);
+    if (passes < 1 || p->floor ||
+        (collider.shape != SHAPE_NONE && (collider.shape != SHAPE_SPHERE || p->edge_samples == 3)))
+        return false; /* their contact runs on this thread between passes */
+    pass_job(f, s, k, alpha, passes);
+    run_on_threads(f);
+    return true;
 }

@@ -82,6 +82,14 @@ void relax_fast_use_kernels(RelaxFast *fast, RelaxFastKernels kernels);
 void relax_fast_pass(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                      const float alpha[LINK_FAMILY_COUNT]);
 
+/* relax_fast_pass `passes` times, as one job: no thread waits for all the
+ * others between passes, only for the bands next to the one it takes.
+ * Returns false, doing nothing, where the contact cannot run inside the
+ * job (the floor, or a collider other than the sphere): then call
+ * relax_fast_pass. */
+bool relax_fast_passes(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
+                       const float alpha[LINK_FAMILY_COUNT], int passes);
+
 /* stage_forces (solver.c) for the position-based integrators: every
  * particle's gravity and, if sin_t is not NULL, the wind field
  * (solver_wind_field with those time factors) and add_wind: every

@@ -850,6 +850,17 @@ void solver_substep(Solver *s)
 {
     if (!ensure_substep_started(s))
         return;
+    if (s->phase == PHASE_RELAXING && fast_path(s) && !s->trace_residual) {
+        /* the passes left as one job on the threads, where it can: the same
+         * as relax_pass each time, with no residual to trace between them */
+        float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
+        link_constants(s, (float)params_substep(&s->params), k, alpha);
+        if (relax_fast_passes(s->relax_fast, s, k, alpha, s->params.iterations - s->pass)) {
+            s->pass = s->params.iterations;
+            finish_substep(s);
+            return;
+        }
+    }
     while (s->phase == PHASE_RELAXING)
         relax_pass(s);
 }
