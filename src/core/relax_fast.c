@@ -167,7 +167,9 @@ typedef struct Job {
     float h, decay, gravity, friction;
     bool verlet, windy;
     float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
-    /* the explosion check: each thread's verdict and bounding box */
+    /* the explosion check: each thread's verdict and bounding box; with
+     * `finish`, the contact and the velocity come first, chunk by chunk */
+    bool finish;
     float stretch;
     bool bad[RELAX_FAST_MAX_THREADS];
     float least[RELAX_FAST_MAX_THREADS][3], most[RELAX_FAST_MAX_THREADS][3];
@@ -1448,7 +1450,10 @@ AVX2 static bool links_overstretched(const RelaxFast *f, const Cloth *c, const U
 #endif
 
 #if RELAX_FAST_X86
-/* The explosion check, as thread t sees it: its particles, its bands. */
+AVX2 static void velocity_avx2(Cloth *c, float inv_h, float decay, bool verlet, int from, int to);
+
+/* The explosion check, as thread t sees it: chunks of particles (with
+ * `finish`, their contact and velocity first), then bands. */
 static void run_blew_up(RelaxFast *f, int t)
 {
     Job *job = &f->job;
@@ -1458,14 +1463,23 @@ static void run_blew_up(RelaxFast *f, int t)
     for (int k = 0; k < 3; k++)
         job->least[t][k] = INFINITY, job->most[t][k] = -INFINITY;
     Chunks particles = {0, c->count, STAGE_CHUNK, 0};
-    while (!bad && next_chunk(f, t, &particles, &from, &to)) {
-        float least[3], most[3];
-        bad = !coordinates_sane(c, from, to, least, most);
-        for (int k = 0; k < 3; k++) {
-            job->least[t][k] = least[k] < job->least[t][k] ? least[k] : job->least[t][k];
-            job->most[t][k] = most[k] > job->most[t][k] ? most[k] : job->most[t][k];
+    while (next_chunk(f, t, &particles, &from, &to)) {
+        if (job->finish) { /* the end of the substep, for these particles */
+            if (job->sphere)
+                sphere_range_avx2(job->cloth, from, to, &job->collider, job->margin, job->friction);
+            velocity_avx2(job->cloth, 1.0f / job->h, job->decay, job->verlet, from, to);
+        } else if (bad) {
+            break;
         }
+        float least[3], most[3];
+        if (!bad && !(bad = !coordinates_sane(c, from, to, least, most)))
+            for (int k = 0; k < 3; k++) {
+                job->least[t][k] = least[k] < job->least[t][k] ? least[k] : job->least[t][k];
+                job->most[t][k] = most[k] > job->most[t][k] ? most[k] : job->most[t][k];
+            }
     }
+    if (job->finish)
+        barrier(f); /* a band's links reach rows another thread may have had */
     for (int phase = 0; phase < 2 && !bad; phase++)
         for (Chunks bands = {1 + phase, f->phase_bands[phase], 1, 0}; !bad && next_chunk(f, t, &bands, &from, &to);) {
             const Unit *first = f->units + f->phase_unit_start[phase] + from * RELAX_FAST_COLOURS;
@@ -1475,13 +1489,11 @@ static void run_blew_up(RelaxFast *f, int t)
 }
 #endif
 
-int relax_fast_blew_up(RelaxFast *f, const Cloth *c, float allowed, float stretch)
-{
 #if RELAX_FAST_X86
-    if (!f->simd)
-        return -1;
+/* The explosion check's job on the threads, and its verdict. */
+static int blew_up_verdict(RelaxFast *f, float allowed, float stretch)
+{
     f->job.kind = JOB_BLEW_UP;
-    f->job.cloth = (Cloth *)c; /* only read */
     f->job.stretch = stretch;
     run_on_threads(f);
     float least[3] = {INFINITY, INFINITY, INFINITY}, most[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -1497,6 +1509,17 @@ int relax_fast_blew_up(RelaxFast *f, const Cloth *c, float allowed, float stretc
         if (most[k] - least[k] > allowed)
             return 1;
     return 0;
+}
+#endif
+
+int relax_fast_blew_up(RelaxFast *f, const Cloth *c, float allowed, float stretch)
+{
+#if RELAX_FAST_X86
+    if (!f->simd)
+        return -1;
+    f->job.finish = false;
+    f->job.cloth = (Cloth *)c; /* only read */
+    return blew_up_verdict(f, allowed, stretch);
 #else
     (void)f, (void)c, (void)allowed, (void)stretch;
     return -1;
@@ -1667,6 +1690,29 @@ bool relax_fast_velocity(RelaxFast *f, Solver *s, float h, float decay)
     f->job.h = h, f->job.decay = decay;
     run_on_threads(f);
     return true;
+}
+
+int relax_fast_finish(RelaxFast *f, Solver *s, float h, float decay, float allowed, float stretch)
+{
+#if RELAX_FAST_X86
+    const Params *p = &s->params;
+    Collider collider;
+    solver_collider(s, &collider);
+    if (p->floor || (collider.shape != SHAPE_NONE && (collider.shape != SHAPE_SPHERE || p->edge_samples == 3)) ||
+        !stage_job(f, s, JOB_BLEW_UP))
+        return -1; /* the floor and the other shapes' contact run on this thread */
+    Job *job = &f->job;
+    job->finish = true;
+    job->sphere = collider.shape == SHAPE_SPHERE;
+    job->collider = collider;
+    job->margin = (float)p->margin;
+    job->friction = (float)p->friction;
+    job->h = h, job->decay = decay;
+    return blew_up_verdict(f, allowed, stretch);
+#else
+    (void)f, (void)s, (void)h, (void)decay, (void)allowed, (void)stretch;
+    return -1;
+#endif
 }
 
 /* ------------------------------------------------------------ the floor */

@@ -118,6 +118,14 @@ bool relax_fast_sphere(RelaxFast *fast, Cloth *cloth, const Collider *sphere, fl
 bool relax_fast_integrate(RelaxFast *fast, struct Solver *solver, float h, float decay);
 bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver, float h, float decay);
 
+/* The end of a substep of jakobsen, pbd or xpbd as one job: the sphere
+ * contact with friction (stage_collide), the loop of stage_velocity and
+ * the explosion check (relax_fast_blew_up's verdict), chunk by chunk, so
+ * that the threads go over the particles once instead of three times.
+ * -1, doing nothing, where it cannot (no AVX2, another integrator, the
+ * floor, edge samples, or a collider other than the sphere). */
+int relax_fast_finish(RelaxFast *fast, struct Solver *solver, float h, float decay, float allowed, float stretch);
+
 /* The physical floor the benchmark compares with: rounds x 64 square roots
  * and divisions (8 chains of 8 lanes), vectorised where the fast path is;
  * the caller times it. Returns a value that depends on all of them. */

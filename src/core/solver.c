@@ -655,6 +655,16 @@ static void stage_tear(Solver *s)
     }
 }
 
+/* A grabbed particle keeps the velocity of the hand's last move. */
+static void keep_grab_velocity(Solver *s)
+{
+    if (s->grabbed >= 0) {
+        Cloth *c = s->cloth;
+        int g = s->grabbed;
+        c->vx[g] = s->grab_velocity[0], c->vy[g] = s->grab_velocity[1], c->vz[g] = s->grab_velocity[2];
+    }
+}
+
 static void stage_velocity(Solver *s, float h, float decay, bool strain_limited)
 {
     Cloth *c = s->cloth;
@@ -684,18 +694,18 @@ static void stage_velocity(Solver *s, float h, float decay, bool strain_limited)
             break;
         }
     }
-    if (s->grabbed >= 0) {
-        int g = s->grabbed;
-        c->vx[g] = s->grab_velocity[0], c->vy[g] = s->grab_velocity[1], c->vz[g] = s->grab_velocity[2];
-    }
+    keep_grab_velocity(s);
 }
+
+/* How far the cloth may spread (m) before it counts as exploded. */
+static float explode_allowed(const Solver *s) { return EXPLODE_FACTOR * (float)s->rest_extent + EXPLODE_SLACK; }
 
 /* Exploded: a coordinate is not finite, or the cloth spread over far more
  * space than its rest size allows. */
 static bool blew_up(const Solver *s)
 {
     const Cloth *c = s->cloth;
-    float allowed = EXPLODE_FACTOR * (float)s->rest_extent + EXPLODE_SLACK;
+    float allowed = explode_allowed(s);
     int verdict = fast_path(s) ? relax_fast_blew_up(s->relax_fast, c, allowed, EXPLODE_STRETCH) : -1;
     if (verdict >= 0)
         return verdict;
@@ -806,10 +816,18 @@ static void finish_substep(Solver *s)
     if (limited)
         stage_strain_limit(s);
     stage_self_collide(s);
-    stage_collide(s, true, !position_based);
-    stage_velocity(s, h, decay, limited);
+    /* the fast path does the next three stages in one go where it can */
+    int exploded = position_based && fast_path(s)
+                       ? relax_fast_finish(s->relax_fast, s, h, decay, explode_allowed(s), EXPLODE_STRETCH)
+                       : -1;
+    if (exploded < 0) {
+        stage_collide(s, true, !position_based);
+        stage_velocity(s, h, decay, limited);
+    } else {
+        keep_grab_velocity(s);
+    }
     s->phase = PHASE_BETWEEN_SUBSTEPS;
-    if (blew_up(s)) {
+    if (exploded < 0 ? blew_up(s) : exploded == 1) {
         freeze_on_last_good(s);
         return;
     }
