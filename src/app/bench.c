@@ -15,11 +15,17 @@
  * Each figure is measured `reps` times; the table gives the median and the
  * range (min..max). Clocks are read here only: core never reads one.
  */
+#if defined(__linux__)
+#define _GNU_SOURCE /* sched_setaffinity: the solver on each core in turn */
+#endif
 #include "bench.h"
 
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +117,12 @@ typedef struct Results {
     bool bytes_ok;
     Stat bytes_per_frame;
     Stat sandbox_cpu; /* processor seconds a frame, the sandbox's frames into the pseudo-terminal */
-    Stat floor_ns;    /* a square root and a division, 8 lanes at a time: ns a link */
+    Stat floor_ns;      /* a square root and a division, 8 lanes at a time: ns a link */
+    Stat floor_wide_ns; /* the same 16 lanes at a time (AVX-512 only) */
+    /* jakobsen 200 x 200 on one thread, on each core in turn (Linux) */
+    int cores;
+    int core_id[BENCH_MAX_THREADS];
+    SolverFigure core[BENCH_MAX_THREADS];
     long peak_kib;
 } Results;
 
@@ -237,15 +248,15 @@ static void seed_params(Params *p, int order)
 }
 
 /* The physical floor: the square root and the division one link needs,
- * eight lanes at a time, nothing else. */
-static Stat measure_floor(const Config *cfg)
+ * eight or sixteen lanes at a time (kernels), nothing else. */
+static Stat measure_floor(const Config *cfg, RelaxFastKernels kernels)
 {
     double ns[BENCH_MAX_REPS];
     long rounds = cfg->quick ? 20000 : 400000; /* 64 lanes a round */
     static volatile float sink;
     for (int r = 0; r < cfg->reps; r++) {
         double t0 = now();
-        sink = relax_fast_divider_work(rounds);
+        sink = relax_fast_divider_work(rounds, kernels);
         ns[r] = 1e9 * (now() - t0) / (64.0 * (double)rounds);
     }
     (void)sink;
@@ -254,7 +265,9 @@ static Stat measure_floor(const Config *cfg)
 
 static void run_solver(Results *res, const Config *cfg)
 {
-    res->floor_ns = measure_floor(cfg);
+    res->floor_ns = measure_floor(cfg, RELAX_FAST_AVX2);
+    if (res->kernels >= RELAX_FAST_AVX512)
+        res->floor_wide_ns = measure_floor(cfg, RELAX_FAST_AVX512);
     /* a size at a time, the three methods and every order and thread count
      * together: the ratios between them are what the targets read */
     enum { PER_SIZE = BENCH_INTEGRATORS * (BENCH_MAX_THREADS + 1) };
@@ -298,6 +311,63 @@ static void run_solver(Results *res, const Config *cfg)
     measure_together(variant, one, 4, cfg, figure);
     res->sandbox_sequential = figure[0], res->sandbox_colored = figure[1];
     res->seed_sequential = figure[2], res->seed_colored = figure[3];
+}
+
+/* One thread of jakobsen 200 x 200 on each core the process may use, in
+ * turns: on a shared machine one core can be slower than the other for
+ * minutes (another tenant's work), which no thread count can make up for.
+ * Two threads are then at most 1 + fast / slow times one on the faster. */
+static void run_cores(Results *res, const Config *cfg)
+{
+#if defined(__linux__)
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return;
+    res->cores = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && res->cores < BENCH_MAX_THREADS; cpu++)
+        if (CPU_ISSET(cpu, &allowed))
+            res->core_id[res->cores++] = cpu;
+    if (res->cores < 2) {
+        res->cores = 0;
+        return;
+    }
+    Params p;
+    bench_params(&p, INTEGRATOR_JAKOBSEN, 200, ORDER_COLORED);
+    Timing timing;
+    if (!timing_start(&timing, &p, 1, cfg)) {
+        res->cores = 0;
+        return;
+    }
+    double ns[BENCH_MAX_THREADS][BENCH_MAX_REPS];
+    for (int r = 0; r < cfg->reps; r++)
+        for (int k = 0; k < res->cores; k++) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(res->core_id[k], &one);
+            sched_setaffinity(0, sizeof one, &one);
+            timing_rep(&timing, r);
+            ns[k][r] = timing.ns[r];
+        }
+    sched_setaffinity(0, sizeof allowed, &allowed);
+    for (int k = 0; k < res->cores; k++)
+        res->core[k] = (SolverFigure){.ok = true, .ns = stat_of(ns[k], cfg->reps)};
+    timing_end(&timing, cfg);
+#else
+    (void)res, (void)cfg;
+#endif
+}
+
+/* The fastest and the slowest core's medians, if measured. */
+static bool core_range(const Results *res, double *fast, double *slow)
+{
+    if (res->cores < 2)
+        return false;
+    *fast = INFINITY, *slow = 0.0;
+    for (int k = 0; k < res->cores; k++) {
+        *fast = fmin(*fast, res->core[k].ns.median);
+        *slow = fmax(*slow, res->core[k].ns.median);
+    }
+    return true;
 }
 
 static void run_render(Results *res, const Config *cfg)
@@ -637,7 +707,22 @@ static void print_table(const Results *res, const Config *cfg)
             printf("  %9.1fx  %10.0f\n", row->sequential.ns.median / row->colored[best].ns.median,
                    row->colored[best].steps_per_second.median);
         }
-    printf("(speed-up: sequential over the best colored; steps/s: the best colored)\n\n");
+    printf("(speed-up: sequential over the best colored; steps/s: the best colored)\n");
+    double fast, slow;
+    if (core_range(res, &fast, &slow)) {
+        printf("jakobsen 200x200 on one thread, on each core in turn:");
+        for (int k = 0; k < res->cores; k++) {
+            char cell[64];
+            format_stat(cell, sizeof cell, res->core[k].ns, 2);
+            printf("%s cpu %d %s", k ? "," : "", res->core_id[k], cell);
+        }
+        printf(" ns/link/pass\n");
+        if (slow > 1.15 * fast)
+            printf("  the cores are not alike now (%.2f x): on a shared machine another tenant's work slows one;\n"
+                   "  two threads can then be at most %.2f x one thread on the faster core\n",
+                   slow / fast, 1.0 + fast / slow);
+    }
+    printf("\n");
 
     printf("renderer: default scene, render_solver into a canvas; ms per frame\n");
     printf("%-8s", "size");
@@ -664,13 +749,24 @@ static void print_table(const Results *res, const Config *cfg)
            seq, col, res->sandbox_sequential.steps_per_second.median, res->sandbox_colored.steps_per_second.median);
     format_figure(seq, sizeof seq, &res->seed_sequential);
     format_figure(col, sizeof col, &res->seed_colored);
-    char floor[64];
+    char floor[64], wide[64];
     format_stat(floor, sizeof floor, res->floor_ns, 2);
-    printf("the floor: a square root and a division a link, 8 lanes at a time, nothing else: %s ns/link\n", floor);
+    char times[96];
+    snprintf(times, sizeof times, "%.1f times the floor", res->seed_colored.ns.median / res->floor_ns.median);
+    if (res->kernels >= RELAX_FAST_AVX512) {
+        format_stat(wide, sizeof wide, res->floor_wide_ns, 2);
+        printf("the floor: a square root and a division a link, nothing else: %s ns/link 8 lanes at a time (AVX2),\n"
+               "  %s 16 at a time (AVX-512, as the passes here)\n",
+               floor, wide);
+        snprintf(times, sizeof times, "%.1f times the AVX2 floor, %.1f times the AVX-512 one",
+                 res->seed_colored.ns.median / res->floor_ns.median,
+                 res->seed_colored.ns.median / res->floor_wide_ns.median);
+    } else {
+        printf("the floor: a square root and a division a link, 8 lanes at a time, nothing else: %s ns/link\n", floor);
+    }
     printf("seed 000's workload (jakobsen 40x40, 10 passes a step, one substep, the moving sphere, no wind):\n"
-           "  sequential %s, colored %s ns/link/pass (%.1f times the floor); %.0f and %.0f steps/s on 1 thread\n",
-           seq, col, res->seed_colored.ns.median / res->floor_ns.median, res->seed_sequential.steps_per_second.median,
-           res->seed_colored.steps_per_second.median);
+           "  sequential %s, colored %s ns/link/pass (%s); %.0f and %.0f steps/s on 1 thread\n",
+           seq, col, times, res->seed_sequential.steps_per_second.median, res->seed_colored.steps_per_second.median);
     char bytes[64] = "n/a";
     if (res->bytes_ok)
         format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
@@ -761,7 +857,15 @@ static void print_json(const Results *res, const Config *cfg)
     printf(", \"colored\": ");
     json_figure(&res->sandbox_colored);
     printf("},\n ");
+    printf(" \"cores\": [");
+    for (int k = 0; k < res->cores; k++) {
+        printf("%s{\"cpu\": %d, ", k ? ", " : "", res->core_id[k]);
+        json_stat("ns_per_link_pass", res->core[k].ns, "}");
+    }
+    printf("],\n ");
     json_stat("floor_ns", res->floor_ns, ",\n");
+    if (res->kernels >= RELAX_FAST_AVX512)
+        json_stat("floor_avx512_ns", res->floor_wide_ns, ",\n");
     printf(" \"seed_workload\": {\"sequential\": ");
     json_figure(&res->seed_sequential);
     printf(", \"colored\": ");
@@ -825,6 +929,8 @@ int bench_main(int argc, char **argv)
     res->threads = online < 1 ? 1 : online > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (int)online;
     res->kernels = relax_fast_cpu_kernels();
     run_solver(res, &cfg);
+    fprintf(stderr, "clothsim bench: one thread on each core\n");
+    run_cores(res, &cfg);
     run_render(res, &cfg);
     run_bytes(res, &cfg);
     struct rusage usage;

@@ -1731,13 +1731,32 @@ AVX2 static float divider_avx2(long rounds)
     _mm256_storeu_ps(out, _mm256_add_ps(v[0], v[7]));
     return out[0];
 }
+
+/* The same with 16 lanes: half the rounds, as many square roots. */
+AVX512 static float divider_avx512(long rounds)
+{
+    __m512 v[8];
+    const __m512 one = _mm512_set1_ps(1.0f);
+    for (int i = 0; i < 8; i++)
+        v[i] = _mm512_set1_ps(1.5f + (float)i);
+    for (long r = 0; r < rounds / 2; r++)
+        for (int i = 0; i < 8; i++)
+            v[i] = _mm512_div_ps(one, _mm512_sqrt_ps(v[i]));
+    float out[16];
+    _mm512_storeu_ps(out, _mm512_add_ps(v[0], v[7]));
+    return out[0];
+}
 #endif
 
-float relax_fast_divider_work(long rounds)
+float relax_fast_divider_work(long rounds, RelaxFastKernels kernels)
 {
 #if RELAX_FAST_X86
-    if (relax_fast_cpu_has_simd())
+    if (kernels >= RELAX_FAST_AVX512 && relax_fast_cpu_has_wide())
+        return divider_avx512(rounds);
+    if (kernels >= RELAX_FAST_AVX2 && relax_fast_cpu_has_simd())
         return divider_avx2(rounds);
+#else
+    (void)kernels;
 #endif
     float v[8];
     for (int i = 0; i < 8; i++)

@@ -127,8 +127,9 @@ bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver, float h, float 
 int relax_fast_finish(RelaxFast *fast, struct Solver *solver, float h, float decay, float allowed, float stretch);
 
 /* The physical floor the benchmark compares with: rounds x 64 square roots
- * and divisions (8 chains of 8 lanes), vectorised where the fast path is;
- * the caller times it. Returns a value that depends on all of them. */
-float relax_fast_divider_work(long rounds);
+ * and divisions, 8 lanes at a time (AVX2), 16 (AVX-512) or one (scalar),
+ * the widest of `kernels` this CPU has; the caller times it. Returns a
+ * value that depends on all of them. */
+float relax_fast_divider_work(long rounds, RelaxFastKernels kernels);
 
 #endif
