@@ -43,16 +43,22 @@
  *   independent square roots and divisions in one vector, loaded and stored
  *   with plain vector moves because a colour's links in a row sit at fixed
  *   strides in the structure-of-arrays particles (the stride-2 colours are
- *   unzipped with two shuffles and zipped back the same way).
- * - the bands of a phase shared among threads, which wait for each other
- *   (a barrier) after the even bands and after the odd ones.
+ *   unzipped with two shuffles and zipped back the same way). Where the CPU
+ *   has AVX-512, two such blocks that follow each other in a row go through
+ *   one vector of sixteen (the "wide" kernels), and each pair's particles
+ *   are loaded while the pair before it is being solved: they share none,
+ *   and with 32 registers the loads no longer wait for the division.
+ * - the bands shared among threads. An odd band waits only for the two
+ *   even bands beside it, and the next pass's even band for the odd bands
+ *   beside it, so the ten passes of a substep are one job with no barrier:
+ *   a thread that finishes early goes on into the next pass.
  * The arithmetic is the plain loop's, operation for operation: the same
  * products in the same order, IEEE square root and division (never the
  * approximate reciprocals), no fused multiply-add (the vector kernels target
- * AVX2 without FMA, and -std=c17 keeps the compiler from contracting the
- * scalar code). A skipped link (torn, pinned at both ends, zero length) is
- * computed and then discarded lane by lane with a blend, so it changes
- * nothing, as the plain loop's `continue`.
+ * AVX2 and AVX-512 without FMA, and -std=c17 keeps the compiler from
+ * contracting the scalar code). A skipped link (torn, pinned at both ends,
+ * zero length) is computed and then discarded lane by lane with a blend or
+ * a masked add, so it changes nothing, as the plain loop's `continue`.
  *
  * Rows whose colour holds fewer than 8 links, and the links a row's last
  * vector cannot cover, are solved one by one with the same scalar code.
@@ -62,22 +68,23 @@
  * What is left of a step once the passes are fast is worth as much again,
  * so the fast path also has vectorised twins of the stages of solver.c
  * around the passes, each with the plain stage's operations and order, and
- * each split among the same threads: gravity and the gusts' field
- * (stage_forces), the wind on the triangles (add_wind: forces eight
- * triangles at a time, then summed per particle in add_wind's order), the
- * Verlet / PBD update (stage_integrate), the sphere contact with friction
- * (collide_points), the velocity update (stage_velocity) and the explosion
- * check (blew_up).
+ * each cut into chunks that the threads take as they come: gravity and the
+ * gusts' field (stage_forces), the wind on the triangles (add_wind: forces
+ * eight triangles at a time, then summed per particle in add_wind's
+ * order), the Verlet / PBD update (stage_integrate), and at the end of a
+ * substep, in one sweep, the sphere contact with friction (collide_points),
+ * the velocity update (stage_velocity) and the explosion check (blew_up).
  *
- * Measured on the 2-core AMD EPYC (Zen 3) this was written on: the square
- * root and the division of 8 links take about 3 ns together, 0.35 ns a link;
- * a vector of 8 links costs 8 to 10 ns in all, about 1.1 ns a link: some 65
- * instructions (8 to 16 loads, the shuffles of the stride-2 colours, 6
- * stores, the arithmetic) at close to 3 a cycle. The whole step of seed
- * 000's workload comes to about 1.3 to 1.6 ns a link a pass, a 200 x 200
- * curtain with wind to 1.7 on one thread and 0.9 on two (clothsim bench).
- * What would go faster still is fewer instructions a link, not a faster
- * square root: the arithmetic here is pinned to the plain loop's.
+ * Measured (clothsim bench) on the 2-core AMD EPYC this runs on, a Zen 5:
+ * the square root and the division take 0.25 ns a link 8 lanes at a time,
+ * 0.13 with 16. A pair of blocks (16 links) is some 65 instructions (8 to
+ * 16 loads, the shuffles of the stride-2 colours, 6 stores, the
+ * arithmetic): the passes come to about 0.45 ns a link, the whole step of
+ * a 200 x 200 curtain with wind to 0.65 to 0.8 ns a link a pass on one
+ * thread and 0.35 to 0.45 on two, seed 000's workload to 0.63 to 0.85. On
+ * the Zen 3 this was first written on (AVX2 only) the same code gave 1.45
+ * and 1.3. What would go faster still is fewer instructions a link, not a
+ * faster square root: the arithmetic here is pinned to the plain loop's.
  */
 #include "relax_fast.h"
 

@@ -3,10 +3,11 @@
  * The links of the grid are split once into RELAX_FAST_COLOURS fixed colours
  * (groups in which no two links share a particle) and the rows into bands,
  * and a relaxation pass visits them band by band, colour by colour.
- * relax_fast_order gives that order link by link; the plain loop in solver.c (project_links) walking it is the
- * readable reference. relax_fast_pass does the same pass with the same float
- * operations, eight links at a time (AVX2, chosen at run time, with a
- * portable fallback) and on several threads: the results are the same bits
+ * relax_fast_order gives that order link by link; the plain loop in
+ * solver.c (project_links) walking it is the readable reference.
+ * relax_fast_pass does the same pass with the same float operations, eight
+ * links at a time (AVX2) or sixteen (AVX-512), chosen at run time, with a
+ * portable fallback, and on several threads: the results are the same bits
  * as the plain loop, whatever the thread count and whichever code path runs.
  * relax_fast.c opens with why that is and why it is faster.
  *
