@@ -153,6 +153,13 @@ typedef struct Block {
     int32_t skip; /* lanes of ordinal below this were solved by the previous block */
 } Block;
 
+/* What a pass reads of a block, in an array of its own: half the bytes,
+ * and the pass's data (positions, rest lengths, these) then fits the
+ * caches of two cores at 200 x 200. */
+typedef struct BlockEnds {
+    int32_t a, b;
+} BlockEnds;
+
 /* What the threads are asked to do: a relaxation pass, or one of the
  * stages around the passes, each split by particles or rows. */
 typedef enum JobKind { JOB_PASS, JOB_FORCES, JOB_INTEGRATE, JOB_VELOCITY, JOB_CONTACT, JOB_BLEW_UP } JobKind;
@@ -200,6 +207,7 @@ struct RelaxFast {
     int phase_unit_start[2], phase_bands[2];
     int band_rows; /* rows of a band */
     Block *blocks;
+    BlockEnds *ends; /* blocks[i].a and .b */
     int block_count;
     float *lambda; /* xpbd multipliers of the block lanes, LANES per block */
     /* refreshed by the first pass after links tore: per block lane, the
@@ -631,7 +639,7 @@ AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, flo
         float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;                                          \
         const float *restrict w = c->inv_mass, *restrict rest = f->block_rest;                                   \
         const uint8_t *restrict live = f->block_live;                                                              \
-        const Block *restrict blocks = f->blocks;                                                                  \
+        const BlockEnds *restrict blocks = f->ends;                                                                \
         float *restrict lambda = f->lambda;                                                                        \
         for (int i = begin; i < end; i++) {                                                                        \
             Ends e;                                                                                                \
@@ -723,7 +731,7 @@ AVX512_INLINE void wide_store(ParticleLayout layout, float *v, int pa, int pb, c
 /* solve_loaded for blocks i and i + 1 of a row at once. */
 /* The ends of a pair of blocks. */
 AVX512_INLINE void wide_fetch(ParticleLayout particles, const float *x, const float *y, const float *z, const float *w,
-                              const Block *pair, const __m512i *index, WideEnds *e)
+                              const BlockEnds *pair, const __m512i *index, WideEnds *e)
 {
     wide_load(particles, w, pair->a, pair->b, index, &e->wa, &e->wb);
     wide_load(particles, x, pair->a, pair->b, index, &e->xa, &e->xb);
@@ -733,7 +741,7 @@ AVX512_INLINE void wide_fetch(ParticleLayout particles, const float *x, const fl
 
 /* solve_loaded for a pair of blocks whose ends are e. */
 AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, WideEnds e,
-                              const Block *pair, const __m512i *index, const float *block_rest,
+                              const BlockEnds *pair, const __m512i *index, const float *block_rest,
                               const uint8_t *block_live, float k, float alpha, float *lambda)
 {
     int a = pair->a, b = pair->b;
@@ -781,7 +789,7 @@ AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, flo
         float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;                                          \
         const float *restrict w = c->inv_mass, *restrict rest = f->block_rest;                                   \
         const uint8_t *restrict live = f->block_live;                                                              \
-        const Block *restrict blocks = f->blocks;                                                                  \
+        const BlockEnds *restrict blocks = f->ends;                                                                \
         float *restrict lambda = f->lambda;                                                                        \
         __m512i index[4];                                                                                          \
         for (int q = 0; q < 4; q++)                                                                                \
@@ -1790,6 +1798,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->order = malloc(links * sizeof *f->order);
     f->tails = malloc(links * sizeof *f->tails);
     f->blocks = malloc(blocks * sizeof *f->blocks);
+    f->ends = malloc(blocks * sizeof *f->ends);
     f->lambda = aligned_alloc(64, lambda_bytes);
     f->block_rest = aligned_alloc(64, lambda_bytes);
     f->block_live = calloc(blocks, 1);
@@ -1807,11 +1816,13 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
             wind_ok &= (f->wind_force[which][k] = malloc(cells * sizeof(float))) != NULL;
     }
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
-    if (!f->order || !f->tails || !f->blocks || !f->lambda || !f->block_rest || !f->block_live || !f->units || !f->band_done ||
+    if (!f->order || !f->tails || !f->blocks || !f->ends || !f->lambda || !f->block_rest || !f->block_live || !f->units || !f->band_done ||
         !f->group_start || !wind_ok || !build_units(f, cloth)) {
         relax_fast_destroy(f);
         return NULL;
     }
+    for (int i = 0; i < f->block_count; i++)
+        f->ends[i] = (BlockEnds){f->blocks[i].a, f->blocks[i].b};
     memset(f->lambda, 0, lambda_bytes);
     memset(f->block_rest, 0, lambda_bytes);
     f->blocks_stale = true;
@@ -1843,7 +1854,7 @@ void relax_fast_destroy(RelaxFast *f)
         pthread_cond_destroy(&f->wake);
         pthread_mutex_destroy(&f->lock);
     }
-    free(f->order), free(f->tails), free(f->blocks), free(f->lambda), free(f->block_rest), free(f->block_live);
+    free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest), free(f->block_live);
     free(f->units), free((void *)f->band_done), free(f->group_start);
     for (int which = 0; which < 2; which++) {
         for (int k = 0; k < 3; k++)
