@@ -661,9 +661,9 @@ BLOCK_LOOP(blocks_quads_xpbd, QUADS, true)
 /* Where the CPU has AVX-512 (and the vectors are as wide as the registers,
  * as on Zen 4 and 5), two blocks that follow each other in a row are solved
  * as one vector of 16: the particles of block i + 1 come right after those
- * of block i, and so do its lanes' rest lengths and live masks. The lanes
- * keep the AVX2 kernel's order (block i in lanes 0 to 7, block i + 1 in 8
- * to 15), so block_rest and block_live serve both, and the arithmetic is
+ * of block i, and so do its rest lengths and its byte of live lanes. The
+ * lanes keep the AVX2 kernel's order (block i in lanes 0 to 7, block i + 1
+ * in 8 to 15), so block_rest and block_live serve both, and the arithmetic is
  * the same, operation for operation: the same bits. A block with no
  * neighbour to pair with goes through the AVX2 kernel. */
 
@@ -1001,8 +1001,8 @@ static void solve_band(RelaxFast *f, const Unit *first, const Unit *last, bool r
     }
 }
 
-/* Thread t's sphere contact for the particles of band `band` (global
- * index), if there is one. */
+/* The sphere contact after a pass (no friction) for the particles of band
+ * `band` (global index), if there is one. */
 static void band_contact(RelaxFast *f, int band)
 {
     const Job *job = &f->job;
