@@ -925,8 +925,7 @@ int bench_main(int argc, char **argv)
         cli_error("bench: out of memory");
         return 1;
     }
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    res->threads = online < 1 ? 1 : online > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (int)online;
+    res->threads = relax_fast_usable_cores();
     res->kernels = relax_fast_cpu_kernels();
     run_solver(res, &cfg);
     fprintf(stderr, "clothsim bench: one thread on each core\n");

@@ -208,6 +208,7 @@ int headless_run(int argc, char **argv)
         cli_error("out of memory building a %d x %d cloth", params.cols, params.rows);
         return 1;
     }
+    solver_use_all_cores(solver);
     FILE *csv = csv_path ? open_output("--csv", csv_path) : NULL;
     FILE *dump = dump_path ? open_output("--dump", dump_path) : NULL;
     if ((csv_path && !csv) || (dump_path && !dump)) {

@@ -131,6 +131,7 @@ bool tui_rebuild_panes(Tui *tui)
             tui_message(tui, "out of memory building the scene");
             return false;
         }
+        solver_use_all_cores(pane->solver);
         char label[sizeof pane->label] = "";
         if (tui->compare_key)
             snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);

@@ -86,6 +86,9 @@
  * and 1.3. What would go faster still is fewer instructions a link, not a
  * faster square root: the arithmetic here is pinned to the plain loop's.
  */
+#if defined(__linux__)
+#define _GNU_SOURCE /* sched_getaffinity: the cores this process may use */
+#endif
 #include "relax_fast.h"
 
 #include <math.h>
@@ -94,6 +97,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collide.h"
 #include "solver.h"
@@ -1864,6 +1868,17 @@ void relax_fast_destroy(RelaxFast *f)
 }
 
 int relax_fast_threads(const RelaxFast *f) { return f->threads; }
+
+int relax_fast_usable_cores(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+#if defined(__linux__)
+    cpu_set_t allowed; /* taskset, a container's cpuset */
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+        cores = CPU_COUNT(&allowed);
+#endif
+    return cores < 1 ? 1 : cores > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : (int)cores;
+}
 
 const uint32_t *relax_fast_order(const RelaxFast *f) { return f->order; }
 

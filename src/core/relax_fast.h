@@ -45,6 +45,10 @@ void relax_fast_destroy(RelaxFast *fast);
 /* Threads a pass runs on, the caller's included. */
 int relax_fast_threads(const RelaxFast *fast);
 
+/* The cores this process may run on (its affinity: taskset, a container's
+ * cpuset), 1 to RELAX_FAST_MAX_THREADS: the threads worth starting. */
+int relax_fast_usable_cores(void);
+
 /* The colored order: every link index once, in groups. A group is one
  * colour of one band of relax_fast_band_rows rows (the links whose top
  * particle is in the band): group g is order[group_start[g] ..

@@ -890,6 +890,12 @@ void solver_step(Solver *s)
     } while (s->substep != 0 && !s->exploded);
 }
 
+void solver_use_all_cores(Solver *s)
+{
+    /* a cloth too small for threads keeps to one all the same (relax_fast.c) */
+    solver_set_threads(s, relax_fast_usable_cores());
+}
+
 bool solver_set_threads(Solver *s, int threads)
 {
     while (s->phase == PHASE_RELAXING && !s->exploded)

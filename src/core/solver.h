@@ -158,6 +158,10 @@ void solver_pass(Solver *solver);
  * the results do not depend on it. Finishes a half-done substep first.
  * Returns false when threads or memory ran short (fewer threads then run). */
 bool solver_set_threads(Solver *solver, int threads);
+/* As many threads as this process has cores (relax_fast_usable_cores): the
+ * colored order then shares a large cloth's passes among them. The results
+ * are the same bits on any count; if threads cannot start, fewer run. */
+void solver_use_all_cores(Solver *solver);
 
 /* The collider params describe, where it is now. */
 void solver_collider(const Solver *solver, Collider *out);
