@@ -22,7 +22,7 @@
  * another one writes, so the links of a colour can be solved in any order,
  * or all at once, and every particle ends with the same bits.
  *
- * The rows are also cut into bands of RELAX_FAST_BAND_ROWS (4) on a large
+ * The rows are also cut into bands of RELAX_FAST_BAND_ROWS (8) on a large
  * grid (a small one is one band), and a link belongs to the band of its top
  * particle. A pass visits the even bands,
  * then the odd ones, and inside a band its 12 colours one after the other.
@@ -194,6 +194,10 @@ typedef struct Job {
     int threads; /* taking part in this job */
 } Job;
 
+typedef struct BandDone {
+    _Alignas(64) atomic_uint serial;
+} BandDone;
+
 typedef struct Worker {
     RelaxFast *fast;
     int index;
@@ -257,8 +261,10 @@ struct RelaxFast {
     /* a stage job's next chunk to take, for each of its parts */
     atomic_int next_chunk[4];
     /* per band (global index), the pass that last finished it (a serial
-     * number): a band waits for its neighbours, not for all */
-    atomic_uint *band_done;
+     * number): a band waits for its neighbours, not for all. One cache line
+     * each, so that a thread marking its band does not take the line from
+     * the one polling the band next to it. */
+    BandDone *band_done;
     unsigned pass_serial; /* the serial of a job's first pass */
     unsigned next_serial; /* the next job's, from 1 */
     atomic_uint barrier_generation; /* bumped when all have arrived */
@@ -1032,7 +1038,7 @@ static void wait_for_band(RelaxFast *f, int band, int bands, unsigned serial)
     if (band < 0 || band >= bands)
         return;
     int spins = 0;
-    while ((int)(atomic_load_explicit(&f->band_done[band], memory_order_acquire) - serial) < 0)
+    while ((int)(atomic_load_explicit(&f->band_done[band].serial, memory_order_acquire) - serial) < 0)
         wait_a_little(&spins);
 }
 
@@ -1095,7 +1101,7 @@ static void run_pass(RelaxFast *f, int t)
                 band_contact(f, band + 1);
             }
         }
-        atomic_store_explicit(&f->band_done[band], serial, memory_order_release);
+        atomic_store_explicit(&f->band_done[band].serial, serial, memory_order_release);
     }
 }
 
@@ -1811,7 +1817,9 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->band_rows = cloth->link_count < RELAX_FAST_THREAD_MIN_LINKS ? cloth->rows : RELAX_FAST_BAND_ROWS;
     size_t units = (size_t)((cloth->rows + f->band_rows - 1) / f->band_rows) * RELAX_FAST_COLOURS;
     f->units = malloc(units * sizeof *f->units);
-    f->band_done = calloc(units / RELAX_FAST_COLOURS + 1, sizeof *f->band_done);
+    f->band_done = aligned_alloc(64, (units / RELAX_FAST_COLOURS + 1) * sizeof *f->band_done);
+    if (f->band_done)
+        memset(f->band_done, 0, (units / RELAX_FAST_COLOURS + 1) * sizeof *f->band_done);
     f->group_start = malloc((units + 1) * sizeof *f->group_start);
     size_t cells = (size_t)(cloth->triangle_count > 0 ? cloth->triangle_count / 2 + 1 : 1);
     bool wind_ok = true;
