@@ -94,6 +94,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1170,8 +1171,18 @@ static void stop_threads(RelaxFast *f)
     f->threads = 1;
 }
 
+/* The workers are started with the signals a person sends (interrupt,
+ * terminate, suspend, a resized window) blocked, so that those reach the
+ * thread that owns the terminal; a fault in a worker still reaches its
+ * handler, which restores the terminal. */
 static void start_threads(RelaxFast *f, int threads)
 {
+    sigset_t asynchronous, old;
+    sigfillset(&asynchronous);
+    const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t k = 0; k < sizeof faults / sizeof faults[0]; k++)
+        sigdelset(&asynchronous, faults[k]);
+    pthread_sigmask(SIG_BLOCK, &asynchronous, &old);
     f->threads = 1;
     for (int t = 1; t < threads; t++) {
         f->worker[t] = (Worker){.fast = f, .index = t};
@@ -1179,6 +1190,7 @@ static void start_threads(RelaxFast *f, int threads)
             break; /* run on the threads we have */
         f->threads = t + 1;
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* ------------------------------------------------------------ wind and the explosion check */
