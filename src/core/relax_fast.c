@@ -640,18 +640,23 @@ AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, flo
     store_ends(particles, z, a, b, za, zb);
 }
 
+/* The arrays a block kernel reads and writes, as restrict locals: otherwise
+ * every store could be changing them, and the compiler reloads them all
+ * after each one. */
+#define KERNEL_ARRAYS(c, f)                                                                                        \
+    float *restrict x = (c)->x, *restrict y = (c)->y, *restrict z = (c)->z;                                        \
+    const float *restrict w = (c)->inv_mass, *restrict rest = (f)->block_rest;                                     \
+    const uint8_t *restrict live = (f)->block_live;                                                                \
+    const BlockEnds *restrict blocks = (f)->ends;                                                                  \
+    float *restrict lambda = (f)->lambda;
+
 /* One instance per layout and method, so that each inner loop is straight.
- * The arrays are copied into restrict pointers and each block's indices
- * into locals first: otherwise every store could be changing them, and the
- * compiler reloads them all after each one. */
+ * Each block's indices are copied into locals first, for the same reason
+ * as the arrays (KERNEL_ARRAYS). */
 #define BLOCK_LOOP(name, particles, xpbd)                                                                            \
     AVX2 static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)                \
     {                                                                                                              \
-        float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;                                          \
-        const float *restrict w = c->inv_mass, *restrict rest = f->block_rest;                                   \
-        const uint8_t *restrict live = f->block_live;                                                              \
-        const BlockEnds *restrict blocks = f->ends;                                                                \
-        float *restrict lambda = f->lambda;                                                                        \
+        KERNEL_ARRAYS(c, f)                                                                                        \
         for (int i = begin; i < end; i++) {                                                                        \
             Ends e;                                                                                                \
             int a = blocks[i].a, b = blocks[i].b;                                                                  \
@@ -797,11 +802,7 @@ AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, flo
 #define WIDE_LOOP(name, particles, xpbd)                                                                             \
     AVX512 static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)              \
     {                                                                                                              \
-        float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;                                          \
-        const float *restrict w = c->inv_mass, *restrict rest = f->block_rest;                                   \
-        const uint8_t *restrict live = f->block_live;                                                              \
-        const BlockEnds *restrict blocks = f->ends;                                                                \
-        float *restrict lambda = f->lambda;                                                                        \
+        KERNEL_ARRAYS(c, f)                                                                                        \
         __m512i index[4];                                                                                          \
         for (int q = 0; q < 4; q++)                                                                                \
             index[q] = _mm512_loadu_si512(f->wide_index[(particles) == QUADS][q]);                                 \
@@ -1729,15 +1730,23 @@ bool relax_fast_velocity(RelaxFast *f, Solver *s, float h, float decay)
     return true;
 }
 
+/* Whether the contact of s's scene can run inside a job on the threads:
+ * the sphere or no collider, no edge samples, no floor (their contact runs
+ * on the calling thread, collide.c as is). The collider into *collider. */
+static bool contact_fits_job(Solver *s, Collider *collider)
+{
+    const Params *p = &s->params;
+    solver_collider(s, collider);
+    return !p->floor && (collider->shape == SHAPE_NONE || (collider->shape == SHAPE_SPHERE && p->edge_samples != 3));
+}
+
 int relax_fast_finish(RelaxFast *f, Solver *s, float h, float decay, float allowed, float stretch)
 {
 #if RELAX_FAST_X86
     const Params *p = &s->params;
     Collider collider;
-    solver_collider(s, &collider);
-    if (p->floor || (collider.shape != SHAPE_NONE && (collider.shape != SHAPE_SPHERE || p->edge_samples == 3)) ||
-        !stage_job(f, s, JOB_BLEW_UP))
-        return -1; /* the floor and the other shapes' contact run on this thread */
+    if (!contact_fits_job(s, &collider) || !stage_job(f, s, JOB_BLEW_UP))
+        return -1;
     Job *job = &f->job;
     job->finish = true;
     job->sphere = collider.shape == SHAPE_SPHERE;
@@ -1979,11 +1988,8 @@ void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
 bool relax_fast_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], const float alpha[LINK_FAMILY_COUNT],
                        int passes)
 {
-    const Params *p = &s->params;
     Collider collider;
-    solver_collider(s, &collider);
-    if (passes < 1 || p->floor ||
-        (collider.shape != SHAPE_NONE && (collider.shape != SHAPE_SPHERE || p->edge_samples == 3)))
+    if (passes < 1 || !contact_fits_job(s, &collider))
         return false; /* their contact runs on this thread between passes */
     pass_job(f, s, k, alpha, passes);
     run_on_threads(f);
