@@ -83,6 +83,11 @@ deps:
 	$(call install_packages,$(call missing,$(NEED_BUILD) $(NEED_TEST)))
 
 # ---------------------------------------------------------------- build
+# Packages come first whatever -j says: every object waits for the check
+# (order-only, so a check that installs nothing rebuilds nothing).
+$(LIB_OBJ) $(MAIN_OBJ): | check-deps
+$(TEST_OBJ): | check-test-deps
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c $< -o $@
