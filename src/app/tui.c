@@ -95,7 +95,7 @@ void tui_fit_cameras(Tui *tui)
 {
     for (int i = 0; i < tui->pane_count; i++) {
         TuiPane *pane = &tui->panes[i];
-        if (!pane->solver)
+        if (!pane->solver || pane->camera_set)
             continue;
         int width = pane->view ? pane->view->width : 80, height = pane->view ? pane->view->height : 24;
         camera_set_viewport(&pane->camera, width > 0 ? width : 1, height > 0 ? height : 1);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "render/layout.h"
 #include "tui_private.h"
 
 /* ---------------------------------------------------------------- colours */
@@ -290,55 +291,28 @@ bool tui_layout(Tui *tui)
     if (tui->too_small)
         return true;
 
-    tui->panel_shown = cols >= 64 && (tui->pane_count == 1 || cols >= 100);
-    int panel_width = tui->panel_shown ? TUI_PANEL_WIDTH : 0;
-    int area_width = cols - panel_width, area_height = rows - 1;
-    int panel_x = area_width, panel_y = 1, panel_height = area_height;
-    if (tui->lesson_layout) {
-        /* the narration: beside the panes on a wide terminal, under them otherwise */
-        tui->panel_shown = true;
-        if (cols >= 100) {
-            panel_width = cols * 2 / 5 < 64 ? cols * 2 / 5 : 64;
-            area_width = cols - panel_width;
-            panel_x = area_width;
-        } else {
-            panel_width = cols;
-            panel_height = (rows - 1) * 9 / 20;
-            area_width = cols;
-            area_height = rows - 1 - panel_height;
-            panel_x = 0;
-            panel_y = 1 + area_height;
-        }
-    }
+    Layout layout;
+    layout_compute(&layout, cols, rows, tui->pane_count, tui->lesson_layout);
+    tui->panel_shown = layout.panel_shown;
     bool ok = true;
     tui->status_win = newwin(1, cols, 0, 0);
     ok = ok && tui->status_win && canvas_ensure(&tui->status, cols, 1);
     if (tui->panel_shown) {
-        tui->panel_win = newwin(panel_height, panel_width, panel_y, panel_x);
-        ok = ok && tui->panel_win && canvas_ensure(&tui->panel, panel_width, panel_height);
+        const LayoutRect *r = &layout.panel;
+        tui->panel_win = newwin(r->height, r->width, r->y, r->x);
+        ok = ok && tui->panel_win && canvas_ensure(&tui->panel, r->width, r->height);
     }
-
-    int n = tui->pane_count;
-    int grid_cols = n == 1 ? 1 : n == 2 ? (area_width >= 60 ? 2 : 1) : 2;
-    int grid_rows = (n + grid_cols - 1) / grid_cols;
-    for (int i = 0; i < n && ok; i++) {
+    for (int i = 0; i < tui->pane_count && ok; i++) {
         TuiPane *pane = &tui->panes[i];
-        int col = i % grid_cols, row = i / grid_cols;
-        bool last_in_row = col == grid_cols - 1 || i == n - 1;
-        int x = area_width * col / grid_cols;
-        int width = (last_in_row ? area_width : area_width * (col + 1) / grid_cols) - x;
-        int y = 1 + area_height * row / grid_rows;
-        int height = 1 + area_height * (row + 1) / grid_rows - y;
-        int plot_height = height >= 16 ? 4 : height >= 8 ? 2 : 0;
-        int view_height = height - plot_height;
-        pane->view_win = newwin(view_height, width, y, x);
-        ok = ok && pane->view_win && canvas_ensure(&pane->view, width, view_height) &&
+        const LayoutRect *view = &layout.view[i], *plots = &layout.plots[i];
+        pane->view_win = newwin(view->height, view->width, view->y, view->x);
+        ok = ok && pane->view_win && canvas_ensure(&pane->view, view->width, view->height) &&
              render_reserve(pane->view, pane->solver->cloth);
-        if (plot_height > 0) {
-            pane->plot_win = newwin(plot_height, width, y + view_height, x);
+        if (plots->height > 0) {
+            pane->plot_win = newwin(plots->height, plots->width, plots->y, plots->x);
             ok = ok && pane->plot_win;
         }
-        ok = ok && canvas_ensure(&pane->plots, width, plot_height);
+        ok = ok && canvas_ensure(&pane->plots, plots->width, plots->height);
     }
     ok = ok && layout_help(tui, rows, cols);
     if (!ok) {
@@ -612,37 +586,190 @@ static void mark_row(Canvas *c, int x, int y, int w)
         c->cells[(size_t)y * (size_t)c->width + (size_t)col].attr |= ATTR_REVERSE | ATTR_BOLD;
 }
 
+/* ---------------------------------------------------------------- big numbers */
+
+/* A 3 x 5 dot font for the numbers a lesson shows large, drawn with half
+ * blocks two dot rows a cell: three cells tall, readable across a room.
+ * Each glyph is five rows of three bits, the high bit on the left. */
+static const struct {
+    char c;
+    unsigned char rows[5];
+    int width; /* cells */
+} big_font[] = {
+    {'0', {7, 5, 5, 5, 7}, 3}, {'1', {2, 6, 2, 2, 7}, 3}, {'2', {7, 1, 7, 4, 7}, 3}, {'3', {7, 1, 7, 1, 7}, 3},
+    {'4', {5, 5, 7, 1, 1}, 3}, {'5', {7, 4, 7, 1, 7}, 3}, {'6', {7, 4, 7, 5, 7}, 3}, {'7', {7, 1, 1, 1, 1}, 3},
+    {'8', {7, 5, 7, 5, 7}, 3}, {'9', {7, 5, 7, 1, 7}, 3}, {'.', {0, 0, 0, 0, 2}, 1}, {'-', {0, 0, 7, 0, 0}, 3},
+    {'%', {5, 1, 2, 4, 5}, 3}, {' ', {0, 0, 0, 0, 0}, 1},
+};
+
+static int big_glyph(char c)
+{
+    for (size_t k = 0; k < sizeof big_font / sizeof big_font[0]; k++)
+        if (big_font[k].c == c)
+            return (int)k;
+    return -1;
+}
+
+/* Cells text takes in the big font, or -1 if it has a character the font lacks. */
+static int big_width(const char *text)
+{
+    int width = 0;
+    for (const char *p = text; *p; p++) {
+        int g = big_glyph(*p);
+        if (g < 0)
+            return -1;
+        width += big_font[g].width + (p[1] ? 1 : 0);
+    }
+    return width;
+}
+
+static void big_put(Tui *tui, Canvas *c, int x, int y, const char *text, uint8_t fg)
+{
+    for (const char *p = text; *p; p++) {
+        int g = big_glyph(*p);
+        int width = big_font[g].width;
+        for (int row = 0; row < 3; row++)
+            for (int col = 0; col < width; col++) {
+                int shift = width == 1 ? 1 : 2 - col;
+                bool top = (big_font[g].rows[2 * row] >> shift) & 1;
+                bool bottom = row < 2 && ((big_font[g].rows[2 * row + 1] >> shift) & 1);
+                const char *cell = top && bottom ? tui_text(tui, "\u2588", "#")
+                                   : top         ? tui_text(tui, "\u2580", "\"")
+                                   : bottom      ? tui_text(tui, "\u2584", "_")
+                                                 : " ";
+                tui_text_put(c, x + col, y + row, c->width, cell, fg, ATTR_BOLD);
+            }
+        x += width + 1;
+    }
+}
+
+/* The numbers a lesson shows large, down the view's right edge from row
+ * `top`: each a small label and the value three cells tall, or one line
+ * where the big font does not fit. Returns the row after them. */
+static int draw_big_numbers(Tui *tui, TuiPane *pane, Canvas *view, int top)
+{
+    int y = top;
+    for (int k = 0; k < pane->big_count && y < view->height; k++) {
+        const char *value = pane->big_value[k], *label = pane->big_label[k];
+        int width = big_width(value);
+        int label_width = text_width(label);
+        int box = width > label_width ? width : label_width;
+        if (width > 0 && box + 2 <= view->width && y + 4 <= view->height) {
+            int x = view->width - box - 1;
+            canvas_fill(view, x - 1, y, box + 2, 4, ' ', PALETTE_DEFAULT, PALETTE_DEFAULT);
+            put(view, view->width - label_width - 1, y, label, PALETTE_TEXT, ATTR_BOLD);
+            big_put(tui, view, view->width - width - 1, y + 1, value, PALETTE_HIGHLIGHT);
+            y += 4;
+        } else {
+            char line[64];
+            snprintf(line, sizeof line, " %s %s ", label, value);
+            int x = view->width - text_width(line);
+            tui_text_put(view, x < 0 ? 0 : x, y++, view->width, line, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
+        }
+    }
+    return y;
+}
+
+/* Text cut into parts at double blanks, each part on its own row from row
+ * y when the whole does not fit: a readout is never cut. Returns the row
+ * after it. */
+static int put_parts(Canvas *view, int y, const char *text, uint8_t fg, uint8_t attr)
+{
+    char line[200];
+    snprintf(line, sizeof line, " %s ", text);
+    if (text_width(line) <= view->width) {
+        tui_text_put(view, 0, y, view->width, line, fg, attr);
+        return y + 1;
+    }
+    const char *p = text;
+    while (*p && y < view->height) {
+        const char *end = strstr(p, "  ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        snprintf(line, sizeof line, " %.*s ", (int)n, p);
+        tui_text_put(view, 0, y++, view->width, line, fg, attr);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    return y;
+}
+
+/* An exploded pane stays broken on screen, and says when and how: red
+ * lines across the view and a banner with the time and the energy it went
+ * from and to. */
+static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
+{
+    const Solver *solver = pane->solver;
+    const TuiSeries *energy = &pane->energy;
+    float from = NAN, to = NAN;
+    int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
+    for (int k = 0; k < energy->count; k++) {
+        float e = energy->values[start + k];
+        if (!isfinite(e))
+            continue;
+        if (!isfinite(from))
+            from = e;
+        to = isfinite(to) ? fmaxf(to, e) : e;
+    }
+    /* the broken frame: a warning-coloured border round the view */
+    for (int y = 0; y < view->height; y++) {
+        canvas_put(view, 0, y, tui->ascii_only ? '|' : 0x2503, PALETTE_STRAIN_WARN, PALETTE_DEFAULT, ATTR_BOLD);
+        canvas_put(view, view->width - 1, y, tui->ascii_only ? '|' : 0x2503, PALETTE_STRAIN_WARN, PALETTE_DEFAULT,
+                   ATTR_BOLD);
+    }
+    for (int x = 0; x < view->width; x++)
+        canvas_put(view, x, view->height - 1, tui->ascii_only ? '=' : 0x2501, PALETTE_STRAIN_WARN, PALETTE_DEFAULT,
+                   ATTR_BOLD);
+    char lines[4][128];
+    int count = 0;
+    snprintf(lines[count++], sizeof lines[0], " EXPLODED at t = %.2f s ", solver->exploded_time);
+    if (isfinite(from) && isfinite(to))
+        snprintf(lines[count++], sizeof lines[0], " energy %.3g J %s %.3g J ", (double)from,
+                 tui_text(tui, "\u2192", "->"), (double)to);
+    /* why, in the words of the lessons */
+    Integrator integrator = solver->params.integrator;
+    if (integrator == INTEGRATOR_EULER)
+        snprintf(lines[count++], sizeof lines[0], " explicit Euler gains energy every step ");
+    else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
+        snprintf(lines[count++], sizeof lines[0], " omega h = %.2g: stable only below 2 ", solver_omega_dt(solver));
+    else
+        snprintf(lines[count++], sizeof lines[0], " the step is too long for these links ");
+    if (!tui->lesson_layout)
+        snprintf(lines[count++], sizeof lines[0], " r resets ");
+    int y = view->height / 2 - count / 2;
+    for (int k = 0; k < count; k++) {
+        if (text_width(lines[k]) > view->width && k == 0)
+            snprintf(lines[k], sizeof lines[k], "EXPLODED t=%.2fs", solver->exploded_time);
+        draw_centred(view, y + k, lines[k], PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
+    }
+}
+
 static void draw_pane(Tui *tui, int i)
 {
     TuiPane *pane = &tui->panes[i];
     Canvas *view = pane->view;
     const Solver *solver = pane->solver;
-    render_solver(view, &pane->camera, solver, &tui->render);
+    RenderOptions options = tui->render;
+    if (pane->mode_set)
+        options.mode = pane->mode;
+    render_solver(view, &pane->camera, solver, &options);
+    int row = 0;
     if (pane->label[0]) {
         char label[128];
         snprintf(label, sizeof label, " %s ", pane->label);
         tui_text_put(view, 0, 0, view->width, label, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
+        row = 1;
     }
-    if (pane->note[0]) {
-        char note[180];
-        snprintf(note, sizeof note, " %s ", pane->note);
-        tui_text_put(view, 0, 1, view->width, note, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
-    }
-    if (solver->exploded) {
-        char banner[128];
-        snprintf(banner, sizeof banner,
-                 tui_text(tui, " exploded at t = %.2f s \u2014 press r to reset ",
-                          " exploded at t = %.2f s - press r to reset "),
-                 solver->exploded_time);
-        if (text_width(banner) > view->width)
-            snprintf(banner, sizeof banner, "exploded t=%.2fs; r resets", solver->exploded_time);
-        draw_centred(view, view->height / 2, banner, PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
-    }
+    if (pane->note[0])
+        row = put_parts(view, row, pane->note, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
+    draw_big_numbers(tui, pane, view, pane->label[0] ? 1 : 0);
+    if (solver->exploded)
+        draw_explosion(tui, pane, view);
     if (i == 0 && tui->message[0]) {
-        int row = view->height - 1 - (tui->render.mode == RENDER_STRAIN && tui->render.legend ? 1 : 0);
+        int bottom = view->height - 1 - (options.mode == RENDER_STRAIN && options.legend ? 1 : 0);
         char text[180];
         snprintf(text, sizeof text, " %s ", tui->message);
-        put(view, 0, row, text, PALETTE_TEXT, ATTR_REVERSE);
+        put(view, 0, bottom, text, PALETTE_TEXT, ATTR_REVERSE);
     }
     tui_blit(tui, pane->view_win, view);
     wnoutrefresh(pane->view_win);
@@ -653,9 +780,13 @@ static void draw_pane(Tui *tui, int i)
     canvas_clear(plots);
     int half = plots->width / 2;
     const TuiSeries *energy = &pane->energy, *strain = &pane->strain;
+    RenderPlotScale energy_scale = {.lo = NAN, .hi = NAN, .reference = NAN};
+    RenderPlotScale strain_scale = {.lo = NAN, .hi = NAN, .reference = NAN, .percent = true};
+    if (pane->scaled)
+        energy_scale = pane->energy_scale, strain_scale = pane->strain_scale;
     int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
-    render_plot(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count, PALETTE_HIGHLIGHT,
-                "energy J", tui->render.glyphs);
+    render_plot_scaled(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count,
+                       PALETTE_HIGHLIGHT, "energy J", tui->render.glyphs, &energy_scale);
     if (pane->highlight_energy)
         mark_row(plots, 0, 0, half - 1);
     if (tui->show_residual && solver->residual_count > 0) {
@@ -663,8 +794,8 @@ static void draw_pane(Tui *tui, int i)
                     PALETTE_STRAIN_1, "residual/pass", tui->render.glyphs);
     } else {
         start = (strain->next - strain->count + TUI_HISTORY) % TUI_HISTORY;
-        render_plot(plots, half, 0, plots->width - half, plots->height, strain->values + start, strain->count,
-                    PALETTE_STRAIN_4, "max strain", tui->render.glyphs);
+        render_plot_scaled(plots, half, 0, plots->width - half, plots->height, strain->values + start, strain->count,
+                           PALETTE_STRAIN_4, "max strain", tui->render.glyphs, &strain_scale);
         if (pane->highlight_strain)
             mark_row(plots, half, 0, plots->width - half);
     }

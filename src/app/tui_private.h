@@ -24,6 +24,7 @@
 #include "core/metrics.h"
 #include "core/params.h"
 #include "core/solver.h"
+#include "render/layout.h"
 #include "render/render.h"
 
 /* ---------------------------------------------------------------- terminal */
@@ -118,7 +119,15 @@ typedef struct TuiPane {
     Metrics metrics; /* at the last sample */
     /* lessons: what the lesson points at */
     bool highlight_energy, highlight_strain; /* the plot, shown in reverse */
-    char note[160];                          /* highlighted metrics and keys, on the view's second row */
+    char note[160];                          /* highlighted metrics and keys, from the view's second row */
+    /* lessons: how the lesson shows the pane (its view lines) */
+    bool mode_set;        /* mode replaces tui->render.mode */
+    RenderMode mode;
+    bool camera_set;      /* the lesson places the camera: tui_fit_cameras leaves it */
+    bool scaled;          /* the plots use these scales, not their own */
+    RenderPlotScale energy_scale, strain_scale;
+    int big_count;        /* numbers shown large in the view's top right corner */
+    char big_label[3][32], big_value[3][24];
 } TuiPane;
 
 /* ---------------------------------------------------------------- the panel */
@@ -207,9 +216,8 @@ extern const int tui_speed_count;
 #define TUI_SPEED_NORMAL 3 /* tui_speeds[3] == 1 */
 
 /* Smallest terminal drawn: below it a notice says so. */
-#define TUI_MIN_COLS 40
-#define TUI_MIN_ROWS 12
-#define TUI_PANEL_WIDTH 30
+#define TUI_MIN_COLS LAYOUT_MIN_COLS
+#define TUI_MIN_ROWS LAYOUT_MIN_ROWS
 #define TUI_MESSAGE_SECONDS 4.0
 
 /* tui.c */

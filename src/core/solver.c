@@ -93,6 +93,7 @@ static void free_scratch(Solver *s)
     free(s->jx), free(s->jy), free(s->jz), free(s->jacobi_count);
     free(s->link_order), free(s->lambda);
     free(s->good_x), free(s->good_y), free(s->good_z);
+    free(s->blown_x), free(s->blown_y), free(s->blown_z);
     free(s->wind_x_at), free(s->wind_z_at);
     free(s->wave_cos), free(s->wave_sin);
     selfcollide_destroy(s->self_collision);
@@ -103,6 +104,7 @@ static void free_scratch(Solver *s)
     s->jacobi_count = NULL;
     s->link_order = NULL;
     s->lambda = s->good_x = s->good_y = s->good_z = s->wind_x_at = s->wind_z_at = NULL;
+    s->blown_x = s->blown_y = s->blown_z = NULL;
     s->wave_cos = s->wave_sin = NULL;
 }
 
@@ -112,7 +114,7 @@ static bool alloc_scratch(Solver *s)
     size_t waves = 2 * SOLVER_TURBULENCE_WAVES;
     bool ok = true;
     float **per_particle[] = {&s->fx, &s->fy, &s->fz, &s->jx, &s->jy, &s->jz, &s->good_x, &s->good_y, &s->good_z,
-                              &s->wind_x_at, &s->wind_z_at};
+                              &s->blown_x, &s->blown_y, &s->blown_z, &s->wind_x_at, &s->wind_z_at};
     for (size_t i = 0; i < sizeof per_particle / sizeof per_particle[0]; i++)
         ok &= (*per_particle[i] = calloc(n, sizeof(float))) != NULL;
     ok &= (s->jacobi_count = calloc(n, sizeof(uint16_t))) != NULL;
@@ -743,6 +745,10 @@ static void freeze_on_last_good(Solver *s)
     s->time = s->step * s->params.dt; /* back to the start of the step */
     s->substep = 0;
     s->phase = PHASE_BETWEEN_SUBSTEPS;
+    /* what the screen keeps showing: the cloth as it was found blown apart */
+    memcpy(s->blown_x, c->x, (size_t)c->count * sizeof(float));
+    memcpy(s->blown_y, c->y, (size_t)c->count * sizeof(float));
+    memcpy(s->blown_z, c->z, (size_t)c->count * sizeof(float));
     memcpy(c->x, s->good_x, (size_t)c->count * sizeof(float));
     memcpy(c->y, s->good_y, (size_t)c->count * sizeof(float));
     memcpy(c->z, s->good_z, (size_t)c->count * sizeof(float));

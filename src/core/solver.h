@@ -82,6 +82,8 @@ typedef struct Solver {
     uint32_t *link_order;         /* the order links are visited in */
     float *lambda;                /* XPBD multipliers, one per link */
     float *good_x, *good_y, *good_z; /* positions at the start of the step */
+    float *blown_x, *blown_y, *blown_z; /* once exploded: the positions the explosion was found at (the
+                                          cloth is put back to the last good step; these are drawn) */
     float *wind_x_at, *wind_z_at; /* wind at each particle this substep, m/s */
     float *wave_cos, *wave_sin;   /* turbulence: spatial phase, wave by wave: [w * count + i] */
     double wave_omega[2 * SOLVER_TURBULENCE_WAVES];

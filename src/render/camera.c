@@ -187,37 +187,72 @@ void camera_fit(Camera *camera, const Cloth *cloth, const float extra_min[3], co
     }
 }
 
-void camera_fit_solver(Camera *camera, const Solver *solver)
+/* The box (m) a solver's collider takes where it is now, with the whole
+ * back-and-forth travel of the sphere; false if there is none. */
+static bool collider_box(const Solver *solver, float lo[3], float hi[3])
 {
     Collider collider;
     solver_collider(solver, &collider);
     const float *c = collider.center;
-    float lo[3] = {c[0], c[1], c[2]}, hi[3] = {c[0], c[1], c[2]};
+    for (int k = 0; k < 3; k++)
+        lo[k] = c[k], hi[k] = c[k];
     /* one case per ColliderShape: -Wswitch asks for a new shape's box */
     switch (collider.shape) {
     case SHAPE_SPHERE: {
-        /* where it is now, and the whole of its back-and-forth along z */
         const Params *params = &solver->params;
         float r = collider.radius, travel = (float)params->sphere_travel, middle = (float)params->sphere_z;
         for (int k = 0; k < 3; k++)
             lo[k] -= r, hi[k] += r;
         lo[2] = fminf(lo[2], middle - travel - r), hi[2] = fmaxf(hi[2], middle + travel + r);
-        break;
+        return true;
     }
     case SHAPE_BOX:
         for (int k = 0; k < 3; k++)
             lo[k] -= 0.5f * collider.size, hi[k] += 0.5f * collider.size;
-        break;
+        return true;
     case SHAPE_CONE:
         lo[0] -= collider.radius, hi[0] += collider.radius;
         lo[2] -= collider.radius, hi[2] += collider.radius;
         hi[1] += collider.height;
-        break;
+        return true;
     case SHAPE_NONE:
-        camera_fit(camera, solver->cloth, NULL, NULL);
-        return;
+        return false;
     }
-    camera_fit(camera, solver->cloth, lo, hi);
+    return false;
+}
+
+bool camera_solver_box(const Solver *solver, float lo[3], float hi[3])
+{
+    const Cloth *cloth = solver->cloth;
+    for (int k = 0; k < 3; k++)
+        lo[k] = INFINITY, hi[k] = -INFINITY;
+    for (int i = 0; i < cloth->count; i++) {
+        float p[3] = {cloth->x[i], cloth->y[i], cloth->z[i]};
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+            continue;
+        for (int k = 0; k < 3; k++)
+            lo[k] = fminf(lo[k], p[k]), hi[k] = fmaxf(hi[k], p[k]);
+    }
+    float c_lo[3], c_hi[3];
+    if (collider_box(solver, c_lo, c_hi))
+        for (int k = 0; k < 3; k++)
+            lo[k] = fminf(lo[k], c_lo[k]), hi[k] = fmaxf(hi[k], c_hi[k]);
+    return lo[0] <= hi[0];
+}
+
+void camera_fit_box(Camera *camera, const float lo[3], const float hi[3])
+{
+    const Cloth nothing = {0};
+    camera_fit(camera, &nothing, lo, hi);
+}
+
+void camera_fit_solver(Camera *camera, const Solver *solver)
+{
+    float lo[3], hi[3];
+    if (collider_box(solver, lo, hi))
+        camera_fit(camera, solver->cloth, lo, hi);
+    else
+        camera_fit(camera, solver->cloth, NULL, NULL);
 }
 
 bool camera_project(const Camera *camera, const float point[3], float *sx, float *sy, float *depth)

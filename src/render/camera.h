@@ -89,6 +89,13 @@ void camera_fit(Camera *camera, const Cloth *cloth, const float extra_min[3], co
  * endless, is left out. */
 void camera_fit_solver(Camera *camera, const Solver *solver);
 
+/* The box (m) of a solver's cloth (its finite particles) and collider, as
+ * camera_fit_solver frames it; false if nothing in it is finite. */
+bool camera_solver_box(const Solver *solver, float lo[3], float hi[3]);
+
+/* Frames the box from lo to hi (m), as camera_fit does with no cloth. */
+void camera_fit_box(Camera *camera, const float lo[3], const float hi[3]);
+
 /* Projects point (m) to screen x, y (cells) and depth (m). Returns false,
  * writing nothing, when a perspective camera has the point behind or too
  * near the eye (depth < CAMERA_NEAR). An orthographic camera sees every

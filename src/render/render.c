@@ -749,7 +749,14 @@ void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, c
 {
     render_begin(canvas, options);
     render_draw_colliders(canvas, camera, solver, options);
-    render_draw_cloth(canvas, camera, solver->cloth, options);
+    if (solver->exploded && solver->blown_x) {
+        /* an exploded cloth is shown as it was found: blown apart */
+        Cloth blown = *solver->cloth;
+        blown.x = solver->blown_x, blown.y = solver->blown_y, blown.z = solver->blown_z;
+        render_draw_cloth(canvas, camera, &blown, options);
+    } else {
+        render_draw_cloth(canvas, camera, solver->cloth, options);
+    }
     if (solver->grabbed >= 0)
         render_draw_marker(canvas, camera, solver->cloth, solver->grabbed, options);
     render_end(canvas, options);
@@ -808,6 +815,50 @@ static void plot_sub(Canvas *canvas, int x, int y, int i, int j, uint8_t colour,
 void render_plot(Canvas *canvas, int x, int y, int w, int h, const float *values, int n, uint8_t colour,
                  const char *label, Glyphs glyphs)
 {
+    RenderPlotScale scale = {.lo = NAN, .hi = NAN, .reference = NAN};
+    render_plot_scaled(canvas, x, y, w, h, values, n, colour, label, glyphs, &scale);
+}
+
+/* A plot's value for a person: as a percentage where the scale says so,
+ * with three significant digits and never more than 9 characters. */
+static void plot_number(char *out, size_t size, double value, bool percent)
+{
+    if (percent)
+        value *= 100.0;
+    double a = fabs(value);
+    if (a != 0.0 && (a < 1e-3 || a >= 1e6))
+        snprintf(out, size, "%.2e", value);
+    else if (a >= 100.0)
+        snprintf(out, size, "%.0f", value);
+    else
+        snprintf(out, size, "%.3g", value);
+    if (percent)
+        strncat(out, "%", size - strlen(out) - 1);
+}
+
+/* Code points in a UTF-8 text: the cells it takes in a plot's label. */
+static int text_length(const char *s)
+{
+    int n = 0;
+    while (*s) {
+        uint32_t code_point;
+        s += canvas_utf8_decode(s, &code_point);
+        n++;
+    }
+    return n;
+}
+
+/* A series' value as the plot draws it: its log10 on a log scale. */
+static float plotted(float value, bool log_scale)
+{
+    if (!log_scale)
+        return value;
+    return isfinite(value) ? log10f(fmaxf(fabsf(value), 1e-6f)) : value;
+}
+
+void render_plot_scaled(Canvas *canvas, int x, int y, int w, int h, const float *values, int n, uint8_t colour,
+                        const char *label, Glyphs glyphs, const RenderPlotScale *scale)
+{
     if (w <= 0 || h <= 0)
         return;
     canvas_fill(canvas, x, y, w, h, ' ', PALETTE_DEFAULT, PALETTE_DEFAULT);
@@ -815,20 +866,39 @@ void render_plot(Canvas *canvas, int x, int y, int w, int h, const float *values
     int sub_y = glyphs == GLYPHS_BRAILLE ? 4 : glyphs == GLYPHS_HALF ? 2 : 3;
     int columns = w * sub_x;
     int count = n < columns ? n : columns, first = n - count;
+    bool log_scale = scale->log;
 
     float lo = INFINITY, hi = -INFINITY, last = NAN;
     for (int k = first; k < n; k++)
-        if (isfinite(values[k]))
-            lo = fminf(lo, values[k]), hi = fmaxf(hi, values[k]), last = values[k];
+        if (isfinite(values[k])) {
+            float v = plotted(values[k], log_scale);
+            lo = fminf(lo, v), hi = fmaxf(hi, v), last = values[k];
+        }
+    bool fixed = isfinite(scale->lo) && isfinite(scale->hi) && scale->hi > scale->lo;
+    if (fixed)
+        lo = plotted(scale->lo, log_scale), hi = plotted(scale->hi, log_scale);
 
     int plot_y = y, plot_h = h;
     if (h >= 2) {
-        char text[96];
+        /* the label and the last value; the value comes first when there is
+         * no room for both, and the range of a fixed scale after them */
+        char text[160], number[24] = "", range[64] = "";
         if (isfinite(last))
-            snprintf(text, sizeof text, "%s %.4g", label ? label : "", (double)last);
-        else
-            snprintf(text, sizeof text, "%s", label ? label : "");
-        /* the label, clipped to the rectangle */
+            plot_number(number, sizeof number, last, scale->percent);
+        if (fixed) {
+            char a[24], b[24];
+            plot_number(a, sizeof a, scale->lo, scale->percent);
+            plot_number(b, sizeof b, scale->hi, scale->percent);
+            snprintf(range, sizeof range, " [%s..%s]", a, b);
+        } else if (log_scale) {
+            snprintf(range, sizeof range, " [log]");
+        }
+        const char *name = label ? label : "";
+        snprintf(text, sizeof text, "%s %s%s", name, number, range);
+        if (text_length(text) > w)
+            snprintf(text, sizeof text, "%s %s", name, number);
+        if (text_length(text) > w)
+            snprintf(text, sizeof text, "%s", number[0] ? number : name);
         const char *p = text;
         for (int col = x; *p && col < x + w; col++) {
             uint32_t code_point;
@@ -842,13 +912,22 @@ void render_plot(Canvas *canvas, int x, int y, int w, int h, const float *values
     if (!(hi > lo))
         lo -= 1.0f, hi += 1.0f; /* a flat line, drawn across the middle */
 
-    int rows = plot_h * sub_y, previous = -1;
+    int rows = plot_h * sub_y;
+    /* the reference line, dotted, under the series */
+    float reference = plotted(scale->reference, log_scale);
+    if (isfinite(reference) && reference >= lo && reference <= hi) {
+        int row = (int)lroundf((hi - reference) / (hi - lo) * (float)(rows - 1));
+        for (int k = 0; k < columns; k += 2 * sub_x)
+            plot_sub(canvas, x + k / sub_x, plot_y + row / sub_y, k % sub_x, row % sub_y, PALETTE_DIM, glyphs);
+    }
+    int previous = -1;
     for (int k = 0; k < count; k++) {
-        float value = values[first + k];
+        float value = plotted(values[first + k], log_scale);
         if (!isfinite(value)) {
             previous = -1;
             continue;
         }
+        value = fminf(fmaxf(value, lo), hi); /* off a fixed scale: pinned to its edge */
         int row = (int)lroundf((hi - value) / (hi - lo) * (float)(rows - 1));
         /* join to the previous sample with a vertical run */
         int from = previous < 0 ? row : previous < row ? previous : row;

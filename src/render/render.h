@@ -124,4 +124,21 @@ int render_pick(const Canvas *canvas, const Camera *camera, const Cloth *cloth, 
 void render_plot(Canvas *canvas, int x, int y, int w, int h, const float *values, int n, uint8_t colour,
                  const char *label, Glyphs glyphs);
 
+/* How a plot is scaled: between lo and hi when both are finite (values
+ * beyond are pinned to the edge, and the range is printed after the label),
+ * else between the values' least and greatest; log: log10 of the values'
+ * size, for a quantity that grows by orders of magnitude; reference: a
+ * dotted line at that value (NAN: none); percent: values printed as %. */
+typedef struct RenderPlotScale {
+    float lo, hi;
+    bool log;
+    float reference;
+    bool percent;
+} RenderPlotScale;
+
+/* render_plot with a scale. The label row never cuts a number: without room
+ * for everything, the range goes first, then the label. */
+void render_plot_scaled(Canvas *canvas, int x, int y, int w, int h, const float *values, int n, uint8_t colour,
+                        const char *label, Glyphs glyphs, const RenderPlotScale *scale);
+
 #endif
