@@ -144,7 +144,7 @@ fuzz: check-deps
 	@mkdir -p build/fuzz/corpus
 	for f in lessons/*.lesson lessons/*/*.lesson; do cp "$$f" "build/fuzz/corpus/$$(echo "$$f" | tr / _)"; done
 	clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -Isrc \
-	  tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
+	  tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
 	build/fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 build/fuzz/corpus
 
 # ---------------------------------------------------------------- install

@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "lesson/player.h"
+#include "lesson/view.h"
 #include "lesson_menu.h"
 #include "progress.h"
 #include "tui.h"
@@ -37,7 +38,9 @@
 static const char *const lesson_key_help[] = {
     "Enter  Rt",  "next: go on, skip, next page",
     "Left",       "previous page",
-    "r",          "replay this page",
+    "r",          "replay this page; in free",
+    "",           "  play: reset, keep settings",
+    "R",          "replay this page",
     "Space",      "pause / resume the run",
     "1 .. 9",     "answer the question",
     "Up Down",    "scroll the text; in free",
@@ -54,9 +57,12 @@ typedef struct NarrationLine {
     char text[NARRATION_LINE_BYTES];
     int indent;
     uint8_t fg, attr;
+    char right[NARRATION_LINE_BYTES / 2]; /* a second column (paired choices), or "" */
+    int right_indent;
+    uint8_t right_fg, right_attr;
 } NarrationLine;
 
-typedef struct LessonView {
+typedef struct LessonScreen {
     Tui *tui;
     const char *path;
     Lesson *lesson;
@@ -73,14 +79,69 @@ typedef struct LessonView {
     bool quit;
     NarrationLine lines[NARRATION_MAX_LINES];
     int line_count;
-} LessonView;
+} LessonScreen;
 
 /* ---------------------------------------------------------------- the panes */
+
+/* A metric for a person: strains as percentages, counts whole, with its
+ * unit, never in exponent form but for the tiniest and largest. */
+static void format_metric(int metric, double value, char *out, size_t size)
+{
+    const LessonMetricInfo *info = &lesson_metrics[metric];
+    switch (metric) {
+    case METRIC_MAX_STRAIN:
+    case METRIC_MEAN_STRAIN:
+    case METRIC_RESIDUAL:
+        snprintf(out, size, fabs(value) >= 0.1 ? "%.1f %%" : "%.3g %%", 100.0 * value);
+        return;
+    case METRIC_TORN:
+    case METRIC_STEP:
+    case METRIC_EXPLODED:
+        snprintf(out, size, "%.0f", value);
+        return;
+    case METRIC_TIME:
+        snprintf(out, size, "%.2f s", value);
+        return;
+    default:
+        snprintf(out, size, "%.4g%s%s", value, info->unit[0] ? " " : "", info->unit);
+        return;
+    }
+}
+
+/* A metric shown large: its name (and unit) as a label, and a value of
+ * digits, '.', '-' and '%' that the big font draws. */
+static void format_big(int metric, double value, char *label, size_t label_size, char *out, size_t size)
+{
+    const LessonMetricInfo *info = &lesson_metrics[metric];
+    snprintf(label, label_size, "%s%s%s", info->name, info->unit[0] ? " " : "", info->unit);
+    for (char *c = label; *c; c++)
+        if (*c == '_')
+            *c = ' ';
+    switch (metric) {
+    case METRIC_MAX_STRAIN:
+    case METRIC_MEAN_STRAIN:
+    case METRIC_RESIDUAL:
+        snprintf(out, size, fabs(value) >= 0.1 ? "%.0f%%" : fabs(value) >= 0.01 ? "%.1f%%" : "%.2f%%",
+                 100.0 * value);
+        return;
+    case METRIC_TORN:
+    case METRIC_STEP:
+    case METRIC_EXPLODED:
+        snprintf(out, size, "%.0f", value);
+        return;
+    case METRIC_TIME:
+        snprintf(out, size, "%.1f", value);
+        return;
+    default:
+        snprintf(out, size, fabs(value) >= 100.0 ? "%.0f" : "%.3g", value);
+        return;
+    }
+}
 
 /* The TuiPanes show the player's solvers: borrowed, never freed here. When
  * the player rebuilt one (goto, reset, a key that reshapes the cloth), the
  * pane forgets its plots and is framed again. */
-static void sync_panes(LessonView *v)
+static void sync_panes(LessonScreen *v)
 {
     Tui *tui = v->tui;
     const LessonPlayer *p = v->player;
@@ -102,6 +163,30 @@ static void sync_panes(LessonView *v)
                 render_reserve(pane->view, lp->solver->cloth);
             refit = true;
         }
+        /* how the lesson shows it */
+        const LessonView *view = &lp->view;
+        pane->mode_set = view->mode >= 0;
+        pane->mode = view->mode >= 0 ? (RenderMode)view->mode : RENDER_SHADED;
+        pane->camera_set = true;
+        pane->scaled = true;
+        pane->energy_scale = (RenderPlotScale){.lo = NAN, .hi = NAN, .reference = NAN};
+        pane->strain_scale = (RenderPlotScale){.lo = NAN, .hi = NAN, .reference = NAN, .percent = true};
+        if (view->energy_scale == VIEW_SCALE_FIXED)
+            pane->energy_scale.lo = (float)view->energy_lo, pane->energy_scale.hi = (float)view->energy_hi;
+        pane->energy_scale.log = view->energy_scale == VIEW_SCALE_LOG;
+        if (view->energy_scale != VIEW_SCALE_AUTO)
+            pane->energy_scale.reference = (float)lp->start[METRIC_TOTAL]; /* the starting energy */
+        if (view->strain_scale == VIEW_SCALE_FIXED) {
+            pane->strain_scale.lo = (float)view->strain_lo, pane->strain_scale.hi = (float)view->strain_hi;
+            pane->strain_scale.reference = 0.1f; /* Provot's 10 % */
+        }
+        pane->big_count = view->show_count;
+        for (int k = 0; k < view->show_count; k++) {
+            int metric = view->shows[k];
+            double value = lesson_measure(lp, metric);
+            format_big(metric, value, pane->big_label[k], sizeof pane->big_label[k], pane->big_value[k],
+                       sizeof pane->big_value[k]);
+        }
         /* what the lesson points at */
         pane->highlight_energy = pane->highlight_strain = false;
         pane->note[0] = '\0';
@@ -114,10 +199,11 @@ static void sync_panes(LessonView *v)
                 pane->highlight_energy = true;
             if (strcmp(name, "strain") == 0 || metric == METRIC_MAX_STRAIN)
                 pane->highlight_strain = true;
-            if (metric >= 0)
-                snprintf(part, sizeof part, "%s %.4g%s%s", name, lesson_measure(lp, metric),
-                         lesson_metrics[metric].unit[0] ? " " : "", lesson_metrics[metric].unit);
-            else if (info) {
+            if (metric >= 0 && !lesson_metric_on_screen(metric)) {
+                char value[32];
+                format_metric(metric, lesson_measure(lp, metric), value, sizeof value);
+                snprintf(part, sizeof part, "%s %s", name, value);
+            } else if (info) {
                 char value[40];
                 params_format(&lp->solver->params, info, value, sizeof value);
                 snprintf(part, sizeof part, "%s=%s", name, value);
@@ -143,7 +229,7 @@ static void sync_panes(LessonView *v)
 
 /* ---------------------------------------------------------------- narration */
 
-static NarrationLine *add_line(LessonView *v, const char *text, int length, int indent, uint8_t fg, uint8_t attr)
+static NarrationLine *add_line(LessonScreen *v, const char *text, int length, int indent, uint8_t fg, uint8_t attr)
 {
     if (v->line_count == NARRATION_MAX_LINES)
         return NULL;
@@ -155,12 +241,13 @@ static NarrationLine *add_line(LessonView *v, const char *text, int length, int 
     line->indent = indent;
     line->fg = fg;
     line->attr = attr;
+    line->right[0] = '\0';
     return line;
 }
 
 /* text wrapped at blanks to width cells (by display width: a CJK character
  * takes two), the first line from first_indent, the others from indent. */
-static void add_wrapped(LessonView *v, const char *text, int first_indent, int indent, int width, uint8_t fg,
+static void add_wrapped(LessonScreen *v, const char *text, int first_indent, int indent, int width, uint8_t fg,
                         uint8_t attr)
 {
     int line_indent = first_indent;
@@ -197,13 +284,13 @@ static void add_wrapped(LessonView *v, const char *text, int first_indent, int i
     }
 }
 
-static void add_blank(LessonView *v)
+static void add_blank(LessonScreen *v)
 {
     if (v->line_count > 0 && v->lines[v->line_count - 1].text[0])
         add_line(v, "", 0, 0, PALETTE_TEXT, ATTR_NONE);
 }
 
-static const char *unlocked_value(const LessonView *v, int k, char *out, size_t out_size)
+static const char *unlocked_value(const LessonScreen *v, int k, char *out, size_t out_size)
 {
     const LessonPlayer *p = v->player;
     int pane = p->unlocked_pane ? lesson_player_find_pane(p, p->unlocked_pane) : 0;
@@ -218,7 +305,7 @@ static const char *unlocked_value(const LessonView *v, int k, char *out, size_t 
 }
 
 /* Everything the panel shows, as lines for a panel width cells wide. */
-static void build_narration(LessonView *v, int width)
+static void build_narration(LessonScreen *v, int width)
 {
     Tui *tui = v->tui;
     const LessonPlayer *p = v->player;
@@ -251,21 +338,37 @@ static void build_narration(LessonView *v, int width)
             bool current = k == p->question;
             int answer = current ? p->answer : -1;
             add_wrapped(v, item->text, 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
+            /* short choices two to a row, so that a page fits a small screen */
+            int column = (width - 2) / 2, longest = 0;
+            for (int c = 0; c < item->choice_count; c++) {
+                int cells = tui_text_cells(item->choices[c].text) + 4;
+                longest = cells > longest ? cells : longest;
+            }
+            bool pairs = item->choice_count > 2 && longest < column;
             for (int c = 0; c < item->choice_count; c++) {
                 snprintf(text, sizeof text, "%d  %s", c + 1, item->choices[c].text);
                 bool given = c == answer;
-                add_wrapped(v, text, 1, 4, width, given ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
-                            given ? ATTR_REVERSE | ATTR_BOLD : ATTR_NONE);
+                uint8_t fg = given ? PALETTE_HIGHLIGHT : PALETTE_TEXT;
+                uint8_t attr = given ? ATTR_REVERSE | ATTR_BOLD : ATTR_NONE;
+                if (pairs && c % 2 == 1) {
+                    NarrationLine *line = &v->lines[v->line_count - 1];
+                    line->right_indent = 1 + column;
+                    snprintf(line->right, sizeof line->right, "%.*s", (int)sizeof line->right - 1, text);
+                    line->right_fg = fg, line->right_attr = attr;
+                } else {
+                    add_wrapped(v, text, 1, 4, pairs ? column : width, fg, attr);
+                }
             }
-            if (answer >= 0) {
+            if (answer >= 0 && !lesson_player_feedback_ready(p)) {
+                snprintf(text, sizeof text, "You said %d. Watch what happens.", answer + 1);
+                add_wrapped(v, text, 1, 1, width, PALETTE_DIM, ATTR_NONE);
+            } else if (answer >= 0) {
                 const char *feedback = lesson_player_feedback(p);
                 bool right = lesson_player_answer_correct(p);
                 if (item->answer >= 0)
-                    snprintf(text, sizeof text, "%s%s%s", right ? "Right. " : "Not quite. ",
-                             feedback ? feedback : "",
-                             right || feedback ? "" : " Watch what happens.");
+                    snprintf(text, sizeof text, "%s%s", right ? "Right. " : "Not quite. ", feedback ? feedback : "");
                 else
-                    snprintf(text, sizeof text, "%s", feedback ? feedback : "Noted. Watch what happens.");
+                    snprintf(text, sizeof text, "%s", feedback ? feedback : "Noted.");
                 add_wrapped(v, text, 1, 1, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             } else if (current && p->state == LESSON_ASKING) {
                 snprintf(text, sizeof text, "Press 1 to %d to answer (Enter skips).", item->choice_count);
@@ -321,7 +424,7 @@ static void build_narration(LessonView *v, int width)
 
 /* ---------------------------------------------------------------- drawing */
 
-static void draw_status(LessonView *v)
+static void draw_status(LessonScreen *v)
 {
     Tui *tui = v->tui;
     Canvas *c = tui->status;
@@ -347,7 +450,7 @@ static void draw_status(LessonView *v)
     wnoutrefresh(tui->status_win);
 }
 
-static void draw_narration(LessonView *v)
+static void draw_narration(LessonScreen *v)
 {
     Tui *tui = v->tui;
     Canvas *c = tui->panel;
@@ -368,12 +471,13 @@ static void draw_narration(LessonView *v)
     int most = v->line_count - rows > 0 ? v->line_count - rows : 0;
     /* new content (a page, an answer, a run's end) brings the newest line into view */
     int state = (int)v->player->state;
-    if (v->seen_page != v->player->page || v->seen_item != v->player->item || v->seen_state != state) {
-        if (v->seen_page != v->player->page)
-            v->scroll = 0;
-        v->seen_page = v->player->page, v->seen_item = v->player->item, v->seen_state = state;
+    if (v->seen_page != v->player->page) {
+        v->scroll = 0; /* a page opens at its first line */
+        v->follow = false;
+    } else if (v->seen_item != v->player->item || v->seen_state != state) {
         v->follow = true;
     }
+    v->seen_page = v->player->page, v->seen_item = v->player->item, v->seen_state = state;
     if (v->follow && v->scroll < most)
         v->scroll = most;
     v->follow = false;
@@ -384,6 +488,9 @@ static void draw_narration(LessonView *v)
     for (int r = 0; r < rows && v->scroll + r < v->line_count; r++) {
         const NarrationLine *line = &v->lines[v->scroll + r];
         tui_text_put(c, left + line->indent, top + r, c->width - 1, line->text, line->fg, line->attr);
+        if (line->right[0])
+            tui_text_put(c, left + line->right_indent, top + r, c->width - 1, line->right, line->right_fg,
+                         line->right_attr);
     }
     /* more above or below */
     if (v->scroll > 0)
@@ -396,7 +503,7 @@ static void draw_narration(LessonView *v)
     wnoutrefresh(tui->panel_win);
 }
 
-static void draw_lesson(LessonView *v)
+static void draw_lesson(LessonScreen *v)
 {
     Tui *tui = v->tui;
     if (tui->too_small) {
@@ -405,6 +512,11 @@ static void draw_lesson(LessonView *v)
         return;
     }
     tui_sample(tui, false);
+    for (int i = 0; i < tui->pane_count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        if (pane->view)
+            lesson_view_camera(v->player, i, pane->view->width, pane->view->height, &pane->camera);
+    }
     tui_draw_panes(tui);
     draw_status(v);
     draw_narration(v);
@@ -416,7 +528,7 @@ static void draw_lesson(LessonView *v)
 
 /* ---------------------------------------------------------------- progress */
 
-static void save_progress(LessonView *v)
+static void save_progress(LessonScreen *v)
 {
     if (!v->progress)
         return;
@@ -430,12 +542,12 @@ static void save_progress(LessonView *v)
 
 /* ---------------------------------------------------------------- keys */
 
-static void out_of_memory(LessonView *v)
+static void out_of_memory(LessonScreen *v)
 {
     tui_message(v->tui, "out of memory: %s", v->player->err);
 }
 
-static void adjust(LessonView *v, int presses)
+static void adjust(LessonScreen *v, int presses)
 {
     LessonPlayer *p = v->player;
     if (v->selected >= p->unlocked_count)
@@ -453,7 +565,7 @@ static void adjust(LessonView *v, int presses)
         tui_message(v->tui, "%s", err);
 }
 
-static void handle_key(LessonView *v, int key)
+static void handle_key(LessonScreen *v, int key)
 {
     Tui *tui = v->tui;
     LessonPlayer *p = v->player;
@@ -488,6 +600,17 @@ static void handle_key(LessonView *v, int key)
             tui_message(tui, "this is the first page");
         break;
     case 'r':
+        if (p->state == LESSON_FINISHED)
+            break;
+        if (playing) { /* your turn: start again with the settings you chose */
+            ok = lesson_player_reset_panes(p);
+            tui_message(tui, "panes reset with your settings (R replays the page)");
+            break;
+        }
+        ok = lesson_player_replay(p);
+        tui_message(tui, "page %d again", p->page + 1);
+        break;
+    case 'R':
         if (p->state == LESSON_FINISHED)
             break;
         ok = lesson_player_replay(p);
@@ -541,14 +664,14 @@ static void handle_key(LessonView *v, int key)
 
 /* ---------------------------------------------------------------- the loop */
 
-static bool ticking(const LessonView *v)
+static bool ticking(const LessonScreen *v)
 {
     LessonPlayerState state = v->player->state;
     return !v->paused && (state == LESSON_RUNNING || state == LESSON_PLAYING);
 }
 
 /* Plays until the lesson is quit; returns 0, or 128 + a signal. */
-static int play(LessonView *v)
+static int play(LessonScreen *v)
 {
     Tui *tui = v->tui;
     double frame = 1.0 / tui->fps;
@@ -624,14 +747,14 @@ static int play(LessonView *v)
  * memory, or 128 + a signal. */
 static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *lesson)
 {
-    LessonView *v = calloc(1, sizeof *v);
+    LessonScreen *v = calloc(1, sizeof *v);
     LessonPlayer *player = v ? lesson_player_create(lesson) : NULL;
     if (!player) {
         free(v);
         tui_message(tui, "out of memory: cannot open %s", path);
         return 1;
     }
-    *v = (LessonView){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress};
+    *v = (LessonScreen){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress};
     const ProgressEntry *saved = progress ? progress_find(progress, path) : NULL;
     if (saved && !saved->finished && saved->page > 0 && saved->page < lesson->page_count) {
         if (lesson_player_goto(player, saved->page))
@@ -651,6 +774,8 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
         tui->panes[i].solver = NULL;
         tui->panes[i].note[0] = '\0';
         tui->panes[i].highlight_energy = tui->panes[i].highlight_strain = false;
+        tui->panes[i].mode_set = tui->panes[i].camera_set = tui->panes[i].scaled = false;
+        tui->panes[i].big_count = 0;
     }
     tui->pane_count = 0;
     tui_layout_free(tui);

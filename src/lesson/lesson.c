@@ -16,6 +16,7 @@ const char *const lesson_item_names[] = {
     [LESSON_RUN] = "run",         [LESSON_STEP] = "step",     [LESSON_SUBSTEP] = "substep",
     [LESSON_PASS] = "pass",       [LESSON_PAUSE] = "pause",   [LESSON_HIGHLIGHT] = "highlight",
     [LESSON_QUESTION] = "question", [LESSON_PLAY] = "play",   [LESSON_EXPECT] = "expect",
+    [LESSON_VIEW] = "view",
 };
 
 const LessonMetricInfo lesson_metrics[] = {
@@ -36,11 +37,57 @@ const LessonMetricInfo lesson_metrics[] = {
     [METRIC_LOWEST] = {"lowest", DIM_LENGTH, "m", "height of the lowest particle"},
     [METRIC_CATENARY] = {"catenary", DIM_LENGTH, "m", "the first row's largest distance from a cosh(x/a)"},
     [METRIC_CLOSEST] = {"closest", DIM_LENGTH, "m", "closest pair of particles two or more links apart (up to 5 cm)"},
+    [METRIC_SCREEN_COVER] = {"screen_cover", DIM_NUMBER, "", "fraction of the pane's view the cloth covers, as drawn"},
+    [METRIC_SCREEN_ROWS] = {"screen_rows", DIM_NUMBER, "", "the cloth's drawn height as a fraction of the view's"},
+    [METRIC_SCREEN_HOLES] = {"screen_holes", DIM_NUMBER, "", "empty cells the drawn cloth encloses"},
+    [METRIC_SCREEN_HOT] = {"screen_hot", DIM_NUMBER, "", "fraction of the drawn cloth in the over-limit strain colour"},
+    [METRIC_SCREEN_UNLIKE] = {"screen_unlike", DIM_NUMBER, "", "fraction of drawn cells where this pane and another differ"},
 };
 
 const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};
 
 const char *const lesson_plot_names[] = {"energy", "strain", NULL};
+
+const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "show", NULL};
+const char *const lesson_camera_names[] = {"own", "shared", "follow", NULL};
+
+void lesson_view_default(LessonView *view)
+{
+    memset(view, 0, sizeof *view);
+    view->mode = -1;
+    view->camera = VIEW_CAMERA_OWN;
+    view->zoom = 1.0;
+    view->energy_scale = VIEW_SCALE_AUTO;
+    view->strain_scale = VIEW_SCALE_AUTO;
+}
+
+void lesson_view_merge(LessonView *view, const LessonView *item)
+{
+    unsigned set = item->set;
+    if (set & VIEW_SET_MODE)
+        view->mode = item->mode;
+    if (set & VIEW_SET_CAMERA)
+        view->camera = item->camera;
+    if (set & VIEW_SET_YAW)
+        view->yaw = item->yaw;
+    if (set & VIEW_SET_PITCH)
+        view->pitch = item->pitch;
+    if (set & VIEW_SET_ZOOM)
+        view->zoom = item->zoom;
+    if (set & VIEW_SET_ENERGY) {
+        view->energy_scale = item->energy_scale;
+        view->energy_lo = item->energy_lo, view->energy_hi = item->energy_hi;
+    }
+    if (set & VIEW_SET_STRAIN) {
+        view->strain_scale = item->strain_scale;
+        view->strain_lo = item->strain_lo, view->strain_hi = item->strain_hi;
+    }
+    if (set & VIEW_SET_SHOW) {
+        view->show_count = item->show_count;
+        memcpy(view->shows, item->shows, sizeof view->shows);
+    }
+    view->set |= set;
+}
 
 int lesson_metric_find(const char *name)
 {

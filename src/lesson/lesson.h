@@ -46,6 +46,7 @@ typedef enum LessonItemKind {
     LESSON_QUESTION,  /* text, choices, answer */
     LESSON_PLAY,      /* free play; pane (NULL: all): keys unlocked */
     LESSON_EXPECT,    /* expect */
+    LESSON_VIEW,      /* pane (NULL: all): how the pane is shown (LessonView) */
     LESSON_ITEM_KIND_COUNT
 } LessonItemKind;
 
@@ -71,6 +72,14 @@ typedef enum LessonMetric {
     METRIC_LOWEST,   /* m, the lowest particle's y */
     METRIC_CATENARY, /* m, the first row's largest distance from a cosh(x/a) */
     METRIC_CLOSEST,  /* m, closest pair of unlinked particles (looked for up to 5 cm) */
+    /* what the screen shows: the pane drawn as the player draws it, at the
+     * sizes a lesson is played at (lesson_view_measure); a claim on these
+     * must hold at every size */
+    METRIC_SCREEN_COVER,  /* fraction of the pane's view the cloth covers */
+    METRIC_SCREEN_ROWS,   /* rows of the view between the cloth's top and bottom, as a fraction of the view */
+    METRIC_SCREEN_HOLES,  /* empty cells the cloth encloses (cut off from the view's edges) */
+    METRIC_SCREEN_HOT,    /* fraction of the cloth's cells in the over-limit strain colour */
+    METRIC_SCREEN_UNLIKE, /* fraction of cells, of those either pane covers, where two panes differ */
     METRIC_COUNT
 } LessonMetric;
 
@@ -85,6 +94,65 @@ typedef struct LessonMetricInfo {
 } LessonMetricInfo;
 
 extern const LessonMetricInfo lesson_metrics[]; /* indexed by LessonMetric */
+
+/* A metric the screen shows rather than the state holds. */
+static inline bool lesson_metric_on_screen(int metric) { return metric >= METRIC_SCREEN_COVER && metric < METRIC_COUNT; }
+
+/* ------------------------------------------------------------ views
+ *
+ * `view [PANE] KEY=VALUE ...` says how panes are shown: each key given
+ * changes that part of the pane's view and leaves the others; a view lasts
+ * until another changes it (across pages, resets and replays alike). */
+typedef enum LessonCamera {
+    VIEW_CAMERA_OWN,    /* each pane framed on its own cloth and collider, as built or reset */
+    VIEW_CAMERA_SHARED, /* one framing of every pane's cloth and collider: equal sizes look equal */
+    VIEW_CAMERA_FOLLOW, /* framed again every frame: follows a cloth as it falls, tears or flies apart */
+    VIEW_CAMERA_COUNT
+} LessonCamera;
+
+typedef enum LessonScale {
+    VIEW_SCALE_AUTO,  /* between the plotted values' least and greatest */
+    VIEW_SCALE_FIXED, /* between lo and hi, printed */
+    VIEW_SCALE_LOG,   /* energy only: powers of ten, so that a blow-up reads as a straight climb */
+    VIEW_SCALE_COUNT
+} LessonScale;
+
+enum {
+    VIEW_SET_MODE = 1 << 0,
+    VIEW_SET_CAMERA = 1 << 1,
+    VIEW_SET_YAW = 1 << 2,
+    VIEW_SET_PITCH = 1 << 3,
+    VIEW_SET_ZOOM = 1 << 4,
+    VIEW_SET_ENERGY = 1 << 5,
+    VIEW_SET_STRAIN = 1 << 6,
+    VIEW_SET_SHOW = 1 << 7,
+};
+
+#define LESSON_MAX_SHOWS 3 /* numbers shown large beside a pane */
+
+typedef struct LessonView {
+    unsigned set;        /* VIEW_SET_*: what a view item changes */
+    int mode;            /* RenderMode (render.h); -1: the player's own choice */
+    int camera;          /* LessonCamera */
+    double yaw, pitch;   /* rad, as the camera's */
+    double zoom;         /* > 1 comes closer */
+    int energy_scale;    /* LessonScale */
+    double energy_lo, energy_hi; /* J, fixed scale */
+    int strain_scale;    /* LessonScale (no log) */
+    double strain_lo, strain_hi;
+    int shows[LESSON_MAX_SHOWS]; /* LessonMetric, state metrics only */
+    int show_count;
+} LessonView;
+
+/* The view a pane starts with: the player's mode, its own camera, automatic plots. */
+void lesson_view_default(LessonView *view);
+
+/* Takes the parts item view sets into view. */
+void lesson_view_merge(LessonView *view, const LessonView *item);
+
+/* The keys of a view line, in the order the README lists them. */
+extern const char *const lesson_view_keys[]; /* NULL-terminated */
+extern const char *const lesson_camera_names[]; /* "own", "shared", "follow", NULL */
 
 typedef enum LessonExpectKind {
     EXPECT_EXPLODED,     /* exploded [before|after time]; negate: not exploded */
@@ -114,6 +182,7 @@ typedef struct LessonExpect {
     double value;  /* REF_NUMBER: the number in SI units; else the factor */
     double offset; /* REF_START, REF_PANE: added to factor x reference (SI) */
     const char *ref_pane;
+    const char *other_pane;  /* screen_unlike: the pane compared with */
     double tolerance;        /* within: absolute, in the metric's unit, or ... */
     bool tolerance_relative; /* ... a fraction of the reference (5% = 0.05) */
     const char *source;      /* the condition as written, for messages */
@@ -146,6 +215,7 @@ typedef struct LessonItem {
     const char **names; /* highlight: metric, plot or key names; play: keys */
     int name_count;
     LessonExpect expect;
+    LessonView view; /* view */
 } LessonItem;
 
 typedef struct LessonPage {

@@ -22,6 +22,7 @@
 #include "arena.h"
 #include "lesson.h"
 #include "lexer.h"
+#include "render/render.h"
 #include "stage.h"
 
 /* Words of the language that may not name a pane. */
@@ -883,6 +884,157 @@ static bool cmd_answer(Parser *P, int col, const char *text, size_t length)
     return expect_end(P, 2);
 }
 
+
+/* ------------------------------------------------------------ view */
+
+/* A number and nothing else from bytes [s, s+n), with an optional '%'
+ * (a hundredth) when percent is allowed. */
+static bool view_number(const char *s, size_t n, bool percent, double *out)
+{
+    bool overflow;
+    size_t used = scan_number(s, n, out, &overflow);
+    if (used == 0 || overflow)
+        return false;
+    if (percent && used + 1 == n && s[used] == '%') {
+        *out *= 0.01;
+        return true;
+    }
+    return used == n;
+}
+
+/* LO..HI into lo, hi (lo < hi). */
+static bool view_range(const char *s, size_t n, bool percent, double *lo, double *hi)
+{
+    for (size_t k = 1; k + 2 < n + 1; k++)
+        if (s[k] == '.' && k + 1 < n && s[k + 1] == '.')
+            return view_number(s, k, percent, lo) && view_number(s + k + 2, n - k - 2, percent, hi) && *lo < *hi;
+    return false;
+}
+
+static bool view_value(Parser *P, const LessonToken *t, const char *key, const char *value, size_t n,
+                       LessonView *v)
+{
+    char text[80];
+    snprintf(text, sizeof text, "%.*s", (int)(n < 79 ? n : 79), value);
+    int col = t->col + (int)strlen(key) + 1;
+    double number;
+    if (strcmp(key, "mode") == 0) {
+        int mode = params_lookup_name(render_mode_names, text);
+        if (mode < 0)
+            return fail(P, col, "view: mode is shaded, wire, strain or points, got '%s'", text);
+        v->mode = mode, v->set |= VIEW_SET_MODE;
+    } else if (strcmp(key, "camera") == 0) {
+        int camera = params_lookup_name(lesson_camera_names, text);
+        if (camera < 0)
+            return fail(P, col, "view: camera is own, shared or follow, got '%s'", text);
+        v->camera = camera, v->set |= VIEW_SET_CAMERA;
+    } else if (strcmp(key, "yaw") == 0 || strcmp(key, "pitch") == 0) {
+        bool yaw = key[0] == 'y';
+        double most = yaw ? 180.0 : 85.0;
+        if (!view_number(value, n, false, &number) || !(fabs(number) <= most))
+            return fail(P, col, "view: %s is in degrees, -%g to %g, got '%s'", key, most, most, text);
+        if (yaw)
+            v->yaw = number * (3.14159265358979323846 / 180.0), v->set |= VIEW_SET_YAW;
+        else
+            v->pitch = number * (3.14159265358979323846 / 180.0), v->set |= VIEW_SET_PITCH;
+    } else if (strcmp(key, "zoom") == 0) {
+        if (!view_number(value, n, false, &number) || !(number >= 0.1 && number <= 10.0))
+            return fail(P, col, "view: zoom is a factor from 0.1 to 10, got '%s'", text);
+        v->zoom = number, v->set |= VIEW_SET_ZOOM;
+    } else if (strcmp(key, "energy") == 0 || strcmp(key, "strain") == 0) {
+        bool energy = key[0] == 'e';
+        int scale;
+        double lo = 0.0, hi = 0.0;
+        if (strcmp(text, "auto") == 0)
+            scale = VIEW_SCALE_AUTO;
+        else if (energy && strcmp(text, "log") == 0)
+            scale = VIEW_SCALE_LOG;
+        else if (view_range(value, n, !energy, &lo, &hi))
+            scale = VIEW_SCALE_FIXED;
+        else
+            return fail(P, col, "view: %s is auto%s or a range LO..HI such as %s, got '%s'", key,
+                        energy ? ", log" : "", energy ? "2.9..3.2 (J)" : "0..20%", text);
+        if (energy)
+            v->energy_scale = scale, v->energy_lo = lo, v->energy_hi = hi, v->set |= VIEW_SET_ENERGY;
+        else
+            v->strain_scale = scale, v->strain_lo = lo, v->strain_hi = hi, v->set |= VIEW_SET_STRAIN;
+    } else { /* show */
+        v->show_count = 0;
+        v->set |= VIEW_SET_SHOW;
+        if (strcmp(text, "none") == 0)
+            return true;
+        size_t from = 0;
+        while (from <= n) {
+            size_t to = from;
+            while (to < n && value[to] != ',')
+                to++;
+            char name[40];
+            snprintf(name, sizeof name, "%.*s", (int)(to - from < 39 ? to - from : 39), value + from);
+            int metric = lesson_metric_find(name);
+            if (metric < 0 || lesson_metric_on_screen(metric) || metric == METRIC_CLOSEST) {
+                const char *names[METRIC_COUNT];
+                int count = 0;
+                for (int k = 0; k < METRIC_SCREEN_COVER; k++)
+                    names[count++] = lesson_metrics[k].name;
+                const char *near = lesson_suggest(name, names, count);
+                if (near)
+                    return fail(P, col + (int)from, "view: show: unknown metric '%s'; did you mean '%s'?", name,
+                                near);
+                return fail(P, col + (int)from, "view: show takes metrics such as torn,max_strain,time, got '%s'",
+                            name);
+            }
+            if (v->show_count == LESSON_MAX_SHOWS)
+                return fail(P, col + (int)from, "view: show at most %d metrics", LESSON_MAX_SHOWS);
+            v->shows[v->show_count++] = metric;
+            from = to + 1;
+        }
+    }
+    return true;
+}
+
+static bool cmd_view(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    int i = 1;
+    const char *pane = NULL;
+    int taken = take_pane(P, &i, &pane);
+    if (taken < 0)
+        return false;
+    if (i >= P->ntok)
+        return fail(P, col + 4, "view: expected KEY=VALUE, such as mode=strain or camera=shared");
+    LessonView v;
+    lesson_view_default(&v);
+    v.set = 0;
+    for (int k = i; k < P->ntok; k++) {
+        const LessonToken *t = &P->tok[k];
+        const char *eq = t->kind == TOKEN_WORD ? memchr(t->text, '=', t->length) : NULL;
+        if (!eq) {
+            if (k == 1 && !taken && t->kind == TOKEN_WORD)
+                return unknown_pane(P, t);
+            return fail(P, t->col, "view: expected KEY=VALUE, got '%s'", quote(t).text);
+        }
+        char key[40];
+        snprintf(key, sizeof key, "%.*s", (int)((size_t)(eq - t->text) < 39 ? (size_t)(eq - t->text) : 39), t->text);
+        if (params_lookup_name(lesson_view_keys, key) < 0) {
+            const char *near = lesson_suggest(key, lesson_view_keys, 8);
+            if (near)
+                return fail(P, t->col, "view: unknown key '%s'; did you mean '%s'?", key, near);
+            return fail(P, t->col, "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, show)",
+                        key);
+        }
+        if (!view_value(P, t, key, eq + 1, t->length - (size_t)(eq + 1 - t->text), &v))
+            return false;
+    }
+    if (P->stage.pane_count == 0 && P->in_pages)
+        return fail(P, col, "view: no pane is open");
+    LessonItem *item = new_item(P, LESSON_VIEW, col);
+    if (!item)
+        return false;
+    item->pane = pane;
+    item->view = v;
+    return true;
+}
+
 /* ------------------------------------------------------------ expect */
 
 static const struct {
@@ -1029,6 +1181,16 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
     if (e.metric < 0 || t->kind != TOKEN_WORD)
         return unknown_name(P, t, "metric", true, false, false, false);
     i++;
+    if (e.metric == METRIC_SCREEN_UNLIKE) {
+        int other = i < P->ntok ? take_pane(P, &i, &e.other_pane) : 0;
+        if (other < 0)
+            return false;
+        if (!other)
+            return fail(P, i < P->ntok ? P->tok[i].col : t->col + (int)t->length + 1,
+                        "expect: screen_unlike names the pane compared with, such as 'screen_unlike right > 30%%'");
+        if (strcmp(e.other_pane, pane) == 0)
+            return fail(P, P->tok[i - 1].col, "expect: screen_unlike compares two different panes");
+    }
     if (e.metric == METRIC_EXPLODED) {
         e.kind = EXPECT_EXPLODED;
         if (!e.negate && i < P->ntok && (lexer_is(&P->tok[i], "before") || lexer_is(&P->tok[i], "after"))) {
@@ -1072,6 +1234,9 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
     }
     if (!expect_end(P, i))
         return false;
+    if (lesson_metric_on_screen(e.metric) && e.reference == REF_START)
+        return fail(P, t->col, "expect: %s is what the screen shows now: compare it with a number or a pane",
+                    lesson_metrics[e.metric].name);
     const LessonToken *last = &P->tok[P->ntok - 1];
     size_t source_from = taken ? P->tok[1].offset : from;
     e.source = copy_text(P, P->text + source_from, last->offset + last->length - source_from);
@@ -1115,6 +1280,7 @@ static const struct Command {
     {"answer", IN_QUESTION, .handler = cmd_answer},
     {"play", PAGE_ONLY, .handler = cmd_play},
     {"expect", PAGE_ONLY, .handler = cmd_expect},
+    {"view", 0, .handler = cmd_view},
 };
 
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };

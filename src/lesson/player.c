@@ -1,6 +1,9 @@
 /* player.c - plays a lesson page by page (see player.h for the states). */
 #include "player.h"
 
+#include "render/camera.h"
+#include "view.h"
+
 #include <assert.h>
 #include <float.h>
 #include <math.h>
@@ -113,7 +116,10 @@ double lesson_measure(const LessonPane *pane, int metric)
 static void record_start(LessonPane *pane)
 {
     for (int k = 0; k < METRIC_COUNT; k++)
-        pane->start[k] = lesson_measure(pane, k);
+        pane->start[k] = lesson_metric_on_screen(k) ? NAN : lesson_measure(pane, k);
+    if (!camera_solver_box(pane->solver, pane->frame_lo, pane->frame_hi))
+        for (int k = 0; k < 3; k++)
+            pane->frame_lo[k] = -1.0f, pane->frame_hi[k] = 1.0f;
 }
 
 /* ------------------------------------------------------------ panes */
@@ -169,6 +175,7 @@ static bool play_stage(LessonPlayer *p, const LessonItem *item)
         memset(pane, 0, sizeof *pane);
         pane->name = p->stage.names[i];
         pane->label = p->stage.labels[i];
+        pane->view = p->base_view;
         pane->solver = solver_create(&p->stage.params[i]);
         if (!pane->solver)
             return out_of_memory(p);
@@ -222,6 +229,57 @@ static bool compare(double value, LessonOp op, double reference)
     return false;
 }
 
+/* Whether value holds against reference as e says. */
+static bool holds(const LessonExpect *e, double value, double reference)
+{
+    if (e->kind == EXPECT_COMPARE)
+        return compare(value, e->op, reference);
+    double tolerance = e->tolerance_relative ? e->tolerance * fabs(reference) : e->tolerance;
+    return fabs(value - reference) <= tolerance;
+}
+
+static void count_result(LessonPlayer *p, LessonResult *r)
+{
+    if (r->passed)
+        p->expects_passed++;
+    else
+        p->expects_failed++;
+}
+
+/* A claim on what the screen shows: measured at every size a lesson is
+ * played at, and held only if it holds at each. */
+static void evaluate_on_screen(LessonPlayer *p, const LessonItem *item, LessonResult *r)
+{
+    const LessonExpect *e = &item->expect;
+    int i = lesson_player_find_pane(p, item->pane);
+    int other = e->other_pane ? lesson_player_find_pane(p, e->other_pane) : -1;
+    int ref = e->reference == REF_PANE ? lesson_player_find_pane(p, e->ref_pane) : -1;
+    char saw[300] = "";
+    size_t used = 0;
+    r->passed = true;
+    for (int k = 0; k < LESSON_SCREEN_SIZE_COUNT; k++) {
+        int cols = lesson_screen_sizes[k][0], rows = lesson_screen_sizes[k][1];
+        double value = lesson_view_measure(p, i, e->metric, other, cols, rows);
+        double reference = e->value, seen_ref = NAN;
+        if (ref >= 0) {
+            seen_ref = lesson_view_measure(p, ref, e->metric, other, cols, rows);
+            reference = e->value * seen_ref + e->offset;
+        }
+        bool ok = holds(e, value, reference);
+        if (k == 0 || (!ok && r->passed))
+            r->seen = value;
+        r->passed = r->passed && ok;
+        int n = ref >= 0 ? snprintf(saw + used, sizeof saw - used, "%s%.4g at %dx%d; %s %.4g", k ? ", " : "", value,
+                                    cols, rows, e->ref_pane, seen_ref)
+                         : snprintf(saw + used, sizeof saw - used, "%s%.4g at %dx%d", k ? ", " : "", value, cols, rows);
+        if (n > 0 && (size_t)n < sizeof saw - used)
+            used += (size_t)n;
+    }
+    count_result(p, r);
+    lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col, "expect %s: %s (saw %s)",
+                 r->passed ? "held" : "failed", e->source, saw);
+}
+
 static void evaluate(LessonPlayer *p, int index)
 {
     const LessonItem *item = &p->lesson->items[index];
@@ -235,6 +293,10 @@ static void evaluate(LessonPlayer *p, int index)
     const char *unit = lesson_metrics[e->metric].unit;
     const char *space = unit[0] ? " " : "";
     char saw[200];
+    if (lesson_metric_on_screen(e->metric)) {
+        evaluate_on_screen(p, item, r);
+        return;
+    }
     r->seen = lesson_measure(pane, e->metric);
     if (e->kind == EXPECT_EXPLODED) {
         bool exploded = s->exploded;
@@ -263,18 +325,10 @@ static void evaluate(LessonPlayer *p, int index)
             reference = e->value * other + e->offset;
             snprintf(against, sizeof against, "; %s %.4g%s%s", e->ref_pane, other, space, unit);
         }
-        if (e->kind == EXPECT_COMPARE) {
-            r->passed = compare(r->seen, e->op, reference);
-        } else {
-            double tolerance = e->tolerance_relative ? e->tolerance * fabs(reference) : e->tolerance;
-            r->passed = fabs(r->seen - reference) <= tolerance;
-        }
+        r->passed = holds(e, r->seen, reference);
         snprintf(saw, sizeof saw, "%.4g%s%s%s", r->seen, space, unit, against);
     }
-    if (r->passed)
-        p->expects_passed++;
-    else
-        p->expects_failed++;
+    count_result(p, r);
     lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col, "expect %s: %s (saw %s)",
                  r->passed ? "held" : "failed", e->source, saw);
 }
@@ -369,6 +423,12 @@ static bool play_now(LessonPlayer *p, const LessonItem *item)
     case LESSON_EXPECT:
         evaluate(p, (int)(item - p->lesson->items));
         return true;
+    case LESSON_VIEW:
+        if (!item->pane)
+            lesson_view_merge(&p->base_view, &item->view);
+        for (int i = from; i < to; i++)
+            lesson_view_merge(&p->panes[i].view, &item->view);
+        return true;
     default:
         return true;
     }
@@ -457,6 +517,7 @@ static bool restart(LessonPlayer *p)
 {
     close_all(p);
     stage_init(&p->stage);
+    lesson_view_default(&p->base_view);
     memset(p->results, 0, (size_t)(p->lesson->item_count ? p->lesson->item_count : 1) * sizeof *p->results);
     p->expects_failed = p->expects_passed = 0;
     p->failed = false;
@@ -552,6 +613,19 @@ const char *lesson_player_feedback(const LessonPlayer *p)
     return p->lesson->items[p->question].choices[p->answer].feedback;
 }
 
+bool lesson_player_feedback_ready(const LessonPlayer *p)
+{
+    if (p->question < 0 || p->answer < 0)
+        return false;
+    if (p->state == LESSON_PAGE_END || p->state == LESSON_FINISHED)
+        return true;
+    /* the first run after the question shows the answer: feedback waits for its end */
+    for (int k = p->question + 1; k < page_end(p); k++)
+        if (p->lesson->items[k].kind == LESSON_RUN)
+            return p->item > k;
+    return true;
+}
+
 bool lesson_player_answer_correct(const LessonPlayer *p)
 {
     return p->question >= 0 && p->answer >= 0 && p->lesson->items[p->question].answer == p->answer;
@@ -598,6 +672,20 @@ bool lesson_player_play_to_end(LessonPlayer *p)
     while (p->state != LESSON_FINISHED)
         if (!lesson_player_next(p))
             return false;
+    return true;
+}
+
+bool lesson_player_reset_panes(LessonPlayer *p)
+{
+    if (p->state != LESSON_PLAYING)
+        return true;
+    for (int i = 0; i < p->pane_count; i++) {
+        if (!solver_reset(p->panes[i].solver))
+            return out_of_memory(p);
+        record_start(&p->panes[i]);
+        p->panes[i].run_from = 0;
+        p->panes[i].clock = 0.0;
+    }
     return true;
 }
 

@@ -52,6 +52,8 @@ typedef struct LessonPane {
     int64_t run_target; /* the step the current run ends at */
     const char *highlights[LESSON_MAX_HIGHLIGHTS];
     int highlight_count;
+    LessonView view;              /* how the pane is shown (view lines) */
+    float frame_lo[3], frame_hi[3]; /* m: cloth and collider when built or last reset */
 } LessonPane;
 
 /* The outcome of an expect item, once reached. */
@@ -67,6 +69,7 @@ typedef struct LessonPlayer {
     LessonStage stage;
     LessonPane panes[LESSON_MAX_PANES]; /* stage.pane_count of them, in order */
     int pane_count;
+    LessonView base_view; /* what a pane opened later starts with */
 
     int page; /* current page, 0-based; page_count once finished */
     int item; /* next item of the lesson to play */
@@ -115,6 +118,11 @@ bool lesson_player_answer(LessonPlayer *player, int choice);
 const char *lesson_player_feedback(const LessonPlayer *player);
 bool lesson_player_answer_correct(const LessonPlayer *player);
 
+/* Whether the feedback on the answer may be shown: predict, observe, then
+ * explain. Not before the first run after the question has played out (at
+ * once if the page has none after it). */
+bool lesson_player_feedback_ready(const LessonPlayer *player);
+
 /* Real seconds have passed: a run advances by seconds * its speed of
  * simulated time, free play by seconds. Other states ignore it. Returns
  * false only when out of memory. */
@@ -131,6 +139,11 @@ bool lesson_player_play_to_end(LessonPlayer *player);
  * lesson unlocked it. false with one line in err if not. */
 bool lesson_player_adjust(LessonPlayer *player, int pane, const char *key, const char *value, char *err,
                           size_t err_size);
+
+/* Free play: every pane back to its start with the settings it has now
+ * (what the student chose), time back to 0. Elsewhere does nothing.
+ * Returns false only when out of memory. */
+bool lesson_player_reset_panes(LessonPlayer *player);
 
 /* Index of the pane called name, or -1. */
 int lesson_player_find_pane(const LessonPlayer *player, const char *name);
