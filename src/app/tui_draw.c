@@ -19,6 +19,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "lesson/view.h"
 #include "render/layout.h"
 #include "tui_private.h"
 
@@ -649,12 +650,15 @@ static void big_put(Tui *tui, Canvas *c, int x, int y, const char *text, uint8_t
 static int draw_big_numbers(Tui *tui, TuiPane *pane, Canvas *view, int top)
 {
     int y = top;
+    bool big = view->width >= 2 * LESSON_SHOW_COLUMNS; /* the strip the lesson's camera keeps free */
+    if (!big) /* a narrow view: one line each, along the bottom */
+        y = view->height - pane->big_count - 1 > 1 ? view->height - pane->big_count - 1 : 1;
     for (int k = 0; k < pane->big_count && y < view->height; k++) {
         const char *value = pane->big_value[k], *label = pane->big_label[k];
         int width = big_width(value);
         int label_width = text_width(label);
         int box = width > label_width ? width : label_width;
-        if (width > 0 && box + 2 <= view->width && y + 4 <= view->height) {
+        if (big && width > 0 && box + 2 <= view->width && y + 4 <= view->height) {
             int x = view->width - box - 1;
             canvas_fill(view, x - 1, y, box + 2, 4, ' ', PALETTE_DEFAULT, PALETTE_DEFAULT);
             put(view, view->width - label_width - 1, y, label, PALETTE_TEXT, ATTR_BOLD);
@@ -729,14 +733,17 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
     /* why, in the words of the lessons */
     Integrator integrator = solver->params.integrator;
     if (integrator == INTEGRATOR_EULER)
-        snprintf(lines[count++], sizeof lines[0], " explicit Euler gains energy every step ");
+        snprintf(lines[count++], sizeof lines[0], " Euler gains energy every step ");
     else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
         snprintf(lines[count++], sizeof lines[0], " omega h = %.2g: stable only below 2 ", solver_omega_dt(solver));
     else
         snprintf(lines[count++], sizeof lines[0], " the step is too long for these links ");
     if (!tui->lesson_layout)
         snprintf(lines[count++], sizeof lines[0], " r resets ");
-    int y = view->height / 2 - count / 2;
+    /* at the bottom, above the border: the broken cloth stays in view */
+    int y = view->height - 1 - count;
+    if (y < 1)
+        y = 1;
     for (int k = 0; k < count; k++) {
         if (text_width(lines[k]) > view->width && k == 0)
             snprintf(lines[k], sizeof lines[k], "EXPLODED t=%.2fs", solver->exploded_time);

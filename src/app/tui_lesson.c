@@ -121,8 +121,7 @@ static void format_big(int metric, double value, char *label, size_t label_size,
     case METRIC_MAX_STRAIN:
     case METRIC_MEAN_STRAIN:
     case METRIC_RESIDUAL:
-        snprintf(out, size, fabs(value) >= 0.1 ? "%.0f%%" : fabs(value) >= 0.01 ? "%.1f%%" : "%.2f%%",
-                 100.0 * value);
+        snprintf(out, size, fabs(value) >= 0.1 ? "%.0f%%" : "%.1f%%", 100.0 * value);
         return;
     case METRIC_TORN:
     case METRIC_STEP:
@@ -323,7 +322,6 @@ static void build_narration(LessonScreen *v, int width)
     const char *heading = lesson_player_heading(p);
     snprintf(text, sizeof text, "%s", heading && heading[0] ? heading : lesson->title);
     add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
-    add_blank(v);
 
     const LessonPage *page = &lesson->pages[p->page];
     int end = p->state == LESSON_PAGE_END ? page->first_item + page->item_count : p->item;

@@ -13,9 +13,11 @@ void lesson_view_camera(const LessonPlayer *player, int i, int width, int height
 {
     const LessonPane *pane = &player->panes[i];
     const LessonView *v = &pane->view;
-    /* the numbers shown large keep a strip of their own on the right */
-    if (v->show_count > 0 && width >= 2 * LESSON_SHOW_COLUMNS)
-        width -= LESSON_SHOW_COLUMNS;
+    /* the numbers shown large keep a strip of their own on the right: the
+     * picture is framed in what is left, then moved there */
+    int reserve = v->show_count > 0 && width >= 2 * LESSON_SHOW_COLUMNS ? LESSON_SHOW_COLUMNS : 0;
+    int full = width;
+    width -= reserve;
     camera_init(camera, pane->solver->params.dim, width > 0 ? width : 1, height > 0 ? height : 1);
     if (v->set & VIEW_SET_YAW)
         camera->yaw = (float)v->yaw;
@@ -41,8 +43,19 @@ void lesson_view_camera(const LessonPlayer *player, int i, int width, int height
         }
     }
     camera_fit_box(camera, lo, hi);
-    if (v->zoom > 0.0 && v->zoom != 1.0)
+    if (v->zoom > 0.0 && v->zoom != 1.0) {
+        /* the top of the framing stays where it was: zooming out opens room
+         * below, where gravity takes a hanging cloth */
+        float top[3] = {0.5f * (lo[0] + hi[0]), hi[1], 0.5f * (lo[2] + hi[2])}, x0, y0, x1, y1, depth;
+        bool before = camera_project(camera, top, &x0, &y0, &depth);
         camera_zoom(camera, (float)(1.0 / v->zoom));
+        if (before && v->zoom < 1.0 && camera_project(camera, top, &x1, &y1, &depth))
+            camera_pan(camera, 0.0f, y0 - y1);
+    }
+    if (reserve) {
+        camera_set_viewport(camera, full, camera->height);
+        camera_pan(camera, -0.5f * (float)reserve, 0.0f);
+    }
 }
 
 void lesson_view_options(const LessonPlayer *player, int i, const RenderOptions *base, RenderOptions *out)
@@ -72,7 +85,7 @@ static Canvas *draw_alone(const LessonPlayer *player, int i, const Layout *layou
     Camera camera;
     lesson_view_camera(player, i, r->width, r->height, &camera);
     render_begin(canvas, &options);
-    render_draw_cloth(canvas, &camera, player->panes[i].solver->cloth, &options);
+    render_draw_solver_cloth(canvas, &camera, player->panes[i].solver, &options);
     render_end(canvas, &options);
     return canvas;
 }

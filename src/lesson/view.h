@@ -24,7 +24,7 @@ extern const int lesson_screen_sizes[LESSON_SCREEN_SIZE_COUNT][2]; /* cols, rows
 
 /* Columns on a view's right kept for the numbers a view line shows large,
  * where the view is at least twice as wide. */
-#define LESSON_SHOW_COLUMNS 15
+#define LESSON_SHOW_COLUMNS 17
 
 /* The camera of pane i on a width x height view, as its view line says:
  * framed on its own start (own), on every shared pane's start (shared), or

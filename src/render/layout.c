@@ -29,7 +29,7 @@ void layout_compute(Layout *layout, int cols, int rows, int pane_count, bool les
             panel_x = area_width;
         } else {
             panel_width = cols;
-            panel_height = (rows - 1) * 9 / 20;
+            panel_height = (rows - 1) / 2;
             area_width = cols;
             area_height = rows - 1 - panel_height;
             panel_x = 0;
@@ -39,8 +39,18 @@ void layout_compute(Layout *layout, int cols, int rows, int pane_count, bool les
     if (layout->panel_shown)
         layout->panel = (LayoutRect){panel_x, panel_y, panel_width, panel_height};
 
-    int n = pane_count;
-    int grid_cols = n == 1 ? 1 : n == 2 ? (area_width >= 60 ? 2 : 1) : 2;
+    /* panes side by side while each keeps LAYOUT_ROW_MIN columns: compared
+     * panes read best on one line, at every size alike; else the grid
+     * whose cells are squarest on the glass (a cell is about twice as tall
+     * as wide) */
+    int n = pane_count, grid_cols = n, best = -1;
+    for (int columns = 1; columns <= n && area_width / n < LAYOUT_ROW_MIN; columns++) {
+        int grid = (n + columns - 1) / columns;
+        int width = area_width / columns, height = 2 * area_height / grid;
+        int score = width < height ? width : height;
+        if (score > best)
+            best = score, grid_cols = columns;
+    }
     int grid_rows = (n + grid_cols - 1) / grid_cols;
     for (int i = 0; i < n; i++) {
         int col = i % grid_cols, row = i / grid_cols;

@@ -15,6 +15,7 @@
 #define LAYOUT_MIN_COLS 40 /* smaller terminals get a notice instead */
 #define LAYOUT_MIN_ROWS 12
 #define LAYOUT_PANEL_WIDTH 30 /* the sandbox's settings panel */
+#define LAYOUT_ROW_MIN 20     /* columns a pane keeps when panes stand side by side */
 
 typedef struct LayoutRect {
     int x, y, width, height; /* cells; y = 0 is the status line */

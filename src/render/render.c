@@ -745,10 +745,8 @@ int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
     return canvas_text(canvas, x, y, " tearing", PALETTE_TEXT, ATTR_NONE);
 }
 
-void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options)
+void render_draw_solver_cloth(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options)
 {
-    render_begin(canvas, options);
-    render_draw_colliders(canvas, camera, solver, options);
     if (solver->exploded && solver->blown_x) {
         /* an exploded cloth is shown as it was found: blown apart */
         Cloth blown = *solver->cloth;
@@ -757,6 +755,13 @@ void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, c
     } else {
         render_draw_cloth(canvas, camera, solver->cloth, options);
     }
+}
+
+void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options)
+{
+    render_begin(canvas, options);
+    render_draw_colliders(canvas, camera, solver, options);
+    render_draw_solver_cloth(canvas, camera, solver, options);
     if (solver->grabbed >= 0)
         render_draw_marker(canvas, camera, solver->cloth, solver->grabbed, options);
     render_end(canvas, options);

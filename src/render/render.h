@@ -107,6 +107,10 @@ void render_end(Canvas *canvas, const RenderOptions *options);
  * column after it. */
 int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options);
 
+/* A solver's cloth as render_draw_cloth draws it; once exploded, as the
+ * explosion was found (Solver.blown_x ...), not the step it was put back to. */
+void render_draw_solver_cloth(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options);
+
 /* A whole frame of a solver: colliders, cloth, the grabbed particle marked,
  * and in strain mode the legend on the bottom row (if options->legend). */
 void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options);
