@@ -470,7 +470,7 @@ static bool build_units(RelaxFast *f, const Cloth *cloth)
 static inline void solve_link(Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda)
 {
     float scale, d[3];
-    if (!solver_link_correction(c, l, k, alpha, xpbd, lambda, &scale, d))
+    if (!solver_link_correction(c, l, k, alpha, xpbd, 1.0f, lambda, &scale, d))
         return;
     uint32_t a = c->link_a[l], b = c->link_b[l];
     float wa = c->inv_mass[a], wb = c->inv_mass[b];

@@ -538,7 +538,18 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
 /* One relaxation pass over every link. For jakobsen and pbd each link moves
  * its ends by k * C / (w_a + w_b) along the link, shared by inverse mass; for
  * xpbd by the multiplier step (-C - alpha~ lambda) / (w_a + w_b + alpha~) with
- * alpha~ = compliance * rest / h^2. */
+ * alpha~ = compliance * rest / h^2.
+ *
+ * order=jacobi computes every link's correction from the positions the pass
+ * started with. jakobsen and pbd then move each particle by the mean of the
+ * corrections its links gave it. xpbd cannot average so: its multiplier is
+ * the link's tension (times h^2), and a particle that moves by a fraction of
+ * what the multiplier's step stands for leaves the multiplier counting force
+ * that never acted (the hanging rope then settled 2.95 times too long). So
+ * under jacobi each xpbd link takes 1 / n of its step, n the larger of its
+ * free ends' link counts, into its multiplier and into the full move of both
+ * ends: no particle moves more than the mean of its links' steps, and the
+ * multiplier stays the force the moves add up to, as in Gauss-Seidel. */
 static void project_links(Solver *s, float h)
 {
     Cloth *c = s->cloth;
@@ -560,28 +571,41 @@ static void project_links(Solver *s, float h)
         memset(s->jy, 0, (size_t)c->count * sizeof(float));
         memset(s->jz, 0, (size_t)c->count * sizeof(float));
         memset(s->jacobi_count, 0, (size_t)c->count * sizeof(uint16_t));
+        /* the links that take part at each particle */
+        for (int l = 0; l < c->link_count; l++) {
+            uint32_t a = c->link_a[l], b = c->link_b[l];
+            if (c->torn[l] || k[c->family[l]] <= 0.0f || c->inv_mass[a] + c->inv_mass[b] == 0.0f)
+                continue;
+            s->jacobi_count[a]++, s->jacobi_count[b]++;
+        }
     }
     for (int n = 0; n < c->link_count; n++) {
         int l = visit ? (int)visit[n] : n;
         int f = c->family[l];
-        float scale, d[3];
-        if (k[f] <= 0.0f || !solver_link_correction(c, (uint32_t)l, k[f], alpha[f], xpbd, &s->lambda[l], &scale, d))
-            continue;
         uint32_t a = c->link_a[l], b = c->link_b[l];
         float wa = c->inv_mass[a], wb = c->inv_mass[b];
-        if (jacobi) {
-            s->jacobi_count[a]++, s->jacobi_count[b]++;
+        float share = 1.0f;
+        if (jacobi && xpbd) {
+            int most = wa > 0.0f ? s->jacobi_count[a] : 0;
+            if (wb > 0.0f && s->jacobi_count[b] > most)
+                most = s->jacobi_count[b];
+            share = most > 0 ? 1.0f / (float)most : 1.0f;
         }
+        float scale, d[3];
+        if (k[f] <= 0.0f ||
+            !solver_link_correction(c, (uint32_t)l, k[f], alpha[f], xpbd, share, &s->lambda[l], &scale, d))
+            continue;
         tx[a] += wa * scale * d[0], ty[a] += wa * scale * d[1], tz[a] += wa * scale * d[2];
         tx[b] -= wb * scale * d[0], ty[b] -= wb * scale * d[1], tz[b] -= wb * scale * d[2];
     }
     if (jacobi) {
-        /* averaged: each particle takes the mean of the corrections it was given */
+        /* jakobsen, pbd: each particle takes the mean of the corrections it
+         * was given; xpbd: their sum, each already its link's share */
         for (int i = 0; i < c->count; i++) {
             if (s->jacobi_count[i] == 0)
                 continue;
-            float share = 1.0f / (float)s->jacobi_count[i];
-            x[i] += s->jx[i] * share, y[i] += s->jy[i] * share, z[i] += s->jz[i] * share;
+            float mean = xpbd ? 1.0f : 1.0f / (float)s->jacobi_count[i];
+            x[i] += s->jx[i] * mean, y[i] += s->jy[i] * mean, z[i] += s->jz[i] * mean;
         }
     }
 }

@@ -99,12 +99,14 @@ typedef struct Solver {
  * displacement of its first end per unit of inverse mass, along the vector
  * d from its first end to its second (the second end moves the other way).
  * k: the family's stiffness in this pass; xpbd: alpha (compliance / h^2)
- * and the link's multiplier, updated. False, changing nothing, where the
+ * and the link's multiplier, updated; share: the part of the multiplier's
+ * step the link takes (1 but under order=jacobi, see project_links). False,
+ * changing nothing, where the
  * link takes no part: torn, both ends fixed, or no length. The plain loop
  * and the fast path (relax_fast.c) both call this, or do its arithmetic
  * operation for operation. */
-static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda,
-                                          float *scale, float d[3])
+static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float share,
+                                          float *lambda, float *scale, float d[3])
 {
     if (c->torn[l])
         return false;
@@ -119,7 +121,7 @@ static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, f
     float error = length - c->rest_length[l];
     if (xpbd) {
         float alpha_link = alpha * c->rest_length[l];
-        float dlambda = (-error - alpha_link * *lambda) / (w + alpha_link);
+        float dlambda = share * ((-error - alpha_link * *lambda) / (w + alpha_link));
         *lambda += dlambda;
         *scale = -dlambda / length;
     } else {

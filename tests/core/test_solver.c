@@ -253,6 +253,47 @@ Test(solver, xpbd_stretch_depends_on_compliance_not_iterations)
     cr_expect(soft160 > 2.5 * stiff160, "ten times the compliance: %.5f against %.5f", soft160, stiff160);
 }
 
+/* A vertical rope of 10 links of 0.1 m (11 particles, density 1 kg/m^2 on
+ * a ribbon 0.1 m wide: 0.01 kg each, 0.005 at the ends) hanging from its
+ * top particle, settled for 10 s. XPBD's compliance is strain per newton:
+ * at rest each link stretches by compliance * rest * the weight below it,
+ * whatever the order the links are relaxed in. Fills elongation[10] and
+ * expected[10]. */
+static void hanging_rope(const char *order, const char *compliance, double elongation[10], double expected[10])
+{
+    const char *settings[] = {"integrator=xpbd", order,          compliance,    "pin=left",  "cols=11",
+                              "spacing=0.1",     "density=1",    "iterations=200", "damping=3", NULL};
+    Solver *s = support_solver(SCENE_CHAIN, settings);
+    Cloth *c = s->cloth;
+    for (int i = 0; i < c->count; i++)
+        support_place(c, i, 0.0f, 1.5f - 0.1f * (float)i, 0.0f);
+    support_run_seconds(s, 10.0);
+    cr_assert(!s->exploded, "%s", order);
+    double below = 0.0;
+    for (int l = 9; l >= 0; l--) {
+        int link = cloth_link_right(c, l, 0);
+        below += c->mass[l + 1] * s->params.gravity;
+        elongation[l] = cloth_link_length(c, link) - c->rest_length[link];
+        expected[l] = s->params.compliance * c->rest_length[link] * below;
+    }
+    solver_destroy(s);
+}
+
+Test(solver, xpbd_hanging_rope_stretches_by_weight_times_compliance_in_every_order)
+{
+    const char *orders[] = {"order=sequential", "order=shuffled", "order=colored", "order=jacobi"};
+    const char *compliances[] = {"compliance=0.2", "compliance=0.02"};
+    for (int k = 0; k < 4; k++)
+        for (int m = 0; m < 2; m++) {
+            double elongation[10], expected[10];
+            hanging_rope(orders[k], compliances[m], elongation, expected);
+            for (int l = 0; l < 10; l++)
+                cr_expect(fabs(elongation[l] / expected[l] - 1.0) < 0.01,
+                          "%s %s, link %d from the top: stretched %.6f m, weight below times compliance %.6f m",
+                          orders[k], compliances[m], l, elongation[l], expected[l]);
+        }
+}
+
 /* ------------------------------------------------------------ the catenary */
 
 /* Solves L = 2 a sinh(S / 2a) for a by bisection (S < L). */
