@@ -191,6 +191,9 @@ static bool build(Solver *s)
     setup_turbulence(s);
     compute_rest_extent(s);
     s->time = 0.0;
+    s->clock_time = s->step_start_time = 0.0;
+    s->clock_step = 0;
+    s->clock_substep = 0;
     s->step = 0;
     s->substep = 0;
     s->pass = 0;
@@ -260,6 +263,12 @@ bool solver_set_params(Solver *solver, const Params *params)
             return false;
         }
         return true;
+    }
+    if (params->dt != solver->params.dt || params->substeps != solver->params.substeps) {
+        /* the time so far stays; from here on it runs at the new step */
+        solver->clock_time = solver->time;
+        solver->clock_step = solver->step;
+        solver->clock_substep = solver->substep;
     }
     solver->params = *params;
     /* velocity is the state every integrator shares: re-derive the previous
@@ -758,13 +767,27 @@ static bool blew_up(const Solver *s)
     return false;
 }
 
+/* The time at substep `substep` of step `step`: the clock's time plus the
+ * steps and substeps taken at the present dt and substeps since it was set.
+ * A run whose step never changes reads step * dt + substep * h, as it
+ * always did; one whose dt changes reads the sum of the steps it took. */
+static double clock_reading(const Solver *s, int64_t step, int substep)
+{
+    return s->clock_time + (double)(step - s->clock_step) * s->params.dt +
+           (substep - s->clock_substep) * params_substep(&s->params);
+}
+
 static void freeze_on_last_good(Solver *s)
 {
     Cloth *c = s->cloth;
     s->exploded = true;
-    s->exploded_time = s->step * s->params.dt + (s->substep + 1) * params_substep(&s->params);
+    s->exploded_time = clock_reading(s, s->step, s->substep + 1);
     s->exploded_step = s->step;
-    s->time = s->step * s->params.dt; /* back to the start of the step */
+    s->time = s->step_start_time; /* back to the start of the step */
+    if (s->clock_step == s->step) {
+        s->clock_time = s->step_start_time;
+        s->clock_substep = 0;
+    }
     s->substep = 0;
     s->phase = PHASE_BETWEEN_SUBSTEPS;
     memcpy(c->x, s->good_x, (size_t)c->count * sizeof(float));
@@ -785,6 +808,7 @@ static void begin_substep(Solver *s)
     Cloth *c = s->cloth;
     const Params *p = &s->params;
     if (s->substep == 0) {
+        s->step_start_time = s->time;
         memcpy(s->good_x, c->x, (size_t)c->count * sizeof(float));
         memcpy(s->good_y, c->y, (size_t)c->count * sizeof(float));
         memcpy(s->good_z, c->z, (size_t)c->count * sizeof(float));
@@ -856,13 +880,20 @@ static void finish_substep(Solver *s)
         return;
     }
     s->substep++;
-    s->time = s->step * p->dt + s->substep * params_substep(p);
+    s->time = clock_reading(s, s->step, s->substep);
     if (s->substep >= p->substeps) {
         if (p->tear != TEAR_OFF)
             stage_tear(s);
+        double end = clock_reading(s, s->step, s->substep);
         s->substep = 0;
         s->step++;
-        s->time = s->step * p->dt;
+        if (s->clock_substep != 0) {
+            /* the step changed inside a step: from the next, whole steps */
+            s->clock_time = end;
+            s->clock_step = s->step;
+            s->clock_substep = 0;
+        }
+        s->time = clock_reading(s, s->step, 0);
     }
 }
 

@@ -50,7 +50,7 @@ typedef struct Solver {
     Params params; /* live copy: change with solver_set_params */
     Cloth *cloth;
 
-    double time;   /* simulated time, s */
+    double time;   /* simulated time, s: the substeps' lengths added up (solver_time) */
     int64_t step;  /* completed steps */
     int substep;   /* substeps completed in the current step */
     int pass;      /* relaxation passes completed in the current substep */
@@ -66,6 +66,15 @@ typedef struct Solver {
     bool exploded;
     double exploded_time; /* s, when exploded */
     int64_t exploded_step;
+
+    /* The clock: time was clock_time at substep clock_substep of step
+     * clock_step, when dt and substeps last changed (all 0 from a build).
+     * Since then every step has been dt long and every substep dt/substeps,
+     * so time needs no running sum. step_start_time: time when the current
+     * step began (an explosion goes back to it). */
+    double clock_time, step_start_time;
+    int64_t clock_step;
+    int clock_substep;
 
     /* the collider now */
     double sphere_center[3];

@@ -8,6 +8,7 @@
 
 #include "../support.h"
 #include "core/metrics.h"
+#include "core/scene.h"
 
 #define CALM "wind_x=0", "wind_z=0", "turbulence=0", "collider=none"
 
@@ -486,6 +487,76 @@ Test(solver, shuffled_and_jacobi_leave_no_sideways_drift)
         cr_expect(fabs(drift) < 1e-4, "%s: mean sideways offset %.3g m", orders[k], drift);
         solver_destroy(s);
     }
+}
+
+/* ------------------------------------------------------------ the clock */
+
+static void change(Solver *s, const char *setting)
+{
+    Params p = s->params;
+    char err[320];
+    cr_assert(params_assign(&p, setting, err, sizeof err), "%s: %s", setting, err);
+    cr_assert(solver_set_params(s, &p));
+}
+
+static void run_steps(Solver *s, int steps)
+{
+    for (int n = 0; n < steps; n++)
+        solver_step(s);
+}
+
+Test(solver, time_is_the_sum_of_the_steps_taken_when_dt_changes)
+{
+    Solver *s = support_solver(SCENE_CURTAIN, NULL);
+    run_steps(s, 60); /* 1 s at 1/60 */
+    change(s, "dt=0.005");
+    run_steps(s, 200); /* 1 s at 0.005 */
+    cr_expect(fabs(s->time - 2.0) < 1e-9, "1 s and 1 s: time %.9f s", s->time);
+    double centre[3];
+    scene_sphere_center(&s->params, s->time, centre);
+    cr_expect(fabs(s->sphere_center[2] - centre[2]) < 1e-12, "the sphere is where the time puts it: z %.6f, %.6f",
+              s->sphere_center[2], centre[2]);
+    /* the substeps changed in the middle of a step: that step is two old
+     * substeps and one new one long, the next a whole step */
+    double before = s->time, h = params_substep(&s->params);
+    solver_substep(s);
+    solver_substep(s);
+    change(s, "substeps=2");
+    solver_step(s);
+    cr_expect(fabs(s->time - (before + 2.0 * h + 0.005 / 2.0)) < 1e-12, "mid-step: time %.9f s", s->time);
+    solver_step(s);
+    cr_expect(fabs(s->time - (before + 2.0 * h + 0.005 / 2.0 + 0.005)) < 1e-12, "a step later: time %.9f s", s->time);
+    solver_destroy(s);
+}
+
+Test(solver, the_hands_of_tear_and_heap_follow_the_time_across_a_dt_change)
+{
+    Solver *tear = support_solver(SCENE_TEAR, NULL);
+    float left = tear->cloth->x[0];
+    run_steps(tear, 30); /* 0.5 s at 1/60 */
+    change(tear, "dt=0.005");
+    run_steps(tear, 100); /* 0.5 s at 0.005 */
+    cr_expect(fabs(tear->time - 1.0) < 1e-9, "time %.9f s", tear->time);
+    cr_expect(fabs((left - tear->cloth->x[0]) - tear->params.pull_speed * tear->time) < 1e-5,
+              "the left hand moved %.6f m in %.6f s at %.3f m/s", left - tear->cloth->x[0], tear->time,
+              tear->params.pull_speed);
+    solver_destroy(tear);
+
+    /* the heap's hand waits a second before it lowers the cloth */
+    Solver *heap = support_solver(SCENE_HEAP, NULL);
+    Cloth *c = heap->cloth;
+    int centre = cloth_index(c, c->cols / 2, c->rows / 2);
+    float start = c->y[centre];
+    run_steps(heap, 60); /* 0.5 s at 1/120 */
+    change(heap, "dt=0.02");
+    run_steps(heap, 20); /* 0.4 s */
+    cr_expect(fabs(heap->time - 0.9) < 1e-9, "time %.9f s", heap->time);
+    cr_expect_eq(c->y[centre], start, "at 0.9 s the hand still holds: y %.5f, started %.5f", c->y[centre], start);
+    run_steps(heap, 10); /* to 1.1 s */
+    double lowered = start - c->y[centre], expected = heap->params.pull_speed * (heap->time - 1.0);
+    cr_expect(fabs(lowered - expected) <= heap->params.pull_speed * 0.02 + 1e-5,
+              "by 1.1 s lowered %.5f m, %.5f expected", lowered, expected);
+    solver_destroy(heap);
 }
 
 /* ------------------------------------------------------------ 2D */
