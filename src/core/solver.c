@@ -94,6 +94,7 @@ static void free_scratch(Solver *s)
     free(s->link_order), free(s->lambda);
     free(s->good_x), free(s->good_y), free(s->good_z);
     free(s->wind_x_at), free(s->wind_z_at);
+    free(s->wind_cell_x), free(s->wind_cell_y), free(s->wind_cell_z);
     free(s->wave_cos), free(s->wave_sin);
     selfcollide_destroy(s->self_collision);
     s->self_collision = NULL;
@@ -103,6 +104,7 @@ static void free_scratch(Solver *s)
     s->jacobi_count = NULL;
     s->link_order = NULL;
     s->lambda = s->good_x = s->good_y = s->good_z = s->wind_x_at = s->wind_z_at = NULL;
+    s->wind_cell_x = s->wind_cell_y = s->wind_cell_z = NULL;
     s->wave_cos = s->wave_sin = NULL;
 }
 
@@ -118,6 +120,10 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->jacobi_count = calloc(n, sizeof(uint16_t))) != NULL;
     ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
+    size_t cells = (size_t)(s->cloth->cols - 1) * (size_t)(s->cloth->rows - 1);
+    ok &= (s->wind_cell_x = calloc(cells > 0 ? cells : 1, sizeof(float))) != NULL;
+    ok &= (s->wind_cell_y = calloc(cells > 0 ? cells : 1, sizeof(float))) != NULL;
+    ok &= (s->wind_cell_z = calloc(cells > 0 ? cells : 1, sizeof(float))) != NULL;
     ok &= (s->wave_cos = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->wave_sin = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->self_collision = selfcollide_create(s->cloth)) != NULL;
@@ -362,31 +368,95 @@ void solver_wind_field(Solver *s, const float *sin_t, const float *cos_t, int fr
     }
 }
 
-/* Wind on each triangle (seed 000 section 8, seed 004): with the
- * unnormalised normal n = (b - a) x (c - a), |n| = 2 area, the force is
- * WIND_DRAG * area * (n^ . w) n^ = WIND_DRAG/2 * (n . w) n / |n|, a third to
- * each corner. A triangle edge-on to the wind has n . w = 0: no force. */
+/* Wind (seed 000 section 8, seed 004), cell by cell: the air moves at the
+ * wind, the cloth at its own velocity, and a piece of cloth of area A and
+ * unit normal n^ feels WIND_DRAG * A * (n^ . v_rel) n^, with v_rel the air's
+ * velocity minus the piece's mean velocity. A cloth at rest feels the seed's
+ * f = WIND_DRAG * A (n^ . w) n^; a cloth moving with the air feels none, so a
+ * free cloth in a breeze drifts up to the breeze's speed and no faster. The
+ * wind is applied only where some is set (wind or turbulence): with none
+ * the cloth moves in no air at all, as it always did.
+ *
+ * A whole cell takes its vector area from its diagonals, n = (br - tl) x
+ * (tr - bl), |n| = 2 A, and gives a quarter of its force to each corner:
+ * every particle then gets the share of the wind its lumped mass stands for
+ * (a corner a quarter cell, an edge half, an interior particle a whole one),
+ * and the grid's mirror symmetry holds. A cell with one triangle torn
+ * pushes on the other only, a third to each of its corners; one with both
+ * torn, or of no area, feels nothing. The triangles are cloth_create's: two
+ * a cell, row by row (first tl, bl, br; second tl, br, tr). */
+void solver_wind_cells(Solver *s, int from, int to)
+{
+    const Cloth *c = s->cloth;
+    const int cells = c->cols - 1;
+    for (int row = from; row < to; row++)
+        for (int col = 0; col < cells; col++) {
+            int cell = row * cells + col;
+            uint32_t tl = (uint32_t)(row * c->cols + col), tr = tl + 1, bl = tl + (uint32_t)c->cols, br = bl + 1;
+            bool first = !c->triangle_torn[2 * cell], second = !c->triangle_torn[2 * cell + 1];
+            /* the corners that take part, and two edges whose cross product is n */
+            uint32_t corner[4] = {tl, bl, br, tr}, e1a = tl, e1b = br, e2a = bl, e2b = tr;
+            int corners = 4;
+            if (!second)
+                corners = 3, e1b = bl, e2a = tl, e2b = br; /* tl, bl, br */
+            else if (!first)
+                corners = 3, corner[1] = tr, e1b = br, e2a = tl, e2b = tr; /* tl, tr, br */
+            float fx = 0.0f, fy = 0.0f, fz = 0.0f;
+            if (first || second) {
+                float e1x = c->x[e1b] - c->x[e1a], e1y = c->y[e1b] - c->y[e1a], e1z = c->z[e1b] - c->z[e1a];
+                float e2x = c->x[e2b] - c->x[e2a], e2y = c->y[e2b] - c->y[e2a], e2z = c->z[e2b] - c->z[e2a];
+                float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+                float length = sqrtf(nx * nx + ny * ny + nz * nz);
+                if (length >= 1e-12f) {
+                    float ax = 0.0f, az = 0.0f, vx = 0.0f, vy = 0.0f, vz = 0.0f;
+                    for (int k = 0; k < corners; k++) {
+                        uint32_t i = corner[k];
+                        ax += s->wind_x_at[i], az += s->wind_z_at[i];
+                        vx += c->vx[i], vy += c->vy[i], vz += c->vz[i];
+                    }
+                    float mean = 1.0f / (float)corners;
+                    float rx = (ax - vx) * mean, ry = -vy * mean, rz = (az - vz) * mean;
+                    /* WIND_DRAG * A (n^ . v_rel) n^ = WIND_DRAG / 2 (n . v_rel) n / |n|, shared */
+                    float scale = (WIND_DRAG * 0.5f * mean) * (nx * rx + ny * ry + nz * rz) / length;
+                    fx = nx * scale, fy = ny * scale, fz = nz * scale;
+                }
+            }
+            s->wind_cell_x[cell] = fx, s->wind_cell_y[cell] = fy, s->wind_cell_z[cell] = fz;
+        }
+}
+
+void solver_wind_to_particles(Solver *s, int from, int to)
+{
+    const Cloth *c = s->cloth;
+    const int cells = c->cols - 1;
+    for (int row = from; row < to; row++)
+        for (int col = 0; col < c->cols; col++) {
+            int i = row * c->cols + col;
+            /* the cells it is a corner of: up-left (its bottom right, in
+             * both triangles), up (bottom left: the first), left (top
+             * right: the second), its own (top left: both) */
+            int cell[4] = {-1, -1, -1, -1};
+            if (row > 0 && col > 0)
+                cell[0] = (row - 1) * cells + col - 1;
+            if (row > 0 && col < cells && !c->triangle_torn[2 * ((row - 1) * cells + col)])
+                cell[1] = (row - 1) * cells + col;
+            if (row < c->rows - 1 && col > 0 && !c->triangle_torn[2 * (row * cells + col - 1) + 1])
+                cell[2] = row * cells + col - 1;
+            if (row < c->rows - 1 && col < cells)
+                cell[3] = row * cells + col;
+            for (int k = 0; k < 4; k++)
+                if (cell[k] >= 0) {
+                    s->fx[i] += s->wind_cell_x[cell[k]];
+                    s->fy[i] += s->wind_cell_y[cell[k]];
+                    s->fz[i] += s->wind_cell_z[cell[k]];
+                }
+        }
+}
+
 static void add_wind(Solver *s)
 {
-    Cloth *c = s->cloth;
-    for (int t = 0; t < c->triangle_count; t++) {
-        if (c->triangle_torn[t])
-            continue;
-        uint32_t a = c->triangle[t][0], b = c->triangle[t][1], d = c->triangle[t][2];
-        float e1x = c->x[b] - c->x[a], e1y = c->y[b] - c->y[a], e1z = c->z[b] - c->z[a];
-        float e2x = c->x[d] - c->x[a], e2y = c->y[d] - c->y[a], e2z = c->z[d] - c->z[a];
-        float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-        float length = sqrtf(nx * nx + ny * ny + nz * nz);
-        if (length < 1e-12f)
-            continue;
-        float wx = (s->wind_x_at[a] + s->wind_x_at[b] + s->wind_x_at[d]) * (1.0f / 3.0f);
-        float wz = (s->wind_z_at[a] + s->wind_z_at[b] + s->wind_z_at[d]) * (1.0f / 3.0f);
-        float scale = (WIND_DRAG / 6.0f) * (nx * wx + nz * wz) / length;
-        float fx = nx * scale, fy = ny * scale, fz = nz * scale;
-        s->fx[a] += fx, s->fy[a] += fy, s->fz[a] += fz;
-        s->fx[b] += fx, s->fy[b] += fy, s->fz[b] += fz;
-        s->fx[d] += fx, s->fy[d] += fy, s->fz[d] += fz;
-    }
+    solver_wind_cells(s, 0, s->cloth->rows - 1);
+    solver_wind_to_particles(s, 0, s->cloth->rows);
 }
 
 /* Hooke springs with a dashpot along each link. The dashpot's coefficient

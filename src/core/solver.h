@@ -92,6 +92,7 @@ typedef struct Solver {
     float *lambda;                /* XPBD multipliers, one per link */
     float *good_x, *good_y, *good_z; /* positions at the start of the step */
     float *wind_x_at, *wind_z_at; /* wind at each particle this substep, m/s */
+    float *wind_cell_x, *wind_cell_y, *wind_cell_z; /* wind force a cell gives each corner it pushes, N */
     float *wave_cos, *wave_sin;   /* turbulence: spatial phase, wave by wave: [w * count + i] */
     double wave_omega[2 * SOLVER_TURBULENCE_WAVES];
     double wave_phase[2 * SOLVER_TURBULENCE_WAVES];
@@ -143,6 +144,16 @@ static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, f
  * mean wind plus the gusts, whose time factors (wave by wave) are sin_t and
  * cos_t. The fast path (relax_fast.c) does the same eight at a time. */
 void solver_wind_field(Solver *solver, const float *sin_t, const float *cos_t, int from, int to);
+
+/* The wind's force (solver.c tells the model): solver_wind_cells computes
+ * it for the cells of cell rows from .. to - 1 (0 .. rows - 2) into
+ * wind_cell_*, from wind_*_at and the velocities; solver_wind_to_particles
+ * then adds to fx / fy / fz of the particles of rows from .. to - 1 the
+ * share of each cell they are a corner of, always in the same order. The
+ * plain loop calls both over every row; the fast path calls them on the
+ * threads' chunks of rows, all cells before any particle: the same bits. */
+void solver_wind_cells(Solver *solver, int from, int to);
+void solver_wind_to_particles(Solver *solver, int from, int to);
 
 /* Builds the scene params describe and a solver for it. NULL when out of
  * memory or when the grid is too large (params_set refuses such values
