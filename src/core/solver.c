@@ -368,11 +368,11 @@ void solver_wind_field(Solver *s, const float *sin_t, const float *cos_t, int fr
     }
 }
 
-/* Wind (seed 000 section 8, seed 004), cell by cell: the air moves at the
+/* Wind, cell by cell: the air moves at the
  * wind, the cloth at its own velocity, and a piece of cloth of area A and
  * unit normal n^ feels WIND_DRAG * A * (n^ . v_rel) n^, with v_rel the air's
- * velocity minus the piece's mean velocity. A cloth at rest feels the seed's
- * f = WIND_DRAG * A (n^ . w) n^; a cloth moving with the air feels none, so a
+ * velocity minus the piece's mean velocity. A cloth at rest feels the
+ * classic f = WIND_DRAG * A (n^ . w) n^; a cloth moving with the air feels none, so a
  * free cloth in a breeze drifts up to the breeze's speed and no faster. The
  * wind is applied only where some is set (wind or turbulence): with none
  * the cloth moves in no air at all, as it always did.
