@@ -292,9 +292,10 @@ Test(solver, xpbd_stretch_depends_on_compliance_not_iterations)
  * a ribbon 0.1 m wide: 0.01 kg each, 0.005 at the ends) hanging from its
  * top particle, settled for 10 s. XPBD's compliance is strain per newton:
  * at rest each link stretches by compliance * rest * the weight below it,
- * whatever the order the links are relaxed in. Fills elongation[10] and
- * expected[10]. */
-static void hanging_rope(const char *order, const char *compliance, double elongation[10], double expected[10])
+ * whatever the order the links are relaxed in, and the CSV's elastic energy
+ * is what those tensions hold. Fills elongation[10] and expected[10]. */
+static void hanging_rope(const char *order, const char *compliance, double elongation[10], double expected[10],
+                         double *elastic, double *expected_elastic)
 {
     const char *settings[] = {"integrator=xpbd", order,          compliance,    "pin=left",  "cols=11",
                               "spacing=0.1",     "density=1",    "iterations=200", "damping=3", NULL};
@@ -305,12 +306,18 @@ static void hanging_rope(const char *order, const char *compliance, double elong
     support_run_seconds(s, 10.0);
     cr_assert(!s->exploded, "%s", order);
     double below = 0.0;
+    *expected_elastic = 0.0;
     for (int l = 9; l >= 0; l--) {
         int link = cloth_link_right(c, l, 0);
         below += c->mass[l + 1] * s->params.gravity;
         elongation[l] = cloth_link_length(c, link) - c->rest_length[link];
         expected[l] = s->params.compliance * c->rest_length[link] * below;
+        /* a link of compliance per length c holds T^2 c rest / 2 */
+        *expected_elastic += 0.5 * s->params.compliance * c->rest_length[link] * below * below;
     }
+    Metrics m;
+    metrics_compute(s, &m);
+    *elastic = m.elastic;
     solver_destroy(s);
 }
 
@@ -320,8 +327,10 @@ Test(solver, xpbd_hanging_rope_stretches_by_weight_times_compliance_in_every_ord
     const char *compliances[] = {"compliance=0.2", "compliance=0.02"};
     for (int k = 0; k < 4; k++)
         for (int m = 0; m < 2; m++) {
-            double elongation[10], expected[10];
-            hanging_rope(orders[k], compliances[m], elongation, expected);
+            double elongation[10], expected[10], elastic, expected_elastic;
+            hanging_rope(orders[k], compliances[m], elongation, expected, &elastic, &expected_elastic);
+            cr_expect(fabs(elastic / expected_elastic - 1.0) < 0.02, "%s %s: elastic %.6g J, tension^2 compliance %.6g J",
+                      orders[k], compliances[m], elastic, expected_elastic);
             for (int l = 0; l < 10; l++)
                 cr_expect(fabs(elongation[l] / expected[l] - 1.0) < 0.01,
                           "%s %s, link %d from the top: stretched %.6f m, weight below times compliance %.6f m",
