@@ -69,9 +69,10 @@
  * so the fast path also has vectorised twins of the stages of solver.c
  * around the passes, each with the plain stage's operations and order, and
  * each cut into chunks that the threads take as they come: gravity and the
- * gusts' field (stage_forces), the wind on the cells (solver.c's own
- * scalar range functions, on the threads' rows: the cells' forces, then
- * each particle's sum), the Verlet / PBD update (stage_integrate), and at the end of a
+ * gusts' field (stage_forces), the wind (solver_wind_cells, then
+ * solver_wind_to_particles: eight cells and eight particles at a time where
+ * no triangle is torn, the rest by those functions themselves), the
+ * Verlet / PBD update (stage_integrate), and at the end of a
  * substep, in one sweep, the sphere contact with friction (collide_points),
  * the velocity update (stage_velocity) and the explosion check (blew_up).
  *
@@ -1208,6 +1209,118 @@ static bool triangles_are_grid(const Cloth *c)
 }
 
 #if RELAX_FAST_X86
+/* Whether any of the n triangle flags from `first` on is torn. */
+static bool any_torn(const uint8_t *first, int n)
+{
+    uint8_t any = 0;
+    for (int k = 0; k < n; k++)
+        any |= first[k];
+    return any != 0;
+}
+
+/* solver_wind_cells for the 8 cells of row `row` from column col, when
+ * none of their triangles is torn: each cell whole, its corners tl, bl,
+ * br, tr in that order, with solver_wind_cells' operations. Where one is
+ * torn or of no area, solver_wind_cells itself does the 8. */
+AVX2 static void wind_on_cells(Solver *s, int row, int col)
+{
+    const Cloth *c = s->cloth;
+    int cell = row * (c->cols - 1) + col, tl = row * c->cols + col, bl = tl + c->cols;
+    if (any_torn(c->triangle_torn + 2 * cell, 2 * LANES)) {
+        solver_wind_cells(s, cell, cell + LANES);
+        return;
+    }
+    const float *v[8] = {c->x, c->y, c->z, s->wind_x_at, s->wind_z_at, c->vx, c->vy, c->vz};
+    __m256 top_left[8], top_right[8], bottom_left[8], bottom_right[8];
+    for (int k = 0; k < 8; k++) {
+        top_left[k] = _mm256_loadu_ps(v[k] + tl), top_right[k] = _mm256_loadu_ps(v[k] + tl + 1);
+        bottom_left[k] = _mm256_loadu_ps(v[k] + bl), bottom_right[k] = _mm256_loadu_ps(v[k] + bl + 1);
+    }
+    __m256 e1x = _mm256_sub_ps(bottom_right[0], top_left[0]), e1y = _mm256_sub_ps(bottom_right[1], top_left[1]);
+    __m256 e1z = _mm256_sub_ps(bottom_right[2], top_left[2]);
+    __m256 e2x = _mm256_sub_ps(top_right[0], bottom_left[0]), e2y = _mm256_sub_ps(top_right[1], bottom_left[1]);
+    __m256 e2z = _mm256_sub_ps(top_right[2], bottom_left[2]);
+    __m256 nx = _mm256_sub_ps(_mm256_mul_ps(e1y, e2z), _mm256_mul_ps(e1z, e2y));
+    __m256 ny = _mm256_sub_ps(_mm256_mul_ps(e1z, e2x), _mm256_mul_ps(e1x, e2z));
+    __m256 nz = _mm256_sub_ps(_mm256_mul_ps(e1x, e2y), _mm256_mul_ps(e1y, e2x));
+    __m256 length = _mm256_sqrt_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, nx), _mm256_mul_ps(ny, ny)), _mm256_mul_ps(nz, nz)));
+    if (_mm256_movemask_ps(_mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_NGE_UQ)) != 0) {
+        solver_wind_cells(s, cell, cell + LANES);
+        return;
+    }
+    /* the corners' sums, from 0 in the order tl, bl, br, tr */
+    __m256 sum[8];
+    for (int k = 3; k < 8; k++)
+        sum[k] = _mm256_add_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_setzero_ps(), top_left[k]), bottom_left[k]),
+                          bottom_right[k]),
+            top_right[k]);
+    const __m256 mean = _mm256_set1_ps(0.25f), sign = _mm256_set1_ps(-0.0f);
+    __m256 rx = _mm256_mul_ps(_mm256_sub_ps(sum[3], sum[5]), mean);
+    __m256 ry = _mm256_mul_ps(_mm256_xor_ps(sum[6], sign), mean);
+    __m256 rz = _mm256_mul_ps(_mm256_sub_ps(sum[4], sum[7]), mean);
+    __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, rx), _mm256_mul_ps(ny, ry)), _mm256_mul_ps(nz, rz));
+    __m256 scale = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(SOLVER_WIND_DRAG * 0.5f * 0.25f), dot), length);
+    _mm256_storeu_ps(s->wind_cell_x + cell, _mm256_mul_ps(nx, scale));
+    _mm256_storeu_ps(s->wind_cell_y + cell, _mm256_mul_ps(ny, scale));
+    _mm256_storeu_ps(s->wind_cell_z + cell, _mm256_mul_ps(nz, scale));
+}
+
+/* solver_wind_to_particles for the 8 particles of an inner row from column
+ * col (>= 1, all four cells there), when no triangle of the cells they
+ * touch is torn: each adds up-left, up, left, own, in that order. */
+AVX2 static void wind_to_particles(Solver *s, int row, int col)
+{
+    const Cloth *c = s->cloth;
+    int cells = c->cols - 1, i = row * c->cols + col;
+    int up = (row - 1) * cells + col, here = row * cells + col;
+    if (any_torn(c->triangle_torn + 2 * (up - 1), 2 * (LANES + 1)) ||
+        any_torn(c->triangle_torn + 2 * (here - 1), 2 * (LANES + 1))) {
+        solver_wind_to_particles(s, i, i + LANES);
+        return;
+    }
+    const int cell[4] = {up - 1, up, here - 1, here};
+    float *acc[3] = {s->fx, s->fy, s->fz};
+    const float *force[3] = {s->wind_cell_x, s->wind_cell_y, s->wind_cell_z};
+    for (int k = 0; k < 3; k++) {
+        __m256 total = _mm256_loadu_ps(acc[k] + i);
+        for (int n = 0; n < 4; n++)
+            total = _mm256_add_ps(total, _mm256_loadu_ps(force[k] + cell[n]));
+        _mm256_storeu_ps(acc[k] + i, total);
+    }
+}
+
+/* solver_wind_cells for the cells of rows from .. to - 1, 8 at a time. */
+static void wind_cell_rows(Solver *s, int from, int to)
+{
+    int cells = s->cloth->cols - 1;
+    for (int row = from; row < to; row++) {
+        int col = 0;
+        for (; col + LANES <= cells; col += LANES)
+            wind_on_cells(s, row, col);
+        solver_wind_cells(s, row * cells + col, (row + 1) * cells);
+    }
+}
+
+/* solver_wind_to_particles for the particles of rows from .. to - 1: an
+ * inner row's inner particles 8 at a time, the rest one by one. */
+static void wind_particle_rows(Solver *s, int from, int to)
+{
+    const Cloth *c = s->cloth;
+    for (int row = from; row < to; row++) {
+        int i = row * c->cols, col = 1;
+        if (row == 0 || row == c->rows - 1) {
+            solver_wind_to_particles(s, i, i + c->cols);
+            continue;
+        }
+        solver_wind_to_particles(s, i, i + 1);
+        for (; col + LANES <= c->cols - 1; col += LANES)
+            wind_to_particles(s, row, col);
+        solver_wind_to_particles(s, i + col, i + c->cols);
+    }
+}
+
 /* stage_forces' start for particles from .. to - 1: no force but gravity,
  * and, when windy, solver_wind_field, eight at a time. */
 AVX2 static void forces_avx2(Solver *s, const Job *job, int from, int to)
@@ -1257,10 +1370,10 @@ static void run_forces(RelaxFast *f, int t)
         return;
     barrier(f);
     while (next_chunk(f, t, &cells, &from, &to))
-        solver_wind_cells(s, from, to);
+        wind_cell_rows(s, from, to);
     barrier(f);
     while (next_chunk(f, t, &sums, &from, &to))
-        solver_wind_to_particles(s, from, to);
+        wind_particle_rows(s, from, to);
 }
 #endif
 

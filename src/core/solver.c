@@ -389,74 +389,72 @@ void solver_wind_cells(Solver *s, int from, int to)
 {
     const Cloth *c = s->cloth;
     const int cells = c->cols - 1;
-    for (int row = from; row < to; row++)
-        for (int col = 0; col < cells; col++) {
-            int cell = row * cells + col;
-            uint32_t tl = (uint32_t)(row * c->cols + col), tr = tl + 1, bl = tl + (uint32_t)c->cols, br = bl + 1;
-            bool first = !c->triangle_torn[2 * cell], second = !c->triangle_torn[2 * cell + 1];
-            /* the corners that take part, and two edges whose cross product is n */
-            uint32_t corner[4] = {tl, bl, br, tr}, e1a = tl, e1b = br, e2a = bl, e2b = tr;
-            int corners = 4;
-            if (!second)
-                corners = 3, e1b = bl, e2a = tl, e2b = br; /* tl, bl, br */
-            else if (!first)
-                corners = 3, corner[1] = tr, e1b = br, e2a = tl, e2b = tr; /* tl, tr, br */
-            float fx = 0.0f, fy = 0.0f, fz = 0.0f;
-            if (first || second) {
-                float e1x = c->x[e1b] - c->x[e1a], e1y = c->y[e1b] - c->y[e1a], e1z = c->z[e1b] - c->z[e1a];
-                float e2x = c->x[e2b] - c->x[e2a], e2y = c->y[e2b] - c->y[e2a], e2z = c->z[e2b] - c->z[e2a];
-                float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-                float length = sqrtf(nx * nx + ny * ny + nz * nz);
-                if (length >= 1e-12f) {
-                    float ax = 0.0f, az = 0.0f, vx = 0.0f, vy = 0.0f, vz = 0.0f;
-                    for (int k = 0; k < corners; k++) {
-                        uint32_t i = corner[k];
-                        ax += s->wind_x_at[i], az += s->wind_z_at[i];
-                        vx += c->vx[i], vy += c->vy[i], vz += c->vz[i];
-                    }
-                    float mean = 1.0f / (float)corners;
-                    float rx = (ax - vx) * mean, ry = -vy * mean, rz = (az - vz) * mean;
-                    /* WIND_DRAG * A (n^ . v_rel) n^ = WIND_DRAG / 2 (n . v_rel) n / |n|, shared */
-                    float scale = (WIND_DRAG * 0.5f * mean) * (nx * rx + ny * ry + nz * rz) / length;
-                    fx = nx * scale, fy = ny * scale, fz = nz * scale;
+    for (int cell = from; cell < to; cell++) {
+        int row = cell / cells, col = cell % cells;
+        uint32_t tl = (uint32_t)(row * c->cols + col), tr = tl + 1, bl = tl + (uint32_t)c->cols, br = bl + 1;
+        bool first = !c->triangle_torn[2 * cell], second = !c->triangle_torn[2 * cell + 1];
+        /* the corners that take part, and two edges whose cross product is n */
+        uint32_t corner[4] = {tl, bl, br, tr}, e1a = tl, e1b = br, e2a = bl, e2b = tr;
+        int corners = 4;
+        if (!second)
+            corners = 3, e1b = bl, e2a = tl, e2b = br; /* tl, bl, br */
+        else if (!first)
+            corners = 3, corner[1] = tr, e1b = br, e2a = tl, e2b = tr; /* tl, tr, br */
+        float fx = 0.0f, fy = 0.0f, fz = 0.0f;
+        if (first || second) {
+            float e1x = c->x[e1b] - c->x[e1a], e1y = c->y[e1b] - c->y[e1a], e1z = c->z[e1b] - c->z[e1a];
+            float e2x = c->x[e2b] - c->x[e2a], e2y = c->y[e2b] - c->y[e2a], e2z = c->z[e2b] - c->z[e2a];
+            float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+            float length = sqrtf(nx * nx + ny * ny + nz * nz);
+            if (length >= 1e-12f) {
+                float ax = 0.0f, az = 0.0f, vx = 0.0f, vy = 0.0f, vz = 0.0f;
+                for (int k = 0; k < corners; k++) {
+                    uint32_t i = corner[k];
+                    ax += s->wind_x_at[i], az += s->wind_z_at[i];
+                    vx += c->vx[i], vy += c->vy[i], vz += c->vz[i];
                 }
+                float mean = 1.0f / (float)corners;
+                float rx = (ax - vx) * mean, ry = -vy * mean, rz = (az - vz) * mean;
+                /* WIND_DRAG * A (n^ . v_rel) n^ = WIND_DRAG / 2 (n . v_rel) n / |n|, shared */
+                float scale = (WIND_DRAG * 0.5f * mean) * (nx * rx + ny * ry + nz * rz) / length;
+                fx = nx * scale, fy = ny * scale, fz = nz * scale;
             }
-            s->wind_cell_x[cell] = fx, s->wind_cell_y[cell] = fy, s->wind_cell_z[cell] = fz;
         }
+        s->wind_cell_x[cell] = fx, s->wind_cell_y[cell] = fy, s->wind_cell_z[cell] = fz;
+    }
 }
 
 void solver_wind_to_particles(Solver *s, int from, int to)
 {
     const Cloth *c = s->cloth;
     const int cells = c->cols - 1;
-    for (int row = from; row < to; row++)
-        for (int col = 0; col < c->cols; col++) {
-            int i = row * c->cols + col;
-            /* the cells it is a corner of: up-left (its bottom right, in
-             * both triangles), up (bottom left: the first), left (top
-             * right: the second), its own (top left: both) */
-            int cell[4] = {-1, -1, -1, -1};
-            if (row > 0 && col > 0)
-                cell[0] = (row - 1) * cells + col - 1;
-            if (row > 0 && col < cells && !c->triangle_torn[2 * ((row - 1) * cells + col)])
-                cell[1] = (row - 1) * cells + col;
-            if (row < c->rows - 1 && col > 0 && !c->triangle_torn[2 * (row * cells + col - 1) + 1])
-                cell[2] = row * cells + col - 1;
-            if (row < c->rows - 1 && col < cells)
-                cell[3] = row * cells + col;
-            for (int k = 0; k < 4; k++)
-                if (cell[k] >= 0) {
-                    s->fx[i] += s->wind_cell_x[cell[k]];
-                    s->fy[i] += s->wind_cell_y[cell[k]];
-                    s->fz[i] += s->wind_cell_z[cell[k]];
-                }
-        }
+    for (int i = from; i < to; i++) {
+        int row = i / c->cols, col = i % c->cols;
+        /* the cells it is a corner of: up-left (its bottom right, in
+         * both triangles), up (bottom left: the first), left (top
+         * right: the second), its own (top left: both) */
+        int cell[4] = {-1, -1, -1, -1};
+        if (row > 0 && col > 0)
+            cell[0] = (row - 1) * cells + col - 1;
+        if (row > 0 && col < cells && !c->triangle_torn[2 * ((row - 1) * cells + col)])
+            cell[1] = (row - 1) * cells + col;
+        if (row < c->rows - 1 && col > 0 && !c->triangle_torn[2 * (row * cells + col - 1) + 1])
+            cell[2] = row * cells + col - 1;
+        if (row < c->rows - 1 && col < cells)
+            cell[3] = row * cells + col;
+        for (int k = 0; k < 4; k++)
+            if (cell[k] >= 0) {
+                s->fx[i] += s->wind_cell_x[cell[k]];
+                s->fy[i] += s->wind_cell_y[cell[k]];
+                s->fz[i] += s->wind_cell_z[cell[k]];
+            }
+    }
 }
 
 static void add_wind(Solver *s)
 {
-    solver_wind_cells(s, 0, s->cloth->rows - 1);
-    solver_wind_to_particles(s, 0, s->cloth->rows);
+    solver_wind_cells(s, 0, (s->cloth->cols - 1) * (s->cloth->rows - 1));
+    solver_wind_to_particles(s, 0, s->cloth->count);
 }
 
 /* Hooke springs with a dashpot along each link. The dashpot's coefficient

@@ -146,12 +146,13 @@ static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, f
 void solver_wind_field(Solver *solver, const float *sin_t, const float *cos_t, int from, int to);
 
 /* The wind's force (solver.c tells the model): solver_wind_cells computes
- * it for the cells of cell rows from .. to - 1 (0 .. rows - 2) into
- * wind_cell_*, from wind_*_at and the velocities; solver_wind_to_particles
- * then adds to fx / fy / fz of the particles of rows from .. to - 1 the
- * share of each cell they are a corner of, always in the same order. The
- * plain loop calls both over every row; the fast path calls them on the
- * threads' chunks of rows, all cells before any particle: the same bits. */
+ * it for cells from .. to - 1 (cell (col, row) is row * (cols - 1) + col)
+ * into wind_cell_*, from wind_*_at and the velocities;
+ * solver_wind_to_particles then adds to fx / fy / fz of particles from ..
+ * to - 1 the share of each cell they are a corner of, always in the same
+ * order. The plain loop calls both over everything; the fast path on the
+ * threads' chunks of rows, all cells before any particle, eight at a time
+ * where no triangle is torn with the same operations: the same bits. */
 void solver_wind_cells(Solver *solver, int from, int to);
 void solver_wind_to_particles(Solver *solver, int from, int to);
 
