@@ -87,11 +87,13 @@ Cloth *cloth_create(int cols, int rows)
         for (int c = 0; c < cols; c++)
             add_link(cloth, r * cols + c, (r + 2) * cols + c, LINK_BEND);
 
-    /* Two triangles per cell, all split along the same diagonal: then every
-     * interior particle touches six triangles whose thirds add up to exactly
-     * the cell area its lumped mass stands for, so a uniform wind gives a
-     * uniform acceleration. Row 0 is the top, so the winding faces +z for a
-     * cloth in the xy plane. */
+    /* Two triangles per cell, all split along the same diagonal (top left
+     * to bottom right), for drawing and for tearing. The wind does not push
+     * triangle by triangle: a third of each to its corners would give the
+     * corners on the diagonal 4/3 of their share and the other two 2/3; it
+     * pushes cell by cell, a quarter to each corner (solver.c, add_wind).
+     * Row 0 is the top, so the winding faces +z for a cloth in the xy
+     * plane. */
     int t = 0;
     for (int r = 0; r + 1 < rows; r++)
         for (int c = 0; c + 1 < cols; c++) {

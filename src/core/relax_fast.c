@@ -69,9 +69,10 @@
  * so the fast path also has vectorised twins of the stages of solver.c
  * around the passes, each with the plain stage's operations and order, and
  * each cut into chunks that the threads take as they come: gravity and the
- * gusts' field (stage_forces), the wind on the triangles (add_wind: forces
- * eight triangles at a time, then summed per particle in add_wind's
- * order), the Verlet / PBD update (stage_integrate), and at the end of a
+ * gusts' field (stage_forces), the wind (solver_wind_cells, then
+ * solver_wind_to_particles: eight cells and eight particles at a time where
+ * no triangle is torn, the rest by those functions themselves), the
+ * Verlet / PBD update (stage_integrate), and at the end of a
  * substep, in one sweep, the sphere contact with friction (collide_points),
  * the velocity update (stage_velocity) and the explosion check (blew_up).
  *
@@ -235,12 +236,9 @@ struct RelaxFast {
     /* make_wide_indices' for PAIRS [0] and QUADS [1] */
     int32_t wide_index[2][4][2 * LANES];
 
-    /* wind: the force on each triangle, then added up particle by particle
-     * in the order add_wind adds them. A triangle add_wind leaves out (torn
-     * or degenerate) gets the force -0: adding -0 leaves every float as it
-     * is, +0 and -0 included, so it can be added like the others. */
-    bool wind_grid;          /* the triangles are cloth_create's: two a cell, row by row */
-    float *wind_force[2][3]; /* per cell, its first and second triangle: x, y, z */
+    /* wind: solver_wind_cells and solver_wind_to_particles on the threads'
+     * rows, which need the triangles cloth_create makes */
+    bool wind_grid; /* the triangles are cloth_create's: two a cell, row by row */
 
     Job job;
 
@@ -470,7 +468,7 @@ static bool build_units(RelaxFast *f, const Cloth *cloth)
 static inline void solve_link(Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda)
 {
     float scale, d[3];
-    if (!solver_link_correction(c, l, k, alpha, xpbd, lambda, &scale, d))
+    if (!solver_link_correction(c, l, k, alpha, xpbd, 1.0f, lambda, &scale, d))
         return;
     uint32_t a = c->link_a[l], b = c->link_b[l];
     float wa = c->inv_mass[a], wb = c->inv_mass[b];
@@ -1210,151 +1208,116 @@ static bool triangles_are_grid(const Cloth *c)
     return true;
 }
 
-/* add_wind's force on triangle `which` of a cell into the wind arrays, or
- * -0 where add_wind leaves it out (torn, or degenerate). */
-static void wind_on_triangle(const Solver *s, RelaxFast *f, int cell, int which)
-{
-    const Cloth *c = s->cloth;
-    int t = 2 * cell + which;
-    uint32_t a = c->triangle[t][0], b = c->triangle[t][1], d = c->triangle[t][2];
-    float e1x = c->x[b] - c->x[a], e1y = c->y[b] - c->y[a], e1z = c->z[b] - c->z[a];
-    float e2x = c->x[d] - c->x[a], e2y = c->y[d] - c->y[a], e2z = c->z[d] - c->z[a];
-    float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-    float length = sqrtf(nx * nx + ny * ny + nz * nz);
-    float wx = (s->wind_x_at[a] + s->wind_x_at[b] + s->wind_x_at[d]) * (1.0f / 3.0f);
-    float wz = (s->wind_z_at[a] + s->wind_z_at[b] + s->wind_z_at[d]) * (1.0f / 3.0f);
-    float scale = (SOLVER_WIND_DRAG / 6.0f) * (nx * wx + nz * wz) / length;
-    bool used = !c->triangle_torn[t] && length >= 1e-12f;
-    f->wind_force[which][0][cell] = used ? nx * scale : -0.0f;
-    f->wind_force[which][1][cell] = used ? ny * scale : -0.0f;
-    f->wind_force[which][2][cell] = used ? nz * scale : -0.0f;
-}
-
-/* The wind force on particle (col, row) in add_wind's order: the triangles
- * holding it, by index: the cell up-left (both), up (the first), left (the
- * second), its own (both). Adds them to the accumulators. */
-static void wind_to_particle(Solver *s, const RelaxFast *f, int col, int row)
-{
-    const Cloth *c = s->cloth;
-    int cells = c->cols - 1, i = row * c->cols + col;
-    int cell[6] = {-1, -1, -1, -1, -1, -1}, which[6] = {0, 1, 0, 1, 0, 1};
-    if (row > 0 && col > 0)
-        cell[0] = cell[1] = (row - 1) * cells + col - 1;
-    if (row > 0 && col < cells)
-        cell[2] = (row - 1) * cells + col;
-    if (row < c->rows - 1 && col > 0)
-        cell[3] = row * cells + col - 1;
-    if (row < c->rows - 1 && col < cells)
-        cell[4] = cell[5] = row * cells + col;
-    for (int n = 0; n < 6; n++)
-        if (cell[n] >= 0) {
-            s->fx[i] += f->wind_force[which[n]][0][cell[n]];
-            s->fy[i] += f->wind_force[which[n]][1][cell[n]];
-            s->fz[i] += f->wind_force[which[n]][2][cell[n]];
-        }
-}
-
 #if RELAX_FAST_X86
-/* wind_on_triangle for both triangles of 8 cells of a row from cell (col,
- * row): tl, bl, br and tl, br, tr. */
-AVX2 static void wind_on_cells(const Solver *s, RelaxFast *f, int row, int col)
+/* Whether any of the n triangle flags from `first` on is torn. */
+static bool any_torn(const uint8_t *first, int n)
+{
+    uint8_t any = 0;
+    for (int k = 0; k < n; k++)
+        any |= first[k];
+    return any != 0;
+}
+
+/* solver_wind_cells for the 8 cells of row `row` from column col, when
+ * none of their triangles is torn: each cell whole, its corners tl, bl,
+ * br, tr in that order, with solver_wind_cells' operations. Where one is
+ * torn or of no area, solver_wind_cells itself does the 8. */
+AVX2 static void wind_on_cells(Solver *s, int row, int col)
 {
     const Cloth *c = s->cloth;
-    int tl = row * c->cols + col, bl = tl + c->cols, cell = row * (c->cols - 1) + col;
-    const float *v[5] = {c->x, c->y, c->z, s->wind_x_at, s->wind_z_at};
-    __m256 top_left[5], top_right[5], bottom_left[5], bottom_right[5];
-    for (int k = 0; k < 5; k++) {
+    int cell = row * (c->cols - 1) + col, tl = row * c->cols + col, bl = tl + c->cols;
+    if (any_torn(c->triangle_torn + 2 * cell, 2 * LANES)) {
+        solver_wind_cells(s, cell, cell + LANES);
+        return;
+    }
+    const float *v[8] = {c->x, c->y, c->z, s->wind_x_at, s->wind_z_at, c->vx, c->vy, c->vz};
+    __m256 top_left[8], top_right[8], bottom_left[8], bottom_right[8];
+    for (int k = 0; k < 8; k++) {
         top_left[k] = _mm256_loadu_ps(v[k] + tl), top_right[k] = _mm256_loadu_ps(v[k] + tl + 1);
         bottom_left[k] = _mm256_loadu_ps(v[k] + bl), bottom_right[k] = _mm256_loadu_ps(v[k] + bl + 1);
     }
-    /* torn flags of triangles 2 cell .. 2 cell + 15: even ones, odd ones */
-    __m128i torn = _mm_loadu_si128((const __m128i *)(c->triangle_torn + 2 * cell));
-    __m128i torn_first = _mm_shuffle_epi8(torn, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1));
-    __m128i torn_second = _mm_shuffle_epi8(torn, _mm_setr_epi8(1, 3, 5, 7, 9, 11, 13, 15, -1, -1, -1, -1, -1, -1, -1, -1));
-    __m256i intact[2] = {_mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(torn_first), _mm256_setzero_si256()),
-                         _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(torn_second), _mm256_setzero_si256())};
-    const __m256 third = _mm256_set1_ps(1.0f / 3.0f), drag = _mm256_set1_ps(SOLVER_WIND_DRAG / 6.0f);
-    for (int which = 0; which < 2; which++) {
-        const __m256 *pa = top_left, *pb = which ? bottom_right : bottom_left, *pd = which ? top_right : bottom_right;
-        __m256 e1x = _mm256_sub_ps(pb[0], pa[0]), e1y = _mm256_sub_ps(pb[1], pa[1]), e1z = _mm256_sub_ps(pb[2], pa[2]);
-        __m256 e2x = _mm256_sub_ps(pd[0], pa[0]), e2y = _mm256_sub_ps(pd[1], pa[1]), e2z = _mm256_sub_ps(pd[2], pa[2]);
-        __m256 nx = _mm256_sub_ps(_mm256_mul_ps(e1y, e2z), _mm256_mul_ps(e1z, e2y));
-        __m256 ny = _mm256_sub_ps(_mm256_mul_ps(e1z, e2x), _mm256_mul_ps(e1x, e2z));
-        __m256 nz = _mm256_sub_ps(_mm256_mul_ps(e1x, e2y), _mm256_mul_ps(e1y, e2x));
-        __m256 length = _mm256_sqrt_ps(
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, nx), _mm256_mul_ps(ny, ny)), _mm256_mul_ps(nz, nz)));
-        __m256 used = _mm256_andnot_ps(_mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_LT_OQ),
-                                       _mm256_castsi256_ps(intact[which]));
-        __m256 wx = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(pa[3], pb[3]), pd[3]), third);
-        __m256 wz = _mm256_mul_ps(_mm256_add_ps(_mm256_add_ps(pa[4], pb[4]), pd[4]), third);
-        __m256 scale = _mm256_div_ps(
-            _mm256_mul_ps(drag, _mm256_add_ps(_mm256_mul_ps(nx, wx), _mm256_mul_ps(nz, wz))), length);
-        const __m256 nothing = _mm256_set1_ps(-0.0f);
-        _mm256_storeu_ps(f->wind_force[which][0] + cell, _mm256_blendv_ps(nothing, _mm256_mul_ps(nx, scale), used));
-        _mm256_storeu_ps(f->wind_force[which][1] + cell, _mm256_blendv_ps(nothing, _mm256_mul_ps(ny, scale), used));
-        _mm256_storeu_ps(f->wind_force[which][2] + cell, _mm256_blendv_ps(nothing, _mm256_mul_ps(nz, scale), used));
+    __m256 e1x = _mm256_sub_ps(bottom_right[0], top_left[0]), e1y = _mm256_sub_ps(bottom_right[1], top_left[1]);
+    __m256 e1z = _mm256_sub_ps(bottom_right[2], top_left[2]);
+    __m256 e2x = _mm256_sub_ps(top_right[0], bottom_left[0]), e2y = _mm256_sub_ps(top_right[1], bottom_left[1]);
+    __m256 e2z = _mm256_sub_ps(top_right[2], bottom_left[2]);
+    __m256 nx = _mm256_sub_ps(_mm256_mul_ps(e1y, e2z), _mm256_mul_ps(e1z, e2y));
+    __m256 ny = _mm256_sub_ps(_mm256_mul_ps(e1z, e2x), _mm256_mul_ps(e1x, e2z));
+    __m256 nz = _mm256_sub_ps(_mm256_mul_ps(e1x, e2y), _mm256_mul_ps(e1y, e2x));
+    __m256 length = _mm256_sqrt_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, nx), _mm256_mul_ps(ny, ny)), _mm256_mul_ps(nz, nz)));
+    if (_mm256_movemask_ps(_mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_NGE_UQ)) != 0) {
+        solver_wind_cells(s, cell, cell + LANES);
+        return;
     }
+    /* the corners' sums, from 0 in the order tl, bl, br, tr */
+    __m256 sum[8];
+    for (int k = 3; k < 8; k++)
+        sum[k] = _mm256_add_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_setzero_ps(), top_left[k]), bottom_left[k]),
+                          bottom_right[k]),
+            top_right[k]);
+    const __m256 mean = _mm256_set1_ps(0.25f), sign = _mm256_set1_ps(-0.0f);
+    __m256 rx = _mm256_mul_ps(_mm256_sub_ps(sum[3], sum[5]), mean);
+    __m256 ry = _mm256_mul_ps(_mm256_xor_ps(sum[6], sign), mean);
+    __m256 rz = _mm256_mul_ps(_mm256_sub_ps(sum[4], sum[7]), mean);
+    __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, rx), _mm256_mul_ps(ny, ry)), _mm256_mul_ps(nz, rz));
+    __m256 scale = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(SOLVER_WIND_DRAG * 0.5f * 0.25f), dot), length);
+    _mm256_storeu_ps(s->wind_cell_x + cell, _mm256_mul_ps(nx, scale));
+    _mm256_storeu_ps(s->wind_cell_y + cell, _mm256_mul_ps(ny, scale));
+    _mm256_storeu_ps(s->wind_cell_z + cell, _mm256_mul_ps(nz, scale));
 }
 
-/* wind_to_particle for 8 particles of an inner row from column col (all
- * six triangles exist) but the first `done` of them, which keep their
- * sums as they were. */
-AVX2 static void wind_to_particles(Solver *s, const RelaxFast *f, int row, int col, int done)
+/* solver_wind_to_particles for the 8 particles of an inner row from column
+ * col (>= 1, all four cells there), when no triangle of the cells they
+ * touch is torn: each adds up-left, up, left, own, in that order. */
+AVX2 static void wind_to_particles(Solver *s, int row, int col)
 {
     const Cloth *c = s->cloth;
     int cells = c->cols - 1, i = row * c->cols + col;
     int up = (row - 1) * cells + col, here = row * cells + col;
-    const int cell[6] = {up - 1, up - 1, up, here - 1, here, here}, which[6] = {0, 1, 0, 1, 0, 1};
+    if (any_torn(c->triangle_torn + 2 * (up - 1), 2 * (LANES + 1)) ||
+        any_torn(c->triangle_torn + 2 * (here - 1), 2 * (LANES + 1))) {
+        solver_wind_to_particles(s, i, i + LANES);
+        return;
+    }
+    const int cell[4] = {up - 1, up, here - 1, here};
     float *acc[3] = {s->fx, s->fy, s->fz};
-    __m256 fresh = _mm256_castsi256_ps(
-        _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(done - 1)));
+    const float *force[3] = {s->wind_cell_x, s->wind_cell_y, s->wind_cell_z};
     for (int k = 0; k < 3; k++) {
-        __m256 start = _mm256_loadu_ps(acc[k] + i), sum = start;
-        for (int n = 0; n < 6; n++)
-            sum = _mm256_add_ps(sum, _mm256_loadu_ps(f->wind_force[which[n]][k] + cell[n]));
-        _mm256_storeu_ps(acc[k] + i, done ? _mm256_blendv_ps(start, sum, fresh) : sum);
+        __m256 total = _mm256_loadu_ps(acc[k] + i);
+        for (int n = 0; n < 4; n++)
+            total = _mm256_add_ps(total, _mm256_loadu_ps(force[k] + cell[n]));
+        _mm256_storeu_ps(acc[k] + i, total);
     }
 }
-#endif
 
-#if RELAX_FAST_X86
-/* add_wind's first half for the cells of rows from .. to - 1: each
- * triangle's force. */
-static void wind_cell_rows(const Solver *s, RelaxFast *f, int from, int to)
+/* solver_wind_cells for the cells of rows from .. to - 1, 8 at a time. */
+static void wind_cell_rows(Solver *s, int from, int to)
 {
     int cells = s->cloth->cols - 1;
     for (int row = from; row < to; row++) {
         int col = 0;
-        for (; cells >= LANES && col + LANES <= cells; col += LANES)
-            wind_on_cells(s, f, row, col);
-        if (cells >= LANES && col < cells) /* the last 8 again: the same values */
-            wind_on_cells(s, f, row, cells - LANES);
-        else
-            for (; col < cells; col++)
-                for (int which = 0; which < 2; which++)
-                    wind_on_triangle(s, f, row * cells + col, which);
+        for (; col + LANES <= cells; col += LANES)
+            wind_on_cells(s, row, col);
+        solver_wind_cells(s, row * cells + col, (row + 1) * cells);
     }
 }
 
-/* Its second half for the particles of rows from .. to - 1: the forces
- * added up in add_wind's order. */
-static void wind_particle_rows(Solver *s, const RelaxFast *f, int from, int to)
+/* solver_wind_to_particles for the particles of rows from .. to - 1: an
+ * inner row's inner particles 8 at a time, the rest one by one. */
+static void wind_particle_rows(Solver *s, int from, int to)
 {
     const Cloth *c = s->cloth;
     for (int row = from; row < to; row++) {
-        int col = 0;
-        if (row > 0 && row < c->rows - 1 && c->cols - 2 >= LANES) {
-            for (col = 1; col + LANES <= c->cols - 1; col += LANES)
-                wind_to_particles(s, f, row, col, 0);
-            if (col < c->cols - 1) { /* the last 8 inner ones, those not done yet */
-                int last = c->cols - 1 - LANES;
-                wind_to_particles(s, f, row, last, col - last);
-                col = c->cols - 1;
-            }
+        int i = row * c->cols, col = 1;
+        if (row == 0 || row == c->rows - 1) {
+            solver_wind_to_particles(s, i, i + c->cols);
+            continue;
         }
-        for (int k = 0; k < c->cols; k++)
-            if (k == 0 || k >= col)
-                wind_to_particle(s, f, k, row);
+        solver_wind_to_particles(s, i, i + 1);
+        for (; col + LANES <= c->cols - 1; col += LANES)
+            wind_to_particles(s, row, col);
+        solver_wind_to_particles(s, i + col, i + c->cols);
     }
 }
 
@@ -1407,10 +1370,10 @@ static void run_forces(RelaxFast *f, int t)
         return;
     barrier(f);
     while (next_chunk(f, t, &cells, &from, &to))
-        wind_cell_rows(s, f, from, to);
+        wind_cell_rows(s, from, to);
     barrier(f);
     while (next_chunk(f, t, &sums, &from, &to))
-        wind_particle_rows(s, f, from, to);
+        wind_particle_rows(s, from, to);
 }
 #endif
 
@@ -1842,15 +1805,9 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     if (f->band_done)
         memset(f->band_done, 0, (units / RELAX_FAST_COLOURS + 1) * sizeof *f->band_done);
     f->group_start = malloc((units + 1) * sizeof *f->group_start);
-    size_t cells = (size_t)(cloth->triangle_count > 0 ? cloth->triangle_count / 2 + 1 : 1);
-    bool wind_ok = true;
-    for (int which = 0; which < 2; which++) {
-        for (int k = 0; k < 3; k++)
-            wind_ok &= (f->wind_force[which][k] = malloc(cells * sizeof(float))) != NULL;
-    }
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
     if (!f->order || !f->tails || !f->blocks || !f->ends || !f->lambda || !f->block_rest || !f->block_live || !f->units || !f->band_done ||
-        !f->group_start || !wind_ok || !build_units(f, cloth)) {
+        !f->group_start || !build_units(f, cloth)) {
         relax_fast_destroy(f);
         return NULL;
     }
@@ -1889,10 +1846,6 @@ void relax_fast_destroy(RelaxFast *f)
     }
     free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest), free(f->block_live);
     free(f->units), free((void *)f->band_done), free(f->group_start);
-    for (int which = 0; which < 2; which++) {
-        for (int k = 0; k < 3; k++)
-            free(f->wind_force[which][k]);
-    }
     free(f);
 }
 

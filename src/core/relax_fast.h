@@ -100,10 +100,9 @@ bool relax_fast_passes(RelaxFast *fast, struct Solver *solver, const float k[LIN
 
 /* stage_forces (solver.c) for the position-based integrators: every
  * particle's gravity and, if sin_t is not NULL, the wind field
- * (solver_wind_field with those time factors) and add_wind: every
- * triangle's force eight at a time, then added to the particles'
- * accumulators in triangle order as add_wind adds them, so the bits are the
- * same. Returns false, doing nothing, where it cannot (no AVX2, a
+ * (solver_wind_field with those time factors) and the wind's force:
+ * solver_wind_cells, then solver_wind_to_particles, on the threads' rows,
+ * so the bits are add_wind's. Returns false, doing nothing, where it cannot (no AVX2, a
  * force-based integrator, or not the grid's triangles). */
 bool relax_fast_forces(RelaxFast *fast, struct Solver *solver, float gravity, const float *sin_t, const float *cos_t);
 

@@ -95,6 +95,7 @@ static void free_scratch(Solver *s)
     free(s->good_x), free(s->good_y), free(s->good_z);
     free(s->blown_x), free(s->blown_y), free(s->blown_z);
     free(s->wind_x_at), free(s->wind_z_at);
+    free(s->wind_cell_x), free(s->wind_cell_y), free(s->wind_cell_z);
     free(s->wave_cos), free(s->wave_sin);
     selfcollide_destroy(s->self_collision);
     s->self_collision = NULL;
@@ -105,6 +106,7 @@ static void free_scratch(Solver *s)
     s->link_order = NULL;
     s->lambda = s->good_x = s->good_y = s->good_z = s->wind_x_at = s->wind_z_at = NULL;
     s->blown_x = s->blown_y = s->blown_z = NULL;
+    s->wind_cell_x = s->wind_cell_y = s->wind_cell_z = NULL;
     s->wave_cos = s->wave_sin = NULL;
 }
 
@@ -120,6 +122,10 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->jacobi_count = calloc(n, sizeof(uint16_t))) != NULL;
     ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
+    size_t cells = (size_t)(s->cloth->cols - 1) * (size_t)(s->cloth->rows - 1);
+    ok &= (s->wind_cell_x = calloc(cells > 0 ? cells : 1, sizeof(float))) != NULL;
+    ok &= (s->wind_cell_y = calloc(cells > 0 ? cells : 1, sizeof(float))) != NULL;
+    ok &= (s->wind_cell_z = calloc(cells > 0 ? cells : 1, sizeof(float))) != NULL;
     ok &= (s->wave_cos = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->wave_sin = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->self_collision = selfcollide_create(s->cloth)) != NULL;
@@ -193,6 +199,9 @@ static bool build(Solver *s)
     setup_turbulence(s);
     compute_rest_extent(s);
     s->time = 0.0;
+    s->clock_time = s->step_start_time = 0.0;
+    s->clock_step = 0;
+    s->clock_substep = 0;
     s->step = 0;
     s->substep = 0;
     s->pass = 0;
@@ -262,6 +271,12 @@ bool solver_set_params(Solver *solver, const Params *params)
             return false;
         }
         return true;
+    }
+    if (params->dt != solver->params.dt || params->substeps != solver->params.substeps) {
+        /* the time so far stays; from here on it runs at the new step */
+        solver->clock_time = solver->time;
+        solver->clock_step = solver->step;
+        solver->clock_substep = solver->substep;
     }
     solver->params = *params;
     /* velocity is the state every integrator shares: re-derive the previous
@@ -355,31 +370,93 @@ void solver_wind_field(Solver *s, const float *sin_t, const float *cos_t, int fr
     }
 }
 
-/* Wind on each triangle (seed 000 section 8, seed 004): with the
- * unnormalised normal n = (b - a) x (c - a), |n| = 2 area, the force is
- * WIND_DRAG * area * (n^ . w) n^ = WIND_DRAG/2 * (n . w) n / |n|, a third to
- * each corner. A triangle edge-on to the wind has n . w = 0: no force. */
+/* Wind, cell by cell: the air moves at the
+ * wind, the cloth at its own velocity, and a piece of cloth of area A and
+ * unit normal n^ feels WIND_DRAG * A * (n^ . v_rel) n^, with v_rel the air's
+ * velocity minus the piece's mean velocity. A cloth at rest feels the
+ * classic f = WIND_DRAG * A (n^ . w) n^; a cloth moving with the air feels none, so a
+ * free cloth in a breeze drifts up to the breeze's speed and no faster. The
+ * wind is applied only where some is set (wind or turbulence): with none
+ * the cloth moves in no air at all, as it always did.
+ *
+ * A whole cell takes its vector area from its diagonals, n = (br - tl) x
+ * (tr - bl), |n| = 2 A, and gives a quarter of its force to each corner:
+ * every particle then gets the share of the wind its lumped mass stands for
+ * (a corner a quarter cell, an edge half, an interior particle a whole one),
+ * and the grid's mirror symmetry holds. A cell with one triangle torn
+ * pushes on the other only, a third to each of its corners; one with both
+ * torn, or of no area, feels nothing. The triangles are cloth_create's: two
+ * a cell, row by row (first tl, bl, br; second tl, br, tr). */
+void solver_wind_cells(Solver *s, int from, int to)
+{
+    const Cloth *c = s->cloth;
+    const int cells = c->cols - 1;
+    for (int cell = from; cell < to; cell++) {
+        int row = cell / cells, col = cell % cells;
+        uint32_t tl = (uint32_t)(row * c->cols + col), tr = tl + 1, bl = tl + (uint32_t)c->cols, br = bl + 1;
+        bool first = !c->triangle_torn[2 * cell], second = !c->triangle_torn[2 * cell + 1];
+        /* the corners that take part, and two edges whose cross product is n */
+        uint32_t corner[4] = {tl, bl, br, tr}, e1a = tl, e1b = br, e2a = bl, e2b = tr;
+        int corners = 4;
+        if (!second)
+            corners = 3, e1b = bl, e2a = tl, e2b = br; /* tl, bl, br */
+        else if (!first)
+            corners = 3, corner[1] = tr, e1b = br, e2a = tl, e2b = tr; /* tl, tr, br */
+        float fx = 0.0f, fy = 0.0f, fz = 0.0f;
+        if (first || second) {
+            float e1x = c->x[e1b] - c->x[e1a], e1y = c->y[e1b] - c->y[e1a], e1z = c->z[e1b] - c->z[e1a];
+            float e2x = c->x[e2b] - c->x[e2a], e2y = c->y[e2b] - c->y[e2a], e2z = c->z[e2b] - c->z[e2a];
+            float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+            float length = sqrtf(nx * nx + ny * ny + nz * nz);
+            if (length >= 1e-12f) {
+                float ax = 0.0f, az = 0.0f, vx = 0.0f, vy = 0.0f, vz = 0.0f;
+                for (int k = 0; k < corners; k++) {
+                    uint32_t i = corner[k];
+                    ax += s->wind_x_at[i], az += s->wind_z_at[i];
+                    vx += c->vx[i], vy += c->vy[i], vz += c->vz[i];
+                }
+                float mean = 1.0f / (float)corners;
+                float rx = (ax - vx) * mean, ry = -vy * mean, rz = (az - vz) * mean;
+                /* WIND_DRAG * A (n^ . v_rel) n^ = WIND_DRAG / 2 (n . v_rel) n / |n|, shared */
+                float scale = (WIND_DRAG * 0.5f * mean) * (nx * rx + ny * ry + nz * rz) / length;
+                fx = nx * scale, fy = ny * scale, fz = nz * scale;
+            }
+        }
+        s->wind_cell_x[cell] = fx, s->wind_cell_y[cell] = fy, s->wind_cell_z[cell] = fz;
+    }
+}
+
+void solver_wind_to_particles(Solver *s, int from, int to)
+{
+    const Cloth *c = s->cloth;
+    const int cells = c->cols - 1;
+    for (int i = from; i < to; i++) {
+        int row = i / c->cols, col = i % c->cols;
+        /* the cells it is a corner of: up-left (its bottom right, in
+         * both triangles), up (bottom left: the first), left (top
+         * right: the second), its own (top left: both) */
+        int cell[4] = {-1, -1, -1, -1};
+        if (row > 0 && col > 0)
+            cell[0] = (row - 1) * cells + col - 1;
+        if (row > 0 && col < cells && !c->triangle_torn[2 * ((row - 1) * cells + col)])
+            cell[1] = (row - 1) * cells + col;
+        if (row < c->rows - 1 && col > 0 && !c->triangle_torn[2 * (row * cells + col - 1) + 1])
+            cell[2] = row * cells + col - 1;
+        if (row < c->rows - 1 && col < cells)
+            cell[3] = row * cells + col;
+        for (int k = 0; k < 4; k++)
+            if (cell[k] >= 0) {
+                s->fx[i] += s->wind_cell_x[cell[k]];
+                s->fy[i] += s->wind_cell_y[cell[k]];
+                s->fz[i] += s->wind_cell_z[cell[k]];
+            }
+    }
+}
+
 static void add_wind(Solver *s)
 {
-    Cloth *c = s->cloth;
-    for (int t = 0; t < c->triangle_count; t++) {
-        if (c->triangle_torn[t])
-            continue;
-        uint32_t a = c->triangle[t][0], b = c->triangle[t][1], d = c->triangle[t][2];
-        float e1x = c->x[b] - c->x[a], e1y = c->y[b] - c->y[a], e1z = c->z[b] - c->z[a];
-        float e2x = c->x[d] - c->x[a], e2y = c->y[d] - c->y[a], e2z = c->z[d] - c->z[a];
-        float nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-        float length = sqrtf(nx * nx + ny * ny + nz * nz);
-        if (length < 1e-12f)
-            continue;
-        float wx = (s->wind_x_at[a] + s->wind_x_at[b] + s->wind_x_at[d]) * (1.0f / 3.0f);
-        float wz = (s->wind_z_at[a] + s->wind_z_at[b] + s->wind_z_at[d]) * (1.0f / 3.0f);
-        float scale = (WIND_DRAG / 6.0f) * (nx * wx + nz * wz) / length;
-        float fx = nx * scale, fy = ny * scale, fz = nz * scale;
-        s->fx[a] += fx, s->fy[a] += fy, s->fz[a] += fz;
-        s->fx[b] += fx, s->fy[b] += fy, s->fz[b] += fz;
-        s->fx[d] += fx, s->fy[d] += fy, s->fz[d] += fz;
-    }
+    solver_wind_cells(s, 0, (s->cloth->cols - 1) * (s->cloth->rows - 1));
+    solver_wind_to_particles(s, 0, s->cloth->count);
 }
 
 /* Hooke springs with a dashpot along each link. The dashpot's coefficient
@@ -540,7 +617,18 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
 /* One relaxation pass over every link. For jakobsen and pbd each link moves
  * its ends by k * C / (w_a + w_b) along the link, shared by inverse mass; for
  * xpbd by the multiplier step (-C - alpha~ lambda) / (w_a + w_b + alpha~) with
- * alpha~ = compliance * rest / h^2. */
+ * alpha~ = compliance * rest / h^2.
+ *
+ * order=jacobi computes every link's correction from the positions the pass
+ * started with. jakobsen and pbd then move each particle by the mean of the
+ * corrections its links gave it. xpbd cannot average so: its multiplier is
+ * the link's tension (times h^2), and a particle that moves by a fraction of
+ * what the multiplier's step stands for leaves the multiplier counting force
+ * that never acted (the hanging rope then settled 2.95 times too long). So
+ * under jacobi each xpbd link takes 1 / n of its step, n the larger of its
+ * free ends' link counts, into its multiplier and into the full move of both
+ * ends: no particle moves more than the mean of its links' steps, and the
+ * multiplier stays the force the moves add up to, as in Gauss-Seidel. */
 static void project_links(Solver *s, float h)
 {
     Cloth *c = s->cloth;
@@ -562,28 +650,41 @@ static void project_links(Solver *s, float h)
         memset(s->jy, 0, (size_t)c->count * sizeof(float));
         memset(s->jz, 0, (size_t)c->count * sizeof(float));
         memset(s->jacobi_count, 0, (size_t)c->count * sizeof(uint16_t));
+        /* the links that take part at each particle */
+        for (int l = 0; l < c->link_count; l++) {
+            uint32_t a = c->link_a[l], b = c->link_b[l];
+            if (c->torn[l] || k[c->family[l]] <= 0.0f || c->inv_mass[a] + c->inv_mass[b] == 0.0f)
+                continue;
+            s->jacobi_count[a]++, s->jacobi_count[b]++;
+        }
     }
     for (int n = 0; n < c->link_count; n++) {
         int l = visit ? (int)visit[n] : n;
         int f = c->family[l];
-        float scale, d[3];
-        if (k[f] <= 0.0f || !solver_link_correction(c, (uint32_t)l, k[f], alpha[f], xpbd, &s->lambda[l], &scale, d))
-            continue;
         uint32_t a = c->link_a[l], b = c->link_b[l];
         float wa = c->inv_mass[a], wb = c->inv_mass[b];
-        if (jacobi) {
-            s->jacobi_count[a]++, s->jacobi_count[b]++;
+        float share = 1.0f;
+        if (jacobi && xpbd) {
+            int most = wa > 0.0f ? s->jacobi_count[a] : 0;
+            if (wb > 0.0f && s->jacobi_count[b] > most)
+                most = s->jacobi_count[b];
+            share = most > 0 ? 1.0f / (float)most : 1.0f;
         }
+        float scale, d[3];
+        if (k[f] <= 0.0f ||
+            !solver_link_correction(c, (uint32_t)l, k[f], alpha[f], xpbd, share, &s->lambda[l], &scale, d))
+            continue;
         tx[a] += wa * scale * d[0], ty[a] += wa * scale * d[1], tz[a] += wa * scale * d[2];
         tx[b] -= wb * scale * d[0], ty[b] -= wb * scale * d[1], tz[b] -= wb * scale * d[2];
     }
     if (jacobi) {
-        /* averaged: each particle takes the mean of the corrections it was given */
+        /* jakobsen, pbd: each particle takes the mean of the corrections it
+         * was given; xpbd: their sum, each already its link's share */
         for (int i = 0; i < c->count; i++) {
             if (s->jacobi_count[i] == 0)
                 continue;
-            float share = 1.0f / (float)s->jacobi_count[i];
-            x[i] += s->jx[i] * share, y[i] += s->jy[i] * share, z[i] += s->jz[i] * share;
+            float mean = xpbd ? 1.0f : 1.0f / (float)s->jacobi_count[i];
+            x[i] += s->jx[i] * mean, y[i] += s->jy[i] * mean, z[i] += s->jz[i] * mean;
         }
     }
 }
@@ -736,13 +837,27 @@ static bool blew_up(const Solver *s)
     return false;
 }
 
+/* The time at substep `substep` of step `step`: the clock's time plus the
+ * steps and substeps taken at the present dt and substeps since it was set.
+ * A run whose step never changes reads step * dt + substep * h, as it
+ * always did; one whose dt changes reads the sum of the steps it took. */
+static double clock_reading(const Solver *s, int64_t step, int substep)
+{
+    return s->clock_time + (double)(step - s->clock_step) * s->params.dt +
+           (substep - s->clock_substep) * params_substep(&s->params);
+}
+
 static void freeze_on_last_good(Solver *s)
 {
     Cloth *c = s->cloth;
     s->exploded = true;
-    s->exploded_time = s->step * s->params.dt + (s->substep + 1) * params_substep(&s->params);
+    s->exploded_time = clock_reading(s, s->step, s->substep + 1);
     s->exploded_step = s->step;
-    s->time = s->step * s->params.dt; /* back to the start of the step */
+    s->time = s->step_start_time; /* back to the start of the step */
+    if (s->clock_step == s->step) {
+        s->clock_time = s->step_start_time;
+        s->clock_substep = 0;
+    }
     s->substep = 0;
     s->phase = PHASE_BETWEEN_SUBSTEPS;
     /* what the screen keeps showing: the cloth as it was found blown apart */
@@ -767,6 +882,7 @@ static void begin_substep(Solver *s)
     Cloth *c = s->cloth;
     const Params *p = &s->params;
     if (s->substep == 0) {
+        s->step_start_time = s->time;
         memcpy(s->good_x, c->x, (size_t)c->count * sizeof(float));
         memcpy(s->good_y, c->y, (size_t)c->count * sizeof(float));
         memcpy(s->good_z, c->z, (size_t)c->count * sizeof(float));
@@ -838,13 +954,20 @@ static void finish_substep(Solver *s)
         return;
     }
     s->substep++;
-    s->time = s->step * p->dt + s->substep * params_substep(p);
+    s->time = clock_reading(s, s->step, s->substep);
     if (s->substep >= p->substeps) {
         if (p->tear != TEAR_OFF)
             stage_tear(s);
+        double end = clock_reading(s, s->step, s->substep);
         s->substep = 0;
         s->step++;
-        s->time = s->step * p->dt;
+        if (s->clock_substep != 0) {
+            /* the step changed inside a step: from the next, whole steps */
+            s->clock_time = end;
+            s->clock_step = s->step;
+            s->clock_substep = 0;
+        }
+        s->time = clock_reading(s, s->step, 0);
     }
 }
 

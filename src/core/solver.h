@@ -50,7 +50,7 @@ typedef struct Solver {
     Params params; /* live copy: change with solver_set_params */
     Cloth *cloth;
 
-    double time;   /* simulated time, s */
+    double time;   /* simulated time, s: the substeps' lengths added up (solver_time) */
     int64_t step;  /* completed steps */
     int substep;   /* substeps completed in the current step */
     int pass;      /* relaxation passes completed in the current substep */
@@ -66,6 +66,15 @@ typedef struct Solver {
     bool exploded;
     double exploded_time; /* s, when exploded */
     int64_t exploded_step;
+
+    /* The clock: time was clock_time at substep clock_substep of step
+     * clock_step, when dt and substeps last changed (all 0 from a build).
+     * Since then every step has been dt long and every substep dt/substeps,
+     * so time needs no running sum. step_start_time: time when the current
+     * step began (an explosion goes back to it). */
+    double clock_time, step_start_time;
+    int64_t clock_step;
+    int clock_substep;
 
     /* the collider now */
     double sphere_center[3];
@@ -85,6 +94,7 @@ typedef struct Solver {
     float *blown_x, *blown_y, *blown_z; /* once exploded: the positions the explosion was found at (the
                                           cloth is put back to the last good step; these are drawn) */
     float *wind_x_at, *wind_z_at; /* wind at each particle this substep, m/s */
+    float *wind_cell_x, *wind_cell_y, *wind_cell_z; /* wind force a cell gives each corner it pushes, N */
     float *wave_cos, *wave_sin;   /* turbulence: spatial phase, wave by wave: [w * count + i] */
     double wave_omega[2 * SOLVER_TURBULENCE_WAVES];
     double wave_phase[2 * SOLVER_TURBULENCE_WAVES];
@@ -101,12 +111,14 @@ typedef struct Solver {
  * displacement of its first end per unit of inverse mass, along the vector
  * d from its first end to its second (the second end moves the other way).
  * k: the family's stiffness in this pass; xpbd: alpha (compliance / h^2)
- * and the link's multiplier, updated. False, changing nothing, where the
+ * and the link's multiplier, updated; share: the part of the multiplier's
+ * step the link takes (1 but under order=jacobi, see project_links). False,
+ * changing nothing, where the
  * link takes no part: torn, both ends fixed, or no length. The plain loop
  * and the fast path (relax_fast.c) both call this, or do its arithmetic
  * operation for operation. */
-static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda,
-                                          float *scale, float d[3])
+static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float share,
+                                          float *lambda, float *scale, float d[3])
 {
     if (c->torn[l])
         return false;
@@ -121,7 +133,7 @@ static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, f
     float error = length - c->rest_length[l];
     if (xpbd) {
         float alpha_link = alpha * c->rest_length[l];
-        float dlambda = (-error - alpha_link * *lambda) / (w + alpha_link);
+        float dlambda = share * ((-error - alpha_link * *lambda) / (w + alpha_link));
         *lambda += dlambda;
         *scale = -dlambda / length;
     } else {
@@ -134,6 +146,17 @@ static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, f
  * mean wind plus the gusts, whose time factors (wave by wave) are sin_t and
  * cos_t. The fast path (relax_fast.c) does the same eight at a time. */
 void solver_wind_field(Solver *solver, const float *sin_t, const float *cos_t, int from, int to);
+
+/* The wind's force (solver.c tells the model): solver_wind_cells computes
+ * it for cells from .. to - 1 (cell (col, row) is row * (cols - 1) + col)
+ * into wind_cell_*, from wind_*_at and the velocities;
+ * solver_wind_to_particles then adds to fx / fy / fz of particles from ..
+ * to - 1 the share of each cell they are a corner of, always in the same
+ * order. The plain loop calls both over everything; the fast path on the
+ * threads' chunks of rows, all cells before any particle, eight at a time
+ * where no triangle is torn with the same operations: the same bits. */
+void solver_wind_cells(Solver *solver, int from, int to);
+void solver_wind_to_particles(Solver *solver, int from, int to);
 
 /* Builds the scene params describe and a solver for it. NULL when out of
  * memory or when the grid is too large (params_set refuses such values
