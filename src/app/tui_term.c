@@ -402,16 +402,37 @@ bool tui_term_sync(TuiTerm *term, double seconds, unsigned long long *bytes)
     return ok;
 }
 
-/* Mouse mode 1002 (motion while a button is held), which ncurses does not
- * know. putp writes with putchar, to standard output: the terminal in the
- * sandbox. A measuring session's terminal is its own stream (and standard
- * output may be a file). */
+/* Mouse modes ncurses does not know (1002: motion while a button is held).
+ * They go into ncurses's own stream, after what it has buffered (doupdate
+ * empties its buffer): putp would write them to standard output, which stdio
+ * holds until the process ends, and a 1002 that reached the terminal before
+ * ncurses's own 1000 would be switched back to presses and releases by it. */
 static void send_mouse_mode(TuiTerm *term, const char *sequence)
 {
-    if (term->measuring)
-        write_all(fileno(term->curses_out), sequence, strlen(sequence));
-    else
-        putp(sequence);
+    doupdate();
+    write_all(fileno(term->curses_out), sequence, strlen(sequence));
+}
+
+/* Whether ncurses reads mouse reports in the SGR encoding (1006): it does
+ * when terminfo's XM, the string that switches the mouse on, asks for 1006;
+ * otherwise it reads the X10 encoding (xterm's old one). */
+static bool mouse_reads_sgr(void)
+{
+    const char *xm = tigetstr("XM");
+    if (xm && xm != (char *)-1) {
+        const char *code = strstr(xm, "[?");
+        for (code = code ? code + 2 : NULL; code && *code >= '0' && *code <= '9';) {
+            size_t digits = strspn(code, "0123456789");
+            if (digits == 4 && strncmp(code, "1006", 4) == 0)
+                return true;
+            code += digits;
+            if (*code != ';')
+                break;
+            code += strspn(code, ";");
+        }
+        return false;
+    }
+    return tigetnum("XM") == 1006;
 }
 
 static void close_on_exec(int fd)
@@ -719,8 +740,11 @@ void tui_term_mouse_on(TuiTerm *term)
     if (mousemask(want, NULL) == 0)
         return;
     mouseinterval(0); /* presses and releases as they come, no click detection delay */
-    /* ncurses asks for presses and releases only (mode 1000); drags need the
-     * motion of a held button (1002), which is far less chatty than 1003 */
-    send_mouse_mode(term, "\033[?1002h");
+    /* ncurses has asked for presses and releases (1000), in the encoding it
+     * reads, into its output. Drags need the motion of a held button (1002,
+     * far less chatty than 1003), asked after it; and where ncurses reads X10,
+     * SGR reports (1006, left on by an earlier program) would arrive as keys:
+     * switch them off */
+    send_mouse_mode(term, mouse_reads_sgr() ? "\033[?1002h" : "\033[?1006l\033[?1002h");
     term->mouse = true;
 }
