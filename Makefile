@@ -2,6 +2,7 @@
 #
 #   make run        build, then start the sandbox
 #   make test       build and run the test suite (Criterion + tmux end-to-end)
+#   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag
 #   make sanitize   the test suite under AddressSanitizer and UBSan
 #   make strict     build everything with -Werror
 #   make bench      the benchmark (never part of make test)
@@ -46,7 +47,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      = clothsim
 TEST_BIN = $(BUILD)/clothsim-tests
 
-.PHONY: all run test test-unit test-e2e sanitize strict bench fuzz install uninstall clean format deps check-deps
+.PHONY: all run test test-unit test-e2e test-xterm sanitize strict bench fuzz install uninstall clean format deps check-deps
 
 all: check-deps $(BIN)
 
@@ -122,6 +123,14 @@ run: all
 TEST_JOBS ?= 2
 test: check-test-deps $(BIN) $(TEST_BIN) $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN))
 	$(TEST_BIN) -j$(TEST_JOBS) --short-filename
+
+# A real terminal emulator, not only tmux: xterm on Xvfb, keys and a mouse
+# drag from xdotool (tests/xterm/drag.sh; under a minute).
+NEED_XTERM = xvfb:/usr/bin/Xvfb xterm:/usr/bin/xterm xdotool:/usr/bin/xdotool \
+             fonts-dejavu:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf procps:/usr/bin/pgrep
+test-xterm: check-deps $(BIN)
+	$(call install_packages,$(call missing,$(NEED_XTERM)))
+	timeout 120 tests/xterm/drag.sh ./$(BIN)
 
 sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \

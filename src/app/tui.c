@@ -711,6 +711,8 @@ int tui_main(int argc, char **argv)
                 "%.2f ms drawing and %.2f ms physics a frame\n",
                 frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
                 1000.0 * tui->physics_seconds * per_frame);
+        fprintf(stderr, "clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n",
+                tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
     }
     panes_destroy(tui);
     free(tui);

@@ -457,8 +457,10 @@ void tui_handle_mouse(Tui *tui)
     }
 #endif
     if (state & (BUTTON1_RELEASED | BUTTON3_RELEASED)) {
-        if (tui->drag_button == 1)
+        if (tui->drag_button == 1 && tui->grab_pane >= 0) {
             tui_grab_release(tui); /* keeps the velocity of the last move: a throw */
+            tui->mouse_throws++;
+        }
         tui->drag_button = 0;
         return;
     }
@@ -472,6 +474,7 @@ void tui_handle_mouse(Tui *tui)
         if (particle >= 0) {
             grab(tui, pane_index, particle);
             tui->drag_button = 1;
+            tui->mouse_grabs++;
         }
         return;
     }
@@ -486,6 +489,7 @@ void tui_handle_mouse(Tui *tui)
             int top, left;
             getbegyx(win, top, left);
             grab_move_to(tui, (float)(event.x - left) + 0.5f, (float)(event.y - top) + 0.5f);
+            tui->mouse_drags++;
         } else if (tui->drag_button == 3) {
             orbit(tui, -0.06f * (float)(event.x - tui->drag_x), 0.08f * (float)(event.y - tui->drag_y));
             tui->drag_x = event.x, tui->drag_y = event.y;

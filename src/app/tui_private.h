@@ -184,6 +184,9 @@ typedef struct Tui {
     float grab_sx, grab_sy, grab_depth; /* where on the pane's view, cells, and how deep, m */
     int drag_button;                    /* 0 none, 1 left (pull), 3 right (orbit) */
     int drag_x, drag_y;                 /* last mouse cell while orbiting */
+    /* what the mouse did, for --stats: left presses that took a particle,
+     * reports of motion that moved it, and releases that let it go */
+    unsigned long mouse_grabs, mouse_drags, mouse_throws;
 
     /* the screen */
     TuiTerm term;
