@@ -506,7 +506,7 @@ int tui_wait_ms(const Tui *tui, bool running, double next_frame)
 static void read_keys(Tui *tui, int *empty_reads)
 {
     int got = 0, key;
-    while (!tui->quit && (key = getch()) != ERR) {
+    while (!tui->quit && (key = tui_read_key()) != ERR) {
         got++;
         tui->settled = false; /* any key may have set something in motion */
         tui->calm_since = -1.0;
@@ -635,6 +635,7 @@ void tui_locale(Tui *tui)
 static void session_setup(Tui *tui)
 {
     set_escdelay(25);
+    noecho(); /* ncurses echoes what getch reads unless told */
     curs_set(0);
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);

@@ -597,7 +597,7 @@ static int play(LessonView *v)
         switch (tui_term_wait(&tui->term, tui_wait_ms(tui, running, next_frame))) {
         case WAIT_INPUT: {
             int got = 0, key;
-            while (!v->quit && (key = getch()) != ERR) {
+            while (!v->quit && (key = tui_read_key()) != ERR) {
                 got++;
                 if (key != KEY_MOUSE)
                     handle_key(v, key);
@@ -784,7 +784,7 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
         if (got != WAIT_INPUT)
             continue;
         int key, count = 0;
-        while (!quit && (key = getch()) != ERR) {
+        while (!quit && (key = tui_read_key()) != ERR) {
             count++;
             int n = m->catalogue.count;
             switch (key) {

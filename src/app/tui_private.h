@@ -76,6 +76,13 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
  * longer than seconds. */
 bool tui_term_sync(TuiTerm *term, double seconds, unsigned long long *bytes);
 
+/* The next key waiting, read as a wide character (a non-ASCII key is one
+ * character, not bytes with their top bit stripped): a curses key code
+ * (KEY_UP, KEY_MOUSE ...), an ASCII character, TUI_KEY_OTHER for any other
+ * character or key (none is bound), or ERR when none is waiting. */
+int tui_read_key(void);
+#define TUI_KEY_OTHER (KEY_MAX + 1)
+
 /* Waits up to timeout_ms (-1: for ever) for a key, a signal or a hang-up. */
 TuiWait tui_term_wait(TuiTerm *term, int timeout_ms);
 

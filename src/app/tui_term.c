@@ -464,6 +464,20 @@ static void append_text(const char *text)
     }
 }
 
+/* ncurses keeps the eighth bit of input only in meta mode, which it turns on
+ * by itself only where it could read the terminal's modes (CS8, no ISTRIP)
+ * from its output: here a pipe, so every byte of a UTF-8 key would lose its
+ * top bit (ф, d1 84, would arrive as Q and ^D). meta() also sends terminfo's
+ * smm, which on xterm changes what Alt sends until the terminal is reset:
+ * hidden for the call, as ncurses itself would not send it. */
+static void eight_bit_input(void)
+{
+    char *saved = meta_on;
+    meta_on = NULL;
+    meta(stdscr, TRUE);
+    meta_on = saved;
+}
+
 static void read_size(TuiTerm *term)
 {
     struct winsize size;
@@ -535,6 +549,7 @@ bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t er
         snprintf(err, err_size, "cannot use the terminal type '%s' (is TERM right?)", name ? name : "");
         goto fail;
     }
+    eight_bit_input();
 
     /* our own cbreak mode (ncurses cannot set modes through a pipe): keys one
      * at a time, no echo; ^C still interrupts; ^S, ^Q and ^Z are plain keys */
@@ -642,6 +657,7 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
         snprintf(err, err_size, "cannot use the terminal type '%s'", term_name ? term_name : "");
         goto fail;
     }
+    eight_bit_input();
     resizeterm(rows, cols); /* whatever LINES and COLUMNS say */
     return true;
 
@@ -698,6 +714,17 @@ void tui_term_stop(TuiTerm *term)
         fclose(term->record);
         term->record = NULL;
     }
+}
+
+int tui_read_key(void)
+{
+    wint_t key;
+    int got = get_wch(&key);
+    if (got == ERR)
+        return ERR;
+    if (got == KEY_CODE_YES)
+        return key <= KEY_MAX ? (int)key : TUI_KEY_OTHER;
+    return key < 0x80 ? (int)key : TUI_KEY_OTHER;
 }
 
 TuiWait tui_term_wait(TuiTerm *term, int timeout_ms)

@@ -208,3 +208,58 @@ Test(tui, a_settled_scene_stops_stepping_until_a_key, .timeout = 30)
     cr_expect_eq(exit_status(), 0);
     stop();
 }
+
+/* ---------------------------------------------------------------- keys */
+
+Test(tui, non_ascii_keys_are_ignored_not_read_as_control_keys, .timeout = 30)
+{
+    /* ф (d1 84) stripped of its top bits is Q and ^D (quit); ж (d0 b6) is P
+     * and 6 (pinning, xpbd); ñ (c3 b1) is C and 1 (euler) */
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t -l 'фжñ'");
+    tmux("send-keys -t t Space"); /* paused: the keys before it have been read */
+    cr_assert(wait_for("paused"), "the sandbox ended or stopped reading keys:\n%s", screen);
+    cr_expect(strstr(status_line(), " jakobsen ") != NULL, "a non-ASCII key changed the integrator: %s",
+              status_line());
+    cr_expect(strstr(screen, "Pin               top") != NULL, "a non-ASCII key changed the pinning:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+/* The text of a file, NUL-terminated, in a static buffer ("" if none). */
+static const char *file_text(const char *path)
+{
+    static char text[1 << 20];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+Test(tui, typed_keys_are_not_echoed, .timeout = 30)
+{
+    /* ncurses's echo wrote each key at the cursor, over the status line,
+     * until the next frame: the recording holds every byte sent */
+    char cast[128], args[192];
+    snprintf(cast, sizeof cast, "/tmp/clothsim-test-%d.cast", (int)getpid());
+    snprintf(args, sizeof args, "--scene net --record %s", cast);
+    start("", args, 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t Space");
+    cr_assert(wait_for("paused"));
+    tmux("send-keys -t t -l zyx"); /* bound to nothing */
+    pause_ms(300);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    const char *text = file_text(cast);
+    cr_assert(strstr(text, "\"version\": 2") != NULL, "no recording");
+    cr_expect(strstr(text, "\"o\", \"z\"]") == NULL && strstr(text, "\"o\", \"y\"]") == NULL &&
+                  strstr(text, "\"o\", \"x\"]") == NULL,
+              "a typed key was echoed to the terminal");
+    unlink(cast);
+    stop();
+}
