@@ -694,9 +694,10 @@ int tui_main(int argc, char **argv)
     char err[320];
     if (!tui_session_start(tui, err, sizeof err)) {
         cli_error("%s", err);
+        status = tui->term.refused ? 2 : 1;
         panes_destroy(tui);
         free(tui);
-        return 1;
+        return status;
     }
     tui_layout(tui); /* if it fails, a notice says so and a resize tries again */
     tui_message(tui, "? help  q quit");

@@ -885,7 +885,7 @@ int tui_learn_main(int argc, char **argv)
     int status;
     if (!tui_session_start(tui, err, sizeof err)) {
         cli_error("%s", err);
-        status = 1;
+        status = tui->term.refused ? 2 : 1;
     } else {
         if (menu)
             status = menu_run(tui, &m, &progress);

@@ -36,6 +36,7 @@ typedef struct TuiTerm {
     int pipe_fd[2];           /* ncurses -> forwarder thread -> tty_fd */
     bool forwarding;          /* the forwarder thread runs */
     bool mouse;               /* mouse reporting was switched on */
+    bool refused;             /* tui_term_start: the terminal cannot work (no cursor addressing) */
     FILE *record;             /* the asciicast being written, or NULL */
     double record_start;      /* monotonic s at the recording's start */
     unsigned long long bytes; /* written to the terminal; read after tui_term_stop */

@@ -67,6 +67,44 @@ static const char *status_line(void)
     return line;
 }
 
+/* The pid of clothsim, the child of the pane's shell; 0 if none. */
+static long clothsim_pid(void)
+{
+    char command[256], line[64] = "";
+    snprintf(command, sizeof command,
+             "tmux -L %s display -p -t t '#{pane_pid}' | xargs -I{} cat /proc/{}/task/{}/children", server);
+    FILE *f = popen(command, "r");
+    if (!f)
+        return 0;
+    char *got = fgets(line, sizeof line, f);
+    pclose(f);
+    return got ? strtol(line, NULL, 10) : 0;
+}
+
+/* What tmux says of the pane's terminal: "alternate screen, cursor shown,
+ * any mouse mode, keypad cursor mode, keypad mode, scroll region". */
+static const char *terminal_state(void)
+{
+    static char state[128];
+    char command[384];
+    snprintf(command, sizeof command,
+             "tmux -L %s display -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag} "
+             "#{keypad_cursor_flag} #{keypad_flag} #{scroll_region_upper},#{scroll_region_lower}'",
+             server);
+    state[0] = '\0';
+    FILE *f = popen(command, "r");
+    if (f) {
+        if (!fgets(state, sizeof state, f))
+            state[0] = '\0';
+        pclose(f);
+    }
+    state[strcspn(state, "\n")] = '\0';
+    return state;
+}
+
+/* The state of a terminal given back whole, for a window of 30 rows. */
+#define RESTORED_STATE "0 1 0 0 0 0,29"
+
 Test(tui, draws_the_cloth_and_the_status_line_then_quits_with_status_0, .timeout = 30)
 {
     start("", "", 100, 30);
@@ -167,15 +205,7 @@ Test(tui, sigterm_restores_the_terminal, .timeout = 30)
 {
     start("", "", 100, 30);
     cr_assert(wait_for(" step "));
-    /* clothsim is the child of the pane's shell */
-    char command[256], line[64] = "";
-    snprintf(command, sizeof command,
-             "tmux -L %s display -p -t t '#{pane_pid}' | xargs -I{} cat /proc/{}/task/{}/children", server);
-    FILE *f = popen(command, "r");
-    cr_assert(f);
-    char *got = fgets(line, sizeof line, f);
-    pclose(f);
-    long pid = got ? strtol(line, NULL, 10) : 0;
+    long pid = clothsim_pid();
     cr_assert_gt(pid, 0, "no clothsim process found");
     cr_assert_eq(kill((pid_t)pid, SIGTERM), 0);
     cr_expect_eq(exit_status(), 128 + SIGTERM);
@@ -261,5 +291,120 @@ Test(tui, typed_keys_are_not_echoed, .timeout = 30)
                   strstr(text, "\"o\", \"x\"]") == NULL,
               "a typed key was echoed to the terminal");
     unlink(cast);
+    stop();
+}
+
+/* ---------------------------------------------------------------- signals */
+
+/* Ends the sandbox with sig and checks that the terminal is as it was:
+ * the normal screen, the cursor shown, no mouse reporting, no keypad mode,
+ * the scroll region the whole window. */
+static void signal_restores_the_terminal(int sig)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    long pid = clothsim_pid();
+    cr_assert_gt(pid, 0, "no clothsim process found");
+    cr_assert_eq(kill((pid_t)pid, sig), 0);
+    cr_expect_eq(exit_status(), 128 + sig, "signal %d did not end the sandbox", sig);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "signal %d left the terminal as: %s", sig, terminal_state());
+    stop();
+}
+
+Test(tui, sigquit_restores_the_terminal, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGQUIT);
+}
+
+Test(tui, sigusr1_restores_the_terminal, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGUSR1);
+}
+
+Test(tui, sigalrm_restores_the_terminal, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGALRM);
+}
+
+Test(tui, sigpipe_ends_the_sandbox_and_restores_the_terminal, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGPIPE);
+}
+
+Test(tui, sighup_restores_the_terminal_and_the_scroll_region, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGHUP);
+}
+
+Test(tui, q_restores_the_terminal_and_the_scroll_region, .timeout = 30)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "q left the terminal as: %s", terminal_state());
+    stop();
+}
+
+Test(tui, q_in_the_lesson_menu_restores_the_scroll_region, .timeout = 30)
+{
+    start("", "learn", 100, 30);
+    cr_assert(wait_for("lessons"), "no menu:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "q in the menu left the terminal as: %s", terminal_state());
+    stop();
+}
+
+Test(tui, sigterm_in_a_lesson_restores_the_scroll_region, .timeout = 30)
+{
+    start("XDG_STATE_HOME=/tmp/clothsim-test-state", "lessons/01-meet-the-cloth.lesson", 100, 30);
+    cr_assert(wait_for("q quit"), "no lesson:\n%s", screen);
+    long pid = clothsim_pid();
+    cr_assert_gt(pid, 0, "no clothsim process found");
+    cr_assert_eq(kill((pid_t)pid, SIGTERM), 0);
+    cr_expect_eq(exit_status(), 128 + SIGTERM);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "SIGTERM in a lesson left the terminal as: %s",
+                     terminal_state());
+    stop();
+}
+
+Test(tui, ctrl_z_suspends_and_fg_brings_the_screen_back, .timeout = 40)
+{
+    /* an interactive shell with job control, as a person has */
+    if (system("tmux -V >/dev/null 2>&1") != 0)
+        cr_skip_test("tmux is not installed");
+    snprintf(server, sizeof server, "clothsim-test-%d", (int)getpid());
+    snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-test-%d.exit", (int)getpid());
+    snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-test-%d.stty", (int)getpid());
+    unlink(exit_path);
+    cr_assert_eq(tmux_new_session("-d -s t -x 100 -y 30 'env PS1=\\$\\  bash --norc --noprofile -i'"), 0);
+    tmux("send-keys -t t '%s' Enter", CLOTHSIM_BIN);
+    cr_assert(wait_for(" step "), "the sandbox did not start:\n%s", screen);
+    tmux("send-keys -t t C-z");
+    cr_expect(wait_for("Stopped"), "^Z did not suspend the sandbox:\n%s", screen);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "suspended, the terminal is left as: %s", terminal_state());
+    tmux("send-keys -t t fg Enter");
+    cr_expect(wait_for(" step "), "fg did not bring the screen back:\n%s", screen);
+    cr_expect(wait_for("Gravity"), "fg did not bring the panel back:\n%s", screen);
+    cr_expect_str_eq(terminal_state(), "1 0 1 1 1 0,29", "after fg the terminal is: %s", terminal_state());
+    tmux("send-keys -t t 3");
+    cr_expect(wait_for(" verlet "), "keys do not reach the sandbox after fg: %s", status_line());
+    tmux("send-keys -t t q");
+    tmux("send-keys -t t 'echo EXIT=$? > %s' Enter", exit_path);
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+/* ---------------------------------------------------------------- terminals */
+
+Test(tui, a_terminal_that_cannot_place_the_cursor_is_refused_with_status_2, .timeout = 30)
+{
+    start("TERM=dumb", "", 100, 30);
+    cr_expect_eq(exit_status(), 2);
+    capture();
+    cr_expect(strstr(screen, "cannot place the cursor") && strstr(screen, "--frames"),
+              "no sentence saying what would work:\n%s", screen);
+    cr_expect(strstr(screen, " step ") == NULL, "a frame was drawn:\n%s", screen);
     stop();
 }
