@@ -625,6 +625,11 @@ void tui_locale(Tui *tui)
     setlocale(LC_NUMERIC, "C");
     const char *codeset = nl_langinfo(CODESET);
     tui->utf8 = codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+    /* the Linux console's fonts have no braille, and its default font no half
+     * blocks or box drawing beyond a few: ASCII there, whatever the locale */
+    const char *term = getenv("TERM");
+    if (term && strncmp(term, "linux", 5) == 0)
+        tui->utf8 = false;
     if (!tui->utf8)
         tui->ascii_only = true;
     tui->render.glyphs = tui->ascii_only ? GLYPHS_ASCII : GLYPHS_BRAILLE;

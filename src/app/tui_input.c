@@ -582,7 +582,7 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'a':
         if (tui->ascii_only && !tui->utf8) {
-            tui_message(tui, "the locale is not UTF-8: ASCII only");
+            tui_message(tui, "ASCII only: the locale is not UTF-8 or the terminal (a Linux console) lacks the glyphs");
             break;
         }
         tui->render.glyphs = (Glyphs)((tui->render.glyphs + 1) % GLYPHS_COUNT);

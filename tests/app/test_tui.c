@@ -408,3 +408,27 @@ Test(tui, a_terminal_that_cannot_place_the_cursor_is_refused_with_status_2, .tim
     cr_expect(strstr(screen, " step ") == NULL, "a frame was drawn:\n%s", screen);
     stop();
 }
+
+Test(tui, the_linux_console_gets_ascii_and_no_frame_is_left_after_q, .timeout = 30)
+{
+    /* its fonts have no braille or half blocks; it has no other screen to
+     * go back to, so the last frame must be cleared */
+    start("TERM=linux", "", 100, 30);
+    cr_assert(wait_for(" step "), "no status line on TERM=linux:\n%s", screen);
+    cr_expect(wait_for("Gravity"));
+    cr_expect(all_ascii(screen), "non-ASCII output on the Linux console:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    cr_expect(wait_screen("Gravity", true), "the last frame is left on screen:\n%s", screen);
+    stop();
+}
+
+Test(tui, a_vt100_is_left_without_the_last_frame, .timeout = 30)
+{
+    start("TERM=vt100", "", 100, 30);
+    cr_assert(wait_for(" step "), "no status line on TERM=vt100:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    cr_expect(wait_screen(" step ", true), "the last frame is left on screen:\n%s", screen);
+    stop();
+}
