@@ -176,7 +176,7 @@ install: AUTO_PACKAGES = no
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/lessons
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
-	if [ -f clothsim.1 ]; then install -d $(DESTDIR)$(MANDIR) && install -m 644 clothsim.1 $(DESTDIR)$(MANDIR)/clothsim.1; fi
+	install -d $(DESTDIR)$(MANDIR) && install -m 644 src/clothsim.1 $(DESTDIR)$(MANDIR)/clothsim.1
 	cd lessons && find . -name '*.lesson' -o -name README.md | while read -r f; do \
 	  install -d "$(DESTDIR)$(SHAREDIR)/lessons/$$(dirname "$$f")" && install -m 644 "$$f" "$(DESTDIR)$(SHAREDIR)/lessons/$$f"; done
 

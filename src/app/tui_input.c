@@ -1,7 +1,7 @@
 /* tui_input.c - every action a person can take in the sandbox, by key or by
  * mouse. The fixed keys (lessons and handouts name them) are Space, n, 1-6,
  * Tab, r, ? and q; tui_key_help lists all of them for the help overlay, and
- * clothsim.1 repeats it. Every mouse action has a key: g grabs a node and the
+ * src/clothsim.1 repeats it. Every mouse action has a key: g grabs a node and the
  * arrows drag it, h/j/k/l orbit, + and - zoom.
  */
 #include <math.h>
