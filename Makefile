@@ -19,6 +19,7 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 BINDIR    = $(PREFIX)/bin
 MANDIR    = $(PREFIX)/share/man/man1
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 SHAREDIR  = $(PREFIX)/share/clothsim
 VERSION   = 0.1.0
 
@@ -177,11 +178,12 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/lessons
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
 	install -d $(DESTDIR)$(MANDIR) && install -m 644 src/clothsim.1 $(DESTDIR)$(MANDIR)/clothsim.1
+	install -d $(DESTDIR)$(COMPLETIONDIR) && install -m 644 src/completion/clothsim.bash $(DESTDIR)$(COMPLETIONDIR)/clothsim
 	cd lessons && find . -name '*.lesson' -o -name README.md | while read -r f; do \
 	  install -d "$(DESTDIR)$(SHAREDIR)/lessons/$$(dirname "$$f")" && install -m 644 "$$f" "$(DESTDIR)$(SHAREDIR)/lessons/$$f"; done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/clothsim.1
+	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/clothsim.1 $(DESTDIR)$(COMPLETIONDIR)/clothsim
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:
