@@ -614,7 +614,7 @@ void tui_defaults(Tui *tui)
     tui->grab_pane = -1;
     tui->calm_since = -1.0;
     tui->help_keys = tui_key_help;
-    tui->help_footer = "mouse: left-drag pulls a node, right-drag orbits, wheel zooms";
+    tui->help_footer = "mouse: left-drag pulls a particle, right-drag orbits, wheel zooms";
 }
 
 void tui_locale(Tui *tui)

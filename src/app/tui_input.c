@@ -1,7 +1,7 @@
 /* tui_input.c - every action a person can take in the sandbox, by key or by
  * mouse. The fixed keys (lessons and handouts name them) are Space, n, 1-6,
  * Tab, r, ? and q; tui_key_help lists all of them for the help overlay, and
- * src/clothsim.1 repeats it. Every mouse action has a key: g grabs a node and the
+ * src/clothsim.1 repeats it. Every mouse action has a key: g grabs a particle and the
  * arrows drag it, h/j/k/l orbit, + and - zoom.
  */
 #include <math.h>
@@ -34,8 +34,8 @@ const char *const tui_key_help[] = {
     "+  -",       "zoom in / out",
     "0",          "frame the cloth again",
     ",  .",       "slow motion / fast",
-    "g",          "grab a node (arrows drag,",
-    "",           "  g again throws it)",
+    "g",          "grab a particle (arrows",
+    "",           "  drag it, g throws it)",
     "c",          "compare the chosen setting",
     "C",          "high contrast",
     "?",          "this help",
@@ -363,7 +363,7 @@ static void grab(Tui *tui, int pane_index, int particle)
     tui->grab_sx = sx, tui->grab_sy = sy, tui->grab_depth = depth;
 }
 
-/* Moves the held node to screen point sx, sy of its pane, at its depth. */
+/* Moves the held particle to screen point sx, sy of its pane, at its depth. */
 static void grab_move_to(Tui *tui, float sx, float sy)
 {
     TuiPane *pane = &tui->panes[tui->grab_pane];
@@ -397,11 +397,11 @@ static void grab_toggle(Tui *tui)
             best = k, best_distance = dx * dx + dy * dy;
     }
     if (best < 0) {
-        tui_message(tui, "no free node in view");
+        tui_message(tui, "no free particle in view");
         return;
     }
     grab(tui, 0, best);
-    tui_message(tui, "holding node %d: arrows drag, PgUp/PgDn depth, g throws", best);
+    tui_message(tui, "holding particle %d: arrows drag, PgUp/PgDn depth, g throws", best);
 }
 
 /* Arrow keys while holding: drag across the screen; PgUp/PgDn: away / nearer. */
