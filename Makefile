@@ -141,12 +141,15 @@ test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) 
 	$(TEST_BIN) -j$(TEST_JOBS) --short-filename
 
 # A real terminal emulator, not only tmux: xterm on Xvfb, keys and a mouse
-# drag from xdotool (tests/xterm/drag.sh; under a minute).
+# drag from xdotool (tests/xterm/drag.sh, a few seconds each): as xterm, and
+# as a type whose terminfo has ncurses read X10 reports, in a terminal left
+# sending SGR ones.
 NEED_XTERM = xvfb:/usr/bin/Xvfb xterm:/usr/bin/xterm xdotool:/usr/bin/xdotool \
              fonts-dejavu:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf procps:/usr/bin/pgrep
 test-xterm: check-deps $(BIN)
 	$(call install_packages,$(call missing,$(NEED_XTERM)))
-	timeout 120 tests/xterm/drag.sh ./$(BIN)
+	timeout 60 tests/xterm/drag.sh ./$(BIN)
+	INNER_TERM=tmux-256color timeout 60 tests/xterm/drag.sh ./$(BIN)
 
 sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
