@@ -2,6 +2,7 @@
 #
 #   make run        build, then start the sandbox
 #   make test       build and run the test suite (Criterion + tmux end-to-end)
+#   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag
 #   make sanitize   the test suite under AddressSanitizer and UBSan
 #   make strict     build everything with -Werror
 #   make bench      the benchmark (never part of make test)
@@ -11,12 +12,14 @@
 #   make deps       install the packages the build needs (apt-get)
 #
 # Missing packages are installed through apt-get when we are root or have
-# sudo; otherwise the build stops with the exact command to type.
+# sudo; otherwise the build stops with the exact command to type as root.
+# make install never installs packages (AUTO_PACKAGES=no: it says which).
 
 CC       ?= cc
 PREFIX   ?= /usr/local
 BINDIR    = $(PREFIX)/bin
 MANDIR    = $(PREFIX)/share/man/man1
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 SHAREDIR  = $(PREFIX)/share/clothsim
 VERSION   = 0.1.0
 
@@ -24,10 +27,18 @@ BUILD    ?= build
 WARN      = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
-ALL_CFLAGS = -std=c17 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_POSIX_C_SOURCE=200809L \
+ALL_CFLAGS = -std=c17 $(WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -pthread -D_POSIX_C_SOURCE=200809L \
              -DCLOTHSIM_VERSION='"$(VERSION)"' -DCLOTHSIM_SHAREDIR='"$(SHAREDIR)"' \
              -Isrc -MMD -MP
 LDFLAGS  ?=
+
+# What the objects are built with, kept in $(BUILD)/config: a change (another
+# PREFIX, whose share folder is compiled in; CFLAGS, CPPFLAGS) rebuilds them.
+CONFIG_TEXT = $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(EXTRA_CFLAGS) | $(LDFLAGS) | $(SHAREDIR) | $(VERSION)
+ifneq ($(file < $(BUILD)/config),$(CONFIG_TEXT))
+$(shell mkdir -p $(BUILD))
+$(file > $(BUILD)/config,$(CONFIG_TEXT))
+endif
 CURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 CRITERION_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
@@ -46,7 +57,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      = clothsim
 TEST_BIN = $(BUILD)/clothsim-tests
 
-.PHONY: all run test test-unit test-e2e sanitize strict bench fuzz install uninstall clean format deps check-deps
+.PHONY: all run test test-unit test-e2e test-xterm sanitize strict bench fuzz install uninstall clean format deps check-deps
 
 all: check-deps $(BIN)
 
@@ -58,23 +69,28 @@ NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/t
 missing = $(strip $(foreach p,$(1),$(if $(wildcard $(lastword $(subst :, ,$(p)))),,$(firstword $(subst :, ,$(p))))))
 
 define install_packages
-	@pkgs="$(1)"; \
+	@pkgs="$(1)"; all="$(or $(2),$(1))"; \
 	if [ -n "$$pkgs" ]; then \
+	  if [ "$(AUTO_PACKAGES)" = no ]; then \
+	    echo "clothsim: missing packages: $$all"; \
+	    echo "clothsim: install them first, as root:  apt-get update && apt-get install -y $$all"; exit 1; fi; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
 	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	  else echo "clothsim: missing packages: $$pkgs"; \
-	       echo "clothsim: install them with:  sudo apt-get update && sudo apt-get install -y $$pkgs"; exit 1; fi; \
+	  else echo "clothsim: missing packages: $$all"; \
+	       echo "clothsim: install them as root:  apt-get update && apt-get install -y $$all"; exit 1; fi; \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
-	    echo "clothsim: missing packages: $$pkgs (no apt-get here: install them with your package manager)"; exit 1; fi; \
+	    echo "clothsim: missing packages: $$all (no apt-get here: install them with your package manager)"; exit 1; fi; \
 	  echo "clothsim: installing $$pkgs with apt-get"; \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkgs >/dev/null || \
-	  { echo "clothsim: apt-get failed; try:  sudo apt-get update && sudo apt-get install -y $$pkgs"; exit 1; }; \
+	  { echo "clothsim: apt-get failed; as root:  apt-get update && apt-get install -y $$pkgs"; exit 1; }; \
 	fi
 endef
 
+# A person who must install them gets every missing package of the build
+# and the tests at once, not the test packages on a second try.
 check-deps:
-	$(call install_packages,$(call missing,$(NEED_BUILD)))
+	$(call install_packages,$(call missing,$(NEED_BUILD)),$(call missing,$(NEED_BUILD) $(NEED_TEST)))
 
 check-test-deps: check-deps
 	$(call install_packages,$(call missing,$(NEED_TEST)))
@@ -88,7 +104,7 @@ deps:
 $(LIB_OBJ) $(MAIN_OBJ): | check-deps
 $(TEST_OBJ): | check-test-deps
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(BUILD)/config
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c $< -o $@
 
@@ -108,7 +124,7 @@ $(BUILD)/$(BIN): $(MAIN_OBJ) $(BUILD)/libclothsim.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm
 endif
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c $(BUILD)/config
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_BIN_DEF) -DCLOTHSIM_SRCDIR='"$(CURDIR)"' -Wno-missing-prototypes -c $< -o $@
 
@@ -120,8 +136,20 @@ run: all
 
 # ---------------------------------------------------------------- tests
 TEST_JOBS ?= 2
-test: check-test-deps $(BIN) $(TEST_BIN) $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN))
+# The sanitizer build tests its own binary and leaves ./clothsim alone.
+test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN)
 	$(TEST_BIN) -j$(TEST_JOBS) --short-filename
+
+# A real terminal emulator, not only tmux: xterm on Xvfb, keys and a mouse
+# drag from xdotool (tests/xterm/drag.sh, a few seconds each): as xterm, and
+# as a type whose terminfo has ncurses read X10 reports, in a terminal left
+# sending SGR ones.
+NEED_XTERM = xvfb:/usr/bin/Xvfb xterm:/usr/bin/xterm xdotool:/usr/bin/xdotool \
+             fonts-dejavu:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf procps:/usr/bin/pgrep
+test-xterm: check-deps $(BIN)
+	$(call install_packages,$(call missing,$(NEED_XTERM)))
+	timeout 60 tests/xterm/drag.sh ./$(BIN)
+	INNER_TERM=tmux-256color timeout 60 tests/xterm/drag.sh ./$(BIN)
 
 sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
@@ -148,15 +176,17 @@ fuzz: check-deps
 	build/fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 build/fuzz/corpus
 
 # ---------------------------------------------------------------- install
+install: AUTO_PACKAGES = no
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/lessons
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
-	if [ -f clothsim.1 ]; then install -d $(DESTDIR)$(MANDIR) && install -m 644 clothsim.1 $(DESTDIR)$(MANDIR)/clothsim.1; fi
+	install -d $(DESTDIR)$(MANDIR) && install -m 644 src/clothsim.1 $(DESTDIR)$(MANDIR)/clothsim.1
+	install -d $(DESTDIR)$(COMPLETIONDIR) && install -m 644 src/completion/clothsim.bash $(DESTDIR)$(COMPLETIONDIR)/clothsim
 	cd lessons && find . -name '*.lesson' -o -name README.md | while read -r f; do \
 	  install -d "$(DESTDIR)$(SHAREDIR)/lessons/$$(dirname "$$f")" && install -m 644 "$$f" "$(DESTDIR)$(SHAREDIR)/lessons/$$f"; done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/clothsim.1
+	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/clothsim.1 $(DESTDIR)$(COMPLETIONDIR)/clothsim
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:

@@ -3,12 +3,28 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The suite's own locale, set before any test runs: the end-to-end tests
+ * expect what a UTF-8 locale draws (braille), and a fresh machine may have no
+ * LANG at all. A UTF-8 locale the environment names (C.UTF-8, uk_UA.UTF-8)
+ * is kept; otherwise C.UTF-8, which every glibc has. Tests that want
+ * another locale set LANG and LC_ALL themselves. */
+__attribute__((constructor)) static void suite_locale(void)
+{
+    const char *ok = setlocale(LC_CTYPE, "");
+    const char *codeset = ok ? nl_langinfo(CODESET) : "";
+    if (strcmp(codeset, "UTF-8") != 0)
+        setenv("LC_ALL", "C.UTF-8", 1);
+    setlocale(LC_CTYPE, "C");
+}
 
 Solver *support_solver(SceneKind scene, const char *const *settings)
 {

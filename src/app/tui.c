@@ -506,7 +506,7 @@ int tui_wait_ms(const Tui *tui, bool running, double next_frame)
 static void read_keys(Tui *tui, int *empty_reads)
 {
     int got = 0, key;
-    while (!tui->quit && (key = getch()) != ERR) {
+    while (!tui->quit && (key = tui_read_key()) != ERR) {
         got++;
         tui->settled = false; /* any key may have set something in motion */
         tui->calm_since = -1.0;
@@ -614,7 +614,7 @@ void tui_defaults(Tui *tui)
     tui->grab_pane = -1;
     tui->calm_since = -1.0;
     tui->help_keys = tui_key_help;
-    tui->help_footer = "mouse: left-drag pulls a node, right-drag orbits, wheel zooms";
+    tui->help_footer = "mouse: left-drag pulls a particle, right-drag orbits, wheel zooms";
 }
 
 void tui_locale(Tui *tui)
@@ -625,6 +625,11 @@ void tui_locale(Tui *tui)
     setlocale(LC_NUMERIC, "C");
     const char *codeset = nl_langinfo(CODESET);
     tui->utf8 = codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+    /* the Linux console's fonts have no braille, and its default font no half
+     * blocks or box drawing beyond a few: ASCII there, whatever the locale */
+    const char *term = getenv("TERM");
+    if (term && strncmp(term, "linux", 5) == 0)
+        tui->utf8 = false;
     if (!tui->utf8)
         tui->ascii_only = true;
     tui->render.glyphs = tui->ascii_only ? GLYPHS_ASCII : GLYPHS_BRAILLE;
@@ -635,6 +640,7 @@ void tui_locale(Tui *tui)
 static void session_setup(Tui *tui)
 {
     set_escdelay(25);
+    noecho(); /* ncurses echoes what getch reads unless told */
     curs_set(0);
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
@@ -693,9 +699,10 @@ int tui_main(int argc, char **argv)
     char err[320];
     if (!tui_session_start(tui, err, sizeof err)) {
         cli_error("%s", err);
+        status = tui->term.refused ? 2 : 1;
         panes_destroy(tui);
         free(tui);
-        return 1;
+        return status;
     }
     tui_layout(tui); /* if it fails, a notice says so and a resize tries again */
     tui_message(tui, "? help  q quit");
@@ -711,6 +718,8 @@ int tui_main(int argc, char **argv)
                 "%.2f ms drawing and %.2f ms physics a frame\n",
                 frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
                 1000.0 * tui->physics_seconds * per_frame);
+        fprintf(stderr, "clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n",
+                tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
     }
     panes_destroy(tui);
     free(tui);

@@ -1,7 +1,7 @@
 /* tui_input.c - every action a person can take in the sandbox, by key or by
  * mouse. The fixed keys (lessons and handouts name them) are Space, n, 1-6,
  * Tab, r, ? and q; tui_key_help lists all of them for the help overlay, and
- * clothsim.1 repeats it. Every mouse action has a key: g grabs a node and the
+ * src/clothsim.1 repeats it. Every mouse action has a key: g grabs a particle and the
  * arrows drag it, h/j/k/l orbit, + and - zoom.
  */
 #include <math.h>
@@ -34,8 +34,8 @@ const char *const tui_key_help[] = {
     "+  -",       "zoom in / out",
     "0",          "frame the cloth again",
     ",  .",       "slow motion / fast",
-    "g",          "grab a node (arrows drag,",
-    "",           "  g again throws it)",
+    "g",          "grab a particle (arrows",
+    "",           "  drag it, g throws it)",
     "c",          "compare the chosen setting",
     "C",          "high contrast",
     "?",          "this help",
@@ -363,7 +363,7 @@ static void grab(Tui *tui, int pane_index, int particle)
     tui->grab_sx = sx, tui->grab_sy = sy, tui->grab_depth = depth;
 }
 
-/* Moves the held node to screen point sx, sy of its pane, at its depth. */
+/* Moves the held particle to screen point sx, sy of its pane, at its depth. */
 static void grab_move_to(Tui *tui, float sx, float sy)
 {
     TuiPane *pane = &tui->panes[tui->grab_pane];
@@ -397,11 +397,11 @@ static void grab_toggle(Tui *tui)
             best = k, best_distance = dx * dx + dy * dy;
     }
     if (best < 0) {
-        tui_message(tui, "no free node in view");
+        tui_message(tui, "no free particle in view");
         return;
     }
     grab(tui, 0, best);
-    tui_message(tui, "holding node %d: arrows drag, PgUp/PgDn depth, g throws", best);
+    tui_message(tui, "holding particle %d: arrows drag, PgUp/PgDn depth, g throws", best);
 }
 
 /* Arrow keys while holding: drag across the screen; PgUp/PgDn: away / nearer. */
@@ -457,8 +457,10 @@ void tui_handle_mouse(Tui *tui)
     }
 #endif
     if (state & (BUTTON1_RELEASED | BUTTON3_RELEASED)) {
-        if (tui->drag_button == 1)
+        if (tui->drag_button == 1 && tui->grab_pane >= 0) {
             tui_grab_release(tui); /* keeps the velocity of the last move: a throw */
+            tui->mouse_throws++;
+        }
         tui->drag_button = 0;
         return;
     }
@@ -472,6 +474,7 @@ void tui_handle_mouse(Tui *tui)
         if (particle >= 0) {
             grab(tui, pane_index, particle);
             tui->drag_button = 1;
+            tui->mouse_grabs++;
         }
         return;
     }
@@ -486,6 +489,7 @@ void tui_handle_mouse(Tui *tui)
             int top, left;
             getbegyx(win, top, left);
             grab_move_to(tui, (float)(event.x - left) + 0.5f, (float)(event.y - top) + 0.5f);
+            tui->mouse_drags++;
         } else if (tui->drag_button == 3) {
             orbit(tui, -0.06f * (float)(event.x - tui->drag_x), 0.08f * (float)(event.y - tui->drag_y));
             tui->drag_x = event.x, tui->drag_y = event.y;
@@ -578,7 +582,7 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'a':
         if (tui->ascii_only && !tui->utf8) {
-            tui_message(tui, "the locale is not UTF-8: ASCII only");
+            tui_message(tui, "ASCII only: the locale is not UTF-8 or the terminal (a Linux console) lacks the glyphs");
             break;
         }
         tui->render.glyphs = (Glyphs)((tui->render.glyphs + 1) % GLYPHS_COUNT);

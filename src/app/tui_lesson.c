@@ -718,7 +718,7 @@ static int play(LessonScreen *v)
         switch (tui_term_wait(&tui->term, tui_wait_ms(tui, running, next_frame))) {
         case WAIT_INPUT: {
             int got = 0, key;
-            while (!v->quit && (key = getch()) != ERR) {
+            while (!v->quit && (key = tui_read_key()) != ERR) {
                 got++;
                 if (key != KEY_MOUSE)
                     handle_key(v, key);
@@ -907,7 +907,7 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
         if (got != WAIT_INPUT)
             continue;
         int key, count = 0;
-        while (!quit && (key = getch()) != ERR) {
+        while (!quit && (key = tui_read_key()) != ERR) {
             count++;
             int n = m->catalogue.count;
             switch (key) {
@@ -1008,7 +1008,7 @@ int tui_learn_main(int argc, char **argv)
     int status;
     if (!tui_session_start(tui, err, sizeof err)) {
         cli_error("%s", err);
-        status = 1;
+        status = tui->term.refused ? 2 : 1;
     } else {
         if (menu)
             status = menu_run(tui, &m, &progress);

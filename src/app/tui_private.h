@@ -37,6 +37,7 @@ typedef struct TuiTerm {
     int pipe_fd[2];           /* ncurses -> forwarder thread -> tty_fd */
     bool forwarding;          /* the forwarder thread runs */
     bool mouse;               /* mouse reporting was switched on */
+    bool refused;             /* tui_term_start: the terminal cannot work (no cursor addressing) */
     FILE *record;             /* the asciicast being written, or NULL */
     double record_start;      /* monotonic s at the recording's start */
     unsigned long long bytes; /* written to the terminal; read after tui_term_stop */
@@ -76,6 +77,13 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
  * counted, and puts the count in *bytes. False if the drain stopped or took
  * longer than seconds. */
 bool tui_term_sync(TuiTerm *term, double seconds, unsigned long long *bytes);
+
+/* The next key waiting, read as a wide character (a non-ASCII key is one
+ * character, not bytes with their top bit stripped): a curses key code
+ * (KEY_UP, KEY_MOUSE ...), an ASCII character, TUI_KEY_OTHER for any other
+ * character or key (none is bound), or ERR when none is waiting. */
+int tui_read_key(void);
+#define TUI_KEY_OTHER (KEY_MAX + 1)
 
 /* Waits up to timeout_ms (-1: for ever) for a key, a signal or a hang-up. */
 TuiWait tui_term_wait(TuiTerm *term, int timeout_ms);
@@ -193,6 +201,9 @@ typedef struct Tui {
     float grab_sx, grab_sy, grab_depth; /* where on the pane's view, cells, and how deep, m */
     int drag_button;                    /* 0 none, 1 left (pull), 3 right (orbit) */
     int drag_x, drag_y;                 /* last mouse cell while orbiting */
+    /* what the mouse did, for --stats: left presses that took a particle,
+     * reports of motion that moved it, and releases that let it go */
+    unsigned long mouse_grabs, mouse_drags, mouse_throws;
 
     /* the screen */
     TuiTerm term;

@@ -14,11 +14,13 @@
  * restore safe in a signal handler: a crash handler writes a fixed string
  * with write(2) and calls tcsetattr, both async-signal-safe.
  *
- * Signals: SIGINT, SIGTERM and SIGHUP set a flag the frame loop reads, so the
- * normal path restores the terminal and tui_main returns 128 + the signal.
- * SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT restore at once and re-raise.
- * SIGWINCH sets a flag; SIGTSTP is ignored (the suspend key is disabled)
- * because a stopped process could not flush its restore through the thread.
+ * Signals: every one whose default ends the process (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE ...) sets a flag the frame loop
+ * reads, so the normal path restores the terminal and tui_main returns 128 +
+ * the signal. SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT and SIGSYS restore at
+ * once and re-raise. SIGWINCH sets a flag. SIGTSTP (^Z) sets a flag too:
+ * tui_term_wait gives the terminal back, waits for the forwarder to have sent
+ * every byte, stops, and on SIGCONT takes the terminal again and repaints.
  *
  * A measuring session (clothsim bench) is the same ncurses set-up on a
  * pseudo-terminal this file opens itself, of a fixed size, or on a pipe where
@@ -49,19 +51,29 @@
 
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t window_changed;
+static volatile sig_atomic_t suspend_asked;
 
-/* What the crash handler needs, fixed before any handler can run. */
+/* What the crash handler needs, fixed before any handler can run (and
+ * rebuilt, with the signals blocked, when the window's size changes). */
 static struct termios saved_modes;
 static int restore_fd = -1;
 static char restore_sequence[512];
 static size_t restore_length;
 static volatile sig_atomic_t session_active;
 
-static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+/* Every signal whose default is to end the process: each sets the flag the
+ * frame loop reads, so the terminal is restored on the way out. SIGPIPE too:
+ * ignored, a `kill -PIPE` left the sandbox running. The first three are the
+ * ones a measuring session leaves to their default; it leaves the rest as
+ * they are. */
+static const int quit_signals[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2,
+                                   SIGALRM, SIGPIPE,   SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ};
+#define MEASURING_QUIT_SIGNALS 3
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS};
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static struct sigaction saved_quit[3], saved_crash[5], saved_winch, saved_tstp, saved_pipe;
+static struct sigaction saved_quit[COUNT(quit_signals)], saved_crash[COUNT(crash_signals)], saved_winch,
+    saved_tstp;
 static bool handlers_installed;
 
 /* The forwarder thread (kept here so the header need not include pthread.h). */
@@ -76,6 +88,15 @@ static void on_winch(int sig)
 {
     (void)sig;
     window_changed = 1;
+}
+
+/* ^Z or a `kill -TSTP`: the frame loop gives the terminal back and stops
+ * (tui_term_wait), since a stopped process could not flush the restore
+ * through the forwarder thread from here. */
+static void on_suspend(int sig)
+{
+    (void)sig;
+    suspend_asked = 1;
 }
 
 /* Async-signal-safe: write(2) and tcsetattr only. */
@@ -125,15 +146,23 @@ static void install_measuring_handlers(void)
     action.sa_handler = on_measuring_signal;
     action.sa_flags = SA_RESETHAND;
     for (int k = 0; k < COUNT(quit_signals); k++)
-        sigaction(quit_signals[k], &action, &saved_quit[k]);
+        sigaction(quit_signals[k], k < MEASURING_QUIT_SIGNALS ? &action : NULL, &saved_quit[k]);
     sigaction(SIGTSTP, &action, &saved_tstp);
     action.sa_handler = on_measuring_winch;
     action.sa_flags = 0;
     sigaction(SIGWINCH, &action, &saved_winch);
     for (int k = 0; k < COUNT(crash_signals); k++)
         sigaction(crash_signals[k], NULL, &saved_crash[k]); /* unchanged; restored as they are */
-    sigaction(SIGPIPE, NULL, &saved_pipe);
     handlers_installed = true;
+}
+
+static void install_suspend_handler(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_handler = on_suspend;
+    sigaction(SIGTSTP, &action, NULL);
 }
 
 static void install_handlers(void)
@@ -147,16 +176,13 @@ static void install_handlers(void)
         sigaction(quit_signals[k], &action, &saved_quit[k]);
     action.sa_handler = on_winch;
     sigaction(SIGWINCH, &action, &saved_winch);
+    action.sa_handler = on_suspend;
+    sigaction(SIGTSTP, &action, &saved_tstp);
 
     action.sa_handler = on_crash;
     action.sa_flags = SA_RESETHAND;
     for (int k = 0; k < COUNT(crash_signals); k++)
         sigaction(crash_signals[k], &action, &saved_crash[k]);
-
-    action.sa_handler = SIG_IGN;
-    action.sa_flags = 0;
-    sigaction(SIGTSTP, &action, &saved_tstp);
-    sigaction(SIGPIPE, &action, &saved_pipe);
     handlers_installed = true;
 }
 
@@ -171,7 +197,6 @@ static void restore_handlers(void)
         sigaction(crash_signals[k], &saved_crash[k], NULL);
     sigaction(SIGWINCH, &saved_winch, NULL);
     sigaction(SIGTSTP, &saved_tstp, NULL);
-    sigaction(SIGPIPE, &saved_pipe, NULL);
 }
 
 int tui_term_quit_signal(void)
@@ -290,22 +315,83 @@ static bool write_all(int fd, const char *data, size_t length)
     return true;
 }
 
-static void *forward(void *arg)
+/* The forwarder reads ncurses's pipe (non-blocking, after poll) and a
+ * control pipe: a byte there asks it to forward everything in the pipe now
+ * and say so (tui_term_flush), so that what was written before is on the
+ * terminal before the process stops (^Z). */
+static int forward_control[2] = {-1, -1};
+static pthread_mutex_t forward_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t forward_flushed = PTHREAD_COND_INITIALIZER;
+static unsigned long flushes_asked, flushes_done; /* flushes_done under forward_lock */
+
+/* Forwards what is in the pipe; false at its end (ncurses's stream closed). */
+static bool forward_waiting(TuiTerm *term)
 {
-    TuiTerm *term = arg;
     static char buffer[16384];
     for (;;) {
         ssize_t n = read(term->pipe_fd[0], buffer, sizeof buffer);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return true;
         if (n <= 0)
-            break;
+            return false;
         term->bytes += (unsigned long long)n;
         write_all(term->tty_fd, buffer, (size_t)n);
         if (term->record)
             record_output(term, buffer, (size_t)n);
     }
+}
+
+static void *forward(void *arg)
+{
+    TuiTerm *term = arg;
+    for (;;) {
+        struct pollfd fds[2] = {{.fd = term->pipe_fd[0], .events = POLLIN}, {.fd = forward_control[0], .events = POLLIN}};
+        int n = poll(fds, 2, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        if (fds[0].revents && !forward_waiting(term))
+            break;
+        if (fds[1].revents & POLLIN) {
+            char asked[64];
+            ssize_t got = read(forward_control[0], asked, sizeof asked);
+            bool open = forward_waiting(term); /* all that was written before the asking */
+            pthread_mutex_lock(&forward_lock);
+            if (got > 0)
+                flushes_done += (unsigned long)got;
+            pthread_cond_broadcast(&forward_flushed);
+            pthread_mutex_unlock(&forward_lock);
+            if (!open)
+                break;
+        }
+    }
+    pthread_mutex_lock(&forward_lock);
+    flushes_done = ~0UL; /* nothing left to wait for */
+    pthread_cond_broadcast(&forward_flushed);
+    pthread_mutex_unlock(&forward_lock);
     return NULL;
+}
+
+/* Waits (up to 2 s) until the forwarder has sent every byte written into
+ * ncurses's stream so far. */
+static void flush_forwarder(TuiTerm *term)
+{
+    if (!term->forwarding || forward_control[1] < 0)
+        return;
+    unsigned long target = ++flushes_asked;
+    if (!write_all(forward_control[1], "f", 1))
+        return;
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 2;
+    pthread_mutex_lock(&forward_lock);
+    int waited = 0;
+    while (flushes_done < target && waited == 0)
+        waited = pthread_cond_timedwait(&forward_flushed, &forward_lock, &deadline);
+    pthread_mutex_unlock(&forward_lock);
 }
 
 /* ---------------------------------------------------------------- the drain */
@@ -402,16 +488,38 @@ bool tui_term_sync(TuiTerm *term, double seconds, unsigned long long *bytes)
     return ok;
 }
 
-/* Mouse mode 1002 (motion while a button is held), which ncurses does not
- * know. putp writes with putchar, to standard output: the terminal in the
- * sandbox. A measuring session's terminal is its own stream (and standard
- * output may be a file). */
-static void send_mouse_mode(TuiTerm *term, const char *sequence)
+/* Sequences ncurses does not send itself (the mouse's 1002: motion while a
+ * button is held; the scroll region back to the whole window). They go into
+ * ncurses's own stream, after what it has buffered (doupdate empties its
+ * buffer): putp would write them to standard output, which stdio holds until
+ * the process ends, and a 1002 that reached the terminal before ncurses's own
+ * 1000 would be switched back to presses and releases by it. */
+static void send_after_curses(TuiTerm *term, const char *sequence)
 {
-    if (term->measuring)
-        write_all(fileno(term->curses_out), sequence, strlen(sequence));
-    else
-        putp(sequence);
+    doupdate();
+    write_all(fileno(term->curses_out), sequence, strlen(sequence));
+}
+
+/* Whether ncurses reads mouse reports in the SGR encoding (1006): it does
+ * when terminfo's XM, the string that switches the mouse on, asks for 1006;
+ * otherwise it reads the X10 encoding (xterm's old one). */
+static bool mouse_reads_sgr(void)
+{
+    const char *xm = tigetstr("XM");
+    if (xm && xm != (char *)-1) {
+        const char *code = strstr(xm, "[?");
+        for (code = code ? code + 2 : NULL; code && *code >= '0' && *code <= '9';) {
+            size_t digits = strspn(code, "0123456789");
+            if (digits == 4 && strncmp(code, "1006", 4) == 0)
+                return true;
+            code += digits;
+            if (*code != ';')
+                break;
+            code += strspn(code, ";");
+        }
+        return false;
+    }
+    return tigetnum("XM") == 1006;
 }
 
 static void close_on_exec(int fd)
@@ -443,6 +551,65 @@ static void append_text(const char *text)
     }
 }
 
+/* ncurses keeps the eighth bit of input only in meta mode, which it turns on
+ * by itself only where it could read the terminal's modes (CS8, no ISTRIP)
+ * from its output: here a pipe, so every byte of a UTF-8 key would lose its
+ * top bit (ф, d1 84, would arrive as Q and ^D). meta() also sends terminfo's
+ * smm, which on xterm changes what Alt sends until the terminal is reset:
+ * hidden for the call, as ncurses itself would not send it. */
+static void eight_bit_input(void)
+{
+    char *saved = meta_on;
+    meta_on = NULL;
+    meta(stdscr, TRUE);
+    meta_on = saved;
+}
+
+/* The crash handler's restore: mouse reporting off, attributes, cursor,
+ * keypad, the scroll region back to the whole window (ncurses set it for the
+ * size terminfo gave before it knew the real one, and does not reset it),
+ * then the normal screen. Built with the signals blocked, as a handler may
+ * read it. */
+static void build_restore_sequence(const TuiTerm *term)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    restore_length = 0;
+    append_text("\033[?1002l\033[?1000l\033[?1006l"); /* mouse reporting off */
+    append_capability("sgr0");
+    append_capability("cnorm");
+    append_capability("rmkx");
+    const char *csr = tigetstr("csr");
+    if (csr && csr != (char *)-1)
+        append_text(tiparm(csr, 0, term->rows - 1));
+    append_capability("rmcup");
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The scroll region to the whole window, through ncurses's stream. */
+static void reset_scroll_region(TuiTerm *term)
+{
+    const char *csr = tigetstr("csr");
+    if (csr && csr != (char *)-1)
+        send_after_curses(term, tiparm(csr, 0, term->rows - 1));
+}
+
+/* Whether the terminal type can place the cursor (terminfo's cup): without
+ * it (dumb, a printing terminal) every frame would go onto one line. */
+static bool can_place_cursor(void)
+{
+    TERMINAL *saved = cur_term;
+    int status = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &status) != OK)
+        return true; /* an unknown type: newterm says so */
+    const char *cup = tigetstr("cup");
+    bool can = cup && cup != (char *)-1;
+    del_curterm(cur_term);
+    set_curterm(saved);
+    return can;
+}
+
 static void read_size(TuiTerm *term)
 {
     struct winsize size;
@@ -467,6 +634,44 @@ static int start_signal_free_thread(pthread_t *thread, void *(*run)(void *), voi
     return started;
 }
 
+/* newterm on ncurses's pipe, of the window's real size: ncurses cannot read
+ * it from a pipe and would take terminfo's (24 x 80), and set the scroll
+ * region for it, unless LINES and COLUMNS say otherwise (put back after). */
+static SCREEN *newterm_sized(const TuiTerm *term)
+{
+    const char *names[2] = {"LINES", "COLUMNS"};
+    char *saved[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        const char *value = getenv(names[k]);
+        saved[k] = value ? strdup(value) : NULL;
+        char size[16];
+        snprintf(size, sizeof size, "%d", k == 0 ? term->rows : term->cols);
+        setenv(names[k], size, 1);
+    }
+    SCREEN *screen = newterm(NULL, term->curses_out, stdin);
+    for (int k = 0; k < 2; k++) {
+        if (saved[k])
+            setenv(names[k], saved[k], 1);
+        else
+            unsetenv(names[k]);
+        free(saved[k]);
+    }
+    return screen;
+}
+
+/* Our own cbreak mode (ncurses cannot set modes through a pipe): keys one at
+ * a time, no echo; ^C interrupts and ^Z suspends (SIGTSTP); ^S and ^Q are
+ * plain keys. */
+static void take_modes(void)
+{
+    struct termios modes = saved_modes;
+    modes.c_lflag &= (tcflag_t) ~(ICANON | ECHO | IEXTEN);
+    modes.c_iflag &= (tcflag_t) ~(IXON);
+    modes.c_cc[VMIN] = 1;
+    modes.c_cc[VTIME] = 0;
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &modes);
+}
+
 bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t err_size)
 {
     *term = (TuiTerm){.tty_fd = STDOUT_FILENO, .pipe_fd = {-1, -1}, .master_fd = -1};
@@ -480,19 +685,35 @@ bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t er
         snprintf(err, err_size, "cannot read the terminal's modes: %s", strerror(errno));
         return false;
     }
+    if (!can_place_cursor()) {
+        const char *name = getenv("TERM");
+        snprintf(err, err_size,
+                 "this terminal (TERM=%s) cannot place the cursor; use a terminal such as xterm, "
+                 "or run `clothsim run --frames` for text output",
+                 name ? name : "");
+        term->refused = true;
+        return false;
+    }
     read_size(term);
     if (record_path && !record_open(term, record_path, err, err_size))
         return false;
 
     quit_signal = 0;
     window_changed = 0;
+    suspend_asked = 0;
     /* before newterm, so that ncurses does not install handlers of its own */
     install_handlers();
 
-    if (pipe(term->pipe_fd) != 0) {
+    if (pipe(term->pipe_fd) != 0 || pipe(forward_control) != 0) {
         snprintf(err, err_size, "cannot make a pipe: %s", strerror(errno));
         goto fail;
     }
+    close_on_exec(forward_control[0]);
+    close_on_exec(forward_control[1]);
+    fcntl(term->pipe_fd[0], F_SETFL, fcntl(term->pipe_fd[0], F_GETFL) | O_NONBLOCK);
+    pthread_mutex_lock(&forward_lock);
+    flushes_asked = flushes_done = 0;
+    pthread_mutex_unlock(&forward_lock);
     pthread_t thread;
     int started = start_signal_free_thread(&thread, forward, term);
     if (started != 0) {
@@ -508,30 +729,17 @@ bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t er
         goto fail;
     }
     term->pipe_fd[1] = -1; /* owned by curses_out now */
-    term->screen = newterm(NULL, term->curses_out, stdin);
+    term->screen = newterm_sized(term);
     if (!term->screen) {
         const char *name = getenv("TERM");
         snprintf(err, err_size, "cannot use the terminal type '%s' (is TERM right?)", name ? name : "");
         goto fail;
     }
+    eight_bit_input();
 
-    /* our own cbreak mode (ncurses cannot set modes through a pipe): keys one
-     * at a time, no echo; ^C still interrupts; ^S, ^Q and ^Z are plain keys */
-    struct termios modes = saved_modes;
-    modes.c_lflag &= (tcflag_t) ~(ICANON | ECHO | IEXTEN);
-    modes.c_iflag &= (tcflag_t) ~(IXON);
-    modes.c_cc[VMIN] = 1;
-    modes.c_cc[VTIME] = 0;
-    modes.c_cc[VSUSP] = _POSIX_VDISABLE;
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &modes);
-
+    take_modes();
     restore_fd = term->tty_fd;
-    restore_length = 0;
-    append_text("\033[?1002l\033[?1000l\033[?1006l"); /* mouse reporting off */
-    append_capability("sgr0");
-    append_capability("cnorm");
-    append_capability("rmkx");
-    append_capability("rmcup");
+    build_restore_sequence(term);
     session_active = 1;
 
     resizeterm(term->rows, term->cols);
@@ -621,6 +829,7 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
         snprintf(err, err_size, "cannot use the terminal type '%s'", term_name ? term_name : "");
         goto fail;
     }
+    eight_bit_input();
     resizeterm(rows, cols); /* whatever LINES and COLUMNS say */
     return true;
 
@@ -634,9 +843,20 @@ void tui_term_stop(TuiTerm *term)
     if (term->screen) {
         if (term->mouse) {
             mousemask(0, NULL);
-            send_mouse_mode(term, "\033[?1002l");
+            send_after_curses(term, "\033[?1002l");
+        }
+        bool leave_clear = false;
+        if (!term->measuring) {
+            reset_scroll_region(term);
+            const char *rmcup = tigetstr("rmcup");
+            leave_clear = !rmcup || rmcup == (char *)-1; /* no other screen to go back to: clear this one */
         }
         endwin();
+        if (leave_clear) {
+            const char *clear = tigetstr("clear");
+            if (clear && clear != (char *)-1)
+                write_all(fileno(term->curses_out), clear, strlen(clear));
+        }
         delscreen(term->screen);
         term->screen = NULL;
     }
@@ -654,6 +874,11 @@ void tui_term_stop(TuiTerm *term)
     if (term->forwarding) {
         pthread_join(forwarder_thread, NULL);
         term->forwarding = false;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (forward_control[k] >= 0)
+            close(forward_control[k]);
+        forward_control[k] = -1;
     }
     if (term->draining) {
         pthread_mutex_lock(&drain_lock);
@@ -679,13 +904,76 @@ void tui_term_stop(TuiTerm *term)
     }
 }
 
+int tui_read_key(void)
+{
+    wint_t key;
+    int got = get_wch(&key);
+    if (got == ERR)
+        return ERR;
+    if (got == KEY_CODE_YES)
+        return key <= KEY_MAX ? (int)key : TUI_KEY_OTHER;
+    return key < 0x80 ? (int)key : TUI_KEY_OTHER;
+}
+
+/* ^Z: the terminal as it was (ncurses's endwin, the scroll region, the
+ * modes), every byte on it, then stopped as SIGTSTP's default would; on fg,
+ * the modes again (read anew: the shell may have changed them) and the last
+ * screen repainted; a change of size is noticed as a resize. */
+static void suspend(TuiTerm *term)
+{
+    suspend_asked = 0;
+    if (term->measuring || !session_active)
+        return;
+    if (term->mouse)
+        send_after_curses(term, "\033[?1002l");
+    reset_scroll_region(term);
+    endwin();
+    const char *rmcup = tigetstr("rmcup");
+    if (!rmcup || rmcup == (char *)-1) {
+        const char *clear = tigetstr("clear");
+        if (clear && clear != (char *)-1)
+            write_all(fileno(term->curses_out), clear, strlen(clear));
+    }
+    flush_forwarder(term);
+    session_active = 0;
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_modes);
+
+    struct sigaction stop_action;
+    memset(&stop_action, 0, sizeof stop_action);
+    sigemptyset(&stop_action.sa_mask);
+    stop_action.sa_handler = SIG_DFL;
+    sigaction(SIGTSTP, &stop_action, NULL);
+    raise(SIGTSTP); /* stops here until SIGCONT */
+    install_suspend_handler();
+
+    tcgetattr(STDIN_FILENO, &saved_modes);
+    take_modes();
+    session_active = 1;
+    window_changed = 1;
+    clearok(curscr, TRUE);
+    const char *smkx = tigetstr("smkx"); /* ncurses sends it again only at its next read */
+    if (smkx && smkx != (char *)-1)
+        send_after_curses(term, smkx);
+    if (term->mouse) /* doupdate comes back from endwin: the screen and ncurses's mouse */
+        send_after_curses(term, mouse_reads_sgr() ? "\033[?1002h" : "\033[?1006l\033[?1002h");
+    else
+        doupdate();
+}
+
 TuiWait tui_term_wait(TuiTerm *term, int timeout_ms)
 {
-    (void)term;
+    if (suspend_asked) {
+        suspend(term);
+        return WAIT_SIGNAL;
+    }
     if (quit_signal || window_changed)
         return WAIT_SIGNAL;
     struct pollfd fd = {.fd = STDIN_FILENO, .events = POLLIN};
     int n = poll(&fd, 1, timeout_ms);
+    if (n < 0 && errno == EINTR && suspend_asked) {
+        suspend(term);
+        return WAIT_SIGNAL;
+    }
     if (n < 0)
         return errno == EINTR ? WAIT_SIGNAL : WAIT_HANGUP;
     if (n == 0)
@@ -705,6 +993,8 @@ bool tui_term_take_resize(TuiTerm *term)
     if (rows == term->rows && cols == term->cols)
         return false;
     resizeterm(term->rows, term->cols);
+    if (!term->measuring)
+        build_restore_sequence(term);
     record_resize(term);
     return true;
 }
@@ -719,8 +1009,11 @@ void tui_term_mouse_on(TuiTerm *term)
     if (mousemask(want, NULL) == 0)
         return;
     mouseinterval(0); /* presses and releases as they come, no click detection delay */
-    /* ncurses asks for presses and releases only (mode 1000); drags need the
-     * motion of a held button (1002), which is far less chatty than 1003 */
-    send_mouse_mode(term, "\033[?1002h");
+    /* ncurses has asked for presses and releases (1000), in the encoding it
+     * reads, into its output. Drags need the motion of a held button (1002,
+     * far less chatty than 1003), asked after it; and where ncurses reads X10,
+     * SGR reports (1006, left on by an earlier program) would arrive as keys:
+     * switch them off */
+    send_after_curses(term, mouse_reads_sgr() ? "\033[?1002h" : "\033[?1006l\033[?1002h");
     term->mouse = true;
 }

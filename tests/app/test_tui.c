@@ -67,6 +67,44 @@ static const char *status_line(void)
     return line;
 }
 
+/* The pid of clothsim, the child of the pane's shell; 0 if none. */
+static long clothsim_pid(void)
+{
+    char command[256], line[64] = "";
+    snprintf(command, sizeof command,
+             "tmux -L %s display -p -t t '#{pane_pid}' | xargs -I{} cat /proc/{}/task/{}/children", server);
+    FILE *f = popen(command, "r");
+    if (!f)
+        return 0;
+    char *got = fgets(line, sizeof line, f);
+    pclose(f);
+    return got ? strtol(line, NULL, 10) : 0;
+}
+
+/* What tmux says of the pane's terminal: "alternate screen, cursor shown,
+ * any mouse mode, keypad cursor mode, keypad mode, scroll region". */
+static const char *terminal_state(void)
+{
+    static char state[128];
+    char command[384];
+    snprintf(command, sizeof command,
+             "tmux -L %s display -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag} "
+             "#{keypad_cursor_flag} #{keypad_flag} #{scroll_region_upper},#{scroll_region_lower}'",
+             server);
+    state[0] = '\0';
+    FILE *f = popen(command, "r");
+    if (f) {
+        if (!fgets(state, sizeof state, f))
+            state[0] = '\0';
+        pclose(f);
+    }
+    state[strcspn(state, "\n")] = '\0';
+    return state;
+}
+
+/* The state of a terminal given back whole, for a window of 30 rows. */
+#define RESTORED_STATE "0 1 0 0 0 0,29"
+
 Test(tui, draws_the_cloth_and_the_status_line_then_quits_with_status_0, .timeout = 30)
 {
     start("", "", 100, 30);
@@ -168,15 +206,7 @@ Test(tui, sigterm_restores_the_terminal, .timeout = 30)
 {
     start("", "", 100, 30);
     cr_assert(wait_for(" step "));
-    /* clothsim is the child of the pane's shell */
-    char command[256], line[64] = "";
-    snprintf(command, sizeof command,
-             "tmux -L %s display -p -t t '#{pane_pid}' | xargs -I{} cat /proc/{}/task/{}/children", server);
-    FILE *f = popen(command, "r");
-    cr_assert(f);
-    char *got = fgets(line, sizeof line, f);
-    pclose(f);
-    long pid = got ? strtol(line, NULL, 10) : 0;
+    long pid = clothsim_pid();
     cr_assert_gt(pid, 0, "no clothsim process found");
     cr_assert_eq(kill((pid_t)pid, SIGTERM), 0);
     cr_expect_eq(exit_status(), 128 + SIGTERM);
@@ -207,5 +237,208 @@ Test(tui, a_settled_scene_stops_stepping_until_a_key, .timeout = 30)
     cr_expect(wait_screen("settled", true), "a key did not wake it");
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+/* ---------------------------------------------------------------- keys */
+
+Test(tui, non_ascii_keys_are_ignored_not_read_as_control_keys, .timeout = 30)
+{
+    /* ф (d1 84) stripped of its top bits is Q and ^D (quit); ж (d0 b6) is P
+     * and 6 (pinning, xpbd); ñ (c3 b1) is C and 1 (euler) */
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t -l 'фжñ'");
+    tmux("send-keys -t t Space"); /* paused: the keys before it have been read */
+    cr_assert(wait_for("paused"), "the sandbox ended or stopped reading keys:\n%s", screen);
+    cr_expect(strstr(status_line(), " jakobsen ") != NULL, "a non-ASCII key changed the integrator: %s",
+              status_line());
+    cr_expect(strstr(screen, "Pin               top") != NULL, "a non-ASCII key changed the pinning:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+/* The text of a file, NUL-terminated, in a static buffer ("" if none). */
+static const char *file_text(const char *path)
+{
+    static char text[1 << 20];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+Test(tui, typed_keys_are_not_echoed, .timeout = 30)
+{
+    /* ncurses's echo wrote each key at the cursor, over the status line,
+     * until the next frame: the recording holds every byte sent */
+    char cast[128], args[192];
+    snprintf(cast, sizeof cast, "/tmp/clothsim-test-%d.cast", (int)getpid());
+    snprintf(args, sizeof args, "--scene net --record %s", cast);
+    start("", args, 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t Space");
+    cr_assert(wait_for("paused"));
+    tmux("send-keys -t t -l zyx"); /* bound to nothing */
+    pause_ms(300);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    const char *text = file_text(cast);
+    cr_assert(strstr(text, "\"version\": 2") != NULL, "no recording");
+    cr_expect(strstr(text, "\"o\", \"z\"]") == NULL && strstr(text, "\"o\", \"y\"]") == NULL &&
+                  strstr(text, "\"o\", \"x\"]") == NULL,
+              "a typed key was echoed to the terminal");
+    unlink(cast);
+    stop();
+}
+
+/* ---------------------------------------------------------------- signals */
+
+/* Ends the sandbox with sig and checks that the terminal is as it was:
+ * the normal screen, the cursor shown, no mouse reporting, no keypad mode,
+ * the scroll region the whole window. */
+static void signal_restores_the_terminal(int sig)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    long pid = clothsim_pid();
+    cr_assert_gt(pid, 0, "no clothsim process found");
+    cr_assert_eq(kill((pid_t)pid, sig), 0);
+    cr_expect_eq(exit_status(), 128 + sig, "signal %d did not end the sandbox", sig);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "signal %d left the terminal as: %s", sig, terminal_state());
+    stop();
+}
+
+Test(tui, sigquit_restores_the_terminal, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGQUIT);
+}
+
+Test(tui, sigusr1_restores_the_terminal, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGUSR1);
+}
+
+Test(tui, sigalrm_restores_the_terminal, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGALRM);
+}
+
+Test(tui, sigpipe_ends_the_sandbox_and_restores_the_terminal, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGPIPE);
+}
+
+Test(tui, sighup_restores_the_terminal_and_the_scroll_region, .timeout = 30)
+{
+    signal_restores_the_terminal(SIGHUP);
+}
+
+Test(tui, q_restores_the_terminal_and_the_scroll_region, .timeout = 30)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "q left the terminal as: %s", terminal_state());
+    stop();
+}
+
+Test(tui, q_in_the_lesson_menu_restores_the_scroll_region, .timeout = 30)
+{
+    start("", "learn", 100, 30);
+    cr_assert(wait_for("lessons"), "no menu:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "q in the menu left the terminal as: %s", terminal_state());
+    stop();
+}
+
+Test(tui, sigterm_in_a_lesson_restores_the_scroll_region, .timeout = 30)
+{
+    start("XDG_STATE_HOME=/tmp/clothsim-test-state", "lessons/01-meet-the-cloth.lesson", 100, 30);
+    cr_assert(wait_for("q quit"), "no lesson:\n%s", screen);
+    long pid = clothsim_pid();
+    cr_assert_gt(pid, 0, "no clothsim process found");
+    cr_assert_eq(kill((pid_t)pid, SIGTERM), 0);
+    cr_expect_eq(exit_status(), 128 + SIGTERM);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "SIGTERM in a lesson left the terminal as: %s",
+                     terminal_state());
+    stop();
+}
+
+Test(tui, ctrl_z_suspends_and_fg_brings_the_screen_back, .timeout = 40)
+{
+    /* an interactive shell with job control, as a person has */
+    if (system("tmux -V >/dev/null 2>&1") != 0)
+        cr_skip_test("tmux is not installed");
+    snprintf(server, sizeof server, "clothsim-test-%d", (int)getpid());
+    snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-test-%d.exit", (int)getpid());
+    snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-test-%d.stty", (int)getpid());
+    unlink(exit_path);
+    cr_assert_eq(tmux_new_session("-d -s t -x 100 -y 30 'env PS1=\\$\\  bash --norc --noprofile -i'"), 0);
+    tmux("send-keys -t t '%s' Enter", CLOTHSIM_BIN);
+    cr_assert(wait_for(" step "), "the sandbox did not start:\n%s", screen);
+    tmux("send-keys -t t C-z");
+    /* the shell's "Stopped" is in the locale's language: the state says it */
+    double deadline = now() + WAIT_SECONDS;
+    while (strcmp(terminal_state(), RESTORED_STATE) != 0 && now() < deadline)
+        pause_ms(40);
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "suspended, the terminal is left as: %s", terminal_state());
+    cr_expect(wait_screen(" step ", true), "the sandbox's screen is still shown:\n%s", screen);
+    tmux("send-keys -t t fg Enter");
+    cr_expect(wait_for(" step "), "fg did not bring the screen back:\n%s", screen);
+    cr_expect(wait_for("Gravity"), "fg did not bring the panel back:\n%s", screen);
+    cr_expect_str_eq(terminal_state(), "1 0 1 1 1 0,29", "after fg the terminal is: %s", terminal_state());
+    tmux("send-keys -t t 3");
+    cr_expect(wait_for(" verlet "), "keys do not reach the sandbox after fg: %s", status_line());
+    tmux("send-keys -t t q");
+    /* the shell's line only once the sandbox is gone, or it reads the keys */
+    cr_expect(wait_screen(" step ", true), "q did not end the sandbox after fg:\n%s", screen);
+    pause_ms(200);
+    tmux("send-keys -t t 'echo EXIT=$? > %s' Enter", exit_path);
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+/* ---------------------------------------------------------------- terminals */
+
+Test(tui, a_terminal_that_cannot_place_the_cursor_is_refused_with_status_2, .timeout = 30)
+{
+    start("TERM=dumb", "", 100, 30);
+    cr_expect_eq(exit_status(), 2);
+    capture();
+    cr_expect(strstr(screen, "cannot place the cursor") && strstr(screen, "--frames"),
+              "no sentence saying what would work:\n%s", screen);
+    cr_expect(strstr(screen, " step ") == NULL, "a frame was drawn:\n%s", screen);
+    stop();
+}
+
+Test(tui, the_linux_console_gets_ascii_and_no_frame_is_left_after_q, .timeout = 30)
+{
+    /* its fonts have no braille or half blocks; it has no other screen to
+     * go back to, so the last frame must be cleared */
+    /* ncurses's mouse set-up there loads GPM, which keeps 10 bytes: the full
+     * stack lets the sanitizer build's suppression (tests/lsan.supp) find it */
+    start("TERM=linux ASAN_OPTIONS=fast_unwind_on_malloc=0", "", 100, 30);
+    cr_assert(wait_for(" step "), "no status line on TERM=linux:\n%s", screen);
+    cr_expect(wait_for("Gravity"));
+    cr_expect(all_ascii(screen), "non-ASCII output on the Linux console:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    cr_expect(wait_screen("Gravity", true), "the last frame is left on screen:\n%s", screen);
+    stop();
+}
+
+Test(tui, a_vt100_is_left_without_the_last_frame, .timeout = 30)
+{
+    start("TERM=vt100", "", 100, 30);
+    cr_assert(wait_for(" step "), "no status line on TERM=vt100:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    cr_expect(wait_screen(" step ", true), "the last frame is left on screen:\n%s", screen);
     stop();
 }

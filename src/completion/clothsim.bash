@@ -1,0 +1,64 @@
+# bash completion for clothsim: commands, options, scenes (from
+# `clothsim scenes`), --set keys (from `clothsim params`) and lesson files.
+# Installed by `make install` as $(PREFIX)/share/bash-completion/completions/clothsim.
+
+_clothsim_scenes() {
+    "$1" scenes 2>/dev/null | awk '{ print $1 }'
+}
+
+_clothsim_keys() {
+    # the KEY column of the table, after its header line
+    "$1" params 2>/dev/null | awk 'seen && NF { print $1 } $1 == "KEY" { seen = 1 }'
+}
+
+_clothsim() {
+    local cur prev bin command word
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+    bin=${COMP_WORDS[0]}
+    command=
+    for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+        case $word in
+        run | params | scenes | learn | check | bench) command=$word; break ;;
+        esac
+    done
+
+    case $prev in
+    --scene)
+        COMPREPLY=($(compgen -W "$(_clothsim_scenes "$bin")" -- "$cur"))
+        return ;;
+    --set | --compare)
+        compopt -o nospace 2>/dev/null
+        COMPREPLY=($(compgen -S = -W "$(_clothsim_keys "$bin")" -- "$cur"))
+        return ;;
+    --record | --csv | --dump)
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return ;;
+    --mode)
+        COMPREPLY=($(compgen -W "shaded wire strain points" -- "$cur"))
+        return ;;
+    --fps | --steps | --seconds | --every | --size)
+        return ;;
+    esac
+
+    local options
+    case $command in
+    run) options="--scene --set --steps --seconds --every --csv --dump --frames --size --mode --ascii --help" ;;
+    params) options="--scene --help" ;;
+    check) options="--run --help" ;;
+    bench) options="--quick --json --help" ;;
+    scenes | learn) options="--help" ;;
+    *) options="--scene --set --compare --ascii --fps --high-contrast --stats --record --help --version" ;;
+    esac
+
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    elif [[ -z $command ]]; then
+        # a command, or a lesson file to play
+        COMPREPLY=($(compgen -W "run params scenes learn check bench" -- "$cur"))
+        COMPREPLY+=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
+    elif [[ $command == check ]]; then
+        COMPREPLY=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
+    fi
+}
+complete -F _clothsim clothsim

@@ -1,0 +1,55 @@
+/* test_completion.c - the bash completion file (src/completion/clothsim.bash)
+ * completes commands, scenes, --set keys and lesson files from what the
+ * binary itself lists; and the man page is where make install takes it. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What bash's completion offers for the words given (the last is the one
+ * being completed), space-separated, run in the source folder. */
+static const char *complete(const char *words)
+{
+    static char out[8192];
+    char command[2048];
+    snprintf(command, sizeof command,
+             "cd '%s' && bash --norc --noprofile -c 'source src/completion/clothsim.bash; "
+             "COMP_WORDS=(%s); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _clothsim; "
+             "echo \" ${COMPREPLY[*]} \"' 2>&1",
+             CLOTHSIM_SRCDIR, words);
+    out[0] = '\0';
+    FILE *f = popen(command, "r");
+    cr_assert(f, "cannot run bash");
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    pclose(f);
+    return out;
+}
+
+#define WORDS(...) "\"" CLOTHSIM_BIN "\" " __VA_ARGS__
+
+Test(completion, commands_scenes_keys_and_lessons)
+{
+    if (system("bash --version >/dev/null 2>&1") != 0)
+        cr_skip_test("bash is not installed");
+    const char *got = complete(WORDS("\"\""));
+    cr_expect(strstr(got, " run ") && strstr(got, " learn ") && strstr(got, " params "), "commands: %s", got);
+    got = complete(WORDS("--scene \"\""));
+    cr_expect(strstr(got, " curtain ") && strstr(got, " flag ") && strstr(got, " net "), "scenes: %s", got);
+    got = complete(WORDS("--set gra"));
+    cr_expect(strstr(got, " gravity= ") != NULL, "--set keys: %s", got);
+    got = complete(WORDS("run --set wind"));
+    cr_expect(strstr(got, " wind_x= ") != NULL, "--set keys after run: %s", got);
+    got = complete(WORDS("lessons/01"));
+    cr_expect(strstr(got, " lessons/01-meet-the-cloth.lesson ") != NULL, "lesson files: %s", got);
+    got = complete(WORDS("run --st"));
+    cr_expect(strstr(got, " --steps ") != NULL, "run's options: %s", got);
+}
+
+Test(completion, the_man_page_and_the_completion_are_under_src)
+{
+    cr_expect_eq(access(CLOTHSIM_SRCDIR "/src/clothsim.1", R_OK), 0, "no src/clothsim.1");
+    cr_expect_neq(access(CLOTHSIM_SRCDIR "/clothsim.1", F_OK), 0, "a man page is left at the top level");
+    cr_expect_eq(access(CLOTHSIM_SRCDIR "/src/completion/clothsim.bash", R_OK), 0);
+}
