@@ -131,6 +131,28 @@ Test(learn, a_lesson_file_plays_and_an_answer_shows_its_feedback, .timeout = 30)
     remove_folder();
 }
 
+/* Lesson 2 as a class sees it at 80x24: the prediction is held back while
+ * the run shows what happens, Euler's pane blows apart with its time and
+ * why, the stretch is shown large, and the feedback comes after the run. */
+Test(learn, lesson_2_shows_the_blow_up_and_explains_after_it, .timeout = 40)
+{
+    make_folder();
+    start("", CLOTHSIM_SRCDIR "/lessons/02-euler-vs-verlet.lesson", 80, 24);
+    cr_assert(wait_for("What will you see in the first four seconds?"), "the lesson did not open:\n%s", screen);
+    cr_expect(strstr(screen, "Same springs, same small step") != NULL, "the page opens at its first line:\n%s", screen);
+    cr_expect(strstr(screen, "max strain") != NULL, "the view shows max strain large:\n%s", screen);
+    tmux("send-keys -t t 2");
+    cr_expect(wait_for("You said 2. Watch what happens."), "the answer is not held back:\n%s", screen);
+    cr_expect(strstr(screen, "Right.") == NULL, "feedback before the run that shows it:\n%s", screen);
+    cr_expect(wait_for("EXPLODED at t = 2."), "Euler's pane does not say it exploded:\n%s", screen);
+    cr_expect(wait_for("Right. Every swing overshoots"), "no feedback after the run:\n%s", screen);
+    cr_expect(strstr(screen, "Euler gains energy") != NULL, "the banner says why:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    remove_folder();
+}
+
 Test(learn, a_lesson_with_a_syntax_error_exits_2_with_its_file_line_col, .timeout = 20)
 {
     make_folder();

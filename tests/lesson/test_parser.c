@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lesson/lesson.h"
+#include "render/render.h"
 
 #define HEAD "title T\nsummary S\nduration 5 min\n"
 
@@ -388,4 +389,76 @@ Test(parser, suggests_only_near_names)
     cr_expect_str_eq(lesson_suggest("lfet", names, 3), "left");
     cr_expect_str_eq(lesson_suggest("rigth", names, 3), "right");
     cr_expect_null(lesson_suggest("centre", names, 3));
+}
+
+Test(parser, reads_view_lines)
+{
+    Lesson *l = parse(HEAD "pane a\npane b\nview mode=strain camera=shared yaw=30 pitch=-10 zoom=0.5 energy=2.9..3.2 "
+                           "strain=0..20% show=torn,max_strain\npage P\nview b energy=log camera=follow show=none\n");
+    cr_assert_not_null(l, "%s", err);
+    const LessonItem *v = &l->items[2];
+    cr_assert_eq(v->kind, LESSON_VIEW);
+    cr_expect_null(v->pane);
+    cr_expect_eq(v->view.mode, RENDER_STRAIN);
+    cr_expect_eq(v->view.camera, VIEW_CAMERA_SHARED);
+    cr_expect_float_eq(v->view.yaw, 30.0 * 3.14159265358979 / 180.0, 1e-9);
+    cr_expect_float_eq(v->view.pitch, -10.0 * 3.14159265358979 / 180.0, 1e-9);
+    cr_expect_float_eq(v->view.zoom, 0.5, 1e-12);
+    cr_expect_eq(v->view.energy_scale, VIEW_SCALE_FIXED);
+    cr_expect_float_eq(v->view.energy_lo, 2.9, 1e-12);
+    cr_expect_float_eq(v->view.energy_hi, 3.2, 1e-12);
+    cr_expect_float_eq(v->view.strain_hi, 0.2, 1e-12, "a percentage is a hundredth");
+    cr_expect_eq(v->view.show_count, 2);
+    cr_expect_eq(v->view.shows[0], METRIC_TORN);
+    cr_expect_eq(v->view.shows[1], METRIC_MAX_STRAIN);
+    cr_expect_eq(v->view.set, VIEW_SET_MODE | VIEW_SET_CAMERA | VIEW_SET_YAW | VIEW_SET_PITCH | VIEW_SET_ZOOM |
+                                  VIEW_SET_ENERGY | VIEW_SET_STRAIN | VIEW_SET_SHOW);
+    const LessonItem *w = &l->items[3];
+    cr_expect_str_eq(w->pane, "b");
+    cr_expect_eq(w->view.set, VIEW_SET_ENERGY | VIEW_SET_CAMERA | VIEW_SET_SHOW, "only what the line names");
+    cr_expect_eq(w->view.energy_scale, VIEW_SCALE_LOG);
+    cr_expect_eq(w->view.show_count, 0);
+    lesson_destroy(l);
+}
+
+Test(parser, refuses_bad_view_lines_with_their_place)
+{
+    /* the column is the culprit's: the value, or the key that is unknown */
+    cr_expect_str_eq(error_of(HEAD "view mode=glow\npage P\n"),
+                     "t.lesson:4:11: view: mode is shaded, wire, strain or points, got 'glow'");
+    cr_expect_str_eq(error_of(HEAD "view camra=own\npage P\n"), "t.lesson:4:6: view: unknown key 'camra'; did you mean 'camera'?");
+    cr_expect_str_eq(error_of(HEAD "view zoom=20\npage P\n"), "t.lesson:4:11: view: zoom is a factor from 0.1 to 10, got '20'");
+    cr_expect_str_eq(error_of(HEAD "view energy=3..2\npage P\n"),
+                     "t.lesson:4:13: view: energy is auto, log or a range LO..HI such as 2.9..3.2 (J), got '3..2'");
+    cr_expect_str_eq(error_of(HEAD "view strain=log\npage P\n"),
+                     "t.lesson:4:13: view: strain is auto or a range LO..HI such as 0..20%, got 'log'");
+    cr_expect_str_eq(error_of(HEAD "view show=torn,maxstrain\npage P\n"),
+                     "t.lesson:4:16: view: show: unknown metric 'maxstrain'; did you mean 'max_strain'?");
+    cr_expect_str_eq(error_of(HEAD "view show=screen_cover\npage P\n"),
+                     "t.lesson:4:11: view: show takes metrics such as torn,max_strain,time, got 'screen_cover'");
+    cr_expect_str_eq(error_of(HEAD "view yaw=200\npage P\n"), "t.lesson:4:10: view: yaw is in degrees, -180 to 180, got '200'");
+    cr_expect_str_eq(error_of(HEAD "view\npage P\n"),
+                     "t.lesson:4:5: view: expected KEY=VALUE, such as mode=strain or camera=shared");
+    cr_expect_str_eq(error_of(HEAD "pane a\nview left mode=wire\npage P\n"), "t.lesson:5:6: unknown pane 'left' (open: a)");
+}
+
+Test(parser, reads_claims_on_the_screen)
+{
+    Lesson *l = parse(HEAD "pane a\npane b\npage P\nexpect a screen_unlike b > 30%\nexpect a screen_rows > 1.5x b\n"
+                           "expect b screen_holes = 0\n");
+    cr_assert_not_null(l, "%s", err);
+    const LessonExpect *e = &l->items[l->item_count - 3].expect;
+    cr_expect_eq(e->metric, METRIC_SCREEN_UNLIKE);
+    cr_expect_str_eq(e->other_pane, "b");
+    cr_expect_float_eq(e->value, 0.3, 1e-12);
+    e = &l->items[l->item_count - 2].expect;
+    cr_expect_eq(e->reference, REF_PANE);
+    cr_expect_float_eq(e->value, 1.5, 1e-12);
+    lesson_destroy(l);
+    cr_expect_str_eq(error_of(HEAD "pane a\npane b\npage P\nexpect a screen_unlike > 30%\n"),
+                     "t.lesson:7:24: expect: screen_unlike names the pane compared with, such as 'screen_unlike right > 30%'");
+    cr_expect_str_eq(error_of(HEAD "pane a\npane b\npage P\nexpect a screen_unlike a > 30%\n"),
+                     "t.lesson:7:24: expect: screen_unlike compares two different panes");
+    cr_expect_str_eq(error_of(HEAD "pane a\npage P\nexpect screen_cover within 5% of start\n"),
+                     "t.lesson:6:8: expect: screen_cover is what the screen shows now: compare it with a number or a pane");
 }

@@ -291,3 +291,125 @@ Test(player, a_run_is_as_far_as_its_slowest_pane_even_when_one_exploded)
     lesson_player_destroy(p);
     lesson_destroy(lesson);
 }
+
+/* ------------------------------------------------------------ views and the screen */
+
+#include "lesson/view.h"
+
+static const char views[] = HEAD "set collider=none wind_z=0 turbulence=0 cols=4 spacing=0.05 integrator=jakobsen\n"
+                                 "view mode=wire\n"
+                                 "pane short rows=10\n"
+                                 "pane long rows=20\n"
+                                 "view long show=torn\n"
+                                 "page P\n"
+                                 "view camera=shared yaw=0 pitch=0\n"
+                                 "expect long screen_rows > 1.7x short\n"
+                                 "page Q\n"
+                                 "view camera=own\n"
+                                 "expect long screen_rows within 10% of short\n";
+
+Test(player, views_are_merged_and_inherited)
+{
+    Lesson *l = parse(views);
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_expect_eq(p->panes[0].view.mode, RENDER_WIRE, "a pane opened after a view line starts from it");
+    cr_expect_eq(p->panes[1].view.mode, RENDER_WIRE);
+    cr_expect_eq(p->panes[0].view.show_count, 0, "a pane's own view line leaves the others");
+    cr_expect_eq(p->panes[1].view.show_count, 1);
+    cr_expect_eq(p->panes[0].view.camera, VIEW_CAMERA_SHARED);
+    cr_expect_eq(p->panes[1].view.mode, RENDER_WIRE, "a view line changes only what it names");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, a_shared_camera_shows_a_longer_cloth_longer)
+{
+    Lesson *l = parse(views);
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert(lesson_player_play_to_end(p));
+    for (int k = 0; k < l->item_count; k++)
+        if (p->results[k].reached)
+            cr_expect(p->results[k].passed, "%s", p->results[k].message);
+    cr_expect_eq(p->expects_passed, 2);
+    /* the same at every size a lesson is played at, and by hand */
+    lesson_player_goto(p, 0);
+    for (int s = 0; s < LESSON_SCREEN_SIZE_COUNT; s++) {
+        int cols = lesson_screen_sizes[s][0], rows = lesson_screen_sizes[s][1];
+        double shorter = lesson_view_measure(p, 0, METRIC_SCREEN_ROWS, -1, cols, rows);
+        double longer = lesson_view_measure(p, 1, METRIC_SCREEN_ROWS, -1, cols, rows);
+        cr_expect(longer > 1.7 * shorter && shorter > 0.1, "%dx%d: %g against %g", cols, rows, longer, shorter);
+    }
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, holes_and_differences_are_seen)
+{
+    Lesson *l = parse(HEAD "set collider=none wind_z=0 turbulence=0 cols=20 rows=20 spacing=0.05\n"
+                           "pane cut\npane whole\nview yaw=0 pitch=0 camera=shared\npage P\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_expect_eq(lesson_view_measure(p, 0, METRIC_SCREEN_HOLES, -1, 80, 24), 0.0);
+    cr_expect_lt(lesson_view_measure(p, 0, METRIC_SCREEN_UNLIKE, 1, 80, 24), 0.01, "two equal panes look equal");
+    /* tear every link that touches the particles of a 6 x 6 block in the middle */
+    Cloth *c = p->panes[0].solver->cloth;
+    for (int k = 0; k < c->link_count; k++) {
+        int a = (int)c->link_a[k], b = (int)c->link_b[k];
+        int ax = a % 20, ay = a / 20, bx = b % 20, by = b / 20;
+        if ((ax >= 7 && ax <= 12 && ay >= 7 && ay <= 12) || (bx >= 7 && bx <= 12 && by >= 7 && by <= 12))
+            c->torn[k] = 1;
+    }
+    c->torn_generation++;
+    for (int s = 0; s < LESSON_SCREEN_SIZE_COUNT; s++) {
+        int cols = lesson_screen_sizes[s][0], rows = lesson_screen_sizes[s][1];
+        double holes = lesson_view_measure(p, 0, METRIC_SCREEN_HOLES, -1, cols, rows);
+        cr_expect_gt(holes, 2.0, "%dx%d: a hole in the middle shows as %g empty cells", cols, rows, holes);
+        cr_expect_gt(lesson_view_measure(p, 0, METRIC_SCREEN_UNLIKE, 1, cols, rows), 0.03);
+        cr_expect_lt(lesson_view_measure(p, 0, METRIC_SCREEN_COVER, -1, cols, rows),
+                     lesson_view_measure(p, 1, METRIC_SCREEN_COVER, -1, cols, rows));
+        cr_expect_eq(lesson_view_measure(p, 1, METRIC_SCREEN_HOLES, -1, cols, rows), 0.0);
+    }
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, feedback_waits_for_the_run_after_the_question)
+{
+    Lesson *l = parse(HEAD "pane a collider=none\npage P\nquestion Q?\nchoice A\nfeedback fa\nchoice B\nanswer 1\n"
+                           "run 1s\n> After.\npage R\nquestion Q?\nchoice A\nchoice B\nfeedback fb\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert(lesson_player_answer(p, 0));
+    cr_expect_eq(p->state, LESSON_RUNNING);
+    cr_expect_not(lesson_player_feedback_ready(p), "predict, observe, then explain");
+    cr_assert(lesson_player_tick(p, 0.5));
+    cr_expect_not(lesson_player_feedback_ready(p));
+    cr_assert(lesson_player_finish(p));
+    cr_expect(lesson_player_feedback_ready(p));
+    cr_expect_str_eq(lesson_player_feedback(p), "fa");
+    cr_assert(lesson_player_next(p)); /* page R: no run after its question */
+    cr_assert(lesson_player_answer(p, 1));
+    cr_expect(lesson_player_feedback_ready(p));
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, free_play_resets_the_panes_keeping_what_the_student_chose)
+{
+    Lesson *l = parse(HEAD "pane a collider=none\npage P\nplay dt substeps\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert_eq(p->state, LESSON_PLAYING);
+    char message[200];
+    cr_assert(lesson_player_adjust(p, -1, "substeps", "9", message, sizeof message), "%s", message);
+    cr_assert(lesson_player_tick(p, 0.5));
+    cr_expect_gt(p->panes[0].solver->step, 0);
+    cr_assert(lesson_player_reset_panes(p));
+    cr_expect_eq(p->panes[0].solver->step, 0);
+    cr_expect_eq(p->panes[0].solver->params.substeps, 9, "the student's setting stays");
+    cr_expect_eq(p->state, LESSON_PLAYING);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}

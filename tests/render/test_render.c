@@ -986,3 +986,78 @@ Test(render, every_mode_draws_the_running_curtain_and_reuses_its_scratch)
     canvas_destroy(canvas);
     solver_destroy(solver);
 }
+
+/* ------------------------------------------------------------ layout and scaled plots */
+
+#include "render/layout.h"
+
+static bool rects_overlap(LayoutRect a, LayoutRect b)
+{
+    return a.width > 0 && b.width > 0 && a.height > 0 && b.height > 0 && a.x < b.x + b.width && b.x < a.x + a.width &&
+           a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+Test(render, layout_tiles_the_screen_without_overlap)
+{
+    static const int sizes[][2] = {{40, 12}, {80, 24}, {110, 34}, {120, 40}, {200, 60}, {63, 20}, {99, 30}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int n = 1; n <= LAYOUT_MAX_PANES; n++)
+            for (int lesson = 0; lesson < 2; lesson++) {
+                int cols = sizes[s][0], rows = sizes[s][1];
+                Layout l;
+                layout_compute(&l, cols, rows, n, lesson);
+                cr_assert_not(l.too_small);
+                LayoutRect all[2 * LAYOUT_MAX_PANES + 1];
+                int count = 0;
+                for (int i = 0; i < n; i++)
+                    all[count++] = l.view[i], all[count++] = l.plots[i];
+                if (l.panel_shown)
+                    all[count++] = l.panel;
+                for (int a = 0; a < count; a++) {
+                    cr_expect(all[a].x >= 0 && all[a].y >= 1 && all[a].x + all[a].width <= cols &&
+                                  all[a].y + all[a].height <= rows,
+                              "%dx%d, %d panes: a rectangle leaves the screen", cols, rows, n);
+                    for (int b = a + 1; b < count; b++)
+                        cr_expect_not(rects_overlap(all[a], all[b]), "%dx%d, %d panes, lesson %d: %d and %d overlap",
+                                      cols, rows, n, lesson, a, b);
+                }
+            }
+}
+
+Test(render, compared_panes_stand_side_by_side_while_they_keep_20_columns)
+{
+    Layout l;
+    layout_compute(&l, 80, 24, 3, true);
+    for (int i = 0; i < 3; i++) {
+        cr_expect_eq(l.view[i].y, 1, "three panes at 80x24 make one row");
+        cr_expect_geq(l.view[i].width, LAYOUT_ROW_MIN);
+    }
+    cr_expect_eq(l.panel.height, 23 / 2, "the narration takes half the rows under the panes");
+    layout_compute(&l, 110, 34, 4, true);
+    cr_expect_eq(l.view[0].y, l.view[1].y);
+    cr_expect_gt(l.view[2].y, l.view[0].y, "four panes on 66 columns: two rows of two");
+    cr_expect_eq(l.view[0].width, l.view[2].width);
+}
+
+Test(render, a_scaled_plot_prints_its_range_and_never_cuts_its_number)
+{
+    Canvas *canvas = canvas_create(40, 3);
+    cr_assert_not_null(canvas);
+    float values[4] = {3.0f, 3.01f, 3.02f, 3.03f};
+    RenderPlotScale fixed = {.lo = 2.9f, .hi = 3.2f, .reference = 3.0f};
+    render_plot_scaled(canvas, 0, 0, 40, 3, values, 4, PALETTE_HIGHLIGHT, "energy J", GLYPHS_ASCII, &fixed);
+    char row[64];
+    for (int x = 0; x < 40; x++)
+        row[x] = (char)canvas_get(canvas, x, 0)->glyph;
+    row[40] = '\0';
+    cr_expect(strstr(row, "energy J 3.03 [2.9..3.2]") != NULL, "%s", row);
+    /* a tiny strain in a narrow plot: the whole number, not 1.956e */
+    float tiny[1] = {1.956e-6f};
+    RenderPlotScale percent = {.lo = NAN, .hi = NAN, .reference = NAN, .percent = true};
+    render_plot_scaled(canvas, 0, 0, 12, 3, tiny, 1, PALETTE_HIGHLIGHT, "max strain", GLYPHS_ASCII, &percent);
+    for (int x = 0; x < 12; x++)
+        row[x] = (char)canvas_get(canvas, x, 0)->glyph;
+    row[12] = '\0';
+    cr_expect(strstr(row, "1.96e-04%") != NULL, "'%s'", row);
+    canvas_destroy(canvas);
+}
