@@ -646,7 +646,7 @@ static void session_setup(Tui *tui)
 
 bool tui_session_start(Tui *tui, char *err, size_t err_size)
 {
-    if (!tui_term_start(&tui->term, tui->record_path, err, err_size))
+    if (!tui_term_start(&tui->term, tui->recording, err, err_size))
         return false;
     session_setup(tui);
     return true;
@@ -690,9 +690,24 @@ int tui_main(int argc, char **argv)
     }
     tui->message[0] = '\0';
 
-    char err[320];
+    /* the recording is opened before the terminal is touched (a path that
+     * cannot be written is a mistake on the command line, as for --csv),
+     * into a temporary file that replaces the old recording only once the
+     * whole session is written */
+    char err[CLI_CUT_PATH * 2 + 200];
+    Output recording = {0};
+    if (tui->record_path) {
+        if (!output_open(&recording, "--record", tui->record_path, err, sizeof err)) {
+            cli_error("%s", err);
+            panes_destroy(tui);
+            free(tui);
+            return EXIT_USAGE;
+        }
+        tui->recording = &recording;
+    }
     if (!tui_session_start(tui, err, sizeof err)) {
         cli_error("%s", err);
+        output_discard(&recording); /* an old recording stays as it was */
         panes_destroy(tui);
         free(tui);
         return 1;
@@ -702,6 +717,11 @@ int tui_main(int argc, char **argv)
     tui_sample(tui, true);
     status = run(tui);
     tui_session_stop(tui);
+    if (!output_close(&recording, err, sizeof err)) {
+        cli_error("%s", err);
+        if (status == 0)
+            status = 1;
+    }
 
     if (tui->stats) {
         unsigned long frames = tui->frames;
