@@ -371,3 +371,166 @@ Test(hostile, a_recording_replaces_the_old_one_when_the_session_ends, .timeout =
     unlink(err_path);
     clean(folder);
 }
+
+/* ---------------------------------------------------------------- progress */
+
+#include "app/progress.h"
+
+/* XDG_STATE_HOME in a scratch folder; returns the progress folder in it. */
+static const char *state_home(const char *folder)
+{
+    static char progress_folder[160];
+    cr_assert_eq(setenv("XDG_STATE_HOME", folder, 1), 0);
+    snprintf(progress_folder, sizeof progress_folder, "%s/clothsim", folder);
+    mkdir(progress_folder, 0755);
+    return progress_folder;
+}
+
+static void save(Progress *p, const char *lesson, int page, bool finished)
+{
+    bool first_failure;
+    cr_expect(progress_save(p, lesson, page, finished, &first_failure), "save %s: %s", lesson, p->err);
+}
+
+Test(hostile, progress_never_writes_through_a_planted_link)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char victim[160], link_path[200], file[200];
+    snprintf(victim, sizeof victim, "%s/victim", folder);
+    write_text(victim, "precious\n");
+    snprintf(link_path, sizeof link_path, "%s/progress.%d.tmp", state, (int)getpid()); /* the old name */
+    cr_assert_eq(symlink(victim, link_path), 0);
+    snprintf(link_path, sizeof link_path, "%s/progress.tmp.AAAAAA", state);
+    cr_assert_eq(symlink(victim, link_path), 0);
+    snprintf(file, sizeof file, "%s/progress", state);
+    Progress p;
+    progress_load(&p);
+    save(&p, "/lessons/a.lesson", 2, false);
+    progress_free(&p);
+    cr_expect_str_eq(read_text(victim), "precious\n");
+    cr_expect_str_eq(read_text(file), "2\t0\t/lessons/a.lesson\n");
+    /* the progress file itself a link: not read, and replaced by a file, not followed */
+    unlink(file);
+    cr_assert_eq(symlink(victim, file), 0);
+    progress_load(&p);
+    cr_expect_eq(p.count, 0);
+    save(&p, "/lessons/b.lesson", 1, true);
+    progress_free(&p);
+    cr_expect_str_eq(read_text(victim), "precious\n");
+    struct stat st;
+    cr_expect(lstat(file, &st) == 0 && S_ISREG(st.st_mode));
+    clean(folder);
+}
+
+Test(hostile, progress_removes_what_a_killed_save_left)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char stale[200];
+    snprintf(stale, sizeof stale, "%s/progress.tmp.Xy12zz", state);
+    write_text(stale, "1\t0\t/half");
+    Progress p;
+    progress_load(&p);
+    save(&p, "/lessons/a.lesson", 0, false);
+    progress_free(&p);
+    cr_expect(access(stale, F_OK) != 0, "the stale temporary is gone");
+    cr_expect_eq(entries(state), 2, "progress and progress.lock only");
+    clean(folder);
+}
+
+Test(hostile, two_lessons_open_at_once_keep_each_others_progress)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    Progress one, two;
+    progress_load(&one);
+    progress_load(&two);
+    save(&one, "/lessons/a.lesson", 3, false);
+    save(&two, "/lessons/b.lesson", 5, true);
+    save(&one, "/lessons/a.lesson", 4, false);
+    progress_free(&one);
+    progress_free(&two);
+    Progress p;
+    progress_load(&p);
+    const ProgressEntry *a = progress_find(&p, "/lessons/a.lesson"), *b = progress_find(&p, "/lessons/b.lesson");
+    cr_assert(a && b, "both kept: %s", read_text(state));
+    cr_expect(a->page == 4 && !a->finished);
+    cr_expect(b->page == 5 && b->finished);
+    progress_free(&p);
+    clean(folder);
+}
+
+Test(hostile, an_overlong_state_home_is_refused_not_cut)
+{
+    const char *folder = scratch();
+    static char state[1001]; /* too long to name whole: refused */
+    int n = snprintf(state, sizeof state, "%s/", folder);
+    memset(state + n, 'd', sizeof state - 1 - (size_t)n);
+    state[sizeof state - 1] = '\0';
+    cr_assert_eq(setenv("XDG_STATE_HOME", state, 1), 0);
+    Progress p;
+    progress_load(&p);
+    cr_expect_str_eq(p.file, "");
+    cr_expect(strstr(p.err, "XDG_STATE_HOME is too long") != NULL, "%s", p.err);
+    bool first_failure;
+    cr_expect(!progress_save(&p, "/lessons/a.lesson", 1, false, &first_failure));
+    cr_expect(first_failure);
+    progress_free(&p);
+    cr_expect_eq(entries(folder), 0, "nothing written anywhere");
+    clean(folder);
+}
+
+Test(hostile, a_corrupt_progress_file_is_set_aside_not_lost)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char file[200], aside[220];
+    snprintf(file, sizeof file, "%s/progress", state);
+    snprintf(aside, sizeof aside, "%s/progress.corrupt", state);
+    write_text(file, "2\t1\t/lessons/a.lesson\nthis is not progress\n");
+    Progress p;
+    progress_load(&p);
+    cr_expect(p.set_aside);
+    cr_expect(strstr(p.err, "line 2") && strstr(p.err, "progress.corrupt"), "%s", p.err);
+    cr_expect_str_eq(read_text(aside), "2\t1\t/lessons/a.lesson\nthis is not progress\n");
+    cr_expect(access(file, F_OK) != 0);
+    progress_free(&p);
+    clean(folder);
+}
+
+Test(hostile, the_progress_reader_takes_any_bytes)
+{
+    static const struct {
+        const char *text;
+        size_t length;
+        bool ok;
+        int count;
+    } cases[] = {
+        {"", 0, true, 0},
+        {"1\t0\t/a\n", 7, true, 1},
+        {"1\t0\t/a", 6, true, 1},
+        {"1\t0\t/a\n3\t1\t/a\n", 14, true, 1}, /* twice: the furthest */
+        {"1\t0\t/a\0b\n", 9, false, 0},
+        {"1\t2\t/a\n", 7, false, 0},
+        {"-1\t0\t/a\n", 8, false, 0},
+        {"99999999999\t0\t/a\n", 17, false, 0},
+        {"1\t0\trelative\n", 13, false, 0},
+        {"1\t0\t", 4, false, 0},
+        {"1\t0", 3, false, 0},
+        {"\n", 1, false, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Progress p = {0};
+        int bad_line;
+        cr_expect_eq(progress_parse(&p, cases[k].text, cases[k].length, &bad_line), cases[k].ok, "case %zu", k);
+        if (cases[k].ok)
+            cr_expect_eq(p.count, cases[k].count, "case %zu", k);
+        progress_free(&p);
+    }
+    Progress p = {0};
+    int bad_line;
+    cr_expect(progress_parse(&p, "1\t0\t/a\n3\t1\t/a\n", 14, &bad_line));
+    cr_expect(p.count == 1 && p.entries[0].page == 3 && p.entries[0].finished);
+    progress_free(&p);
+}
