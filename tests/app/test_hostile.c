@@ -534,3 +534,62 @@ Test(hostile, the_progress_reader_takes_any_bytes)
     cr_expect(p.count == 1 && p.entries[0].page == 3 && p.entries[0].finished);
     progress_free(&p);
 }
+
+/* ---------------------------------------------------------------- lessons */
+
+#include "lesson/lesson.h"
+
+Test(hostile, check_refuses_a_fifo_and_a_folder_at_once, .timeout = 10)
+{
+    const char *folder = scratch();
+    char fifo[128];
+    snprintf(fifo, sizeof fifo, "%s/pipe.lesson", folder);
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    cr_expect_eq(run((const char *[]){"", "check", fifo, NULL}), 2);
+    char line[256];
+    snprintf(line, sizeof line, "%s: cannot read: not a regular file (a lesson is a file)\n", fifo);
+    cr_expect_str_eq(err, line);
+    cr_expect_eq(run((const char *[]){"", "check", folder, NULL}), 2);
+    snprintf(line, sizeof line, "%s: cannot read: it is a folder\n", folder);
+    cr_expect_str_eq(err, line);
+    clean(folder);
+}
+
+static const char lesson_head[] = "title T\nsummary S\nduration 1 min\n";
+
+/* Parses head + body + repeat x count + tail; returns the message or "". */
+static const char *budget_error(const char *body, const char *repeat, int count, const char *tail)
+{
+    static char err_line[600];
+    size_t cap = strlen(lesson_head) + strlen(body) + strlen(repeat) * (size_t)count + strlen(tail) + 1;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    char *p = text + sprintf(text, "%s%s", lesson_head, body);
+    for (int k = 0; k < count; k++)
+        p += sprintf(p, "%s", repeat);
+    sprintf(p, "%s", tail);
+    Lesson *lesson = lesson_parse_buffer("x.lesson", text, strlen(text), err_line, sizeof err_line);
+    free(text);
+    if (lesson)
+        err_line[0] = '\0';
+    lesson_destroy(lesson);
+    return err_line;
+}
+
+Test(hostile, a_lesson_over_its_budget_is_refused_with_a_position)
+{
+    cr_expect_str_eq(budget_error("set cols=2 rows=2\npane a\npage P\n", "reset\n", 10000, ""),
+                     "x.lesson:2005:1: over the lesson's budget: more than 2000 commands");
+    cr_expect_str_eq(budget_error("pane a\npage P\n", "reset\n", 10000, ""),
+                     "x.lesson:1393:1: over the lesson's budget: 1000080 particles built by panes, resets and "
+                     "settings (at most 1000000)");
+    cr_expect_str_eq(budget_error("pane a\npage P\n", "close a\npane a\n", 5000, ""),
+                     "x.lesson:2005:1: over the lesson's budget: more than 2000 commands");
+    cr_expect_str_eq(budget_error("set cols=1000 rows=250\npane a\npane b\npane c\npane d\npage P\n", "", 0, "run 10 s\n"),
+                     "x.lesson:6:1: over the lesson's budget: 500000 particles in the open panes (at most 250000)");
+    cr_expect_str_eq(budget_error("pane a\npage P\n", "run 300 s\n", 3, ""),
+                     "x.lesson:8:1: over the lesson's budget: 900 simulated seconds of runs (at most 600)");
+    cr_expect_str_eq(budget_error("set cols=500 rows=200\npane a\npage P\n", "", 0, "run 30 s\n"),
+                     "x.lesson:7:1: over the lesson's budget: 1.8e+08 particle-steps of runs (at most 1e+08)");
+    cr_expect_str_eq(budget_error("pane a\npage P\n", "run 1 s\nreset\n", 10, ""), "", "a lesson within it parses");
+}
