@@ -138,7 +138,7 @@ static bool parse_size(const char *text, int *width, int *height)
     return true;
 }
 
-int headless_run(int argc, char **argv)
+int headless_run_options(int argc, char **argv, RunOptions *o)
 {
     CliSettings settings = {.scene = SCENE_CURTAIN};
     long steps = 600, every = 1;
@@ -184,7 +184,7 @@ int headless_run(int argc, char **argv)
             ascii = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("%s%s\n", run_usage, metrics_csv_header);
-            return 0;
+            return EXIT_SUCCESS;
         } else {
             cli_error("run: unknown argument '%s' (clothsim run --help lists the options)", cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
@@ -218,6 +218,23 @@ int headless_run(int argc, char **argv)
                   cli_cut(dump_path, CLI_CUT_PATH));
         return EXIT_USAGE;
     }
+    *o = (RunOptions){.params = params, .steps = steps, .every = every, .csv_path = csv_path,
+                      .dump_path = dump_path, .frames = frames, .ascii = ascii, .width = width,
+                      .height = height, .mode = mode};
+    return -1;
+}
+
+int headless_run(int argc, char **argv)
+{
+    RunOptions options;
+    int parsed = headless_run_options(argc, argv, &options);
+    if (parsed >= 0)
+        return parsed;
+    Params params = options.params;
+    long steps = options.steps, every = options.every;
+    const char *csv_path = options.csv_path, *dump_path = options.dump_path;
+    bool frames = options.frames, ascii = options.ascii;
+    int width = options.width, height = options.height, mode = options.mode;
 
     /* every output is opened before anything runs: a path that cannot be
      * written stops the run before it starts, and no other file is touched */
