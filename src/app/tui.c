@@ -631,6 +631,8 @@ void tui_locale(Tui *tui)
     tui_sliders_init(tui);
 }
 
+#define TUI_MAX_CELLS 10000
+
 /* curses as the sandbox wants it, on a session just started */
 static void session_setup(Tui *tui)
 {
@@ -644,9 +646,25 @@ static void session_setup(Tui *tui)
     wnoutrefresh(stdscr); /* stdscr stays untouched after this, so getch never repaints it */
 }
 
+/* ncurses takes LINES and COLUMNS over the terminal's own size; one too
+ * large for it makes newterm fail, which would be blamed on TERM */
+static bool size_from_environment_fits(char *err, size_t err_size)
+{
+    const char *names[] = {"COLUMNS", "LINES"};
+    for (int k = 0; k < 2; k++) {
+        const char *value = getenv(names[k]);
+        if (value && strtol(value, NULL, 10) > TUI_MAX_CELLS) {
+            snprintf(err, err_size, "%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)",
+                     names[k], cli_cut(value, CLI_CUT_WORD), TUI_MAX_CELLS, names[k]);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool tui_session_start(Tui *tui, char *err, size_t err_size)
 {
-    if (!tui_term_start(&tui->term, tui->recording, err, err_size))
+    if (!size_from_environment_fits(err, err_size) || !tui_term_start(&tui->term, tui->recording, err, err_size))
         return false;
     session_setup(tui);
     return true;

@@ -593,3 +593,12 @@ Test(hostile, a_lesson_over_its_budget_is_refused_with_a_position)
                      "x.lesson:7:1: over the lesson's budget: 1.8e+08 particle-steps of runs (at most 1e+08)");
     cr_expect_str_eq(budget_error("pane a\npage P\n", "run 1 s\nreset\n", 10, ""), "", "a lesson within it parses");
 }
+
+Test(hostile, a_huge_columns_or_lines_is_named_not_blamed_on_term)
+{
+    cr_expect_eq(run_into("/dev/null", "COLUMNS=100000", (const char *[]){"", "--scene", "flag", NULL}), 1);
+    expect_one_line("clothsim: COLUMNS=100000: a terminal larger than 10000 cells each way (unset COLUMNS, or set "
+                    "the real size)");
+    cr_expect_eq(run_into("/dev/null", "LINES=100000", (const char *[]){"", NULL}), 1);
+    expect_one_line("clothsim: LINES=100000: a terminal larger than 10000 cells each way");
+}
