@@ -34,6 +34,9 @@ static const char run_usage[] =
     "  --mode NAME      shaded (default), wire, strain, points\n"
     "  --ascii          frames in plain ASCII instead of Unicode braille\n"
     "\n"
+    "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
+    "is run or written), 3 the cloth exploded (the run stops on its last good step).\n"
+    "\n"
     "CSV columns: " /* metrics_csv_header follows */;
 
 /* A CSV row waits here until the next step is known to be good: an
