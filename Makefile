@@ -6,7 +6,7 @@
 #   make sanitize   the test suite under AddressSanitizer and UBSan
 #   make strict     build everything with -Werror
 #   make bench      the benchmark (never part of make test)
-#   make fuzz       the lesson parser under libFuzzer (FUZZ_SECONDS=60)
+#   make fuzz       the lesson parser, run's arguments and the progress reader under libFuzzer (FUZZ_SECONDS=60 each)
 #   make install    PREFIX=/usr/local DESTDIR= ; make uninstall
 #   make format     apply .clang-format
 #   make deps       install the packages the build needs (apt-get)
@@ -163,17 +163,29 @@ strict:
 bench: all
 	./$(BIN) bench
 
-# The lesson parser under libFuzzer with AddressSanitizer, seeded with the
-# course, for FUZZ_SECONDS (default 60). Needs clang and libclang-rt-dev.
+# The fuzzers under libFuzzer with AddressSanitizer and UBSan, each for
+# FUZZ_SECONDS (default 60): the lesson parser (seeded with the course), the
+# argument parser of clothsim run, the progress-file reader. A crash stops
+# make with the input that did it. Needs clang and libclang-rt-dev.
 NEED_FUZZ = clang:/usr/bin/clang libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 FUZZ_SECONDS ?= 60
+FUZZ_CC = clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -Isrc \
+          -DCLOTHSIM_VERSION='"$(VERSION)"'
+FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -timeout=5 -close_fd_mask=3
 fuzz: check-deps
 	$(call install_packages,$(call missing,$(NEED_FUZZ)))
-	@mkdir -p build/fuzz/corpus
+	@mkdir -p build/fuzz/corpus build/fuzz/corpus-args build/fuzz/corpus-progress
 	for f in lessons/*.lesson lessons/*/*.lesson; do cp "$$f" "build/fuzz/corpus/$$(echo "$$f" | tr / _)"; done
-	clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -Isrc \
-	  tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
-	build/fuzz/fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=5 build/fuzz/corpus
+	printf -- '--steps\0003\000--csv\000-\000--set\000iterations=5' > build/fuzz/corpus-args/seed-1
+	printf -- '--frames\000--size\00040x12\000--mode\000wire\000--scene=flag\000--seconds\0000.5' > build/fuzz/corpus-args/seed-2
+	printf '3\t0\t/a.lesson\n0\t1\t/b/c.lesson\n' > build/fuzz/corpus-progress/seed-1
+	$(FUZZ_CC) tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
+	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c $(RENDER_SRC) $(CORE_SRC) \
+	  -lm -lpthread -o build/fuzz/fuzz_args
+	$(FUZZ_CC) tests/fuzz/fuzz_progress.c src/app/progress.c -o build/fuzz/fuzz_progress
+	build/fuzz/fuzz_lesson $(FUZZ_RUN) -max_len=4096 build/fuzz/corpus
+	build/fuzz/fuzz_args $(FUZZ_RUN) -max_len=2048 build/fuzz/corpus-args
+	build/fuzz/fuzz_progress $(FUZZ_RUN) -max_len=8192 build/fuzz/corpus-progress
 
 # ---------------------------------------------------------------- install
 install: AUTO_PACKAGES = no

@@ -1,6 +1,7 @@
 /* cli.c - the error funnel and the --scene / --set options. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,6 +16,26 @@ void cli_error(const char *format, ...)
     vfprintf(stderr, format, args);
     fputc('\n', stderr);
     va_end(args);
+}
+
+const char *cli_cut(const char *text, size_t limit)
+{
+    static char buffers[4][CLI_CUT_PATH + 8];
+    static unsigned turn;
+    char *out = buffers[turn++ % 4];
+    if (limit > CLI_CUT_PATH)
+        limit = CLI_CUT_PATH;
+    size_t length = strnlen(text, limit + 1);
+    if (length <= limit) {
+        memcpy(out, text, length + 1);
+        return out;
+    }
+    size_t keep = limit;
+    while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80) /* not inside a character */
+        keep--;
+    memcpy(out, text, keep);
+    memcpy(out + keep, "...", 4);
+    return out;
 }
 
 const char *cli_option_value(int argc, char **argv, int *i, const char *name, int *matched)
@@ -35,6 +56,12 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *name, in
         cli_error("%s needs a value", name);
         return NULL;
     }
+    const char *value = argv[*i + 1];
+    if (value[0] == '-' && value[1] == '-' && value[2] != '\0') {
+        cli_error("%s needs a value (%s is an option; write %s=%s if that is the value)", name,
+                  cli_cut(value, CLI_CUT_WORD), name, cli_cut(value, CLI_CUT_WORD));
+        return NULL;
+    }
     return argv[++*i];
 }
 
@@ -50,8 +77,8 @@ int cli_take_setting(CliSettings *settings, int argc, char **argv, int *i)
             char err[256];
             Params scratch;
             params_default(&scratch, SCENE_CURTAIN);
-            params_set(&scratch, "scene", value, err, sizeof err);
-            cli_error("--scene %s: %s", value, strchr(err, ' ') + 1);
+            params_set(&scratch, "scene", cli_cut(value, CLI_CUT_WORD), err, sizeof err);
+            cli_error("--scene %s: %s", cli_cut(value, CLI_CUT_WORD), strchr(err, ' ') + 1);
             return -1;
         }
         settings->scene = scene;
@@ -63,7 +90,11 @@ int cli_take_setting(CliSettings *settings, int argc, char **argv, int *i)
     if (!value)
         return -1;
     if (settings->assignment_count >= (int)(sizeof settings->assignments / sizeof settings->assignments[0])) {
-        cli_error("--set %s: too many --set options (at most 256)", value);
+        cli_error("--set %s: too many --set options (at most 256)", cli_cut(value, CLI_CUT_WORD));
+        return -1;
+    }
+    if (strlen(value) > 256) { /* no key and value is that long */
+        cli_error("--set %s: too long to be KEY=VALUE (%zu characters)", cli_cut(value, CLI_CUT_WORD), strlen(value));
         return -1;
     }
     /* a scene named by --set chooses the defaults the other keys start from */
@@ -94,7 +125,7 @@ bool cli_build_params(const CliSettings *settings, Params *params)
     params_default(params, (SceneKind)settings->scene);
     for (int k = 0; k < settings->assignment_count; k++) {
         if (!params_assign(params, settings->assignments[k], err, sizeof err)) {
-            cli_error("--set %s: %s", settings->assignments[k], err);
+            cli_error("--set %s: %s", cli_cut(settings->assignments[k], CLI_CUT_WORD), err);
             return false;
         }
     }
@@ -110,12 +141,12 @@ bool cli_parse_long(const char *name, const char *text, long min, long max, long
     char *end = NULL;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE) {
-        cli_error("%s %s: not a whole number (%ld to %ld)", name, text, min, max);
+    if (end == text || *end != '\0' || errno == ERANGE || isspace((unsigned char)text[0])) {
+        cli_error("%s %s: not a whole number (%ld to %ld)", name, cli_cut(text, CLI_CUT_WORD), min, max);
         return false;
     }
     if (v < min || v > max) {
-        cli_error("%s %s: out of range (%ld to %ld)", name, text, min, max);
+        cli_error("%s %s: out of range (%ld to %ld)", name, cli_cut(text, CLI_CUT_WORD), min, max);
         return false;
     }
     *out = v;
@@ -126,12 +157,12 @@ bool cli_parse_double(const char *name, const char *text, double min, double max
 {
     char *end = NULL;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(v)) {
-        cli_error("%s %s: not a number (%g to %g)", name, text, min, max);
+    if (end == text || *end != '\0' || !isfinite(v) || isspace((unsigned char)text[0]) || strpbrk(text, "xX")) {
+        cli_error("%s %s: not a number (%g to %g)", name, cli_cut(text, CLI_CUT_WORD), min, max);
         return false;
     }
     if (v < min || v > max) {
-        cli_error("%s %s: out of range (%g to %g)", name, text, min, max);
+        cli_error("%s %s: out of range (%g to %g)", name, cli_cut(text, CLI_CUT_WORD), min, max);
         return false;
     }
     *out = v;

@@ -1,8 +1,9 @@
 /* cli.h - the command line's shared pieces: the error funnel and the parsing
  * of scene settings (--scene, --set KEY=VALUE) that every subcommand takes.
  *
- * Exit statuses: 0 done, 1 the environment failed (no memory, no terminal),
- * 2 a person's mistake on the command line.
+ * Exit statuses: 0 done, 1 the environment failed (no memory, no terminal,
+ * a write that failed), 2 a person's mistake on the command line, 3 a
+ * headless run whose cloth exploded (the run ends there; see headless.c).
  */
 #ifndef CLOTHSIM_CLI_H
 #define CLOTHSIM_CLI_H
@@ -13,10 +14,20 @@
 #include "core/params.h"
 
 #define EXIT_USAGE 2
+#define EXIT_EXPLODED 3
+
+/* How much of a person's text an error message echoes (cli_cut). */
+#define CLI_CUT_WORD 60
+#define CLI_CUT_PATH 200
 
 /* Prints "clothsim: " + the message + newline on stderr: the one funnel for
  * a person's mistakes on the command line. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* text for an error message: at most limit characters (not cutting a UTF-8
+ * character), then "..." if there was more. Returns one of 4 static buffers
+ * used in turn, so up to 4 may appear in one message. */
+const char *cli_cut(const char *text, size_t limit);
 
 /* Settings gathered from the command line. */
 typedef struct CliSettings {
@@ -40,7 +51,9 @@ int cli_next_argument(CliSettings *settings, int argc, char **argv, int *i);
 bool cli_build_params(const CliSettings *settings, Params *params);
 
 /* The value of an option that takes one ("--steps 10" or "--steps=10"):
- * returns it and advances *i, or reports and returns NULL. If argv[*i] is not
+ * returns it and advances *i, or reports and returns NULL. A next argument
+ * that is an option ("--csv --steps 3") is not taken as the value: that is
+ * reported as the value missing. If argv[*i] is not
  * the option name at all, returns NULL without reporting and leaves *matched 0. */
 const char *cli_option_value(int argc, char **argv, int *i, const char *name, int *matched);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
 #include "core/metrics.h"
 #include "core/solver.h"
 #include "render/render.h"
@@ -33,31 +34,37 @@ static const char run_usage[] =
     "  --mode NAME      shaded (default), wire, strain, points\n"
     "  --ascii          frames in plain ASCII instead of Unicode braille\n"
     "\n"
+    "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
+    "is run or written), 3 the cloth exploded (the run stops on its last good step).\n"
+    "\n"
     "CSV columns: " /* metrics_csv_header follows */;
 
-static FILE *open_output(const char *option, const char *path)
+/* A CSV row waits here until the next step is known to be good: an
+ * explosion then takes the row of the step it froze on, rather than adding a
+ * second row with the same step and time. */
+typedef struct CsvRows {
+    Output *out;
+    char pending[512];
+    long long pending_step; /* -1: nothing waiting */
+} CsvRows;
+
+static void csv_flush(CsvRows *rows)
 {
-    if (strcmp(path, "-") == 0)
-        return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        cli_error("%s %s: cannot write: %s", option, path, strerror(errno));
-    return f;
+    if (rows->out && rows->pending_step >= 0)
+        fputs(rows->pending, rows->out->f);
+    rows->pending_step = -1;
 }
 
-static void close_output(FILE *f)
+static void csv_row(CsvRows *rows, const Solver *solver)
 {
-    if (f && f != stdout)
-        fclose(f);
-}
-
-static void write_row(FILE *csv, const Solver *solver)
-{
+    if (!rows->out)
+        return;
+    if (rows->pending_step != (long long)solver->step)
+        csv_flush(rows);
     Metrics m;
-    char line[512];
     metrics_compute(solver, &m);
-    metrics_format_csv(&m, line, sizeof line);
-    fputs(line, csv);
+    metrics_format_csv(&m, rows->pending, sizeof rows->pending);
+    rows->pending_step = (long long)solver->step;
 }
 
 static void write_dump(FILE *out, const Cloth *cloth)
@@ -75,6 +82,8 @@ typedef struct FrameWriter {
     RenderOptions options;
     char *text;
     size_t text_size;
+    bool written;         /* a frame was written, */
+    long long last_step;  /* ... of this step */
 } FrameWriter;
 
 static bool frames_open(FrameWriter *w, const Solver *solver, int width, int height, int mode, bool ascii)
@@ -92,11 +101,15 @@ static bool frames_open(FrameWriter *w, const Solver *solver, int width, int hei
     return true;
 }
 
-static void frames_write(FrameWriter *w, const Solver *solver)
+static void frames_write(FrameWriter *w, Output *out, const Solver *solver)
 {
+    if (w->written && w->last_step == (long long)solver->step)
+        return; /* an explosion froze the cloth on a step already drawn */
     render_solver(w->canvas, &w->camera, solver, &w->options);
     canvas_to_utf8(w->canvas, w->text, w->text_size);
-    printf("-- step %lld, t = %.4f s\n%s", (long long)solver->step, solver->time, w->text);
+    fprintf(out->f, "-- step %lld, t = %.4f s\n%s", (long long)solver->step, solver->time, w->text);
+    w->written = true;
+    w->last_step = (long long)solver->step;
 }
 
 static void frames_close(FrameWriter *w)
@@ -110,17 +123,17 @@ static bool parse_size(const char *text, int *width, int *height)
     char *end = NULL;
     long w = strtol(text, &end, 10);
     if (end == text || (*end != 'x' && *end != 'X')) {
-        cli_error("--size %s: expected WIDTHxHEIGHT in cells, e.g. 80x24", text);
+        cli_error("--size %s: expected WIDTHxHEIGHT in cells, e.g. 80x24", cli_cut(text, CLI_CUT_WORD));
         return false;
     }
     const char *rest = end + 1;
     long h = strtol(rest, &end, 10);
     if (end == rest || *end != '\0') {
-        cli_error("--size %s: expected WIDTHxHEIGHT in cells, e.g. 80x24", text);
+        cli_error("--size %s: expected WIDTHxHEIGHT in cells, e.g. 80x24", cli_cut(text, CLI_CUT_WORD));
         return false;
     }
     if (w < 8 || w > 1000 || h < 4 || h > 1000) {
-        cli_error("--size %s: out of range (8x4 to 1000x1000)", text);
+        cli_error("--size %s: out of range (8x4 to 1000x1000)", cli_cut(text, CLI_CUT_WORD));
         return false;
     }
     *width = (int)w;
@@ -128,7 +141,7 @@ static bool parse_size(const char *text, int *width, int *height)
     return true;
 }
 
-int headless_run(int argc, char **argv)
+int headless_run_options(int argc, char **argv, RunOptions *o)
 {
     CliSettings settings = {.scene = SCENE_CURTAIN};
     long steps = 600, every = 1;
@@ -165,7 +178,7 @@ int headless_run(int argc, char **argv)
                 return EXIT_USAGE;
             mode = params_lookup_name(render_mode_names, value);
             if (mode < 0) {
-                cli_error("--mode %s: unknown render mode (one of shaded|wire|strain|points)", value);
+                cli_error("--mode %s: unknown render mode (one of shaded|wire|strain|points)", cli_cut(value, CLI_CUT_WORD));
                 return EXIT_USAGE;
             }
         } else if (strcmp(argv[i], "--frames") == 0) {
@@ -174,9 +187,9 @@ int headless_run(int argc, char **argv)
             ascii = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("%s%s\n", run_usage, metrics_csv_header);
-            return 0;
+            return EXIT_SUCCESS;
         } else {
-            cli_error("run: unknown argument '%s' (clothsim run --help lists the options)", argv[i]);
+            cli_error("run: unknown argument '%s' (clothsim run --help lists the options)", cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
         }
     }
@@ -203,58 +216,104 @@ int headless_run(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (csv_path && dump_path && output_same_file(csv_path, dump_path)) {
+        cli_error("--csv %s and --dump %s are the same file: give each its own", cli_cut(csv_path, CLI_CUT_PATH),
+                  cli_cut(dump_path, CLI_CUT_PATH));
+        return EXIT_USAGE;
+    }
+    *o = (RunOptions){.params = params, .steps = steps, .every = every, .csv_path = csv_path,
+                      .dump_path = dump_path, .frames = frames, .ascii = ascii, .width = width,
+                      .height = height, .mode = mode};
+    return -1;
+}
+
+int headless_run(int argc, char **argv)
+{
+    RunOptions options;
+    int parsed = headless_run_options(argc, argv, &options);
+    if (parsed >= 0)
+        return parsed;
+    Params params = options.params;
+    long steps = options.steps, every = options.every;
+    const char *csv_path = options.csv_path, *dump_path = options.dump_path;
+    bool frames = options.frames, ascii = options.ascii;
+    int width = options.width, height = options.height, mode = options.mode;
+
+    /* every output is opened before anything runs: a path that cannot be
+     * written stops the run before it starts, and no other file is touched */
+    Output csv = {0}, dump = {0}, frame_out = {0};
+    char err[CLI_CUT_PATH * 2 + 200];
+    if ((csv_path && !output_open(&csv, "--csv", csv_path, err, sizeof err)) ||
+        (dump_path && !output_open(&dump, "--dump", dump_path, err, sizeof err)) ||
+        (frames && !output_open(&frame_out, "--frames", "-", err, sizeof err))) {
+        cli_error("%s", err);
+        output_discard(&csv);
+        output_discard(&dump);
+        return EXIT_USAGE;
+    }
     Solver *solver = solver_create(&params);
     if (!solver) {
+        output_discard(&csv);
+        output_discard(&dump);
         cli_error("out of memory building a %d x %d cloth", params.cols, params.rows);
         return 1;
     }
     solver_use_all_cores(solver);
-    FILE *csv = csv_path ? open_output("--csv", csv_path) : NULL;
-    FILE *dump = dump_path ? open_output("--dump", dump_path) : NULL;
-    if ((csv_path && !csv) || (dump_path && !dump)) {
-        close_output(csv);
-        close_output(dump);
-        solver_destroy(solver);
-        return EXIT_USAGE;
-    }
     FrameWriter writer = {0};
     if (frames && !frames_open(&writer, solver, width, height, mode, ascii)) {
         frames_close(&writer);
-        close_output(csv);
-        close_output(dump);
+        output_discard(&csv);
+        output_discard(&dump);
         solver_destroy(solver);
         cli_error("out of memory for a %dx%d frame", width, height);
         return 1;
     }
-    if (csv) {
-        fprintf(csv, "%s\n", metrics_csv_header);
-        write_row(csv, solver);
-    }
+    CsvRows rows = {.out = csv_path ? &csv : NULL, .pending_step = -1};
+    if (csv_path)
+        fprintf(csv.f, "%s\n", metrics_csv_header);
+    csv_row(&rows, solver);
     if (frames)
-        frames_write(&writer, solver);
-    for (long n = 1; n <= steps; n++) {
+        frames_write(&writer, &frame_out, solver);
+    bool exploded = false;
+    for (long n = 1; n <= steps && output_check(&csv) && output_check(&frame_out); n++) {
         solver_step(solver);
         if (solver->exploded) {
-            if (csv)
-                write_row(csv, solver);
+            csv_row(&rows, solver);
             if (frames)
-                frames_write(&writer, solver);
+                frames_write(&writer, &frame_out, solver);
             fprintf(stderr, "clothsim: exploded at t = %.4f s (step %lld); frozen on the last good step\n",
                     solver->exploded_time, (long long)solver->exploded_step + 1);
+            exploded = true;
             break;
         }
-        if (csv && (n % every == 0 || n == steps))
-            write_row(csv, solver);
-        if (frames && (n % every == 0 || n == steps))
-            frames_write(&writer, solver);
+        if (n % every == 0 || n == steps) {
+            csv_row(&rows, solver);
+            if (frames)
+                frames_write(&writer, &frame_out, solver);
+        }
     }
+    csv_flush(&rows);
     frames_close(&writer);
-    if (dump)
-        write_dump(dump, solver->cloth);
-    close_output(csv);
-    close_output(dump);
+    if (dump_path)
+        write_dump(dump.f, solver->cloth);
     solver_destroy(solver);
-    return 0;
+    /* the files stand or fall together: one that failed leaves the others
+     * as they were */
+    int status = exploded ? EXIT_EXPLODED : 0;
+    Output *outputs[] = {&csv, &dump, &frame_out};
+    for (int k = 0; k < 3; k++)
+        if (!output_finish(outputs[k], err, sizeof err)) {
+            cli_error("%s", err);
+            status = 1;
+        }
+    for (int k = 0; k < 3; k++)
+        if (status == 1)
+            output_discard(outputs[k]);
+        else if (!output_close(outputs[k], err, sizeof err)) {
+            cli_error("%s", err);
+            status = 1;
+        }
+    return status;
 }
 
 int headless_params(int argc, char **argv)
@@ -264,7 +323,7 @@ int headless_params(int argc, char **argv)
     if (next < 0)
         return EXIT_USAGE;
     if (next) {
-        cli_error("params: unknown argument '%s' (it takes --scene NAME and --set KEY=VALUE)", argv[i]);
+        cli_error("params: unknown argument '%s' (it takes --scene NAME and --set KEY=VALUE)", cli_cut(argv[i], CLI_CUT_WORD));
         return EXIT_USAGE;
     }
     Params params;

@@ -1,7 +1,10 @@
 /* main.c - clothsim's entry: picks the subcommand. The only exit() is here. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "check.h"
@@ -30,6 +33,11 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
+    /* standard output into a file or a pipe is written in one piece at the
+     * end where it fits, so the final flush sees (and names) any failure */
+    static char stdout_buffer[1 << 16];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
     const char *command = argc < 2 ? "" : argv[1];
     size_t length = strlen(command);
     int status;
@@ -48,17 +56,31 @@ int main(int argc, char **argv)
         status = bench_main(argc - 1, argv + 1);
     else if (strcmp(command, "scenes") == 0)
         status = argc == 2 ? headless_scenes() : (cli_error("scenes takes no arguments"), EXIT_USAGE);
-    else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
+    else if ((strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0 ||
+              strcmp(command, "--version") == 0) &&
+             argc > 2) {
+        cli_error("%s takes no arguments (got '%s')", command, cli_cut(argv[2], CLI_CUT_WORD));
+        status = EXIT_USAGE;
+    } else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
         fputs(usage, stdout);
         status = EXIT_SUCCESS;
     } else if (strcmp(command, "--version") == 0) {
         printf("clothsim %s\n", CLOTHSIM_VERSION);
         status = EXIT_SUCCESS;
     } else {
-        cli_error("unknown command '%s' (clothsim --help lists the commands)", command);
+        cli_error("unknown command '%s' (clothsim --help lists the commands)", cli_cut(command, CLI_CUT_WORD));
         status = EXIT_USAGE;
     }
-    if (fflush(stdout) != 0 && status == 0)
+    /* what went to standard output must have got there: a full disk or a
+     * closed pipe is an error, not a silent success */
+    errno = 0;
+    bool flushed = fflush(stdout) == 0;
+    if ((!flushed || ferror(stdout)) && status == EXIT_SUCCESS) { /* else already said */
+        if (!flushed && errno)
+            cli_error("standard output: cannot write: %s", strerror(errno));
+        else
+            cli_error("standard output: cannot write (a write failed)");
         status = 1;
+    }
     exit(status);
 }

@@ -3,10 +3,19 @@
  * (default ~/.local/state/clothsim/progress). No curses.
  *
  * A lesson is known by its absolute path. The file is text, one lesson a
- * line: "PAGE<TAB>FINISHED<TAB>PATH" (PAGE from 0, FINISHED 0 or 1), written
- * whole to a temporary file and renamed, so a crash never leaves half of it.
- * When there is no home or the folder cannot be written, nothing is saved and
- * progress_save says why, once.
+ * line: "PAGE<TAB>FINISHED<TAB>PATH" (PAGE from 0, FINISHED 0 or 1).
+ *
+ * A save takes a lock (a POSIX record lock on progress.lock beside it), reads
+ * the file again and merges what other lessons saved meanwhile (the furthest
+ * page, finished if either says so; this lesson's page is the one saved),
+ * writes a new temporary file made with mkstemp (O_EXCL: never an existing
+ * file or a link planted there) and renames it over the file, so a crash
+ * never leaves half of it. Temporary files a killed save left behind are
+ * removed by the next save. The file is never read through a symbolic link.
+ * A file that is not a progress file is reported, on standard error at load,
+ * and set aside as progress.corrupt, never lost. A state folder too long to
+ * name whole is refused, never cut short. When there is no home or the folder
+ * cannot be written, nothing is saved and progress_save says why, once.
  */
 #ifndef CLOTHSIM_PROGRESS_H
 #define CLOTHSIM_PROGRESS_H
@@ -18,14 +27,16 @@ typedef struct ProgressEntry {
     char *path; /* absolute */
     int page;   /* last page reached, 0-based */
     bool finished;
+    bool saving; /* progress_save is saving this one */
 } ProgressEntry;
 
 typedef struct Progress {
     char file[1024]; /* where it is kept; "" when it cannot be (err says why) */
     ProgressEntry *entries;
     int count, capacity;
-    bool warned; /* the reason it is not saved was given */
-    char err[300];
+    bool warned;    /* the reason it is not saved was given */
+    bool set_aside; /* a corrupt file was moved to .corrupt (err says so) */
+    char err[900];
 } Progress;
 
 /* Reads the saved progress (none is fine). Never fails: without a place to
@@ -41,7 +52,13 @@ const ProgressEntry *progress_find(const Progress *progress, const char *path);
  * first time only (so the caller says so once), with the reason in err. */
 bool progress_save(Progress *progress, const char *path, int page, bool finished, bool *first_failure);
 
-/* path made absolute (realpath, or the current folder + path) into out. */
-void progress_absolute(const char *path, char *out, size_t out_size);
+/* path made absolute (realpath, or the current folder + path) into out;
+ * false if it does not fit (out is then cut and must not be used). */
+bool progress_absolute(const char *path, char *out, size_t out_size);
+
+/* Adds the entries of length bytes of a progress file's text (any bytes) to
+ * progress. False at the first line that is not "PAGE<TAB>0|1<TAB>/PATH",
+ * its number in *bad_line. No I/O: what the fuzzer calls. */
+bool progress_parse(Progress *progress, const char *text, size_t length, int *bad_line);
 
 #endif

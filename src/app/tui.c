@@ -636,6 +636,8 @@ void tui_locale(Tui *tui)
     tui_sliders_init(tui);
 }
 
+#define TUI_MAX_CELLS 10000
+
 /* curses as the sandbox wants it, on a session just started */
 static void session_setup(Tui *tui)
 {
@@ -650,9 +652,25 @@ static void session_setup(Tui *tui)
     wnoutrefresh(stdscr); /* stdscr stays untouched after this, so getch never repaints it */
 }
 
+/* ncurses takes LINES and COLUMNS over the terminal's own size; one too
+ * large for it makes newterm fail, which would be blamed on TERM */
+static bool size_from_environment_fits(char *err, size_t err_size)
+{
+    const char *names[] = {"COLUMNS", "LINES"};
+    for (int k = 0; k < 2; k++) {
+        const char *value = getenv(names[k]);
+        if (value && strtol(value, NULL, 10) > TUI_MAX_CELLS) {
+            snprintf(err, err_size, "%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)",
+                     names[k], cli_cut(value, CLI_CUT_WORD), TUI_MAX_CELLS, names[k]);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool tui_session_start(Tui *tui, char *err, size_t err_size)
 {
-    if (!tui_term_start(&tui->term, tui->record_path, err, err_size))
+    if (!size_from_environment_fits(err, err_size) || !tui_term_start(&tui->term, tui->recording, err, err_size))
         return false;
     session_setup(tui);
     return true;
@@ -696,10 +714,25 @@ int tui_main(int argc, char **argv)
     }
     tui->message[0] = '\0';
 
-    char err[320];
+    /* the recording is opened before the terminal is touched (a path that
+     * cannot be written is a mistake on the command line, as for --csv),
+     * into a temporary file that replaces the old recording only once the
+     * whole session is written */
+    char err[CLI_CUT_PATH * 2 + 200];
+    Output recording = {0};
+    if (tui->record_path) {
+        if (!output_open(&recording, "--record", tui->record_path, err, sizeof err)) {
+            cli_error("%s", err);
+            panes_destroy(tui);
+            free(tui);
+            return EXIT_USAGE;
+        }
+        tui->recording = &recording;
+    }
     if (!tui_session_start(tui, err, sizeof err)) {
         cli_error("%s", err);
         status = tui->term.refused ? 2 : 1;
+        output_discard(&recording); /* an old recording stays as it was */
         panes_destroy(tui);
         free(tui);
         return status;
@@ -709,6 +742,11 @@ int tui_main(int argc, char **argv)
     tui_sample(tui, true);
     status = run(tui);
     tui_session_stop(tui);
+    if (!output_close(&recording, err, sizeof err)) {
+        cli_error("%s", err);
+        if (status == 0)
+            status = 1;
+    }
 
     if (tui->stats) {
         unsigned long frames = tui->frames;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <termios.h>
 
+#include "app/output.h"
 #include "core/metrics.h"
 #include "core/params.h"
 #include "core/solver.h"
@@ -38,7 +39,8 @@ typedef struct TuiTerm {
     bool forwarding;          /* the forwarder thread runs */
     bool mouse;               /* mouse reporting was switched on */
     bool refused;             /* tui_term_start: the terminal cannot work (no cursor addressing) */
-    FILE *record;             /* the asciicast being written, or NULL */
+    FILE *record;             /* the asciicast being written, or NULL ... */
+    Output *recording;        /* ... the Output it belongs to (checked after each event) */
     double record_start;      /* monotonic s at the recording's start */
     unsigned long long bytes; /* written to the terminal; read after tui_term_stop */
     /* a measuring session (tui_term_start_measured): ncurses writes to a
@@ -55,13 +57,15 @@ typedef enum TuiWait { WAIT_TIMEOUT, WAIT_INPUT, WAIT_SIGNAL, WAIT_HANGUP } TuiW
 
 /* Takes the terminal: checks that standard input and output are one, saves
  * and sets its modes, installs the signal handlers, starts ncurses on a
- * counting stream, opens the recording (record_path may be NULL). On failure
+ * counting stream, starts the recording into record, opened by the caller,
+ * who closes it after tui_term_stop (output_close; NULL: none). On failure
  * writes one sentence into err, leaves the terminal as it was and returns
  * false. */
-bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t err_size);
+bool tui_term_start(TuiTerm *term, Output *record, char *err, size_t err_size);
 
 /* Gives the terminal back as it was: mouse off, ncurses ended, every byte
- * forwarded, modes and signal handlers restored, recording closed. */
+ * forwarded, modes and signal handlers restored, recording ended (its
+ * stream is left to its Output). */
 void tui_term_stop(TuiTerm *term);
 
 /* A session for measuring, not for a person: ncurses, as the sandbox sets it
@@ -162,6 +166,7 @@ typedef struct Tui {
     int fps;
     bool stats;
     const char *record_path;
+    Output *recording; /* --record, opened before the session starts; or NULL */
     bool ascii_only; /* --ascii or a locale that is not UTF-8 */
     bool utf8;       /* the locale can show braille and half blocks */
     bool lesson_layout; /* a lesson: a wide narration panel beside or under the panes */

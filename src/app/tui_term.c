@@ -266,6 +266,7 @@ static void record_output(TuiTerm *term, const char *data, size_t length)
         i++;
     }
     fputs("\"]\n", f);
+    output_check(term->recording); /* in this thread, while errno is the write's */
     funlockfile(f);
     if (take < length)
         record_output(term, data + take, length - take);
@@ -277,16 +278,16 @@ static void record_resize(TuiTerm *term)
         return;
     flockfile(term->record);
     fprintf(term->record, "[%.6f, \"r\", \"%dx%d\"]\n", tui_now() - term->record_start, term->cols, term->rows);
+    output_check(term->recording);
     funlockfile(term->record);
 }
 
-static bool record_open(TuiTerm *term, const char *path, char *err, size_t err_size)
+/* The header; write errors are seen where the recording is closed
+ * (output_close, after the session). */
+static void record_open(TuiTerm *term, Output *record)
 {
-    term->record = fopen(path, "w");
-    if (!term->record) {
-        snprintf(err, err_size, "--record %s: cannot write: %s", path, strerror(errno));
-        return false;
-    }
+    term->record = record->f;
+    term->recording = record;
     const char *term_name = getenv("TERM");
     fprintf(term->record, "{\"version\": 2, \"width\": %d, \"height\": %d, \"timestamp\": %lld, ", term->cols,
             term->rows, (long long)time(NULL));
@@ -296,7 +297,6 @@ static bool record_open(TuiTerm *term, const char *path, char *err, size_t err_s
             putc(*p, term->record);
     fputs("\"}}\n", term->record);
     term->record_start = tui_now();
-    return true;
 }
 
 /* ---------------------------------------------------------------- the forwarder */
@@ -672,7 +672,7 @@ static void take_modes(void)
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &modes);
 }
 
-bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t err_size)
+bool tui_term_start(TuiTerm *term, Output *record, char *err, size_t err_size)
 {
     *term = (TuiTerm){.tty_fd = STDOUT_FILENO, .pipe_fd = {-1, -1}, .master_fd = -1};
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -695,8 +695,8 @@ bool tui_term_start(TuiTerm *term, const char *record_path, char *err, size_t er
         return false;
     }
     read_size(term);
-    if (record_path && !record_open(term, record_path, err, err_size))
-        return false;
+    if (record)
+        record_open(term, record);
 
     quit_signal = 0;
     window_changed = 0;
@@ -898,10 +898,8 @@ void tui_term_stop(TuiTerm *term)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_modes);
     }
     restore_handlers();
-    if (term->record) {
-        fclose(term->record);
-        term->record = NULL;
-    }
+    term->record = NULL; /* its Output closes it: the caller's */
+    term->recording = NULL;
 }
 
 int tui_read_key(void)

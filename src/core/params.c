@@ -437,7 +437,7 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
     }
     case PARAM_INT: {
         long v = strtol(value, &end, 10);
-        if (end == value || *end != '\0' || errno == ERANGE) {
+        if (end == value || *end != '\0' || errno == ERANGE || isspace((unsigned char)value[0])) {
             snprintf(err, err_size, "%s: '%s' is not a whole number (%s)", key, value, range);
             return false;
         }
@@ -464,7 +464,9 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
     }
     case PARAM_REAL: {
         double v = strtod(value, &end);
-        if (end == value || *end != '\0' || !isfinite(v) || isspace((unsigned char)value[0])) {
+        /* strtod also reads hexadecimal (0x10): not a way to write a setting */
+        if (end == value || *end != '\0' || !isfinite(v) || isspace((unsigned char)value[0]) ||
+            strpbrk(value, "xX")) {
             snprintf(err, err_size, "%s: '%s' is not a number (%s%s%s)", key, value, range, info->unit[0] ? " " : "",
                      info->unit);
             return false;

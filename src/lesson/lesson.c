@@ -3,10 +3,13 @@
 #include "lesson.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "arena.h"
 
@@ -232,9 +235,26 @@ void lesson_destroy(Lesson *lesson)
 
 Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "rb");
+    /* opened without waiting (a FIFO would block until someone writes),
+     * then refused unless it is a regular file */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, "%s: cannot read: %s", path,
+                 S_ISDIR(st.st_mode) ? "it is a folder" : "not a regular file (a lesson is a file)");
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     size_t capacity = 65536, length = 0;

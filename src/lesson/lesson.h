@@ -30,6 +30,13 @@
 #define LESSON_MAX_RUN_SECONDS 600.0
 #define LESSON_MAX_STEP_COUNT 1000 /* step / substep / pass N */
 
+/* A lesson's budget (lesson_check_budget): what playing it may cost. */
+#define LESSON_BUDGET_COMMANDS 2000
+#define LESSON_BUDGET_PARTICLES_OPEN 250000 /* in all open panes together */
+#define LESSON_BUDGET_PARTICLES_BUILT 1e6   /* summed over every pane, reset and change */
+#define LESSON_BUDGET_SECONDS 600.0         /* simulated, summed over the runs */
+#define LESSON_BUDGET_PARTICLE_STEPS 1e8    /* particles x steps, summed over the panes' runs */
+
 typedef enum LessonItemKind {
     LESSON_SAY,       /* text: one paragraph of narration */
     LESSON_SET,       /* pane (NULL: every pane and the base): settings */
@@ -245,6 +252,12 @@ typedef struct Lesson {
  * "name:line:col: message" (no newline) in err. Out of memory is reported in
  * err as "name: out of memory". */
 Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char *err, size_t err_size);
+
+/* Walks a parsed lesson as the player would and adds up what it costs
+ * (the LESSON_BUDGET_ limits). False with "name:line:col: over the lesson's
+ * budget: ..." naming the command that goes over. lesson_parse_buffer calls
+ * it once, after parsing. */
+bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size);
 
 /* Reads and parses a file, as lesson_parse_buffer; a file that cannot be read
  * gives "path: cannot read: reason". */

@@ -1456,6 +1456,8 @@ Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char
         else if (L->page_count == 0)
             fail_at(&P, line, 1, "the lesson has no page (add 'page ...')");
     }
+    if (!P.failed && !lesson_check_budget(L, P.err, P.err_size))
+        P.failed = true;
     free(P.paragraph);
     if (P.failed) {
         lesson_destroy(L);

@@ -118,9 +118,9 @@ Test(cli, dump_lists_every_particle_after_a_size_line)
                           "0 1.45000005 0\n0.0500000007 1.45000005 0\n");
 }
 
-Test(cli, an_explosion_is_reported_and_ends_the_run)
+Test(cli, an_explosion_is_reported_and_ends_the_run_with_status_3)
 {
-    cr_assert_eq(run((const char *[]){"", "run", "--set", "integrator=euler", "--seconds", "10", NULL}), 0);
+    cr_assert_eq(run((const char *[]){"", "run", "--set", "integrator=euler", "--seconds", "10", NULL}), 3);
     cr_expect(strstr(err, "clothsim: exploded at t = ") == err, "%s", err);
     const char *last = out + strlen(out) - 2;
     while (last > out && *last != '\n')

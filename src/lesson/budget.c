@@ -1,0 +1,84 @@
+/* budget.c - what a lesson may cost to play (see lesson.h: lesson_check_budget).
+ *
+ * A lesson is played headless by `clothsim check --run` and in the player;
+ * either must finish in reasonable time whatever a script says. So a parsed
+ * lesson is walked once through a stage, as the player would, adding up
+ * what it asks for: commands, particles open at once, particles built
+ * (panes opened, reset or changed), simulated seconds and particle-steps of
+ * the runs. Over any limit, the command that goes over is named with its
+ * position. The course uses at most a twentieth of each limit (12-self-collision.lesson
+ * 1.7e6 particle-steps, 08-collisions.lesson 10176 particles built). */
+#include <stdio.h>
+
+#include "lesson.h"
+#include "stage.h"
+
+static double pane_particles(const Params *p) { return (double)p->cols * (double)p->rows; }
+
+/* Whole steps of dt that cover seconds (as the player counts them). */
+static double steps_for(double seconds, double dt) { return dt > 0 ? seconds / dt + 1.0 : 0.0; }
+
+bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size)
+{
+    LessonStage stage;
+    stage_init(&stage);
+    double built = 0.0, seconds = 0.0, work = 0.0;
+    for (int k = 0; k < lesson->item_count; k++) {
+        const LessonItem *item = &lesson->items[k];
+        const char *over = NULL;
+        char what[160];
+        if (k >= LESSON_BUDGET_COMMANDS) {
+            snprintf(what, sizeof what, "more than %d commands", LESSON_BUDGET_COMMANDS);
+            over = what;
+        }
+        unsigned changed = 0;
+        int col;
+        char ignored[320];
+        if (!over && !stage_play(&stage, item, &changed, ignored, sizeof ignored, &col))
+            changed = 0; /* the parser has said so already; nothing to count */
+        int index = item->pane ? stage_find(&stage, item->pane) : -1;
+        double open = 0.0;
+        for (int i = 0; i < stage.pane_count; i++)
+            open += pane_particles(&stage.params[i]);
+        for (int i = 0; i < stage.pane_count; i++)
+            if (changed & (1u << i))
+                built += pane_particles(&stage.params[i]);
+        if (item->kind == LESSON_RESET)
+            built += index >= 0 ? pane_particles(&stage.params[index]) : open;
+        for (int i = 0; i < stage.pane_count; i++) {
+            const Params *p = &stage.params[i];
+            if (item->kind == LESSON_RUN) {
+                double steps = item->steps ? (double)item->steps : steps_for(item->seconds, p->dt);
+                work += steps * pane_particles(p);
+                if (i == 0)
+                    seconds += item->steps ? (double)item->steps * p->dt : item->seconds;
+            } else if ((item->kind == LESSON_STEP || item->kind == LESSON_SUBSTEP || item->kind == LESSON_PASS) &&
+                       (index < 0 || index == i)) {
+                work += (double)item->steps * pane_particles(p);
+            }
+        }
+        if (over) {
+        } else if (open > LESSON_BUDGET_PARTICLES_OPEN) {
+            snprintf(what, sizeof what, "%.0f particles in the open panes (at most %d)", open,
+                     LESSON_BUDGET_PARTICLES_OPEN);
+            over = what;
+        } else if (built > LESSON_BUDGET_PARTICLES_BUILT) {
+            snprintf(what, sizeof what, "%.0f particles built by panes, resets and settings (at most %.0f)", built,
+                     LESSON_BUDGET_PARTICLES_BUILT);
+            over = what;
+        } else if (seconds > LESSON_BUDGET_SECONDS) {
+            snprintf(what, sizeof what, "%.0f simulated seconds of runs (at most %.0f)", seconds,
+                     LESSON_BUDGET_SECONDS);
+            over = what;
+        } else if (work > LESSON_BUDGET_PARTICLE_STEPS) {
+            snprintf(what, sizeof what, "%.3g particle-steps of runs (at most %.3g)", work,
+                     LESSON_BUDGET_PARTICLE_STEPS);
+            over = what;
+        }
+        if (over) {
+            lesson_error(err, err_size, lesson->name, item->line, item->col, "over the lesson's budget: %s", over);
+            return false;
+        }
+    }
+    return true;
+}

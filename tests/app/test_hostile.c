@@ -1,0 +1,604 @@
+/* test_hostile.c - clothsim against hostile input (issue 14): every output
+ * into a full device and into a path that refuses writes, outputs that must
+ * not clobber each other or an old file, arguments that are options or
+ * enormous, lessons over their budget, FIFOs, and progress files that are
+ * links, corrupt, or shared by two lessons at once. Nothing lost, nothing
+ * left dirty, nothing unbounded. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../support.h"
+#include "../tmux_session.h"
+
+static char out[1 << 20], err[8192];
+
+static int run(const char *const *argv) { return support_exec(argv, out, sizeof out, err, sizeof err); }
+
+/* Runs clothsim with stdout into stdout_path (e.g. /dev/full), stderr into
+ * err, and env_assignment (NAME=VALUE, or NULL) added to its environment. */
+static int run_into(const char *stdout_path, const char *env_assignment, const char *const *argv)
+{
+    char err_path[] = "/tmp/clothsim-test-err-XXXXXX";
+    int err_fd = mkstemp(err_path);
+    cr_assert(err_fd >= 0);
+    unlink(err_path);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int null_fd = open("/dev/null", O_RDONLY);
+        int out_fd = open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(null_fd, 0);
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        if (env_assignment) {
+            char name[64];
+            size_t n = strcspn(env_assignment, "=");
+            snprintf(name, sizeof name, "%.*s", (int)n, env_assignment);
+            setenv(name, env_assignment + n + 1, 1);
+        }
+        int argc = 0;
+        while (argv[argc])
+            argc++;
+        char **args = calloc((size_t)argc + 1, sizeof *args);
+        args[0] = (char *)CLOTHSIM_BIN;
+        for (int i = 1; i < argc; i++)
+            args[i] = (char *)argv[i];
+        execv(CLOTHSIM_BIN, args);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    lseek(err_fd, 0, SEEK_SET);
+    ssize_t n = read(err_fd, err, sizeof err - 1);
+    err[n > 0 ? n : 0] = '\0';
+    close(err_fd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A fresh folder of the test's own; returns its path. */
+static const char *scratch(void)
+{
+    static char folder[64];
+    snprintf(folder, sizeof folder, "/tmp/clothsim-hostile-%d", (int)getpid());
+    char command[160];
+    snprintf(command, sizeof command, "rm -rf %s && mkdir -p %s", folder, folder);
+    cr_assert_eq(system(command), 0);
+    return folder;
+}
+
+static void clean(const char *folder)
+{
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf %s", folder);
+    cr_expect_eq(system(command), 0);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+static char *read_text(const char *path)
+{
+    static char text[1 << 16];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* How many entries of folder (other than . and ..) there are. */
+static int entries(const char *folder)
+{
+    DIR *d = opendir(folder);
+    cr_assert_not_null(d);
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        count += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return count;
+}
+
+/* stderr is exactly one line starting with prefix */
+static void expect_one_line(const char *prefix)
+{
+    cr_expect(strncmp(err, prefix, strlen(prefix)) == 0, "stderr starts with '%s': %s", prefix, err);
+    char *newline = strchr(err, '\n');
+    cr_expect(newline && newline[1] == '\0', "one line: %s", err);
+}
+
+/* ---------------------------------------------------------------- outputs */
+
+Test(hostile, every_run_output_into_a_full_device_fails_naming_it)
+{
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", "--csv", "/dev/full", NULL}), 1);
+    expect_one_line("clothsim: --csv /dev/full: cannot write: No space left on device");
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", "--dump", "/dev/full", NULL}), 1);
+    expect_one_line("clothsim: --dump /dev/full: cannot write: No space left on device");
+    cr_expect_eq(run_into("/dev/full", NULL, (const char *[]){"", "run", "--steps", "3", NULL}), 1);
+    expect_one_line("clothsim: --csv: cannot write to standard output: No space left on device");
+    cr_expect_eq(run_into("/dev/full", NULL, (const char *[]){"", "run", "--steps", "3", "--dump", "-", NULL}), 1);
+    expect_one_line("clothsim: --dump: cannot write to standard output: No space left on device");
+    cr_expect_eq(run_into("/dev/full", NULL, (const char *[]){"", "run", "--steps", "3", "--frames", NULL}), 1);
+    expect_one_line("clothsim: --frames: cannot write to standard output: No space left on device");
+}
+
+Test(hostile, every_listing_into_a_full_stdout_fails)
+{
+    const char *const commands[][4] = {{"", "--help", NULL}, {"", "--version", NULL}, {"", "params", NULL},
+                                       {"", "scenes", NULL},  {"", "run", "--help", NULL}, {"", "check", "--help", NULL}};
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
+        cr_expect_eq(run_into("/dev/full", NULL, commands[k]), 1, "%s %s", commands[k][1],
+                     commands[k][2] ? commands[k][2] : "");
+        expect_one_line("clothsim: standard output: cannot write: No space left on device");
+    }
+}
+
+Test(hostile, every_output_into_a_path_that_refuses_writes_exits_2_before_running)
+{
+    const char *const options[] = {"--csv", "--dump"};
+    for (int k = 0; k < 2; k++) {
+        cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", options[k], "/proc/version", NULL}), 2);
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "clothsim: %s /proc/version: cannot write", options[k]);
+        expect_one_line(prefix);
+        cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", options[k], "/nonexistent/x", NULL}), 2);
+        snprintf(prefix, sizeof prefix, "clothsim: %s /nonexistent/x: cannot write: No such file", options[k]);
+        expect_one_line(prefix);
+        cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", options[k], "/tmp", NULL}), 2);
+        snprintf(prefix, sizeof prefix, "clothsim: %s /tmp: cannot write: Is a directory", options[k]);
+        expect_one_line(prefix);
+    }
+    /* --record is opened before the terminal is needed, and is a mistake on the command line too */
+    cr_expect_eq(run((const char *[]){"", "--record", "/nonexistent/x.cast", NULL}), 2);
+    expect_one_line("clothsim: --record /nonexistent/x.cast: cannot write: No such file or directory");
+    cr_expect_eq(run((const char *[]){"", "--record", "/proc/version", NULL}), 2);
+    expect_one_line("clothsim: --record /proc/version: cannot write");
+}
+
+Test(hostile, a_failed_output_leaves_the_other_files_as_they_were)
+{
+    const char *folder = scratch();
+    char good[128], dump[128];
+    snprintf(good, sizeof good, "%s/good.csv", folder);
+    snprintf(dump, sizeof dump, "%s/x.dump", folder);
+    write_text(good, "the old data\n");
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", "--csv", good, "--dump", "/nonexistent/x", NULL}), 2);
+    cr_expect_str_eq(read_text(good), "the old data\n");
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", "--csv", good, "--dump", "/dev/full", NULL}), 1);
+    cr_expect_str_eq(read_text(good), "the old data\n", "a run that failed keeps the old file");
+    cr_expect_eq(entries(folder), 1, "no temporary file is left behind");
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", "--csv", good, "--dump", dump, NULL}), 0, "%s", err);
+    cr_expect(strncmp(read_text(good), "step,time,", 10) == 0, "a run that worked replaces it");
+    cr_expect(strncmp(read_text(dump), "# ", 2) == 0);
+    cr_expect_eq(entries(folder), 2);
+    clean(folder);
+}
+
+Test(hostile, csv_and_dump_into_one_file_are_refused)
+{
+    const char *folder = scratch();
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/x", folder);
+    snprintf(b, sizeof b, "%s/../%s/x", folder, strrchr(folder, '/') + 1);
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", "--csv", a, "--dump", a, NULL}), 2);
+    expect_one_line("clothsim: --csv /tmp/clothsim-hostile-");
+    cr_expect(strstr(err, "are the same file: give each its own") != NULL, "%s", err);
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", "--csv", a, "--dump", b, NULL}), 2, "%s", err);
+    write_text(a, "old\n");
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", "3", "--csv", a, "--dump", b, NULL}), 2, "%s", err);
+    cr_expect_str_eq(read_text(a), "old\n");
+    clean(folder);
+}
+
+Test(hostile, an_option_word_is_never_taken_as_a_file_name)
+{
+    const char *folder = scratch();
+    char cwd[4096];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(folder), 0);
+    cr_expect_eq(run((const char *[]){"", "run", "--dump", "--ascii", NULL}), 2);
+    expect_one_line("clothsim: --dump needs a value (--ascii is an option;");
+    cr_expect_eq(run((const char *[]){"", "run", "--csv", "--frames", NULL}), 2);
+    expect_one_line("clothsim: --csv needs a value (--frames is an option;");
+    cr_expect_eq(run((const char *[]){"", "run", "--csv", "--steps", "3", NULL}), 2);
+    expect_one_line("clothsim: --csv needs a value (--steps is an option;");
+    cr_expect_eq(run((const char *[]){"", "--record", "--ascii", NULL}), 2);
+    expect_one_line("clothsim: --record needs a value (--ascii is an option;");
+    cr_expect_eq(entries("."), 0, "no file called --ascii or --frames");
+    cr_assert_eq(chdir(cwd), 0);
+    clean(folder);
+}
+
+/* ---------------------------------------------------------------- arguments */
+
+Test(hostile, extra_words_after_help_and_version_are_mistakes)
+{
+    cr_expect_eq(run((const char *[]){"", "--version", "extra", NULL}), 2);
+    expect_one_line("clothsim: --version takes no arguments (got 'extra')");
+    cr_expect_eq(run((const char *[]){"", "--help", "extra", NULL}), 2);
+    expect_one_line("clothsim: --help takes no arguments (got 'extra')");
+    cr_expect_str_eq(out, "");
+}
+
+Test(hostile, numbers_are_written_one_way)
+{
+    cr_expect_eq(run((const char *[]){"", "run", "--set", "gravity=0x10", NULL}), 2);
+    expect_one_line("clothsim: --set gravity=0x10: gravity: '0x10' is not a number");
+    cr_expect_eq(run((const char *[]){"", "run", "--set", "iterations= 5", NULL}), 2);
+    expect_one_line("clothsim: --set iterations= 5: iterations: ' 5' is not a whole number");
+    cr_expect_eq(run((const char *[]){"", "run", "--seconds", "0x1", NULL}), 2);
+    expect_one_line("clothsim: --seconds 0x1: not a number");
+    cr_expect_eq(run((const char *[]){"", "run", "--steps", " 3", NULL}), 2);
+    expect_one_line("clothsim: --steps  3: not a whole number");
+}
+
+Test(hostile, an_enormous_argument_is_cut_in_the_message)
+{
+    static char huge[100001];
+    memset(huge, 'a', sizeof huge - 1);
+    const char *const cases[][6] = {{"", "run", huge, NULL},
+                                    {"", "run", "--steps", huge, NULL},
+                                    {"", "run", "--scene", huge, NULL},
+                                    {"", "run", "--mode", huge, NULL},
+                                    {"", "params", huge, NULL},
+                                    {"", huge, NULL}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cr_expect_eq(run(cases[k]), 2, "case %zu", k);
+        cr_expect(strlen(err) < 400, "case %zu: %zu bytes of message", k, strlen(err));
+        cr_expect(strstr(err, "aaa...") != NULL, "case %zu: the culprit is cut: %s", k, err);
+    }
+    static char setting[100020];
+    snprintf(setting, sizeof setting, "gravity=%s", huge);
+    cr_expect_eq(run((const char *[]){"", "run", "--set", setting, NULL}), 2);
+    cr_expect(strlen(err) < 400 && strstr(err, "...") != NULL, "%zu bytes: %.100s", strlen(err), err);
+}
+
+/* ---------------------------------------------------------------- explosions */
+
+Test(hostile, an_explosion_writes_each_step_once_and_exits_3)
+{
+    cr_expect_eq(run((const char *[]){"", "run", "--scene", "curtain", "--set", "integrator=euler", "--seconds", "1",
+                                      "--csv", "-", NULL}),
+                 3);
+    expect_one_line("clothsim: exploded at t = ");
+    long previous = -1;
+    int rows = 0;
+    for (char *line = strchr(out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        long step = strtol(line + 1, NULL, 10);
+        cr_expect(step > previous, "step %ld after step %ld", step, previous);
+        previous = step;
+        rows++;
+    }
+    cr_expect(rows > 1);
+    const char *last = out + strlen(out) - 2;
+    while (last > out && *last != '\n')
+        last--;
+    cr_expect(strstr(last, ",1\n") != NULL, "the last row says exploded: %s", last);
+    /* frames: the frozen step is drawn once */
+    cr_expect_eq(run((const char *[]){"", "run", "--set", "integrator=euler", "--seconds", "1", "--frames", "--size",
+                                      "20x5", "--ascii", NULL}),
+                 3);
+    int frames = 0;
+    previous = -1;
+    for (const char *p = strstr(out, "-- step "); p; p = strstr(p + 1, "\n-- step ")) {
+        long step = strtol(strstr(p, "step ") + 5, NULL, 10);
+        cr_expect(step > previous, "frame of step %ld after step %ld", step, previous);
+        previous = step;
+        frames++;
+    }
+    cr_expect(frames > 1);
+}
+
+/* ---------------------------------------------------------------- the recording */
+
+/* Starts clothsim with args in an 80x24 tmux pane, as test_tui.c does; the
+ * shell records the exit status, and stderr goes to err_path. */
+static void start_sandbox(const char *env, const char *args, const char *err_path)
+{
+    if (system("tmux -V >/dev/null 2>&1") != 0)
+        cr_skip_test("tmux is not installed");
+    snprintf(server, sizeof server, "clothsim-hostile-%d", (int)getpid());
+    snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-hostile-%d.exit", (int)getpid());
+    snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-hostile-%d.stty", (int)getpid());
+    unlink(exit_path);
+    unlink(stty_path);
+    int status = tmux_new_session("-d -s t -x 80 -y 24 \"sh -c '%s %s %s 2>%s; echo EXIT=\\$? > %s; sleep 60'\"", env,
+                                  CLOTHSIM_BIN, args, err_path, exit_path);
+    cr_assert_eq(status, 0, "tmux could not start a session");
+}
+
+Test(hostile, a_sandbox_that_cannot_start_keeps_the_old_recording, .timeout = 30)
+{
+    const char *folder = scratch();
+    char cast[128], args[256], err_path[128];
+    snprintf(cast, sizeof cast, "%s/keep.cast", folder);
+    snprintf(err_path, sizeof err_path, "%s.err", folder);
+    write_text(cast, "the old recording\n");
+    snprintf(args, sizeof args, "--record %s", cast);
+    start_sandbox("TERM=nonexistent", args, err_path);
+    cr_expect_eq(exit_status(), 1);
+    stop();
+    cr_expect_str_eq(read_text(cast), "the old recording\n");
+    cr_expect(strstr(read_text(err_path), "nonexistent") != NULL);
+    cr_expect_eq(entries(folder), 1, "no temporary file is left behind");
+    unlink(err_path);
+    clean(folder);
+}
+
+Test(hostile, a_recording_that_cannot_be_written_is_an_error, .timeout = 30)
+{
+    char err_path[128];
+    snprintf(err_path, sizeof err_path, "/tmp/clothsim-hostile-%d.err", (int)getpid());
+    start_sandbox("", "--record /dev/full", err_path);
+    cr_assert(wait_for(" step "), "no status line:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 1);
+    stop();
+    cr_expect_str_eq(read_text(err_path), "clothsim: --record /dev/full: cannot write: No space left on device\n");
+    unlink(err_path);
+}
+
+Test(hostile, a_recording_replaces_the_old_one_when_the_session_ends, .timeout = 30)
+{
+    const char *folder = scratch();
+    char cast[128], args[256], err_path[128];
+    snprintf(cast, sizeof cast, "%s/new.cast", folder);
+    snprintf(err_path, sizeof err_path, "%s.err", folder);
+    write_text(cast, "the old recording\n");
+    snprintf(args, sizeof args, "--record %s", cast);
+    start_sandbox("", args, err_path);
+    cr_assert(wait_for(" step "), "no status line:\n%s", screen);
+    cr_expect_str_eq(read_text(cast), "the old recording\n", "replaced at the end, not at the start");
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    cr_expect(strncmp(read_text(cast), "{\"version\": 2,", 14) == 0);
+    cr_expect_eq(entries(folder), 1, "no temporary file is left behind");
+    unlink(err_path);
+    clean(folder);
+}
+
+/* ---------------------------------------------------------------- progress */
+
+#include "app/progress.h"
+
+/* XDG_STATE_HOME in a scratch folder; returns the progress folder in it. */
+static const char *state_home(const char *folder)
+{
+    static char progress_folder[160];
+    cr_assert_eq(setenv("XDG_STATE_HOME", folder, 1), 0);
+    snprintf(progress_folder, sizeof progress_folder, "%s/clothsim", folder);
+    mkdir(progress_folder, 0755);
+    return progress_folder;
+}
+
+static void save(Progress *p, const char *lesson, int page, bool finished)
+{
+    bool first_failure;
+    cr_expect(progress_save(p, lesson, page, finished, &first_failure), "save %s: %s", lesson, p->err);
+}
+
+Test(hostile, progress_never_writes_through_a_planted_link)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char victim[160], link_path[200], file[200];
+    snprintf(victim, sizeof victim, "%s/victim", folder);
+    write_text(victim, "precious\n");
+    snprintf(link_path, sizeof link_path, "%s/progress.%d.tmp", state, (int)getpid()); /* the old name */
+    cr_assert_eq(symlink(victim, link_path), 0);
+    snprintf(link_path, sizeof link_path, "%s/progress.tmp.AAAAAA", state);
+    cr_assert_eq(symlink(victim, link_path), 0);
+    snprintf(file, sizeof file, "%s/progress", state);
+    Progress p;
+    progress_load(&p);
+    save(&p, "/lessons/a.lesson", 2, false);
+    progress_free(&p);
+    cr_expect_str_eq(read_text(victim), "precious\n");
+    cr_expect_str_eq(read_text(file), "2\t0\t/lessons/a.lesson\n");
+    /* the progress file itself a link: not read, and replaced by a file, not followed */
+    unlink(file);
+    cr_assert_eq(symlink(victim, file), 0);
+    progress_load(&p);
+    cr_expect_eq(p.count, 0);
+    save(&p, "/lessons/b.lesson", 1, true);
+    progress_free(&p);
+    cr_expect_str_eq(read_text(victim), "precious\n");
+    struct stat st;
+    cr_expect(lstat(file, &st) == 0 && S_ISREG(st.st_mode));
+    clean(folder);
+}
+
+Test(hostile, progress_removes_what_a_killed_save_left)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char stale[200];
+    snprintf(stale, sizeof stale, "%s/progress.tmp.Xy12zz", state);
+    write_text(stale, "1\t0\t/half");
+    Progress p;
+    progress_load(&p);
+    save(&p, "/lessons/a.lesson", 0, false);
+    progress_free(&p);
+    cr_expect(access(stale, F_OK) != 0, "the stale temporary is gone");
+    cr_expect_eq(entries(state), 2, "progress and progress.lock only");
+    clean(folder);
+}
+
+Test(hostile, two_lessons_open_at_once_keep_each_others_progress)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    Progress one, two;
+    progress_load(&one);
+    progress_load(&two);
+    save(&one, "/lessons/a.lesson", 3, false);
+    save(&two, "/lessons/b.lesson", 5, true);
+    save(&one, "/lessons/a.lesson", 4, false);
+    progress_free(&one);
+    progress_free(&two);
+    Progress p;
+    progress_load(&p);
+    const ProgressEntry *a = progress_find(&p, "/lessons/a.lesson"), *b = progress_find(&p, "/lessons/b.lesson");
+    cr_assert(a && b, "both kept: %s", read_text(state));
+    cr_expect(a->page == 4 && !a->finished);
+    cr_expect(b->page == 5 && b->finished);
+    progress_free(&p);
+    clean(folder);
+}
+
+Test(hostile, an_overlong_state_home_is_refused_not_cut)
+{
+    const char *folder = scratch();
+    static char state[1001]; /* too long to name whole: refused */
+    int n = snprintf(state, sizeof state, "%s/", folder);
+    memset(state + n, 'd', sizeof state - 1 - (size_t)n);
+    state[sizeof state - 1] = '\0';
+    cr_assert_eq(setenv("XDG_STATE_HOME", state, 1), 0);
+    Progress p;
+    progress_load(&p);
+    cr_expect_str_eq(p.file, "");
+    cr_expect(strstr(p.err, "XDG_STATE_HOME is too long") != NULL, "%s", p.err);
+    bool first_failure;
+    cr_expect(!progress_save(&p, "/lessons/a.lesson", 1, false, &first_failure));
+    cr_expect(first_failure);
+    progress_free(&p);
+    cr_expect_eq(entries(folder), 0, "nothing written anywhere");
+    clean(folder);
+}
+
+Test(hostile, a_corrupt_progress_file_is_set_aside_not_lost)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char file[200], aside[220];
+    snprintf(file, sizeof file, "%s/progress", state);
+    snprintf(aside, sizeof aside, "%s/progress.corrupt", state);
+    write_text(file, "2\t1\t/lessons/a.lesson\nthis is not progress\n");
+    Progress p;
+    progress_load(&p);
+    cr_expect(p.set_aside);
+    cr_expect(strstr(p.err, "line 2") && strstr(p.err, "progress.corrupt"), "%s", p.err);
+    cr_expect_str_eq(read_text(aside), "2\t1\t/lessons/a.lesson\nthis is not progress\n");
+    cr_expect(access(file, F_OK) != 0);
+    progress_free(&p);
+    clean(folder);
+}
+
+Test(hostile, the_progress_reader_takes_any_bytes)
+{
+    static const struct {
+        const char *text;
+        size_t length;
+        bool ok;
+        int count;
+    } cases[] = {
+        {"", 0, true, 0},
+        {"1\t0\t/a\n", 7, true, 1},
+        {"1\t0\t/a", 6, true, 1},
+        {"1\t0\t/a\n3\t1\t/a\n", 14, true, 1}, /* twice: the furthest */
+        {"1\t0\t/a\0b\n", 9, false, 0},
+        {"1\t2\t/a\n", 7, false, 0},
+        {"-1\t0\t/a\n", 8, false, 0},
+        {"99999999999\t0\t/a\n", 17, false, 0},
+        {"1\t0\trelative\n", 13, false, 0},
+        {"1\t0\t", 4, false, 0},
+        {"1\t0", 3, false, 0},
+        {"\n", 1, false, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Progress p = {0};
+        int bad_line;
+        cr_expect_eq(progress_parse(&p, cases[k].text, cases[k].length, &bad_line), cases[k].ok, "case %zu", k);
+        if (cases[k].ok)
+            cr_expect_eq(p.count, cases[k].count, "case %zu", k);
+        progress_free(&p);
+    }
+    Progress p = {0};
+    int bad_line;
+    cr_expect(progress_parse(&p, "1\t0\t/a\n3\t1\t/a\n", 14, &bad_line));
+    cr_expect(p.count == 1 && p.entries[0].page == 3 && p.entries[0].finished);
+    progress_free(&p);
+}
+
+/* ---------------------------------------------------------------- lessons */
+
+#include "lesson/lesson.h"
+
+Test(hostile, check_refuses_a_fifo_and_a_folder_at_once, .timeout = 10)
+{
+    const char *folder = scratch();
+    char fifo[128];
+    snprintf(fifo, sizeof fifo, "%s/pipe.lesson", folder);
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    cr_expect_eq(run((const char *[]){"", "check", fifo, NULL}), 2);
+    char line[256];
+    snprintf(line, sizeof line, "%s: cannot read: not a regular file (a lesson is a file)\n", fifo);
+    cr_expect_str_eq(err, line);
+    cr_expect_eq(run((const char *[]){"", "check", folder, NULL}), 2);
+    snprintf(line, sizeof line, "%s: cannot read: it is a folder\n", folder);
+    cr_expect_str_eq(err, line);
+    clean(folder);
+}
+
+static const char lesson_head[] = "title T\nsummary S\nduration 1 min\n";
+
+/* Parses head + body + repeat x count + tail; returns the message or "". */
+static const char *budget_error(const char *body, const char *repeat, int count, const char *tail)
+{
+    static char err_line[600];
+    size_t cap = strlen(lesson_head) + strlen(body) + strlen(repeat) * (size_t)count + strlen(tail) + 1;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    char *p = text + sprintf(text, "%s%s", lesson_head, body);
+    for (int k = 0; k < count; k++)
+        p += sprintf(p, "%s", repeat);
+    sprintf(p, "%s", tail);
+    Lesson *lesson = lesson_parse_buffer("x.lesson", text, strlen(text), err_line, sizeof err_line);
+    free(text);
+    if (lesson)
+        err_line[0] = '\0';
+    lesson_destroy(lesson);
+    return err_line;
+}
+
+Test(hostile, a_lesson_over_its_budget_is_refused_with_a_position)
+{
+    cr_expect_str_eq(budget_error("set cols=2 rows=2\npane a\npage P\n", "reset\n", 10000, ""),
+                     "x.lesson:2005:1: over the lesson's budget: more than 2000 commands");
+    cr_expect_str_eq(budget_error("pane a\npage P\n", "reset\n", 10000, ""),
+                     "x.lesson:1393:1: over the lesson's budget: 1000080 particles built by panes, resets and "
+                     "settings (at most 1000000)");
+    cr_expect_str_eq(budget_error("pane a\npage P\n", "close a\npane a\n", 5000, ""),
+                     "x.lesson:2005:1: over the lesson's budget: more than 2000 commands");
+    cr_expect_str_eq(budget_error("set cols=1000 rows=250\npane a\npane b\npane c\npane d\npage P\n", "", 0, "run 10 s\n"),
+                     "x.lesson:6:1: over the lesson's budget: 500000 particles in the open panes (at most 250000)");
+    cr_expect_str_eq(budget_error("pane a\npage P\n", "run 300 s\n", 3, ""),
+                     "x.lesson:8:1: over the lesson's budget: 900 simulated seconds of runs (at most 600)");
+    cr_expect_str_eq(budget_error("set cols=500 rows=200\npane a\npage P\n", "", 0, "run 30 s\n"),
+                     "x.lesson:7:1: over the lesson's budget: 1.8e+08 particle-steps of runs (at most 1e+08)");
+    cr_expect_str_eq(budget_error("pane a\npage P\n", "run 1 s\nreset\n", 10, ""), "", "a lesson within it parses");
+}
+
+Test(hostile, a_huge_columns_or_lines_is_named_not_blamed_on_term)
+{
+    cr_expect_eq(run_into("/dev/null", "COLUMNS=100000", (const char *[]){"", "--scene", "flag", NULL}), 1);
+    expect_one_line("clothsim: COLUMNS=100000: a terminal larger than 10000 cells each way (unset COLUMNS, or set "
+                    "the real size)");
+    cr_expect_eq(run_into("/dev/null", "LINES=100000", (const char *[]){"", NULL}), 1);
+    expect_one_line("clothsim: LINES=100000: a terminal larger than 10000 cells each way");
+}
