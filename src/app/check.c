@@ -85,6 +85,13 @@ int check_main(int argc, char **argv)
     } else {
         for (int f = 0; f < file_count; f++) {
             const Lesson *lesson = lessons[f];
+            for (int page = 0; page < lesson->page_count; page++) {
+                int words = lesson_page_words(lesson, page);
+                if (words > LESSON_PAGE_WORDS)
+                    fprintf(stderr, "%s:%d:1: warning: page %d puts %d words on screen; about %d read well from a "
+                                    "projector\n",
+                            files[f], lesson->pages[page].line, page + 1, words, LESSON_PAGE_WORDS);
+            }
             if (!run) {
                 printf("%s: ok (%d pages, %d expects)\n", files[f], lesson->page_count, lesson->expect_count);
                 continue;

@@ -297,3 +297,37 @@ Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
     free(text);
     return lesson;
 }
+
+static int count_words(const char *text)
+{
+    int words = 0;
+    bool in_word = false;
+    for (; text && *text; text++) {
+        bool blank = *text == ' ' || *text == '\t' || *text == '\n';
+        words += !blank && !in_word;
+        in_word = !blank;
+    }
+    return words;
+}
+
+int lesson_page_words(const Lesson *lesson, int page)
+{
+    const LessonPage *p = &lesson->pages[page];
+    int words = count_words(p->heading);
+    for (int k = p->first_item; k < p->first_item + p->item_count; k++) {
+        const LessonItem *item = &lesson->items[k];
+        if (item->kind == LESSON_SAY || item->kind == LESSON_PAUSE)
+            words += count_words(item->text);
+        if (item->kind != LESSON_QUESTION)
+            continue;
+        words += count_words(item->text);
+        int longest = 0; /* one feedback is shown at a time */
+        for (int c = 0; c < item->choice_count; c++) {
+            words += count_words(item->choices[c].text);
+            int feedback = count_words(item->choices[c].feedback);
+            longest = feedback > longest ? feedback : longest;
+        }
+        words += longest;
+    }
+    return words;
+}

@@ -277,6 +277,12 @@ void lesson_verror(char *out, size_t out_size, const char *file, int line, int c
  * word, at least 1, at most 3 edits), as params_suggest does for keys. */
 const char *lesson_suggest(const char *word, const char *const *names, int count);
 
+/* Words a page puts on screen by its end: heading, narration, pause
+ * prompts, the question, its choices and the longest feedback (one is shown
+ * at a time). A projector reads about LESSON_PAGE_WORDS. */
+#define LESSON_PAGE_WORDS 60
+int lesson_page_words(const Lesson *lesson, int page);
+
 /* Metric by name, or -1. */
 int lesson_metric_find(const char *name);
 
