@@ -336,12 +336,36 @@ static bool animating(const Tui *tui)
     return !tui->paused && !tui->settled && !all_exploded(tui);
 }
 
+/* A pane blowing up: stretched past its rest length and its energy up by
+ * more than TUI_BLOWUP_GROWTH over the last TUI_BLOWUP_SAMPLES frames. */
+#define TUI_BLOWUP_SAMPLES 10
+#define TUI_BLOWUP_GROWTH 1.2f
+
+static bool blowing_up(const TuiPane *pane)
+{
+    const TuiSeries *e = &pane->energy;
+    if (pane->solver->exploded || e->count <= TUI_BLOWUP_SAMPLES || !(pane->metrics.max_strain > 0.5))
+        return false;
+    float now = e->values[(e->next - 1 + TUI_HISTORY) % TUI_HISTORY];
+    float before = e->values[(e->next - 1 - TUI_BLOWUP_SAMPLES + TUI_HISTORY) % TUI_HISTORY];
+    return isfinite(now) && isfinite(before) && fabsf(now) > TUI_BLOWUP_GROWTH * fabsf(before);
+}
+
+double tui_blowup_slowdown(Tui *tui)
+{
+    bool any = false;
+    for (int i = 0; i < tui->pane_count; i++)
+        any = any || (tui->panes[i].solver && blowing_up(&tui->panes[i]));
+    tui->blowing_up = any;
+    return any ? TUI_BLOWUP_SPEED : 1.0;
+}
+
 /* Steps the panes for the time since the last call; returns how many steps. */
 static int advance(Tui *tui, double now)
 {
     double elapsed = now - tui->last_time;
     tui->last_time = now;
-    return tui_advance(tui, elapsed);
+    return tui_advance(tui, elapsed * tui_blowup_slowdown(tui));
 }
 
 int tui_advance(Tui *tui, double elapsed)

@@ -426,14 +426,16 @@ static void draw_status(Tui *tui)
         exploded = exploded && tui->panes[i].solver->exploded;
     if (exploded)
         snprintf(text, sizeof text, "  exploded");
+    else if (tui->blowing_up && !tui->paused)
+        snprintf(text, sizeof text, "  blowing up: slow motion");
     else if (tui->paused)
         snprintf(text, sizeof text, "  paused");
     else if (tui->settled)
         snprintf(text, sizeof text, "  settled");
     else
         snprintf(text, sizeof text, "  %.0f fps", tui->fps_measured);
-    x = put(c, x, 0, text, tui->paused || exploded ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
-            tui->paused || exploded ? ATTR_BOLD : bold);
+    bool loud = tui->paused || exploded || tui->blowing_up;
+    x = put(c, x, 0, text, loud ? PALETTE_HIGHLIGHT : PALETTE_TEXT, loud ? ATTR_BOLD : bold);
     if (tui->speed != TUI_SPEED_NORMAL) {
         double speed = tui_speeds[tui->speed];
         if (speed < 1.0)

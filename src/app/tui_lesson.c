@@ -437,9 +437,9 @@ static void draw_status(LessonScreen *v)
         snprintf(text, sizeof text, "  finished");
     else
         snprintf(text, sizeof text, "  page %d/%d  t %.2f s%s", p->page + 1, v->lesson->page_count, time,
-                 v->paused ? "  paused" : "");
-    x = tui_text_put(c, x, 0, c->width, text, v->paused ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
-                     v->paused ? ATTR_BOLD : ATTR_NONE);
+                 v->paused ? "  paused" : tui->blowing_up ? "  blowing up: slow motion" : "");
+    bool loud = v->paused || tui->blowing_up;
+    x = tui_text_put(c, x, 0, c->width, text, loud ? PALETTE_HIGHLIGHT : PALETTE_TEXT, loud ? ATTR_BOLD : ATTR_NONE);
     const char *hint = "? keys  q quit ";
     int hint_x = c->width - tui_text_cells(hint);
     if (hint_x > x + 1)
@@ -692,6 +692,7 @@ static int play(LessonScreen *v)
             if (elapsed > TUI_LESSON_MAX_GAP)
                 elapsed = TUI_LESSON_MAX_GAP;
             int page = v->player->page;
+            elapsed *= tui_blowup_slowdown(tui); /* the last steps of a blow-up in slow motion */
             if (!lesson_player_tick(v->player, elapsed > 0.0 ? elapsed : 0.0))
                 out_of_memory(v);
             if (v->player->page != page)

@@ -180,6 +180,7 @@ typedef struct Tui {
     int pane_count;
     TuiPane panes[TUI_MAX_PANES];
     bool paused;
+    bool blowing_up;   /* a pane is blowing up: slow motion (tui_blowup_slowdown) */
     bool settled;      /* at rest with nothing to move it: not stepping until a key */
     double calm_since; /* simulated time the panes came to rest, or -1 */
     int speed;          /* index into tui_speeds */
@@ -258,6 +259,11 @@ bool tui_rebuild_panes(Tui *tui);      /* new solvers from tui->base (and compar
 bool tui_apply_base(Tui *tui);         /* live settings from tui->base into every pane */
 void tui_reset(Tui *tui);              /* every pane back to its start */
 void tui_sample(Tui *tui, bool force); /* plot samples where a solver moved */
+/* The factor real time is slowed by while a pane blows up (energy climbing,
+ * links stretched past their rest length): the class watches the last steps
+ * in slow motion. Sets tui->blowing_up. */
+#define TUI_BLOWUP_SPEED 0.2
+double tui_blowup_slowdown(Tui *tui);
 /* Steps the panes for elapsed s of real time (times the speed), as a frame of
  * the sandbox does; returns how many steps. */
 int tui_advance(Tui *tui, double elapsed);

@@ -144,6 +144,7 @@ Test(learn, lesson_2_shows_the_blow_up_and_explains_after_it, .timeout = 40)
     tmux("send-keys -t t 2");
     cr_expect(wait_for("You said 2. Watch what happens."), "the answer is not held back:\n%s", screen);
     cr_expect(strstr(screen, "Right.") == NULL, "feedback before the run that shows it:\n%s", screen);
+    cr_expect(wait_for("blowing up: slow motion"), "the blow-up is not slowed down:\n%s", screen);
     cr_expect(wait_for("EXPLODED at t = 2."), "Euler's pane does not say it exploded:\n%s", screen);
     cr_expect(wait_for("Right. Every swing overshoots"), "no feedback after the run:\n%s", screen);
     cr_expect(strstr(screen, "Euler gains energy") != NULL, "the banner says why:\n%s", screen);
