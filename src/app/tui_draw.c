@@ -771,7 +771,7 @@ static void draw_pane(Tui *tui, int i)
     }
     if (pane->note[0])
         row = put_parts(view, row, pane->note, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
-    draw_big_numbers(tui, pane, view, pane->label[0] ? 1 : 0);
+    draw_big_numbers(tui, pane, view, row); /* under the label and the note: never over them */
     if (solver->exploded)
         draw_explosion(tui, pane, view);
     if (i == 0 && tui->message[0]) {
