@@ -83,45 +83,28 @@ typedef struct LessonScreen {
 
 /* ---------------------------------------------------------------- the panes */
 
-/* A metric for a person: strains as percentages, counts whole, with its
- * unit, never in exponent form but for the tiniest and largest. */
-static void format_metric(int metric, double value, char *out, size_t size)
+/* A metric for a person: strains as percentages, counts whole, never in
+ * exponent form but for the tiniest and largest. In a line (big false) with
+ * its unit; shown large, only digits, '.', '-' and '%' (what the big font
+ * draws), and label, if not NULL, gets its name and unit. */
+static void format_metric(int metric, double value, bool big, char *out, size_t size, char *label,
+                          size_t label_size)
 {
     const LessonMetricInfo *info = &lesson_metrics[metric];
-    switch (metric) {
-    case METRIC_MAX_STRAIN:
-    case METRIC_MEAN_STRAIN:
-    case METRIC_RESIDUAL:
-        snprintf(out, size, fabs(value) >= 0.1 ? "%.1f %%" : "%.3g %%", 100.0 * value);
-        return;
-    case METRIC_TORN:
-    case METRIC_STEP:
-    case METRIC_EXPLODED:
-        snprintf(out, size, "%.0f", value);
-        return;
-    case METRIC_TIME:
-        snprintf(out, size, "%.2f s", value);
-        return;
-    default:
-        snprintf(out, size, "%.4g%s%s", value, info->unit[0] ? " " : "", info->unit);
-        return;
+    if (label) {
+        snprintf(label, label_size, "%s%s%s", info->name, info->unit[0] ? " " : "", info->unit);
+        for (char *c = label; *c; c++)
+            if (*c == '_')
+                *c = ' ';
     }
-}
-
-/* A metric shown large: its name (and unit) as a label, and a value of
- * digits, '.', '-' and '%' that the big font draws. */
-static void format_big(int metric, double value, char *label, size_t label_size, char *out, size_t size)
-{
-    const LessonMetricInfo *info = &lesson_metrics[metric];
-    snprintf(label, label_size, "%s%s%s", info->name, info->unit[0] ? " " : "", info->unit);
-    for (char *c = label; *c; c++)
-        if (*c == '_')
-            *c = ' ';
     switch (metric) {
     case METRIC_MAX_STRAIN:
     case METRIC_MEAN_STRAIN:
     case METRIC_RESIDUAL:
-        snprintf(out, size, fabs(value) >= 0.1 ? "%.0f%%" : "%.1f%%", 100.0 * value);
+        if (big)
+            snprintf(out, size, fabs(value) >= 0.1 ? "%.0f%%" : "%.1f%%", 100.0 * value);
+        else
+            snprintf(out, size, fabs(value) >= 0.1 ? "%.1f %%" : "%.3g %%", 100.0 * value);
         return;
     case METRIC_TORN:
     case METRIC_STEP:
@@ -129,10 +112,13 @@ static void format_big(int metric, double value, char *label, size_t label_size,
         snprintf(out, size, "%.0f", value);
         return;
     case METRIC_TIME:
-        snprintf(out, size, "%.1f", value);
+        snprintf(out, size, big ? "%.1f" : "%.2f s", value);
         return;
     default:
-        snprintf(out, size, fabs(value) >= 100.0 ? "%.0f" : "%.3g", value);
+        if (big)
+            snprintf(out, size, fabs(value) >= 100.0 ? "%.0f" : "%.3g", value);
+        else
+            snprintf(out, size, "%.4g%s%s", value, info->unit[0] ? " " : "", info->unit);
         return;
     }
 }
@@ -183,8 +169,8 @@ static void sync_panes(LessonScreen *v)
         for (int k = 0; k < view->show_count; k++) {
             int metric = view->shows[k];
             double value = lesson_measure(lp, metric);
-            format_big(metric, value, pane->big_label[k], sizeof pane->big_label[k], pane->big_value[k],
-                       sizeof pane->big_value[k]);
+            format_metric(metric, value, true, pane->big_value[k], sizeof pane->big_value[k], pane->big_label[k],
+                          sizeof pane->big_label[k]);
         }
         /* what the lesson points at */
         pane->highlight_energy = pane->highlight_strain = false;
@@ -200,7 +186,7 @@ static void sync_panes(LessonScreen *v)
                 pane->highlight_strain = true;
             if (metric >= 0 && !lesson_metric_on_screen(metric)) {
                 char value[32];
-                format_metric(metric, lesson_measure(lp, metric), value, sizeof value);
+                format_metric(metric, lesson_measure(lp, metric), false, value, sizeof value, NULL, 0);
                 snprintf(part, sizeof part, "%s %s", name, value);
             } else if (info) {
                 char value[40];

@@ -146,9 +146,11 @@ static void fit_all(FitState *fit, const Cloth *cloth, const float *extra_min, c
         }
 }
 
-void camera_fit(Camera *camera, const Cloth *cloth, const float extra_min[3], const float extra_max[3])
+/* The box of a cloth's finite particles; lo > hi when there is none. */
+static void cloth_box(const Cloth *cloth, float lo[3], float hi[3])
 {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int k = 0; k < 3; k++)
+        lo[k] = INFINITY, hi[k] = -INFINITY;
     for (int i = 0; i < cloth->count; i++) {
         float p[3] = {cloth->x[i], cloth->y[i], cloth->z[i]};
         if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
@@ -156,6 +158,12 @@ void camera_fit(Camera *camera, const Cloth *cloth, const float extra_min[3], co
         for (int k = 0; k < 3; k++)
             lo[k] = fminf(lo[k], p[k]), hi[k] = fmaxf(hi[k], p[k]);
     }
+}
+
+void camera_fit(Camera *camera, const Cloth *cloth, const float extra_min[3], const float extra_max[3])
+{
+    float lo[3], hi[3];
+    cloth_box(cloth, lo, hi);
     if (extra_min && extra_max)
         for (int k = 0; k < 3; k++)
             lo[k] = fminf(lo[k], extra_min[k]), hi[k] = fmaxf(hi[k], extra_max[k]);
@@ -223,16 +231,7 @@ static bool collider_box(const Solver *solver, float lo[3], float hi[3])
 
 bool camera_solver_box(const Solver *solver, float lo[3], float hi[3])
 {
-    const Cloth *cloth = solver->cloth;
-    for (int k = 0; k < 3; k++)
-        lo[k] = INFINITY, hi[k] = -INFINITY;
-    for (int i = 0; i < cloth->count; i++) {
-        float p[3] = {cloth->x[i], cloth->y[i], cloth->z[i]};
-        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
-            continue;
-        for (int k = 0; k < 3; k++)
-            lo[k] = fminf(lo[k], p[k]), hi[k] = fmaxf(hi[k], p[k]);
-    }
+    cloth_box(solver->cloth, lo, hi);
     float c_lo[3], c_hi[3];
     if (collider_box(solver, c_lo, c_hi))
         for (int k = 0; k < 3; k++)
