@@ -40,6 +40,7 @@ const LessonMetricInfo lesson_metrics[] = {
     [METRIC_LOWEST] = {"lowest", DIM_LENGTH, "m", "height of the lowest particle"},
     [METRIC_CATENARY] = {"catenary", DIM_LENGTH, "m", "the first row's largest distance from a cosh(x/a)"},
     [METRIC_CLOSEST] = {"closest", DIM_LENGTH, "m", "closest pair of particles two or more links apart (up to 5 cm)"},
+    [METRIC_CENTRE_X] = {"centre_x", DIM_LENGTH, "m", "the particles' mean x; 0 for a cloth hung symmetrically"},
     [METRIC_SCREEN_COVER] = {"screen_cover", DIM_NUMBER, "", "fraction of the pane's view the cloth covers, as drawn"},
     [METRIC_SCREEN_ROWS] = {"screen_rows", DIM_NUMBER, "", "the cloth's drawn height as a fraction of the view's"},
     [METRIC_SCREEN_HOLES] = {"screen_holes", DIM_NUMBER, "", "empty cells the drawn cloth encloses"},

@@ -79,6 +79,7 @@ typedef enum LessonMetric {
     METRIC_LOWEST,   /* m, the lowest particle's y */
     METRIC_CATENARY, /* m, the first row's largest distance from a cosh(x/a) */
     METRIC_CLOSEST,  /* m, closest pair of unlinked particles (looked for up to 5 cm) */
+    METRIC_CENTRE_X, /* m, the particles' mean x: a cloth hung symmetrically keeps it at 0 */
     /* what the screen shows: the pane drawn as the player draws it, at the
      * sizes a lesson is played at (lesson_view_measure); a claim on these
      * must hold at every size */

@@ -82,6 +82,12 @@ double lesson_measure(const LessonPane *pane, int metric)
     }
     case METRIC_CATENARY:
         return catenary_distance(c);
+    case METRIC_CENTRE_X: {
+        double sum = 0.0;
+        for (int i = 0; i < c->count; i++)
+            sum += c->x[i];
+        return c->count ? sum / c->count : 0.0;
+    }
     case METRIC_CLOSEST:
         return s->self_collision ? selfcollide_min_distance(s->self_collision, c, LESSON_CLOSEST_RANGE) : NAN;
     default:
