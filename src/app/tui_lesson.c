@@ -543,8 +543,11 @@ static void adjust(LessonScreen *v, int presses)
         return;
     char value[64], err[320];
     tui_slider_value(v->tui, &p->panes[pane >= 0 ? pane : 0].solver->params, info, presses, value, sizeof value);
+    bool exploded = false;
+    for (int i = 0; i < p->pane_count; i++)
+        exploded = exploded || ((pane < 0 || pane == i) && p->panes[i].solver->exploded);
     if (lesson_player_adjust(p, pane, key, value, err, sizeof err))
-        tui_message(v->tui, "%s %s", key, value);
+        tui_message(v->tui, exploded ? "%s %s: r starts again with it" : "%s %s", key, value);
     else
         tui_message(v->tui, "%s", err);
 }
