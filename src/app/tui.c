@@ -2,8 +2,8 @@
  * the frame loop.
  *
  * The clock: physics runs in fixed steps of dt against a monotonic clock with
- * an accumulator (REFERENCE.md, "Stiffness, iterations, damping": never feed
- * the frame time into the solver). Each frame owes the solver the real time
+ * an accumulator (source document 000, README "Sources": never feed the
+ * frame time into the solver). Each frame owes the solver the real time
  * since the last one times the speed (slow motion, fast forward); whole steps
  * are taken and the remainder carried. A frame takes at most TUI_MAX_CATCHUP
  * steps and forgets the rest, so a slow machine runs slower than real time

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The three link families of every cloth document (REFERENCE.md, "The model"). */
+/* The three link families of every source document (README, "Sources"). */
 typedef enum LinkFamily {
     LINK_STRUCTURAL = 0, /* horizontal and vertical neighbours: stretch */
     LINK_SHEAR = 1,      /* both diagonals of a cell: shear */
@@ -74,7 +74,7 @@ static inline int cloth_index(const Cloth *cloth, int col, int row) { return row
 
 /* Lumped masses: density (kg/m^2) times the area each particle stands for:
  * a quarter cell at a corner, half at an edge, a whole cell inside
- * (REFERENCE.md, seed 004). A one-row cloth (a rope) is a ribbon one spacing
+ * (source document 004, README "Sources"). A one-row cloth (a rope) is a ribbon one spacing
  * wide. Keeps pinned particles pinned. */
 void cloth_set_lumped_mass(Cloth *cloth, float density, float spacing);
 

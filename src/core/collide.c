@@ -1,6 +1,6 @@
 /* collide.c - colliders, the floor, and positional contact.
  *
- * References (REFERENCE.md, "Collisions" and "Scenes and interaction"):
+ * References (the source documents, README "Sources"):
  * - Seed 001: collision runs inside every relaxation pass, and a point inside
  *   the sphere or closer than a margin (0.15 units in its demo) is projected
  *   radially onto the surface plus the margin. Here every shape works the

@@ -1,6 +1,6 @@
 /* params.c - the key table, scene defaults, and text <-> value conversion.
  *
- * Defaults follow REFERENCE.md: link stiffness by family 0.9 / 0.6 / 0.3
+ * Defaults follow the source documents (README, "Sources"): link stiffness by family 0.9 / 0.6 / 0.3
  * (seed 002), 12 iterations and 5 substeps per 1/60 s frame (seed 001),
  * Verlet damping 0.99 per frame (seed 000), expressed here as a rate so that
  * its effect does not depend on dt or substeps.

@@ -42,7 +42,7 @@ typedef enum LinkOrder { ORDER_SEQUENTIAL, ORDER_SHUFFLED, ORDER_JACOBI, ORDER_C
 
 typedef enum ColliderKind { COLLIDER_NONE, COLLIDER_SPHERE, COLLIDER_BOX, COLLIDER_CONE, COLLIDER_COUNT } ColliderKind;
 
-/* Materials (REFERENCE.md "Tearing"): each sets density, the three link
+/* Materials (source document 003, README "Sources"): each sets density, the three link
  * stiffnesses, spring_k, the three compliances and the tear limit. */
 typedef enum Material { MATERIAL_SILK, MATERIAL_COTTON, MATERIAL_CANVAS, MATERIAL_RUBBER, MATERIAL_COUNT } Material;
 

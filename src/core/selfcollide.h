@@ -1,6 +1,6 @@
 /* selfcollide.h - the cloth against itself: particles keep a thickness apart.
  *
- * Seed 000 §6 (REFERENCE.md, "Self-collision"): naive pair tests cost
+ * Source document 000, section 6 (README, "Sources"): naive pair tests cost
  * O(n^2); a spatial hash finds the close pairs in expected O(n); limiting
  * each point's displacement per step to a fraction of the thickness keeps a
  * point from jumping through the cloth between two tests.

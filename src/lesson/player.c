@@ -34,7 +34,7 @@ static double catenary_parameter(double span, double length)
 }
 
 /* The first row's largest vertical distance from y = a cosh(x/a) through its
- * two ends with the row's own length (Weil 1986; REFERENCE.md "Catenary").
+ * two ends with the row's own length (Weil 1986; README "Sources").
  * A row of point masses is not a continuous cable: expect millimetres. */
 static double catenary_distance(const Cloth *c)
 {

@@ -44,7 +44,7 @@ typedef struct RenderOptions {
 void render_options_default(RenderOptions *options);
 
 /* Strain at the top of the strain ramp: twice Provot's 10 % limit
- * (REFERENCE.md), so the limit falls between steps 2 and 3 of 6. */
+ * (Provot 1995), so the limit falls between steps 2 and 3 of 6. */
 #define RENDER_STRAIN_FULL 0.2f
 
 /* Light on a surface turned away from it: shading is
