@@ -344,6 +344,10 @@ static bool animating(const Tui *tui)
 static bool blowing_up(const TuiPane *pane)
 {
     const TuiSeries *e = &pane->energy;
+    /* only force-based integrators gain energy until they blow up; a
+     * position-based cloth's "elastic" is a yardstick that grows as it stretches */
+    if (solver_is_position_based(pane->solver->params.integrator))
+        return false;
     if (pane->solver->exploded || e->count <= TUI_BLOWUP_SAMPLES || !(pane->metrics.max_strain > 0.5))
         return false;
     float now = e->values[(e->next - 1 + TUI_HISTORY) % TUI_HISTORY];

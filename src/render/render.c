@@ -732,17 +732,20 @@ void render_end(Canvas *canvas, const RenderOptions *options)
 int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
 {
     bool ascii = options->glyphs == GLYPHS_ASCII;
-    x = canvas_text(canvas, x, y, "strain 0% ", PALETTE_TEXT, ATTR_NONE);
+    /* a narrow pane gets the ramp with its ends only, so that the legends of
+     * panes side by side never run into each other */
+    bool compact = canvas->width - x < RENDER_LEGEND_WIDTH;
+    x = canvas_text(canvas, x, y, compact ? "0%" : "strain 0% ", PALETTE_TEXT, ATTR_NONE);
     for (int step = 0; step < PALETTE_STRAIN_STEPS; step++) {
         if (step * 2 == PALETTE_STRAIN_STEPS)
             canvas_put(canvas, x++, y, '|', PALETTE_TEXT, PALETTE_DEFAULT, ATTR_BOLD); /* the 10 % line */
         uint32_t glyph = ascii ? (uint32_t)strain_ascii[step] : FULL_BLOCK;
         canvas_put(canvas, x++, y, glyph, (uint8_t)(PALETTE_STRAIN_0 + step), PALETTE_DEFAULT, ATTR_NONE);
     }
-    x = canvas_text(canvas, x, y, " 20%  |=10%  ", PALETTE_TEXT, ATTR_NONE);
+    x = canvas_text(canvas, x, y, compact ? "20% " : " 20%  |=10%  ", PALETTE_TEXT, ATTR_NONE);
     canvas_put(canvas, x++, y, ascii ? (uint32_t)WARN_ASCII : FULL_BLOCK, PALETTE_STRAIN_WARN, PALETTE_DEFAULT,
                ATTR_BOLD);
-    return canvas_text(canvas, x, y, " tearing", PALETTE_TEXT, ATTR_NONE);
+    return compact ? x : canvas_text(canvas, x, y, " tearing", PALETTE_TEXT, ATTR_NONE);
 }
 
 void render_draw_solver_cloth(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options)

@@ -102,6 +102,10 @@ void render_draw_marker(Canvas *canvas, const Camera *camera, const Cloth *cloth
 /* Ends a frame: resolves the dot layer into cells. */
 void render_end(Canvas *canvas, const RenderOptions *options);
 
+/* Cells the whole strain legend takes; with less room it is the ramp
+ * between "0%" and "20%" and the over-limit colour only. */
+#define RENDER_LEGEND_WIDTH 39
+
 /* The strain legend, one row from x, y (cells): the ramp with the 10 % line
  * marked and the over-limit colour. ASCII only in GLYPHS_ASCII. Returns the
  * column after it. */
