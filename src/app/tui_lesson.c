@@ -29,6 +29,9 @@
 #include "tui.h"
 #include "tui_private.h"
 
+/* How long a turn of the loop finishes a skipped run before it looks at
+ * keys and signals again, s. */
+#define TUI_LESSON_SLICE 0.03
 /* A longer gap between frames (a stopped process) is not caught up, s. */
 #define TUI_LESSON_MAX_GAP 0.25
 #define NARRATION_MAX_LINES 600
@@ -69,6 +72,7 @@ typedef struct LessonScreen {
     LessonPlayer *player;
     Progress *progress;
     bool paused;
+    bool skipping;      /* Enter during a run: finishing it, a slice each turn of the loop */
     int selected;       /* free play: the unlocked key chosen */
     int scroll;         /* the first narration line shown */
     bool follow;        /* keep the newest line in view */
@@ -366,8 +370,11 @@ static void build_narration(LessonScreen *v, int width)
         double done, total;
         lesson_player_run_progress(p, &done, &total);
         const LessonItem *item = &lesson->items[p->item];
-        snprintf(text, sizeof text, "%s %.2f of %.2f s at %gx%s", v->paused ? "Paused:" : "Running:", done, total,
-                 item->speed, v->paused ? " (Space resumes)" : " (Enter skips to its end)");
+        if (v->skipping)
+            snprintf(text, sizeof text, "Skipping to the end: %.2f of %.2f s (q quits)", done, total);
+        else
+            snprintf(text, sizeof text, "%s %.2f of %.2f s at %gx%s", v->paused ? "Paused:" : "Running:", done, total,
+                     item->speed, v->paused ? " (Space resumes)" : " (Enter skips to its end)");
         add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         break;
     }
@@ -563,18 +570,24 @@ static void handle_key(LessonScreen *v, int key)
     bool playing = p->state == LESSON_PLAYING;
     int page = p->page;
     bool ok = true;
+    if (key != KEY_RESIZE)
+        v->skipping = false; /* any key but Enter or Right stops a skip (they start it again) */
     switch (key) {
     case '\n':
     case '\r':
     case KEY_ENTER:
         if (p->state == LESSON_FINISHED)
             v->quit = true;
+        else if (p->state == LESSON_RUNNING)
+            v->skipping = true; /* a little each turn of the loop: q still quits */
         else
             ok = lesson_player_next(p);
         break;
     case KEY_RIGHT:
         if (playing)
             adjust(v, 1);
+        else if (p->state == LESSON_RUNNING)
+            v->skipping = true;
         else if (p->state != LESSON_FINISHED)
             ok = lesson_player_next(p);
         break;
@@ -675,7 +688,24 @@ static int play(LessonScreen *v)
         if (quit_status)
             return quit_status;
         double now = tui_now();
-        if (ticking(v) && now >= next_frame) {
+        if (v->skipping) {
+            /* the rest of the run in slices of about 30 ms, between which
+             * keys, signals and resizes are seen as usual */
+            bool done = v->player->state != LESSON_RUNNING;
+            int page = v->player->page;
+            while (!done && tui_now() - now < TUI_LESSON_SLICE)
+                if (!lesson_player_finish_some(v->player, 1, &done)) {
+                    out_of_memory(v);
+                    done = true;
+                }
+            if (done)
+                v->skipping = false;
+            if (v->player->page != page)
+                save_progress(v);
+            v->last_time = tui_now();
+            next_frame = v->last_time;
+            dirty = true;
+        } else if (ticking(v) && now >= next_frame) {
             double elapsed = now - v->last_time;
             v->last_time = now;
             if (elapsed > TUI_LESSON_MAX_GAP)
@@ -700,7 +730,7 @@ static int play(LessonScreen *v)
             draw_lesson(v);
             dirty = false;
         }
-        bool running = ticking(v);
+        bool running = ticking(v) || v->skipping;
         if (!running) {
             v->last_time = tui_now(); /* waiting time is not owed to the run */
             next_frame = v->last_time;

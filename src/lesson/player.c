@@ -673,6 +673,24 @@ bool lesson_player_finish(LessonPlayer *p)
     return walk(p, false);
 }
 
+bool lesson_player_finish_some(LessonPlayer *p, int64_t steps, bool *done)
+{
+    *done = true;
+    if (p->failed)
+        return false;
+    if (p->state != LESSON_RUNNING)
+        return true;
+    for (int i = 0; i < p->pane_count; i++)
+        for (int64_t k = 0; k < steps && pane_running(&p->panes[i]); k++)
+            solver_step(p->panes[i].solver);
+    if (!run_done(p)) {
+        *done = false;
+        return true;
+    }
+    p->item++;
+    return walk(p, false);
+}
+
 bool lesson_player_play_to_end(LessonPlayer *p)
 {
     while (p->state != LESSON_FINISHED)

@@ -131,6 +131,11 @@ bool lesson_player_tick(LessonPlayer *player, double seconds);
 /* Completes the current run at once (the checker, or a key to skip). */
 bool lesson_player_finish(LessonPlayer *player);
 
+/* Part of that: at most steps more steps of each pane; *done once the run
+ * is over (and the walk went on). A front end calls it a little at a time,
+ * so that a long run can still be stopped. Returns false when out of memory. */
+bool lesson_player_finish_some(LessonPlayer *player, int64_t steps, bool *done);
+
 /* Plays the whole lesson from where it is to the end without waiting:
  * runs finish at once, pauses, questions and free play are passed. */
 bool lesson_player_play_to_end(LessonPlayer *player);

@@ -154,6 +154,25 @@ Test(learn, lesson_2_shows_the_blow_up_and_explains_after_it, .timeout = 40)
     remove_folder();
 }
 
+/* Enter finishes a run a slice at a time: q and signals still work while a
+ * long run is skipped. */
+Test(learn, a_skipped_long_run_can_still_be_quit, .timeout = 30)
+{
+    make_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lessons/long.lesson", folder);
+    write_file(path, "title Long\nsummary A long run\nduration 1 min\nset cols=100 rows=100\npage P\nrun 100 s\n"
+                     "> After the run.\n");
+    start("", "lessons/long.lesson", 80, 24);
+    cr_assert(wait_for("Running:"), "the run did not start:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("Skipping to the end"), "Enter does not skip:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0, "q did not quit a skipped run");
+    stop();
+    remove_folder();
+}
+
 Test(learn, a_lesson_with_a_syntax_error_exits_2_with_its_file_line_col, .timeout = 20)
 {
     make_folder();
