@@ -793,6 +793,8 @@ static void draw_pane(Tui *tui, int i)
     RenderPlotScale strain_scale = {.lo = NAN, .hi = NAN, .reference = NAN, .percent = true};
     if (pane->scaled)
         energy_scale = pane->energy_scale, strain_scale = pane->strain_scale;
+    else if (solver->exploded || tui->blowing_up)
+        energy_scale.log = true; /* a blow-up's growth reads on a log scale */
     int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
     render_plot_scaled(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count,
                        PALETTE_HIGHLIGHT, "energy J", tui->render.glyphs, &energy_scale);
