@@ -144,7 +144,12 @@ Test(learn, lesson_2_shows_the_blow_up_and_explains_after_it, .timeout = 40)
     tmux("send-keys -t t 2");
     cr_expect(wait_for("You said 2. Watch what happens."), "the answer is not held back:\n%s", screen);
     cr_expect(strstr(screen, "Right.") == NULL, "feedback before the run that shows it:\n%s", screen);
-    cr_expect(wait_for("blowing up: slow motion"), "the blow-up is not slowed down:\n%s", screen);
+    /* in real time only where the build keeps up with it: the sanitizer build
+     * is several times slower, and skips to the end of the run instead */
+    if (strstr(CLOTHSIM_BIN, "/san/") == NULL)
+        cr_expect(wait_for("blowing up: slow motion"), "the blow-up is not slowed down:\n%s", screen);
+    else
+        tmux("send-keys -t t Enter");
     cr_expect(wait_for("EXPLODED at t = 2."), "Euler's pane does not say it exploded:\n%s", screen);
     cr_expect(wait_for("Right. Every swing overshoots"), "no feedback after the run:\n%s", screen);
     cr_expect(strstr(screen, "Euler gains energy") != NULL, "the banner says why:\n%s", screen);
