@@ -739,7 +739,7 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
     else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
         snprintf(lines[count++], sizeof lines[0], " omega h = %.2g: stable only below 2 ", solver_omega_dt(solver));
     else
-        snprintf(lines[count++], sizeof lines[0], " the step is too long for these links ");
+        snprintf(lines[count++], sizeof lines[0], " a link stretched past 10 rest lengths ");
     if (!tui->lesson_layout)
         snprintf(lines[count++], sizeof lines[0], " r resets ");
     /* at the bottom, above the border: the broken cloth stays in view */
