@@ -442,3 +442,47 @@ Test(tui, a_vt100_is_left_without_the_last_frame, .timeout = 30)
     cr_expect(wait_screen(" step ", true), "the last frame is left on screen:\n%s", screen);
     stop();
 }
+
+/* ---------------------------------------------------------------- issue 14 */
+
+/* Each of these crashed: a SIGSEGV on ./clothsim, or a use-after-free that
+ * the sanitizer build (make sanitize runs this suite on it) reports. */
+
+Test(tui, c_while_a_particle_is_held_compares_and_lets_go, .timeout = 30)
+{
+    /* the comparison's new pane had no solver yet when the grab was released */
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t g");
+    cr_assert(wait_for("holding particle"), "g took no particle:\n%s", screen);
+    tmux("send-keys -t t c");
+    cr_expect(wait_for("comparing gravity"), "c did not compare (or the sandbox crashed):\n%s", screen);
+    cr_expect(wait_for("gravity=9.81"), "no pane labelled with its value:\n%s", screen);
+    tmux("send-keys -t t c");
+    cr_expect(wait_for("comparison ended"), "c did not end the comparison:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, a_compared_value_the_scene_refuses_leaves_the_sandbox_as_it_was, .timeout = 30)
+{
+    /* Sphere rad. 0.25 raised to 0.45: c compares it with 0.65, a sphere
+     * the curtain refuses; the second pane was left with no solver */
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t Down Down Down Down Down Right Right Right Right");
+    cr_assert(wait_for("sphere_radius 0.45"), "Sphere rad. not raised to 0.45:\n%s", screen);
+    tmux("send-keys -t t c");
+    cr_expect(wait_for("cannot compare sphere_radius=0.65"), "no message saying the comparison was refused:\n%s",
+              screen);
+    cr_expect(strstr(screen, "sphere_radius=0.45") == NULL, "a pane of the refused comparison is shown:\n%s",
+              screen);
+    tmux("send-keys -t t Space");
+    cr_expect(wait_for("paused"), "the sandbox stopped answering:\n%s", screen);
+    cr_expect(strstr(screen, "Sphere rad.") && strstr(screen, "0.45"), "the setting did not stay at 0.45:\n%s",
+              screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
