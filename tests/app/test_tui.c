@@ -486,3 +486,50 @@ Test(tui, a_compared_value_the_scene_refuses_leaves_the_sandbox_as_it_was, .time
     cr_expect_eq(exit_status(), 0);
     stop();
 }
+
+/* Two pages of two panes and no run: every page change rebuilds the panes. */
+static const char two_page_lesson[] = "title Two pages of two panes\n"
+                                      "summary Pages that rebuild their panes\n"
+                                      "duration 1 min\n"
+                                      "pane left \"Left pane\" integrator=verlet\n"
+                                      "pane right \"Right pane\" integrator=symplectic\n"
+                                      "page The first page\n"
+                                      "> The first page's words.\n"
+                                      "page The second page\n"
+                                      "> The second page's words.\n";
+
+Test(tui, a_resize_right_after_a_lesson_rebuilds_its_panes_draws_live_solvers, .timeout = 40)
+{
+    /* r and Left free the player's solvers; a resize before the next frame
+     * laid out the panes on the freed ones (a use-after-free) */
+    char lesson[128], env[192];
+    snprintf(lesson, sizeof lesson, "/tmp/clothsim-test-%d.lesson", (int)getpid());
+    snprintf(env, sizeof env, "XDG_STATE_HOME=/tmp/clothsim-test-%d.state", (int)getpid());
+    FILE *f = fopen(lesson, "w");
+    cr_assert(f, "cannot write %s", lesson);
+    fputs(two_page_lesson, f);
+    fclose(f);
+    start(env, lesson, 100, 30);
+    cr_assert(wait_for("page 1/2"), "no lesson:\n%s", screen);
+    /* one tmux command: the resize comes before the frame after r */
+    tmux("send-keys -t t r \\; resize-window -t t -x 90 -y 28");
+    cr_expect(wait_for("page 1 again"), "r did not replay (or the player crashed):\n%s", screen);
+    tmux("resize-window -t t -x 100 -y 30");
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("page 2/2"), "Enter did not reach page 2:\n%s", screen);
+    tmux("send-keys -t t Left \\; resize-window -t t -x 90 -y 28");
+    cr_expect(wait_for("page 1/2"), "Left did not go back (or the player crashed):\n%s", screen);
+    tmux("resize-window -t t -x 100 -y 30");
+    cr_expect(wait_for("Right pane"), "the panes are not drawn:\n%s", screen);
+    pause_ms(400); /* tmux tells the pane its size a moment after the command */
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0, "the lesson did not end with status 0 (the pane shows why):\n%s",
+                 (capture(), screen));
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "the lesson left the terminal as: %s", terminal_state());
+    char command[192];
+    snprintf(command, sizeof command, "rm -rf /tmp/clothsim-test-%d.state", (int)getpid());
+    if (system(command) != 0)
+        fprintf(stderr, "could not remove the progress folder\n");
+    unlink(lesson);
+    stop();
+}
