@@ -7,6 +7,8 @@
 #   make strict     build everything with -Werror
 #   make bench      the benchmark (never part of make test)
 #   make fuzz       the lesson parser, run's arguments and the progress reader under libFuzzer (FUZZ_SECONDS=60 each)
+#   make fuzz-keys  random keys, mouse and resizes at the sandbox and two lessons,
+#                   on the sanitizer build, FUZZ_SECONDS each (FUZZ_SEED= to replay)
 #   make install    PREFIX=/usr/local DESTDIR= ; make uninstall
 #   make format     apply .clang-format
 #   make deps       install the packages the build needs (apt-get)
@@ -57,7 +59,7 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      = clothsim
 TEST_BIN = $(BUILD)/clothsim-tests
 
-.PHONY: all run test test-unit test-e2e test-xterm sanitize strict bench fuzz install uninstall clean format deps check-deps
+.PHONY: all run test test-unit test-e2e test-xterm sanitize strict bench fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN)
 
@@ -136,9 +138,10 @@ run: all
 
 # ---------------------------------------------------------------- tests
 TEST_JOBS ?= 2
+TEST_ARGS ?=
 # The sanitizer build tests its own binary and leaves ./clothsim alone.
 test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN)
-	$(TEST_BIN) -j$(TEST_JOBS) --short-filename
+	$(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
 
 # A real terminal emulator, not only tmux: xterm on Xvfb, keys and a mouse
 # drag from xdotool (tests/xterm/drag.sh, a few seconds each): as xterm, and
@@ -151,11 +154,21 @@ test-xterm: check-deps $(BIN)
 	timeout 60 tests/xterm/drag.sh ./$(BIN)
 	INNER_TERM=tmux-256color timeout 60 tests/xterm/drag.sh ./$(BIN)
 
-sanitize:
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+SANITIZE = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  LDFLAGS="-fsanitize=address,undefined" test
+	  LDFLAGS="-fsanitize=address,undefined"
+sanitize:
+	$(SANITIZE) test
+
+# The key fuzzer of make test (tests/app/test_fuzz_keys.c, a few seconds a
+# test there) for FUZZ_SECONDS a test, on the sanitizer build. A failure
+# prints its seed: FUZZ_SEED=that replays the same events (as near as the
+# clock allows).
+FUZZ_SEED ?=
+fuzz-keys:
+	CLOTHSIM_FUZZ_SECONDS=$(FUZZ_SECONDS) CLOTHSIM_FUZZ_SEED=$(FUZZ_SEED) \
+	$(SANITIZE) TEST_ARGS="--filter 'fuzz_keys/*'" test
 
 strict:
 	$(MAKE) --no-print-directory BUILD=build/strict EXTRA_CFLAGS=-Werror build/strict/clothsim-tests build/strict/$(BIN)

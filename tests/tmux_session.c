@@ -110,7 +110,12 @@ void stop(void)
 /* Waits for the exit status the pane's shell writes; -1 at the deadline. */
 int exit_status(void)
 {
-    double deadline = now() + WAIT_SECONDS;
+    return exit_status_within(WAIT_SECONDS);
+}
+
+int exit_status_within(double seconds)
+{
+    double deadline = now() + seconds;
     while (now() < deadline) {
         FILE *f = fopen(exit_path, "r");
         int status = -1;
@@ -123,4 +128,36 @@ int exit_status(void)
         pause_ms(40);
     }
     return -1;
+}
+
+long pane_child_pid(void)
+{
+    char command[256], line[64] = "";
+    snprintf(command, sizeof command,
+             "tmux -L %s display -p -t t '#{pane_pid}' | xargs -I{} cat /proc/{}/task/{}/children", server);
+    FILE *f = popen(command, "r");
+    if (!f)
+        return 0;
+    char *got = fgets(line, sizeof line, f);
+    pclose(f);
+    return got ? strtol(line, NULL, 10) : 0;
+}
+
+const char *pane_terminal_state(void)
+{
+    static char state[128];
+    char command[384];
+    snprintf(command, sizeof command,
+             "tmux -L %s display -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag} "
+             "#{keypad_cursor_flag} #{keypad_flag} #{scroll_region_upper},#{scroll_region_lower}'",
+             server);
+    state[0] = '\0';
+    FILE *f = popen(command, "r");
+    if (f) {
+        if (!fgets(state, sizeof state, f))
+            state[0] = '\0';
+        pclose(f);
+    }
+    state[strcspn(state, "\n")] = '\0';
+    return state;
 }

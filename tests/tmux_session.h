@@ -33,5 +33,13 @@ bool wait_for(const char *text);
 void stop(void);
 /* Waits for the exit status the pane's shell writes; -1 at the deadline. */
 int exit_status(void);
+/* The same with a deadline of seconds. */
+int exit_status_within(double seconds);
+/* The pid of the program the pane's shell runs (its child); 0 if none. */
+long pane_child_pid(void);
+/* What tmux says of the pane's terminal: "alternate screen, cursor shown,
+ * any mouse mode, keypad cursor mode, keypad mode, scroll region", as
+ * "0 1 0 0 0 0,29" for a window of 30 rows given back whole. */
+const char *pane_terminal_state(void);
 
 #endif

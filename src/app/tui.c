@@ -112,32 +112,47 @@ static void panes_destroy(Tui *tui)
     }
 }
 
+/* All or nothing: every new solver is built before an old one goes, so a
+ * setting refused by validation (or memory running out) leaves the panes as
+ * they were, each with its solver, and says why in the message line. */
 bool tui_rebuild_panes(Tui *tui)
 {
-    tui_grab_release(tui);
-    panes_destroy(tui);
+    tui_grab_release(tui); /* the held particle belongs to the old solvers */
     int count = tui->compare_key ? tui->pane_count : 1;
+    if (count < 1 || count > TUI_MAX_PANES) {
+        tui_message(tui, "%d panes: give one to %d", count, TUI_MAX_PANES);
+        return false;
+    }
+    Solver *built[TUI_MAX_PANES] = {NULL};
+    Params params[TUI_MAX_PANES];
+    for (int i = 0; i < count; i++) {
+        char err[320];
+        if (!pane_params(tui, i, &params[i], err, sizeof err)) {
+            tui_message(tui, "%s", err);
+        } else if (!(built[i] = solver_create(&params[i]))) {
+            tui_message(tui, "out of memory building the scene");
+        } else {
+            continue;
+        }
+        for (int k = 0; k < i; k++)
+            solver_destroy(built[k]);
+        return false;
+    }
+    panes_destroy(tui);
     tui->pane_count = count;
     for (int i = 0; i < count; i++) {
         TuiPane *pane = &tui->panes[i];
-        Params params;
-        char err[320];
-        if (!pane_params(tui, i, &params, err, sizeof err)) {
-            tui_message(tui, "%s", err);
-            return false;
-        }
-        pane->solver = solver_create(&params);
-        if (!pane->solver) {
-            tui_message(tui, "out of memory building the scene");
-            return false;
-        }
+        pane->solver = built[i];
         solver_use_all_cores(pane->solver);
         char label[sizeof pane->label] = "";
         if (tui->compare_key)
             snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);
         memcpy(pane->label, label, sizeof label);
-        camera_init(&pane->camera, params.dim, 80, 24);
+        camera_init(&pane->camera, params[i].dim, 80, 24);
         tui_pane_clear_history(pane);
+        /* the view's scratch room is for the old cloth until the next layout */
+        if (pane->view)
+            render_reserve(pane->view, pane->solver->cloth);
     }
     for (int i = count; i < TUI_MAX_PANES; i++)
         tui->panes[i].label[0] = '\0';
@@ -207,12 +222,16 @@ bool tui_set_key(Tui *tui, const char *key, const char *value)
         params_default(&params, (SceneKind)params.scene);
         params.integrator = integrator;
         params.order = order;
+        Params previous = tui->base;
         tui->base = params;
+        if (!tui_rebuild_panes(tui)) {
+            tui->base = previous; /* the old scene runs on, as its panes do */
+            return false;
+        }
         tui->wind_off = false;
         tui->zoom = 1.0f;
-        bool ok = tui_rebuild_panes(tui);
         tui_layout(tui);
-        return ok;
+        return true;
     }
     Params previous = tui->base;
     tui->base = params;
@@ -242,8 +261,29 @@ void tui_reset(Tui *tui)
     tui_sample(tui, true);
 }
 
-void tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], int count)
+bool tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], int count)
 {
+    if (count < 2 || count > TUI_MAX_PANES) {
+        tui_message(tui, "compare %s: give two to %d values", key->name, TUI_MAX_PANES);
+        return false;
+    }
+    /* every value checked before anything changes: one the scene refuses
+     * (a sphere too big for the cloth) leaves the sandbox as it was */
+    for (int i = 0; i < count; i++) {
+        Params check = tui->base;
+        char err[320];
+        if (!params_set(&check, key->name, values[i], err, sizeof err) ||
+            !params_validate(&check, err, sizeof err)) {
+            tui_message(tui, "cannot compare %s=%s: %s", key->name, values[i], err);
+            return false;
+        }
+    }
+    tui_grab_release(tui); /* while the panes it holds are still there */
+    const ParamInfo *old_key = tui->compare_key;
+    int old_count = tui->pane_count;
+    Params old_base = tui->base;
+    char old_values[TUI_MAX_PANES][64];
+    memcpy(old_values, tui->compare_values, sizeof old_values);
     tui->compare_key = key;
     tui->pane_count = count;
     for (int i = 0; i < count; i++)
@@ -251,14 +291,28 @@ void tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], 
     /* the shared settings hold the first pane's value */
     char err[320];
     params_set(&tui->base, key->name, values[0], err, sizeof err);
-    tui_rebuild_panes(tui);
+    if (tui_rebuild_panes(tui))
+        return true;
+    /* out of memory: the panes are untouched, and so is what describes them */
+    tui->compare_key = old_key;
+    tui->pane_count = old_count;
+    tui->base = old_base;
+    memcpy(tui->compare_values, old_values, sizeof old_values);
+    return false;
 }
 
-void tui_compare_stop(Tui *tui)
+bool tui_compare_stop(Tui *tui)
 {
+    tui_grab_release(tui);
+    const ParamInfo *old_key = tui->compare_key;
+    int old_count = tui->pane_count;
     tui->compare_key = NULL;
     tui->pane_count = 1;
-    tui_rebuild_panes(tui);
+    if (tui_rebuild_panes(tui))
+        return true;
+    tui->compare_key = old_key;
+    tui->pane_count = old_count;
+    return false;
 }
 
 /* ---------------------------------------------------------------- samples */

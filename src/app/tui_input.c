@@ -312,7 +312,8 @@ static void change_speed(Tui *tui, int by)
 static void compare_toggle(Tui *tui)
 {
     if (tui->compare_key) {
-        tui_compare_stop(tui);
+        if (!tui_compare_stop(tui))
+            return; /* the message says why; the comparison goes on */
         tui_layout(tui);
         tui_message(tui, "comparison ended");
         return;
@@ -329,7 +330,8 @@ static void compare_toggle(Tui *tui)
     slider_moved(tui, slider, presses, values[1], sizeof values[1]);
     if (strcmp(values[0], values[1]) == 0)
         slider_moved(tui, slider, -presses, values[1], sizeof values[1]);
-    tui_compare_start(tui, slider->info, (const char(*)[64])values, 2);
+    if (!tui_compare_start(tui, slider->info, (const char(*)[64])values, 2))
+        return; /* the message says why; the sandbox is as it was */
     tui_layout(tui);
     tui_message(tui, "comparing %s: %s vs %s (c ends)", slider->key, values[0], values[1]);
 }
@@ -340,8 +342,9 @@ void tui_grab_release(Tui *tui)
 {
     if (tui->grab_pane < 0)
         return;
-    for (int i = 0; i < tui->pane_count; i++)
-        if (tui->panes[i].solver->grabbed >= 0)
+    /* every pane that has a solver: the count may be changing */
+    for (int i = 0; i < TUI_MAX_PANES; i++)
+        if (tui->panes[i].solver && tui->panes[i].solver->grabbed >= 0)
             solver_release(tui->panes[i].solver);
     tui->grab_pane = -1;
     if (tui->drag_button == 1)

@@ -659,6 +659,10 @@ static void handle_key(LessonScreen *v, int key)
         v->selected = 0;
     if (p->page != page || p->state == LESSON_FINISHED)
         save_progress(v);
+    /* a replay or another page freed the solvers the TuiPanes borrowed: they
+     * take the new ones now, not at the next frame, for a resize before it
+     * lays the panes out (and reserves room for their cloths) */
+    sync_panes(v);
     v->last_time = tui_now(); /* time spent in a key (a replay) is not owed to the run */
 }
 

@@ -269,8 +269,10 @@ double tui_blowup_slowdown(Tui *tui);
 int tui_advance(Tui *tui, double elapsed);
 void tui_fit_cameras(Tui *tui);
 bool tui_set_key(Tui *tui, const char *key, const char *value); /* with a message on failure */
-void tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], int count);
-void tui_compare_stop(Tui *tui);
+/* Both leave the sandbox as it was, with a message, and return false when
+ * the panes cannot be built (a value the scene refuses, no memory). */
+bool tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], int count);
+bool tui_compare_stop(Tui *tui);
 const char *tui_text(const Tui *tui, const char *utf8, const char *ascii); /* the one the locale shows */
 
 /* tui_input.c */

@@ -847,6 +847,9 @@ void tui_term_stop(TuiTerm *term)
         }
         bool leave_clear = false;
         if (!term->measuring) {
+            /* the window's size now: a resize just before the end may not
+             * have been taken by the frame loop yet */
+            read_size(term);
             reset_scroll_region(term);
             const char *rmcup = tigetstr("rmcup");
             leave_clear = !rmcup || rmcup == (char *)-1; /* no other screen to go back to: clear this one */

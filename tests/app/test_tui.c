@@ -442,3 +442,94 @@ Test(tui, a_vt100_is_left_without_the_last_frame, .timeout = 30)
     cr_expect(wait_screen(" step ", true), "the last frame is left on screen:\n%s", screen);
     stop();
 }
+
+/* ---------------------------------------------------------------- issue 14 */
+
+/* Each of these crashed: a SIGSEGV on ./clothsim, or a use-after-free that
+ * the sanitizer build (make sanitize runs this suite on it) reports. */
+
+Test(tui, c_while_a_particle_is_held_compares_and_lets_go, .timeout = 30)
+{
+    /* the comparison's new pane had no solver yet when the grab was released */
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t g");
+    cr_assert(wait_for("holding particle"), "g took no particle:\n%s", screen);
+    tmux("send-keys -t t c");
+    cr_expect(wait_for("comparing gravity"), "c did not compare (or the sandbox crashed):\n%s", screen);
+    cr_expect(wait_for("gravity=9.81"), "no pane labelled with its value:\n%s", screen);
+    tmux("send-keys -t t c");
+    cr_expect(wait_for("comparison ended"), "c did not end the comparison:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, a_compared_value_the_scene_refuses_leaves_the_sandbox_as_it_was, .timeout = 30)
+{
+    /* Sphere rad. 0.25 raised to 0.45: c compares it with 0.65, a sphere
+     * the curtain refuses; the second pane was left with no solver */
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t Down Down Down Down Down Right Right Right Right");
+    cr_assert(wait_for("sphere_radius 0.45"), "Sphere rad. not raised to 0.45:\n%s", screen);
+    tmux("send-keys -t t c");
+    cr_expect(wait_for("cannot compare sphere_radius=0.65"), "no message saying the comparison was refused:\n%s",
+              screen);
+    cr_expect(strstr(screen, "sphere_radius=0.45") == NULL, "a pane of the refused comparison is shown:\n%s",
+              screen);
+    tmux("send-keys -t t Space");
+    cr_expect(wait_for("paused"), "the sandbox stopped answering:\n%s", screen);
+    cr_expect(strstr(screen, "Sphere rad.") && strstr(screen, "0.45"), "the setting did not stay at 0.45:\n%s",
+              screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+/* Two pages of two panes and no run: every page change rebuilds the panes. */
+static const char two_page_lesson[] = "title Two pages of two panes\n"
+                                      "summary Pages that rebuild their panes\n"
+                                      "duration 1 min\n"
+                                      "pane left \"Left pane\" integrator=verlet\n"
+                                      "pane right \"Right pane\" integrator=symplectic\n"
+                                      "page The first page\n"
+                                      "> The first page's words.\n"
+                                      "page The second page\n"
+                                      "> The second page's words.\n";
+
+Test(tui, a_resize_right_after_a_lesson_rebuilds_its_panes_draws_live_solvers, .timeout = 40)
+{
+    /* r and Left free the player's solvers; a resize before the next frame
+     * laid out the panes on the freed ones (a use-after-free) */
+    char lesson[128], env[192];
+    snprintf(lesson, sizeof lesson, "/tmp/clothsim-test-%d.lesson", (int)getpid());
+    snprintf(env, sizeof env, "XDG_STATE_HOME=/tmp/clothsim-test-%d.state", (int)getpid());
+    FILE *f = fopen(lesson, "w");
+    cr_assert(f, "cannot write %s", lesson);
+    fputs(two_page_lesson, f);
+    fclose(f);
+    start(env, lesson, 100, 30);
+    cr_assert(wait_for("page 1/2"), "no lesson:\n%s", screen);
+    /* one tmux command: the resize comes before the frame after r */
+    tmux("send-keys -t t r \\; resize-window -t t -x 90 -y 28");
+    cr_expect(wait_for("page 1 again"), "r did not replay (or the player crashed):\n%s", screen);
+    tmux("resize-window -t t -x 100 -y 30");
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("page 2/2"), "Enter did not reach page 2:\n%s", screen);
+    tmux("send-keys -t t Left \\; resize-window -t t -x 90 -y 28");
+    cr_expect(wait_for("page 1/2"), "Left did not go back (or the player crashed):\n%s", screen);
+    tmux("resize-window -t t -x 100 -y 30");
+    cr_expect(wait_for("Right pane"), "the panes are not drawn:\n%s", screen);
+    pause_ms(400); /* tmux tells the pane its size a moment after the command */
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0, "the lesson did not end with status 0 (the pane shows why):\n%s",
+                 (capture(), screen));
+    cr_expect_str_eq(terminal_state(), RESTORED_STATE, "the lesson left the terminal as: %s", terminal_state());
+    char command[192];
+    snprintf(command, sizeof command, "rm -rf /tmp/clothsim-test-%d.state", (int)getpid());
+    if (system(command) != 0)
+        fprintf(stderr, "could not remove the progress folder\n");
+    unlink(lesson);
+    stop();
+}
