@@ -142,6 +142,19 @@ float collider_distance(const Collider *c, float x, float y, float z, float norm
     return FAR_AWAY;
 }
 
+void collider_plane_section(Collider *c)
+{
+    if (c->shape != SHAPE_SPHERE)
+        return;
+    float cz = c->center[2], r = c->radius;
+    if (fabsf(cz) >= r) {
+        c->shape = SHAPE_NONE;
+        return;
+    }
+    c->radius = sqrtf(r * r - cz * cz);
+    c->center[2] = 0.0f;
+}
+
 int collide_points(Cloth *cloth, const Collider *c, float margin, float friction, bool fix_velocity)
 {
     if (c->shape == SHAPE_NONE)

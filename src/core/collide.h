@@ -42,6 +42,12 @@ typedef struct Collider {
  * shapes, outside too. SHAPE_NONE gives a huge distance and normal +y. */
 float collider_distance(const Collider *c, float x, float y, float z, float normal[3]);
 
+/* A 2D cloth (dim = 2) lives in the plane z = 0 and meets only the section
+ * of a sphere by that plane: a sphere becomes that disc, centred at z = 0 so
+ * that its normals there have no z (none if it does not reach the plane).
+ * Other shapes are left as they are. */
+void collider_plane_section(Collider *c);
+
 /* Projects every free particle (inv_mass > 0) closer than margin (m, >= 0)
  * to the surface, or inside it, out along the normal to exactly margin.
  * friction (0..1) removes that fraction of the tangential part of its

@@ -71,7 +71,7 @@ double metrics_residual(const Solver *s) { return solver_residual(s); }
 double metrics_penetration(const Solver *s)
 {
     Collider collider;
-    solver_collider(s, &collider);
+    solver_contact_collider(s, &collider);
     double deepest = 0.0;
     if (collider.shape != SHAPE_NONE)
         deepest = collide_penetration(s->cloth, &collider, METRICS_LINK_SAMPLES);

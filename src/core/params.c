@@ -41,7 +41,7 @@ const char *const switch_names[] = {"off", "on", NULL};
 const ParamInfo params_table[] = {
     {"scene", PARAM_ENUM, FIELD(scene), 0, 0, scene_names, "", EFFECT_REBUILD, "which scene to build (clothsim scenes lists them)"},
     {"integrator", PARAM_ENUM, FIELD(integrator), 0, 0, integrator_names, "", EFFECT_LIVE, "how positions advance in time"},
-    {"dim", PARAM_INT, FIELD(dim), 2, 3, NULL, "", EFFECT_REBUILD, "2: the cloth stays in the z = 0 plane; 3: free in space"},
+    {"dim", PARAM_INT, FIELD(dim), 2, 3, NULL, "", EFFECT_REBUILD, "2: the cloth stays in the z = 0 plane (and meets a sphere's section by it); 3: free in space"},
     {"cols", PARAM_INT, FIELD(cols), 2, 1000, NULL, "", EFFECT_REBUILD, "particles per row"},
     {"rows", PARAM_INT, FIELD(rows), 1, 1000, NULL, "", EFFECT_REBUILD, "rows of particles (1 makes a rope)"},
     {"spacing", PARAM_REAL, FIELD(spacing), 0.001, 10, NULL, "m", EFFECT_REBUILD, "rest distance between neighbouring particles"},

@@ -1699,7 +1699,7 @@ bool relax_fast_velocity(RelaxFast *f, Solver *s, float h, float decay)
 static bool contact_fits_job(Solver *s, Collider *collider)
 {
     const Params *p = &s->params;
-    solver_collider(s, collider);
+    solver_contact_collider(s, collider);
     return !p->floor && (collider->shape == SHAPE_NONE || (collider->shape == SHAPE_SPHERE && p->edge_samples != 3));
 }
 
@@ -1915,7 +1915,7 @@ static void pass_job(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
     f->blocks_stale = false;
     f->torn_generation = c->torn_generation;
     atomic_store(&f->next_task, 0);
-    solver_collider(s, &job->collider);
+    solver_contact_collider(s, &job->collider);
     job->sphere = job->collider.shape == SHAPE_SPHERE;
     job->margin = (float)s->params.margin;
 }

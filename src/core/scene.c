@@ -197,6 +197,8 @@ bool scene_collider_fits(const Params *p, char *err, size_t err_size)
         scene_sphere_center(p, p->sphere_period * k / (2.0 * PATH_SAMPLES), center);
         Collider collider;
         scene_collider(p, center, &collider);
+        if (p->dim == 2)
+            collider_plane_section(&collider);
         int inside = 0;
         for (int i = 0; i < cloth->count && fits; i++) {
             if (collider_distance(&collider, cloth->x[i], cloth->y[i], cloth->z[i], NULL) >= 0.0f)
@@ -210,6 +212,17 @@ bool scene_collider_fits(const Params *p, char *err, size_t err_size)
                          k == 0 ? "" : " on its path", keys);
                 fits = false;
             }
+        }
+        if (fits && inside > 0 && p->dim == 2) {
+            /* in the plane the cloth cannot go round the disc: a disc that
+             * is, or grows, inside it throws the particles in it to its rim
+             * at once, tearing the links across it (it explodes) */
+            snprintf(err, err_size,
+                     "collider: in 2D the %s's section by the cloth's plane %s %d particles of the %s scene%s; a 2D "
+                     "cloth cannot go round it (change %s so that it stays out of the cloth, or dim=3)",
+                     shape, k == 0 ? "holds" : "reaches", inside, scene_names[p->scene], k == 0 ? "" : " on its path",
+                     keys);
+            fits = false;
         }
         if (fits && k == 0 && inside == cloth->count) {
             snprintf(err, err_size, "collider: the %s swallows the whole cloth of the %s scene (change %s)", shape,

@@ -551,6 +551,13 @@ static void stage_integrate(Solver *s, float h, float decay)
 
 void solver_collider(const Solver *s, Collider *out) { scene_collider(&s->params, s->sphere_center, out); }
 
+void solver_contact_collider(const Solver *s, Collider *out)
+{
+    solver_collider(s, out);
+    if (s->params.dim == 2)
+        collider_plane_section(out);
+}
+
 /* Contact, inside every relaxation pass (seed 001) and once more at the end
  * of the substep: particles pushed out of the collider to its surface plus
  * the margin (radially for the sphere, onto the nearest face of the box,
@@ -565,7 +572,7 @@ static void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
     Cloth *c = s->cloth;
     float margin = (float)p->margin, friction = with_friction ? (float)p->friction : 0.0f;
     Collider collider;
-    solver_collider(s, &collider);
+    solver_contact_collider(s, &collider);
     if (collider.shape != SHAPE_NONE) {
         if (!fast_path(s) || !relax_fast_sphere(s->relax_fast, c, &collider, margin, friction, fix_velocity))
             collide_points(c, &collider, margin, friction, fix_velocity);
@@ -574,6 +581,9 @@ static void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
     }
     if (p->floor)
         collide_floor(c, (float)p->floor_y, margin, (float)p->restitution, friction);
+    if (p->dim == 2) /* a box face or cone side may still push along z: the plane wins */
+        for (int i = 0; i < c->count; i++)
+            c->z[i] = 0.0f, c->pz[i] = 0.0f, c->vz[i] = 0.0f;
 }
 
 /* Self-collision (seed 000 section 6): no particle moves more than the

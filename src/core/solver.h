@@ -190,6 +190,9 @@ void solver_use_all_cores(Solver *solver);
 
 /* The collider params describe, where it is now. */
 void solver_collider(const Solver *solver, Collider *out);
+/* The collider the cloth meets: solver_collider, or with dim = 2 the sphere's
+ * section by the plane z = 0 (none when it does not reach the plane). */
+void solver_contact_collider(const Solver *solver, Collider *out);
 
 /* Mean |length - rest| / rest over the links that take part now. */
 double solver_residual(const Solver *solver);
