@@ -87,7 +87,8 @@ static ProgressEntry *find_entry(Progress *progress, const char *absolute)
     return NULL;
 }
 
-static bool add_entry(Progress *progress, const char *path, size_t length, int page, bool finished)
+static bool add_entry(Progress *progress, const char *path, size_t length, int page, bool finished,
+                      ProgressScore score)
 {
     if (progress->count == progress->capacity) {
         int capacity = progress->capacity ? 2 * progress->capacity : 16;
@@ -102,26 +103,41 @@ static bool add_entry(Progress *progress, const char *path, size_t length, int p
         return false;
     memcpy(copy, path, length);
     copy[length] = '\0';
-    progress->entries[progress->count++] = (ProgressEntry){copy, page, finished, false};
+    progress->entries[progress->count++] = (ProgressEntry){copy, page, finished, score.right, score.graded, false};
     return true;
 }
 
-/* One line "PAGE<TAB>FINISHED<TAB>/PATH" of length n (no newline): parsed
- * into *page, *finished and the path's offset, or false. */
-static bool parse_line(const char *s, size_t n, int *page, bool *finished, size_t *path_at)
+/* A number of at most 4 digits at s[*i], up to n: false if none. */
+static bool small_number(const char *s, size_t n, size_t *i, int *value)
+{
+    size_t from = *i;
+    *value = 0;
+    while (*i < n && s[*i] >= '0' && s[*i] <= '9' && *i - from < 6)
+        *value = 10 * *value + (s[(*i)++] - '0');
+    return *i > from && *value <= 100000;
+}
+
+/* One line "PAGE<TAB>FINISHED<TAB>[RIGHT/GRADED<TAB>]/PATH" of length n (no
+ * newline): parsed into *page, *finished, *score and the path's offset, or
+ * false. */
+static bool parse_line(const char *s, size_t n, int *page, bool *finished, ProgressScore *score, size_t *path_at)
 {
     size_t i = 0;
-    long value = 0;
-    while (i < n && s[i] >= '0' && s[i] <= '9' && i < 6)
-        value = 10 * value + (s[i++] - '0');
-    if (i == 0 || value > 100000 || i + 3 > n || s[i] != '\t' || (s[i + 1] != '0' && s[i + 1] != '1') ||
-        s[i + 2] != '\t' || i + 3 >= n || s[i + 3] != '/')
+    if (!small_number(s, n, &i, page) || i + 3 > n || s[i] != '\t' || (s[i + 1] != '0' && s[i + 1] != '1') ||
+        s[i + 2] != '\t')
         return false;
-    if (memchr(s + i + 3, '\0', n - i - 3) || n - i - 3 >= PATH_MAX)
-        return false;
-    *page = (int)value;
     *finished = s[i + 1] == '1';
-    *path_at = i + 3;
+    i += 3;
+    *score = (ProgressScore){0, 0};
+    if (i < n && s[i] != '/') {
+        if (!small_number(s, n, &i, &score->right) || i >= n || s[i++] != '/' ||
+            !small_number(s, n, &i, &score->graded) || i >= n || s[i++] != '\t' ||
+            score->graded > PROGRESS_MAX_QUESTIONS || score->right > score->graded)
+            return false;
+    }
+    if (i >= n || s[i] != '/' || memchr(s + i, '\0', n - i) || n - i >= PATH_MAX)
+        return false;
+    *path_at = i;
     return true;
 }
 
@@ -134,8 +150,9 @@ bool progress_parse(Progress *progress, const char *text, size_t length, int *ba
         size_t end = newline ? (size_t)(newline - text) : length;
         int page;
         bool finished;
+        ProgressScore score;
         size_t path_at;
-        if (!parse_line(text + at, end - at, &page, &finished, &path_at)) {
+        if (!parse_line(text + at, end - at, &page, &finished, &score, &path_at)) {
             *bad_line = line;
             return false;
         }
@@ -148,7 +165,9 @@ bool progress_parse(Progress *progress, const char *text, size_t length, int *ba
         if (twice) { /* the furthest of the two */
             twice->page = page > twice->page ? page : twice->page;
             twice->finished = twice->finished || finished;
-        } else if (!add_entry(progress, path, path_length, page, finished)) {
+            if (score.graded) /* the later line's score */
+                twice->right = score.right, twice->graded = score.graded;
+        } else if (!add_entry(progress, path, path_length, page, finished, score)) {
             return true; /* out of memory: what was read is kept */
         }
         at = end + 1;
@@ -205,10 +224,10 @@ static void set_aside(Progress *progress, int bad_line)
     snprintf(aside, sizeof aside, "%s.corrupt", progress->file);
     if (rename(progress->file, aside) == 0)
         snprintf(progress->err, sizeof progress->err,
-                 "%.200s: line %d is not 'PAGE<TAB>0|1<TAB>/PATH': the file is set aside as %.200s.corrupt", progress->file,
+                 "%.200s: line %d is not 'PAGE<TAB>0|1<TAB>RIGHT/GRADED<TAB>/PATH': the file is set aside as %.200s.corrupt", progress->file,
                  bad_line, progress->file);
     else
-        snprintf(progress->err, sizeof progress->err, "%.200s: line %d is not 'PAGE<TAB>0|1<TAB>/PATH' (%s)",
+        snprintf(progress->err, sizeof progress->err, "%.200s: line %d is not 'PAGE<TAB>0|1<TAB>RIGHT/GRADED<TAB>/PATH' (%s)",
                  progress->file, bad_line, strerror(errno));
     progress->set_aside = true;
 }
@@ -294,7 +313,11 @@ static bool write_entries(Progress *progress, const char *folder)
     }
     for (int k = 0; k < progress->count; k++) {
         const ProgressEntry *e = &progress->entries[k];
-        if (!strchr(e->path, '\n')) /* a name the file cannot hold is not kept */
+        if (strchr(e->path, '\n')) /* a name the file cannot hold is not kept */
+            continue;
+        if (e->graded) /* no score, no field: the line reads as it did before scores */
+            fprintf(f, "%d\t%d\t%d/%d\t%s\n", e->page, e->finished ? 1 : 0, e->right, e->graded, e->path);
+        else
             fprintf(f, "%d\t%d\t%s\n", e->page, e->finished ? 1 : 0, e->path);
     }
     bool ok = fflush(f) == 0 && !ferror(f) && fsync(fd) == 0;
@@ -334,10 +357,11 @@ static void merge_from_disk(Progress *progress)
         const ProgressEntry *d = &disk.entries[k];
         ProgressEntry *mine = find_entry(progress, d->path);
         if (!mine)
-            add_entry(progress, d->path, strlen(d->path), d->page, d->finished);
+            add_entry(progress, d->path, strlen(d->path), d->page, d->finished, (ProgressScore){d->right, d->graded});
         else if (!mine->saving) {
             mine->page = d->page;
             mine->finished = mine->finished || d->finished;
+            mine->right = d->right, mine->graded = d->graded;
         } else
             mine->finished = mine->finished || d->finished;
     }
@@ -375,8 +399,11 @@ static bool write_file(Progress *progress)
     return ok;
 }
 
-bool progress_save(Progress *progress, const char *path, int page, bool finished, bool *first_failure)
+bool progress_save(Progress *progress, const char *path, int page, bool finished, ProgressScore score,
+                   bool *first_failure)
 {
+    if (score.graded > PROGRESS_MAX_QUESTIONS || score.right > score.graded || score.right < 0)
+        score = PROGRESS_SCORE_KEEP; /* not a score: never written */
     *first_failure = false;
     char absolute[PATH_MAX];
     bool named = progress_absolute(path, absolute, sizeof absolute);
@@ -386,7 +413,10 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
     } else if (entry) {
         entry->page = page;
         entry->finished = entry->finished || finished;
-    } else if (!add_entry(progress, absolute, strlen(absolute), page, finished)) {
+        if (score.graded >= 0)
+            entry->right = score.right, entry->graded = score.graded;
+    } else if (!add_entry(progress, absolute, strlen(absolute), page, finished,
+                          score.graded >= 0 ? score : (ProgressScore){0, 0})) {
         snprintf(progress->err, sizeof progress->err, "out of memory");
     } else {
         entry = &progress->entries[progress->count - 1];

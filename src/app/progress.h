@@ -3,7 +3,10 @@
  * (default ~/.local/state/clothsim/progress). No curses.
  *
  * A lesson is known by its absolute path. The file is text, one lesson a
- * line: "PAGE<TAB>FINISHED<TAB>PATH" (PAGE from 0, FINISHED 0 or 1).
+ * line: "PAGE<TAB>FINISHED<TAB>RIGHT/GRADED<TAB>PATH" (PAGE from 0, FINISHED
+ * 0 or 1; the score of the last time it was finished: RIGHT of its GRADED
+ * questions right at the first try). A line without the score, as files
+ * written before it was kept have, reads as no score yet.
  *
  * A save takes a lock (a POSIX record lock on progress.lock beside it), reads
  * the file again and merges what other lessons saved meanwhile (the furthest
@@ -27,6 +30,7 @@ typedef struct ProgressEntry {
     char *path; /* absolute */
     int page;   /* last page reached, 0-based */
     bool finished;
+    int right, graded; /* the score of the last finish; graded 0: none */
     bool saving; /* progress_save is saving this one */
 } ProgressEntry;
 
@@ -47,10 +51,20 @@ void progress_free(Progress *progress);
 /* The entry of the lesson at path (made absolute here), or NULL. */
 const ProgressEntry *progress_find(const Progress *progress, const char *path);
 
-/* Records page and finished for the lesson at path and writes the file.
- * Returns false when it could not be saved; *first_failure is then true the
- * first time only (so the caller says so once), with the reason in err. */
-bool progress_save(Progress *progress, const char *path, int page, bool finished, bool *first_failure);
+/* The score a save records: RIGHT of GRADED questions (graded < 0: keep the
+ * one saved before). */
+typedef struct ProgressScore {
+    int right, graded;
+} ProgressScore;
+#define PROGRESS_SCORE_KEEP ((ProgressScore){0, -1})
+#define PROGRESS_MAX_QUESTIONS 9999
+
+/* Records page, finished and score for the lesson at path and writes the
+ * file. Returns false when it could not be saved; *first_failure is then
+ * true the first time only (so the caller says so once), with the reason in
+ * err. */
+bool progress_save(Progress *progress, const char *path, int page, bool finished, ProgressScore score,
+                   bool *first_failure);
 
 /* path made absolute (realpath, or the current folder + path) into out;
  * false if it does not fit (out is then cut and must not be used). */
@@ -58,7 +72,7 @@ bool progress_absolute(const char *path, char *out, size_t out_size);
 
 /* Adds the entries of length bytes of a progress file's text (any bytes) to
  * progress. False at the first line that is not "PAGE<TAB>0|1<TAB>/PATH",
- * its number in *bad_line. No I/O: what the fuzzer calls. */
+ * its number in *bad_line (the score may be left out). No I/O: what the fuzzer calls. */
 bool progress_parse(Progress *progress, const char *text, size_t length, int *bad_line);
 
 #endif

@@ -304,7 +304,27 @@ static void build_narration(LessonScreen *v, int width)
     if (p->state == LESSON_FINISHED) {
         add_wrapped(v, lesson->title, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         add_blank(v);
-        add_wrapped(v, "The end of the lesson. Well done.", 0, 0, width, PALETTE_TEXT, ATTR_NONE);
+        add_wrapped(v, "The end of the lesson. What it showed:", 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
+        /* the recap: each page's line, or its heading where it has none */
+        for (int k = 0; k < lesson->page_count; k++) {
+            const char *recap = lesson_page_recap(lesson, k);
+            const char *heading = lesson->pages[k].heading;
+            if (!recap && !(heading && heading[0]))
+                continue;
+            snprintf(text, sizeof text, "%s %s", tui_text(tui, "\u2022", "*"), recap ? recap : heading);
+            add_wrapped(v, text, 1, 3, width, PALETTE_TEXT, ATTR_NONE);
+        }
+        int right, answered, graded;
+        lesson_player_score(p, &right, &answered, &graded);
+        if (graded) {
+            add_blank(v);
+            if (answered < graded)
+                snprintf(text, sizeof text, "Your score: %d of %d questions right at the first try (%d skipped).", right,
+                         graded, graded - answered);
+            else
+                snprintf(text, sizeof text, "Your score: %d of %d questions right at the first try.", right, graded);
+            add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        }
         add_blank(v);
         add_wrapped(v, "Left goes back a page, q (or Enter) closes the lesson.", 0, 0, width, PALETTE_DIM, ATTR_NONE);
         return;
@@ -321,6 +341,10 @@ static void build_narration(LessonScreen *v, int width)
         const LessonItem *item = &lesson->items[k];
         if (item->kind == LESSON_SAY) {
             add_wrapped(v, item->text, 0, 0, width, PALETTE_TEXT, ATTR_NONE);
+            add_blank(v);
+        } else if (item->kind == LESSON_EXPLAIN && k < p->item) { /* answered: the explanation follows */
+            snprintf(text, sizeof text, "Why? %s", item->text);
+            add_wrapped(v, text, 0, 5, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             add_blank(v);
         } else if (item->kind == LESSON_QUESTION) {
             bool current = k == p->question;
@@ -380,6 +404,13 @@ static void build_narration(LessonScreen *v, int width)
     }
     case LESSON_WAITING: {
         const LessonItem *pause = lesson_player_pause(p);
+        if (pause && pause->kind == LESSON_EXPLAIN) {
+            snprintf(text, sizeof text, "Why? %s", pause->text);
+            add_wrapped(v, text, 0, 5, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+            add_wrapped(v, "Explain it in your own words (aloud, or to a neighbour), then press Enter.", 0, 0, width,
+                        PALETTE_DIM, ATTR_NONE);
+            break;
+        }
         add_wrapped(v, pause && pause->text ? pause->text : "Press Enter to go on.", 0, 0, width, PALETTE_HIGHLIGHT,
                     ATTR_BOLD);
         if (pause && pause->text)
@@ -526,8 +557,11 @@ static void save_progress(LessonScreen *v)
     const LessonPlayer *p = v->player;
     bool finished = p->state == LESSON_FINISHED;
     int page = finished ? v->lesson->page_count - 1 : p->page;
+    ProgressScore score = PROGRESS_SCORE_KEEP;
+    if (finished)
+        lesson_player_score(p, &score.right, &(int){0}, &score.graded);
     bool first_failure;
-    if (!progress_save(v->progress, v->path, page, finished, &first_failure) && first_failure)
+    if (!progress_save(v->progress, v->path, page, finished, score, &first_failure) && first_failure)
         tui_message(v->tui, "progress is not saved: %s", v->progress->err);
 }
 
@@ -855,6 +889,9 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         char state[64] = "";
         if (e->broken)
             snprintf(state, sizeof state, "does not parse");
+        else if (saved && saved->finished && saved->graded)
+            snprintf(state, sizeof state, "%s %d/%d", tui_text(tui, "\u2713 finished", "finished"), saved->right,
+                     saved->graded);
         else if (saved && saved->finished)
             snprintf(state, sizeof state, "%s", tui_text(tui, "\u2713 finished", "finished"));
         else if (saved)

@@ -19,7 +19,7 @@ const char *const lesson_item_names[] = {
     [LESSON_RUN] = "run",         [LESSON_STEP] = "step",     [LESSON_SUBSTEP] = "substep",
     [LESSON_PASS] = "pass",       [LESSON_PAUSE] = "pause",   [LESSON_HIGHLIGHT] = "highlight",
     [LESSON_QUESTION] = "question", [LESSON_PLAY] = "play",   [LESSON_EXPECT] = "expect",
-    [LESSON_VIEW] = "view",
+    [LESSON_VIEW] = "view",       [LESSON_EXPLAIN] = "explain", [LESSON_RECAP] = "recap",
 };
 
 const LessonMetricInfo lesson_metrics[] = {
@@ -317,7 +317,7 @@ int lesson_page_words(const Lesson *lesson, int page)
     int words = count_words(p->heading);
     for (int k = p->first_item; k < p->first_item + p->item_count; k++) {
         const LessonItem *item = &lesson->items[k];
-        if (item->kind == LESSON_SAY || item->kind == LESSON_PAUSE)
+        if (item->kind == LESSON_SAY || item->kind == LESSON_PAUSE || item->kind == LESSON_EXPLAIN)
             words += count_words(item->text);
         if (item->kind != LESSON_QUESTION)
             continue;
@@ -331,4 +331,23 @@ int lesson_page_words(const Lesson *lesson, int page)
         words += longest;
     }
     return words;
+}
+
+const char *lesson_page_recap(const Lesson *lesson, int page)
+{
+    if (page < 0 || page >= lesson->page_count)
+        return NULL;
+    const LessonPage *p = &lesson->pages[page];
+    for (int k = p->first_item; k < p->first_item + p->item_count; k++)
+        if (lesson->items[k].kind == LESSON_RECAP)
+            return lesson->items[k].text;
+    return NULL;
+}
+
+int lesson_graded_questions(const Lesson *lesson)
+{
+    int graded = 0;
+    for (int k = 0; k < lesson->item_count; k++)
+        graded += lesson->items[k].kind == LESSON_QUESTION && lesson->items[k].answer >= 0;
+    return graded;
 }

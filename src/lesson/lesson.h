@@ -54,6 +54,9 @@ typedef enum LessonItemKind {
     LESSON_PLAY,      /* free play; pane (NULL: all): keys unlocked */
     LESSON_EXPECT,    /* expect */
     LESSON_VIEW,      /* pane (NULL: all): how the pane is shown (LessonView) */
+    LESSON_EXPLAIN,   /* text: the question "why?" a student answers in their own words; waits
+                       * like a pause, and the narration after it is the explanation */
+    LESSON_RECAP,     /* text: what the page showed, in a line, for the lesson's closing recap */
     LESSON_ITEM_KIND_COUNT
 } LessonItemKind;
 
@@ -278,11 +281,17 @@ void lesson_verror(char *out, size_t out_size, const char *file, int line, int c
  * word, at least 1, at most 3 edits), as params_suggest does for keys. */
 const char *lesson_suggest(const char *word, const char *const *names, int count);
 
-/* Words a page puts on screen by its end: heading, narration, pause
- * prompts, the question, its choices and the longest feedback (one is shown
- * at a time). A projector reads about LESSON_PAGE_WORDS. */
+/* Words a page puts on screen by its end: heading, narration, pause and
+ * explain prompts, the question, its choices and the longest feedback (one
+ * is shown at a time). A projector reads about LESSON_PAGE_WORDS. */
 #define LESSON_PAGE_WORDS 60
 int lesson_page_words(const Lesson *lesson, int page);
+
+/* The page's recap line (the text of its recap item), or NULL if it has none. */
+const char *lesson_page_recap(const Lesson *lesson, int page);
+
+/* Questions that name a right answer: the ones a score counts. */
+int lesson_graded_questions(const Lesson *lesson);
 
 /* Metric by name, or -1. */
 int lesson_metric_find(const char *name);

@@ -488,9 +488,13 @@ static bool cmd_duration(Parser *P, int col, const char *text, size_t length)
     return expect_end(P, i);
 }
 
+static bool check_explained(Parser *P);
+
 static bool cmd_page(Parser *P, int col, const char *text, size_t length)
 {
     Lesson *L = P->lesson;
+    if (!check_explained(P))
+        return false;
     if (!P->in_pages && P->stage.pane_count == 0) {
         /* a lesson that opens no pane gets one */
         LessonItem *item = new_item(P, LESSON_PANE, col);
@@ -712,6 +716,57 @@ static bool cmd_pause(Parser *P, int col, const char *text, size_t length)
         item->text = copy_text(P, text, length);
         return item->text != NULL;
     }
+    return true;
+}
+
+/* explain TEXT: a "why?" for the student to answer in their own words; the
+ * narration after it on the page is the lesson's explanation. */
+static bool cmd_explain(Parser *P, int col, const char *text, size_t length)
+{
+    if (!length)
+        return fail(P, col, "explain: say what to explain, e.g. 'explain Why does Euler gain energy?'");
+    LessonItem *item = new_item(P, LESSON_EXPLAIN, col);
+    if (!item)
+        return false;
+    item->text = copy_text(P, text, length);
+    return item->text != NULL;
+}
+
+/* recap TEXT: the page's point in a line, listed when the lesson ends. */
+static bool cmd_recap(Parser *P, int col, const char *text, size_t length)
+{
+    if (!length)
+        return fail(P, col, "recap: say in a line what the page showed, e.g. 'recap Euler gains energy'");
+    const Lesson *L = P->lesson;
+    const LessonPage *page = &L->pages[L->page_count - 1];
+    for (int k = page->first_item; k < page->first_item + page->item_count; k++)
+        if (L->items[k].kind == LESSON_RECAP)
+            return fail(P, col, "recap: this page already has one (line %d); a page gets one line", L->items[k].line);
+    LessonItem *item = new_item(P, LESSON_RECAP, col);
+    if (!item)
+        return false;
+    item->text = copy_text(P, text, length);
+    return item->text != NULL;
+}
+
+/* A page's explain steps each need an explanation after them. Called when a
+ * page ends (another begins, or the file does). */
+static bool check_explained(Parser *P)
+{
+    const Lesson *L = P->lesson;
+    if (!P->in_pages || L->page_count == 0)
+        return true;
+    const LessonPage *page = &L->pages[L->page_count - 1];
+    const LessonItem *open = NULL;
+    for (int k = page->first_item; k < page->first_item + page->item_count; k++) {
+        if (L->items[k].kind == LESSON_EXPLAIN)
+            open = &L->items[k];
+        else if (L->items[k].kind == LESSON_SAY)
+            open = NULL;
+    }
+    if (open)
+        return fail_at(P, open->line, open->col,
+                       "explain: nothing explains it; add the explanation as narration ('> ...') after this line");
     return true;
 }
 
@@ -1274,6 +1329,8 @@ static const struct Command {
     {"substep", PAGE_ONLY, .kind_handler = cmd_stepping, .kind = LESSON_SUBSTEP},
     {"pass", PAGE_ONLY, .kind_handler = cmd_stepping, .kind = LESSON_PASS},
     {"pause", TAKES_TEXT | PAGE_ONLY, .handler = cmd_pause},
+    {"explain", TAKES_TEXT | PAGE_ONLY, .handler = cmd_explain},
+    {"recap", TAKES_TEXT | PAGE_ONLY, .handler = cmd_recap},
     {"question", TAKES_TEXT | PAGE_ONLY, .handler = cmd_question},
     {"choice", TAKES_TEXT | IN_QUESTION, .handler = cmd_choice},
     {"feedback", TAKES_TEXT | IN_QUESTION, .handler = cmd_feedback},
@@ -1445,6 +1502,8 @@ Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char
         flush_paragraph(&P);
         close_question(&P);
     }
+    if (!P.failed)
+        check_explained(&P);
     if (!P.failed) {
         int line = P.title_line ? P.title_line : 1;
         if (!L->title)

@@ -472,6 +472,7 @@ static bool walk(LessonPlayer *p, bool fast)
             p->state = LESSON_RUNNING;
             return true;
         case LESSON_PAUSE:
+        case LESSON_EXPLAIN:
             if (fast)
                 break;
             p->state = LESSON_WAITING;
@@ -542,8 +543,13 @@ LessonPlayer *lesson_player_create(const Lesson *lesson)
     if (!p)
         return NULL;
     p->lesson = lesson;
-    p->results = calloc((size_t)(lesson->item_count ? lesson->item_count : 1), sizeof *p->results);
-    if (!p->results || !restart(p) || !open_page(p, 0, false)) {
+    size_t items = (size_t)(lesson->item_count ? lesson->item_count : 1);
+    p->results = calloc(items, sizeof *p->results);
+    p->first_answers = malloc(items * sizeof *p->first_answers);
+    if (p->first_answers)
+        for (size_t k = 0; k < items; k++)
+            p->first_answers[k] = -1;
+    if (!p->results || !p->first_answers || !restart(p) || !open_page(p, 0, false)) {
         lesson_player_destroy(p);
         return NULL;
     }
@@ -556,6 +562,7 @@ void lesson_player_destroy(LessonPlayer *p)
         return;
     close_all(p);
     free(p->results);
+    free(p->first_answers);
     free(p);
 }
 
@@ -607,6 +614,8 @@ bool lesson_player_answer(LessonPlayer *p, int choice)
     if (choice < 0 || choice >= q->choice_count)
         return false;
     p->answer = choice;
+    if (p->first_answers[p->question] < 0)
+        p->first_answers[p->question] = choice;
     p->item++;
     walk(p, false);
     return true;
@@ -635,6 +644,19 @@ bool lesson_player_feedback_ready(const LessonPlayer *p)
 bool lesson_player_answer_correct(const LessonPlayer *p)
 {
     return p->question >= 0 && p->answer >= 0 && p->lesson->items[p->question].answer == p->answer;
+}
+
+void lesson_player_score(const LessonPlayer *p, int *right, int *answered, int *graded)
+{
+    *right = *answered = *graded = 0;
+    for (int k = 0; k < p->lesson->item_count; k++) {
+        const LessonItem *item = &p->lesson->items[k];
+        if (item->kind != LESSON_QUESTION || item->answer < 0)
+            continue;
+        ++*graded;
+        *answered += p->first_answers[k] >= 0;
+        *right += p->first_answers[k] == item->answer;
+    }
 }
 
 bool lesson_player_tick(LessonPlayer *p, double seconds)

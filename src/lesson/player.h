@@ -7,7 +7,8 @@
  *   LESSON_RUNNING   a run: call lesson_player_tick with the real time that
  *                    passed (it steps the panes at the run's speed), or
  *                    lesson_player_finish to complete it at once;
- *   LESSON_WAITING   a pause: lesson_player_next goes on;
+ *   LESSON_WAITING   a pause, or an explain step (the student says why,
+ *                    then the explanation follows): lesson_player_next goes on;
  *   LESSON_ASKING    a question: lesson_player_answer (next skips it);
  *   LESSON_PLAYING   free play: the panes run at 1x under tick, the unlocked
  *                    keys may be changed with lesson_player_adjust; next ends it;
@@ -85,6 +86,11 @@ typedef struct LessonPlayer {
     int unlocked_count;
     const char *unlocked_pane; /* NULL: every pane */
 
+    /* per item: the first answer given to a question in this playing
+     * (-1: none yet), kept across going back and replays, so that the score
+     * counts first tries */
+    int *first_answers;
+
     LessonResult *results; /* per item; filled for expect items */
     int expects_failed, expects_passed;
 
@@ -122,6 +128,10 @@ bool lesson_player_answer_correct(const LessonPlayer *player);
  * explain. Not before the first run after the question has played out (at
  * once if the page has none after it). */
 bool lesson_player_feedback_ready(const LessonPlayer *player);
+
+/* The score: of the questions that name a right answer (*graded), how many
+ * were answered (*answered) and how many right (*right) at the first try. */
+void lesson_player_score(const LessonPlayer *player, int *right, int *answered, int *graded);
 
 /* Real seconds have passed: a run advances by seconds * its speed of
  * simulated time, free play by seconds. Other states ignore it. Returns
@@ -161,7 +171,8 @@ int lesson_player_paragraphs(const LessonPlayer *player, const char **out, int m
 /* The question item asked on this page, or NULL. */
 const LessonItem *lesson_player_question(const LessonPlayer *player);
 
-/* The pause item waited on, or NULL (its text is the prompt, maybe NULL). */
+/* The pause or explain item waited on, or NULL (a pause's text is its
+ * prompt, maybe NULL; an explain's is the question why). */
 const LessonItem *lesson_player_pause(const LessonPlayer *player);
 
 /* The run in progress: simulated seconds done and to do (the slowest pane). */

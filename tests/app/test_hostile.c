@@ -393,7 +393,7 @@ static const char *state_home(const char *folder)
 static void save(Progress *p, const char *lesson, int page, bool finished)
 {
     bool first_failure;
-    cr_expect(progress_save(p, lesson, page, finished, &first_failure), "save %s: %s", lesson, p->err);
+    cr_expect(progress_save(p, lesson, page, finished, PROGRESS_SCORE_KEEP, &first_failure), "save %s: %s", lesson, p->err);
 }
 
 Test(hostile, progress_never_writes_through_a_planted_link)
@@ -478,7 +478,7 @@ Test(hostile, an_overlong_state_home_is_refused_not_cut)
     cr_expect_str_eq(p.file, "");
     cr_expect(strstr(p.err, "XDG_STATE_HOME is too long") != NULL, "%s", p.err);
     bool first_failure;
-    cr_expect(!progress_save(&p, "/lessons/a.lesson", 1, false, &first_failure));
+    cr_expect(!progress_save(&p, "/lessons/a.lesson", 1, false, PROGRESS_SCORE_KEEP, &first_failure));
     cr_expect(first_failure);
     progress_free(&p);
     cr_expect_eq(entries(folder), 0, "nothing written anywhere");
@@ -523,6 +523,16 @@ Test(hostile, the_progress_reader_takes_any_bytes)
         {"1\t0\t", 4, false, 0},
         {"1\t0", 3, false, 0},
         {"\n", 1, false, 0},
+        /* with the score of the last finish */
+        {"1\t1\t3/4\t/a\n", 11, true, 1},
+        {"1\t1\t0/0\t/a\n", 11, true, 1},
+        {"1\t1\t5/4\t/a\n", 11, false, 0},  /* more right than asked */
+        {"1\t1\t3/\t/a\n", 10, false, 0},
+        {"1\t1\t/4\t/a\n", 10, true, 1}, /* a path "/4<TAB>/a", as before scores */
+        {"1\t1\t3/4/a\n", 10, false, 0},
+        {"1\t1\t3/4\t\n", 9, false, 0},
+        {"1\t1\t3/99999\t/a\n", 15, false, 0}, /* over PROGRESS_MAX_QUESTIONS */
+        {"1\t1\t3/4\trelative\n", 17, false, 0},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         Progress p = {0};
@@ -536,7 +546,43 @@ Test(hostile, the_progress_reader_takes_any_bytes)
     int bad_line;
     cr_expect(progress_parse(&p, "1\t0\t/a\n3\t1\t/a\n", 14, &bad_line));
     cr_expect(p.count == 1 && p.entries[0].page == 3 && p.entries[0].finished);
+    cr_expect_eq(p.entries[0].graded, 0, "a line without a score has none");
     progress_free(&p);
+    p = (Progress){0};
+    cr_expect(progress_parse(&p, "2\t1\t3/4\t/a\n", 11, &bad_line));
+    cr_expect(p.count == 1 && p.entries[0].page == 2 && p.entries[0].right == 3 && p.entries[0].graded == 4);
+    cr_expect_str_eq(p.entries[0].path, "/a");
+    progress_free(&p);
+}
+
+Test(hostile, progress_keeps_the_score_of_the_last_finish)
+{
+    const char *folder = scratch();
+    state_home(folder);
+    Progress p = {0};
+    progress_load(&p);
+    bool first_failure;
+    cr_assert(progress_save(&p, "/lessons/a.lesson", 3, true, (ProgressScore){2, 5}, &first_failure), "%s", p.err);
+    /* playing it again without finishing keeps the score; so does a save of another lesson */
+    cr_assert(progress_save(&p, "/lessons/a.lesson", 1, false, PROGRESS_SCORE_KEEP, &first_failure), "%s", p.err);
+    cr_assert(progress_save(&p, "/lessons/b.lesson", 0, false, PROGRESS_SCORE_KEEP, &first_failure), "%s", p.err);
+    /* a score that cannot be is never written */
+    cr_assert(progress_save(&p, "/lessons/b.lesson", 0, true, (ProgressScore){6, 5}, &first_failure), "%s", p.err);
+    progress_free(&p);
+    Progress again = {0};
+    progress_load(&again);
+    const ProgressEntry *a = progress_find(&again, "/lessons/a.lesson");
+    const ProgressEntry *b = progress_find(&again, "/lessons/b.lesson");
+    cr_assert(a && b);
+    cr_expect(a->finished && a->page == 1 && a->right == 2 && a->graded == 5, "a: page %d, %d/%d", a->page, a->right,
+              a->graded);
+    cr_expect(b->finished && b->graded == 0, "b: %d/%d", b->right, b->graded);
+    /* a finish again replaces it */
+    cr_assert(progress_save(&again, "/lessons/a.lesson", 3, true, (ProgressScore){5, 5}, &first_failure));
+    a = progress_find(&again, "/lessons/a.lesson");
+    cr_expect(a->right == 5 && a->graded == 5);
+    progress_free(&again);
+    clean(folder);
 }
 
 /* ---------------------------------------------------------------- lessons */

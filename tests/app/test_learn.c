@@ -164,6 +164,58 @@ Test(learn, lesson_2_shows_the_blow_up_and_explains_after_it, .timeout = 120)
     remove_folder();
 }
 
+/* Predict, observe, explain, and the recap: an explain step holds the
+ * explanation back until Enter; the lesson ends with each page's recap line
+ * and the score, and the menu keeps the score. */
+Test(learn, a_lesson_ends_with_its_recap_and_the_score_kept_with_the_progress, .timeout = 40)
+{
+    make_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lessons/01-scored.lesson", folder);
+    write_file(path, "title A scored lesson\nsummary Questions and a recap\nduration 1 min\n"
+                     "page First\n> One.\nquestion Pick one\nchoice Yes\nchoice No\nanswer 1\n"
+                     "recap Yes was right.\n"
+                     "page Second\nquestion And now?\nchoice Up\nchoice Down\nanswer 2\n"
+                     "explain Why does the cloth hang down?\n> Gravity pulls it.\n"
+                     "recap Gravity pulls the cloth.\n");
+    start("", "learn", 80, 24);
+    cr_assert(wait_for("A scored lesson"), "the menu does not list the lesson:\n%s", screen);
+    tmux("send-keys -t t Up"); /* the lessons are listed by file name: 00-short, then ours */
+    tmux("send-keys -t t Down");
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("Pick one"), "the lesson did not open:\n%s", screen);
+    tmux("send-keys -t t 1"); /* right */
+    cr_expect(wait_for("Right."));
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("And now?"), "no second page:\n%s", screen);
+    tmux("send-keys -t t 1"); /* wrong */
+    cr_expect(wait_for("Why? Why does the cloth hang down?"), "the explain step is not shown:\n%s", screen);
+    cr_expect(strstr(screen, "Explain it in your own words") != NULL, "no prompt to explain:\n%s", screen);
+    cr_expect(strstr(screen, "Gravity pulls it.") == NULL, "the explanation came before the student's:\n%s",
+              screen);
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("Gravity pulls it."), "Enter did not show the explanation:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("The end of the lesson"), "the lesson did not end:\n%s", screen);
+    cr_expect(strstr(screen, "Yes was right.") && strstr(screen, "Gravity pulls the cloth."),
+              "the recap does not list each page's line:\n%s", screen);
+    cr_expect(strstr(screen, "Your score: 1 of 2 questions right at the first try.") != NULL, "no score:\n%s",
+              screen);
+    tmux("send-keys -t t q");
+    cr_expect(wait_for("finished 1/2"), "the menu does not keep the score:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    char saved[512];
+    snprintf(saved, sizeof saved, "%s/state/clothsim/progress", folder);
+    FILE *f = fopen(saved, "r");
+    cr_assert(f, "no progress file");
+    char line[512] = "";
+    cr_expect(fgets(line, sizeof line, f) && strncmp(line, "1\t1\t1/2\t/", 7) == 0, "the file keeps: %s", line);
+    fclose(f);
+    remove_folder();
+}
+
 /* Enter finishes a run a slice at a time: q and signals still work while a
  * long run is skipped. */
 Test(learn, a_skipped_long_run_can_still_be_quit, .timeout = 30)

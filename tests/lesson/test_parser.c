@@ -462,3 +462,37 @@ Test(parser, reads_claims_on_the_screen)
     cr_expect_str_eq(error_of(HEAD "pane a\npage P\nexpect screen_cover within 5% of start\n"),
                      "t.lesson:6:8: expect: screen_cover is what the screen shows now: compare it with a number or a pane");
 }
+
+Test(parser, explain_and_recap)
+{
+    Lesson *l = parse(HEAD "page P\nrun 1s\nexplain Why did it sag?\n> Gravity.\nrecap It sags.\npage Q\n> No recap.\n");
+    cr_assert_not_null(l, "%s", err);
+    const LessonPage *page = &l->pages[0];
+    int explains = 0;
+    for (int k = page->first_item; k < page->first_item + page->item_count; k++)
+        if (l->items[k].kind == LESSON_EXPLAIN) {
+            explains++;
+            cr_expect_str_eq(l->items[k].text, "Why did it sag?");
+        }
+    cr_expect_eq(explains, 1);
+    cr_expect_str_eq(lesson_page_recap(l, 0), "It sags.");
+    cr_expect_null(lesson_page_recap(l, 1));
+    cr_expect_null(lesson_page_recap(l, 2));
+    cr_expect_eq(lesson_page_words(l, 0), 1 + 4 + 1, "the explain's words are on screen, the recap's are not");
+    lesson_destroy(l);
+
+    cr_expect_str_eq(error_of(HEAD "page P\nexplain\n> x\n"),
+                     "t.lesson:5:1: explain: say what to explain, e.g. 'explain Why does Euler gain energy?'");
+    cr_expect_str_eq(error_of(HEAD "page P\n> x\nexplain Why?\npage Q\n> y\n"),
+                     "t.lesson:6:1: explain: nothing explains it; add the explanation as narration ('> ...') after "
+                     "this line");
+    cr_expect_str_eq(error_of(HEAD "page P\nexplain Why?\n"),
+                     "t.lesson:5:1: explain: nothing explains it; add the explanation as narration ('> ...') after "
+                     "this line",
+                     "at the end of the file too");
+    cr_expect_str_eq(error_of(HEAD "recap x\npage P\n"), "t.lesson:4:1: 'recap' belongs on a page (start one with 'page')");
+    cr_expect_str_eq(error_of(HEAD "page P\nrecap a\nrecap b\n"),
+                     "t.lesson:6:1: recap: this page already has one (line 5); a page gets one line");
+    cr_expect_str_eq(error_of(HEAD "page P\nrecap\n"),
+                     "t.lesson:5:1: recap: say in a line what the page showed, e.g. 'recap Euler gains energy'");
+}

@@ -413,3 +413,56 @@ Test(player, free_play_resets_the_panes_keeping_what_the_student_chose)
     lesson_player_destroy(p);
     lesson_destroy(l);
 }
+
+Test(player, an_explain_step_waits_and_the_explanation_follows)
+{
+    Lesson *l = parse(HEAD "pane a collider=none\npage P\nrun 2 steps\nexplain Why?\n> Because.\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert(lesson_player_finish(p));
+    cr_assert_eq(p->state, LESSON_WAITING, "%s", lesson_player_state_names[p->state]);
+    const LessonItem *waiting = lesson_player_pause(p);
+    cr_assert_not_null(waiting);
+    cr_expect_eq(waiting->kind, LESSON_EXPLAIN);
+    const char *said[4];
+    cr_expect_eq(lesson_player_paragraphs(p, said, 4), 0, "the explanation waits for the student's own");
+    cr_assert(lesson_player_next(p));
+    cr_expect_eq(p->state, LESSON_PAGE_END);
+    cr_assert_eq(lesson_player_paragraphs(p, said, 4), 1);
+    cr_expect_str_eq(said[0], "Because.");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+Test(player, the_score_counts_first_tries_of_graded_questions)
+{
+    Lesson *l = parse(HEAD "pane a collider=none\n"
+                           "page P\nquestion A?\nchoice x\nchoice y\nanswer 2\n"
+                           "page Q\nquestion B?\nchoice x\nchoice y\nanswer 1\n"
+                           "page R\nquestion Opinion?\nchoice x\nchoice y\n"
+                           "page S\nquestion C?\nchoice x\nchoice y\nanswer 1\n");
+    cr_assert_eq(lesson_graded_questions(l), 3, "a question with no right answer is not graded");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    int right, answered, graded;
+    lesson_player_score(p, &right, &answered, &graded);
+    cr_expect(right == 0 && answered == 0 && graded == 3);
+    cr_assert(lesson_player_answer(p, 1)); /* right */
+    cr_assert(lesson_player_next(p));
+    cr_assert(lesson_player_answer(p, 1)); /* wrong */
+    /* back a page and answer again: the first try stands */
+    cr_assert(lesson_player_previous(p));
+    cr_assert(lesson_player_answer(p, 1));
+    cr_assert(lesson_player_next(p));
+    cr_assert(lesson_player_answer(p, 0)); /* now right, but a second try */
+    cr_assert(lesson_player_next(p));
+    cr_assert(lesson_player_answer(p, 0)); /* the opinion */
+    cr_assert(lesson_player_next(p));
+    cr_assert(lesson_player_next(p)); /* C skipped */
+    lesson_player_score(p, &right, &answered, &graded);
+    cr_expect_eq(right, 1);
+    cr_expect_eq(answered, 2);
+    cr_expect_eq(graded, 3);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
