@@ -761,6 +761,7 @@ static void draw_pane(Tui *tui, int i)
     RenderOptions options = tui->render;
     if (pane->mode_set)
         options.mode = pane->mode;
+    options.strain_full = pane->strain_full;
     render_solver(view, &pane->camera, solver, &options);
     int row = 0;
     if (pane->label[0]) {

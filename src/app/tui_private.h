@@ -135,6 +135,7 @@ typedef struct TuiPane {
     /* lessons: how the lesson shows the pane (its view lines) */
     bool mode_set;        /* mode replaces tui->render.mode */
     RenderMode mode;
+    float strain_full;    /* the strain ramp's top (RenderOptions.strain_full); 0: the renderer's own */
     bool camera_set;      /* the lesson places the camera: tui_fit_cameras leaves it */
     bool scaled;          /* the plots use these scales, not their own */
     RenderPlotScale energy_scale, strain_scale;

@@ -52,7 +52,7 @@ const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};
 
 const char *const lesson_plot_names[] = {"energy", "strain", NULL};
 
-const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "show", NULL};
+const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "ramp", "show", NULL};
 const char *const lesson_camera_names[] = {"own", "shared", "follow", NULL};
 
 void lesson_view_default(LessonView *view)
@@ -86,6 +86,8 @@ void lesson_view_merge(LessonView *view, const LessonView *item)
         view->strain_scale = item->strain_scale;
         view->strain_lo = item->strain_lo, view->strain_hi = item->strain_hi;
     }
+    if (set & VIEW_SET_RAMP)
+        view->ramp = item->ramp;
     if (set & VIEW_SET_SHOW) {
         view->show_count = item->show_count;
         memcpy(view->shows, item->shows, sizeof view->shows);
@@ -351,3 +353,6 @@ int lesson_graded_questions(const Lesson *lesson)
         graded += lesson->items[k].kind == LESSON_QUESTION && lesson->items[k].answer >= 0;
     return graded;
 }
+
+_Static_assert(sizeof lesson_view_keys / sizeof lesson_view_keys[0] == LESSON_VIEW_KEY_COUNT + 1,
+               "LESSON_VIEW_KEY_COUNT counts lesson_view_keys");

@@ -137,6 +137,7 @@ enum {
     VIEW_SET_ENERGY = 1 << 5,
     VIEW_SET_STRAIN = 1 << 6,
     VIEW_SET_SHOW = 1 << 7,
+    VIEW_SET_RAMP = 1 << 8,
 };
 
 #define LESSON_MAX_SHOWS 3 /* numbers shown large beside a pane */
@@ -151,6 +152,7 @@ typedef struct LessonView {
     double energy_lo, energy_hi; /* J, fixed scale */
     int strain_scale;    /* LessonScale (no log) */
     double strain_lo, strain_hi;
+    double ramp;         /* strain mode: the strain at the top of the colour ramp; 0: the renderer's 20 % */
     int shows[LESSON_MAX_SHOWS]; /* LessonMetric, state metrics only */
     int show_count;
 } LessonView;
@@ -163,6 +165,7 @@ void lesson_view_merge(LessonView *view, const LessonView *item);
 
 /* The keys of a view line, in the order the README lists them. */
 extern const char *const lesson_view_keys[]; /* NULL-terminated */
+#define LESSON_VIEW_KEY_COUNT 9
 extern const char *const lesson_camera_names[]; /* "own", "shared", "follow", NULL */
 
 typedef enum LessonExpectKind {

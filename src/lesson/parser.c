@@ -1013,6 +1013,13 @@ static bool view_value(Parser *P, const LessonToken *t, const char *key, const c
             v->energy_scale = scale, v->energy_lo = lo, v->energy_hi = hi, v->set |= VIEW_SET_ENERGY;
         else
             v->strain_scale = scale, v->strain_lo = lo, v->strain_hi = hi, v->set |= VIEW_SET_STRAIN;
+    } else if (strcmp(key, "ramp") == 0) {
+        if (strcmp(text, "auto") == 0)
+            number = 0.0;
+        else if (!view_number(value, n, true, &number) || !(number >= 0.001 && number <= 5.0))
+            return fail(P, col, "view: ramp is auto or the strain at the top of the colours, 0.1%% to 500%%, got '%s'",
+                        text);
+        v->ramp = number, v->set |= VIEW_SET_RAMP;
     } else { /* show */
         v->show_count = 0;
         v->set |= VIEW_SET_SHOW;
@@ -1071,10 +1078,10 @@ static bool cmd_view(Parser *P, int col, const char *text, size_t length)
         char key[40];
         snprintf(key, sizeof key, "%.*s", (int)((size_t)(eq - t->text) < 39 ? (size_t)(eq - t->text) : 39), t->text);
         if (params_lookup_name(lesson_view_keys, key) < 0) {
-            const char *near = lesson_suggest(key, lesson_view_keys, 8);
+            const char *near = lesson_suggest(key, lesson_view_keys, LESSON_VIEW_KEY_COUNT);
             if (near)
                 return fail(P, t->col, "view: unknown key '%s'; did you mean '%s'?", key, near);
-            return fail(P, t->col, "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, show)",
+            return fail(P, t->col, "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, ramp, show)",
                         key);
         }
         if (!view_value(P, t, key, eq + 1, t->length - (size_t)(eq + 1 - t->text), &v))

@@ -64,6 +64,7 @@ void lesson_view_options(const LessonPlayer *player, int i, const RenderOptions 
     int mode = player->panes[i].view.mode;
     if (mode >= 0 && mode < RENDER_MODE_COUNT)
         out->mode = (RenderMode)mode;
+    out->strain_full = (float)player->panes[i].view.ramp;
 }
 
 /* What a student sees of a cell: anything but an empty one. */

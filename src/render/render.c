@@ -78,11 +78,15 @@ void render_options_default(RenderOptions *options)
     };
 }
 
-int render_strain_step(float strain)
+int render_strain_step(float strain) { return render_strain_step_to(strain, RENDER_STRAIN_FULL); }
+
+int render_strain_step_to(float strain, float full)
 {
     if (!(strain > 0.0f))
         return 0; /* compression, and NaN */
-    float step = strain / RENDER_STRAIN_FULL * (float)PALETTE_STRAIN_STEPS;
+    if (!(full > 0.0f))
+        full = RENDER_STRAIN_FULL;
+    float step = strain / full * (float)PALETTE_STRAIN_STEPS;
     return step >= (float)(PALETTE_STRAIN_STEPS - 1) ? PALETTE_STRAIN_STEPS - 1 : (int)step;
 }
 
@@ -335,7 +339,7 @@ static void draw_wire(Canvas *canvas, const Camera *view, const Cloth *cloth, co
 
 /* Strain mode: bend links are left out, they bend rather than stretch. Links
  * over their tear limit are drawn first, so they win ties. */
-static void draw_strain(Canvas *canvas, const Cloth *cloth, const Scratch *s)
+static void draw_strain(Canvas *canvas, const Cloth *cloth, const Scratch *s, float full)
 {
     for (int pass = 0; pass < 3; pass++)
         for (int l = 0; l < cloth->link_count; l++) {
@@ -346,7 +350,7 @@ static void draw_strain(Canvas *canvas, const Cloth *cloth, const Scratch *s)
             if (pass == 0 && warn) {
                 link_line(canvas, s, a, b, ink_solid(PALETTE_STRAIN_WARN, WARN_ASCII));
             } else if (pass > 0 && !warn && cloth->family[l] == (pass == 1 ? LINK_STRUCTURAL : LINK_SHEAR)) {
-                int step = render_strain_step(cloth_link_strain(cloth, l));
+                int step = render_strain_step_to(cloth_link_strain(cloth, l), full);
                 link_line(canvas, s, a, b, ink_solid((uint8_t)(PALETTE_STRAIN_0 + step), strain_ascii[step]));
             }
         }
@@ -403,7 +407,7 @@ void render_draw_cloth(Canvas *canvas, const Camera *camera, const Cloth *cloth,
         draw_wire(canvas, view, cloth, &s);
         break;
     case RENDER_STRAIN:
-        draw_strain(canvas, cloth, &s);
+        draw_strain(canvas, cloth, &s, options->strain_full);
         break;
     case RENDER_POINTS:
         draw_points(canvas, cloth, &s);
@@ -735,14 +739,22 @@ int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
     /* a narrow pane gets the ramp with its ends only, so that the legends of
      * panes side by side never run into each other */
     bool compact = canvas->width - x < RENDER_LEGEND_WIDTH;
+    float full = options->strain_full > 0.0f ? options->strain_full : RENDER_STRAIN_FULL;
+    /* the 10 % line before the step where Provot's limit falls, when it is on the ramp */
+    float limit_at = 0.1f / full * (float)PALETTE_STRAIN_STEPS;
+    int limit_step = limit_at > 0.5f && limit_at < (float)PALETTE_STRAIN_STEPS - 0.5f ? (int)lroundf(limit_at) : -1;
     x = canvas_text(canvas, x, y, compact ? "0%" : "strain 0% ", PALETTE_TEXT, ATTR_NONE);
     for (int step = 0; step < PALETTE_STRAIN_STEPS; step++) {
-        if (step * 2 == PALETTE_STRAIN_STEPS)
-            canvas_put(canvas, x++, y, '|', PALETTE_TEXT, PALETTE_DEFAULT, ATTR_BOLD); /* the 10 % line */
+        if (step == limit_step)
+            canvas_put(canvas, x++, y, '|', PALETTE_TEXT, PALETTE_DEFAULT, ATTR_BOLD);
         uint32_t glyph = ascii ? (uint32_t)strain_ascii[step] : FULL_BLOCK;
         canvas_put(canvas, x++, y, glyph, (uint8_t)(PALETTE_STRAIN_0 + step), PALETTE_DEFAULT, ATTR_NONE);
     }
-    x = canvas_text(canvas, x, y, compact ? "20% " : " 20%  |=10%  ", PALETTE_TEXT, ATTR_NONE);
+    char top[24];
+    snprintf(top, sizeof top, compact ? "%.3g%% " : " %.3g%%  ", 100.0 * full);
+    x = canvas_text(canvas, x, y, top, PALETTE_TEXT, ATTR_NONE);
+    if (limit_step >= 0 && !compact)
+        x = canvas_text(canvas, x, y, "|=10%  ", PALETTE_TEXT, ATTR_NONE);
     canvas_put(canvas, x++, y, ascii ? (uint32_t)WARN_ASCII : FULL_BLOCK, PALETTE_STRAIN_WARN, PALETTE_DEFAULT,
                ATTR_BOLD);
     return compact ? x : canvas_text(canvas, x, y, " tearing", PALETTE_TEXT, ATTR_NONE);

@@ -36,6 +36,7 @@ typedef struct RenderOptions {
     Glyphs glyphs;
     bool high_contrast; /* bold cells, no dark shades, no dithering */
     bool legend;        /* strain mode: render_solver writes the legend on the bottom row */
+    float strain_full;  /* strain mode: the strain at the top of the ramp; 0 is RENDER_STRAIN_FULL */
     float light[3];     /* towards the light, view axes: x right, y up, z towards the viewer;
                            any length but 0 */
 } RenderOptions;
@@ -58,6 +59,8 @@ void render_options_default(RenderOptions *options);
 /* The ramp step (0..PALETTE_STRAIN_STEPS-1) of a link's strain (length / rest
  * - 1): compression and 0 give 0, RENDER_STRAIN_FULL and above the last. */
 int render_strain_step(float strain);
+/* The same on a ramp whose top is full (> 0; else RENDER_STRAIN_FULL). */
+int render_strain_step_to(float strain, float full);
 
 /* Makes room in the canvas's scratch for drawing cloth, so that no later
  * frame allocates. Returns false when out of memory. */

@@ -394,7 +394,7 @@ Test(parser, suggests_only_near_names)
 Test(parser, reads_view_lines)
 {
     Lesson *l = parse(HEAD "pane a\npane b\nview mode=strain camera=shared yaw=30 pitch=-10 zoom=0.5 energy=2.9..3.2 "
-                           "strain=0..20% show=torn,max_strain\npage P\nview b energy=log camera=follow show=none\n");
+                           "strain=0..20% ramp=0.5% show=torn,max_strain\npage P\nview b energy=log camera=follow show=none\n");
     cr_assert_not_null(l, "%s", err);
     const LessonItem *v = &l->items[2];
     cr_assert_eq(v->kind, LESSON_VIEW);
@@ -408,11 +408,13 @@ Test(parser, reads_view_lines)
     cr_expect_float_eq(v->view.energy_lo, 2.9, 1e-12);
     cr_expect_float_eq(v->view.energy_hi, 3.2, 1e-12);
     cr_expect_float_eq(v->view.strain_hi, 0.2, 1e-12, "a percentage is a hundredth");
+    cr_expect_float_eq(v->view.ramp, 0.005, 1e-12);
+    cr_expect(v->view.set & VIEW_SET_RAMP);
     cr_expect_eq(v->view.show_count, 2);
     cr_expect_eq(v->view.shows[0], METRIC_TORN);
     cr_expect_eq(v->view.shows[1], METRIC_MAX_STRAIN);
     cr_expect_eq(v->view.set, VIEW_SET_MODE | VIEW_SET_CAMERA | VIEW_SET_YAW | VIEW_SET_PITCH | VIEW_SET_ZOOM |
-                                  VIEW_SET_ENERGY | VIEW_SET_STRAIN | VIEW_SET_SHOW);
+                                  VIEW_SET_ENERGY | VIEW_SET_STRAIN | VIEW_SET_RAMP | VIEW_SET_SHOW);
     const LessonItem *w = &l->items[3];
     cr_expect_str_eq(w->pane, "b");
     cr_expect_eq(w->view.set, VIEW_SET_ENERGY | VIEW_SET_CAMERA | VIEW_SET_SHOW, "only what the line names");
@@ -428,6 +430,11 @@ Test(parser, refuses_bad_view_lines_with_their_place)
                      "t.lesson:4:11: view: mode is shaded, wire, strain or points, got 'glow'");
     cr_expect_str_eq(error_of(HEAD "view camra=own\npage P\n"), "t.lesson:4:6: view: unknown key 'camra'; did you mean 'camera'?");
     cr_expect_str_eq(error_of(HEAD "view zoom=20\npage P\n"), "t.lesson:4:11: view: zoom is a factor from 0.1 to 10, got '20'");
+    cr_expect_str_eq(error_of(HEAD "view ramp=10\npage P\n"),
+                     "t.lesson:4:11: view: ramp is auto or the strain at the top of the colours, 0.1% to 500%, got '10'");
+    cr_expect_str_eq(error_of(HEAD "view ramp=0.01%\npage P\n"),
+                     "t.lesson:4:11: view: ramp is auto or the strain at the top of the colours, 0.1% to 500%, got "
+                     "'0.01%'");
     cr_expect_str_eq(error_of(HEAD "view energy=3..2\npage P\n"),
                      "t.lesson:4:13: view: energy is auto, log or a range LO..HI such as 2.9..3.2 (J), got '3..2'");
     cr_expect_str_eq(error_of(HEAD "view strain=log\npage P\n"),

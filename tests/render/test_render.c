@@ -769,6 +769,45 @@ Test(render, the_strain_legend_marks_the_10_percent_line)
     canvas_destroy(canvas);
 }
 
+/* A lesson can top the ramp at another strain (view ramp=): the colours and
+ * the legend follow, and the 10 % line shows only where it is on the ramp. */
+Test(render, the_strain_ramp_can_top_at_another_strain)
+{
+    cr_assert_eq(render_strain_step_to(0.004f, 0.005f), 4, "0.4 %% of a 0.5 %% ramp");
+    cr_assert_eq(render_strain_step_to(0.0009f, 0.005f), 1);
+    cr_assert_eq(render_strain_step_to(0.004f, 0.0f), render_strain_step(0.004f), "0 is the default ramp");
+    cr_assert_eq(render_strain_step_to(0.15f, 0.3f), 3);
+
+    Cloth *cloth = flat_cloth(2, 1, 2.0f);
+    Canvas *canvas = canvas_create(30, 10);
+    Camera camera;
+    front_camera(&camera, PROJECTION_ORTHOGRAPHIC, 30, 10);
+    camera_fit(&camera, cloth, NULL, NULL);
+    RenderOptions options;
+    options_for(&options, RENDER_STRAIN, GLYPHS_ASCII);
+    cloth->rest_length[0] = 2.0f / 1.004f; /* 0.4 % stretched: the foot of the usual ramp */
+    draw_cloth_frame(canvas, &camera, cloth, &options);
+    cr_assert_gt(count_cells(canvas, PALETTE_STRAIN_0, PALETTE_STRAIN_0), 10);
+    options.strain_full = 0.005f;
+    draw_cloth_frame(canvas, &camera, cloth, &options);
+    cr_assert_gt(count_cells(canvas, PALETTE_STRAIN_4, PALETTE_STRAIN_4), 10, "near the top of a 0.5 %% ramp");
+    cr_assert_eq(count_cells(canvas, PALETTE_STRAIN_0, PALETTE_STRAIN_3), 0);
+    canvas_destroy(canvas);
+    cloth_destroy(cloth);
+
+    canvas = canvas_create(60, 1);
+    char text[128];
+    render_legend(canvas, 0, 0, &options);
+    canvas_to_utf8(canvas, text, sizeof text);
+    cr_expect_str_eq(text, "strain 0% .:-=*# 0.5%  ! tearing\n", "no 10 %% line off the ramp");
+    canvas_clear(canvas);
+    options.strain_full = 0.3f;
+    render_legend(canvas, 0, 0, &options);
+    canvas_to_utf8(canvas, text, sizeof text);
+    cr_expect_str_eq(text, "strain 0% .:|-=*# 30%  |=10%  ! tearing\n", "the 10 %% line after two of six steps");
+    canvas_destroy(canvas);
+}
+
 /* ---------------------------------------------------------------- glyph sets */
 
 Test(render, ascii_output_is_only_bytes_below_128)
