@@ -156,6 +156,7 @@ static void sync_panes(LessonScreen *v)
         const LessonView *view = &lp->view;
         pane->mode_set = view->mode >= 0;
         pane->mode = view->mode >= 0 ? (RenderMode)view->mode : RENDER_SHADED;
+        pane->strain_full = (float)view->ramp;
         pane->camera_set = true;
         pane->scaled = true;
         pane->energy_scale = (RenderPlotScale){.lo = NAN, .hi = NAN, .reference = NAN};
@@ -305,11 +306,14 @@ static void build_narration(LessonScreen *v, int width)
         add_wrapped(v, lesson->title, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         add_blank(v);
         add_wrapped(v, "The end of the lesson. What it showed:", 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
-        /* the recap: each page's line, or its heading where it has none */
+        /* the recap: each page's line; a lesson that has none lists its headings */
+        bool recaps = false;
+        for (int k = 0; k < lesson->page_count; k++)
+            recaps = recaps || lesson_page_recap(lesson, k);
         for (int k = 0; k < lesson->page_count; k++) {
             const char *recap = lesson_page_recap(lesson, k);
             const char *heading = lesson->pages[k].heading;
-            if (!recap && !(heading && heading[0]))
+            if (recaps ? !recap : !(heading && heading[0]))
                 continue;
             snprintf(text, sizeof text, "%s %s", tui_text(tui, "\u2022", "*"), recap ? recap : heading);
             add_wrapped(v, text, 1, 3, width, PALETTE_TEXT, ATTR_NONE);
@@ -343,8 +347,8 @@ static void build_narration(LessonScreen *v, int width)
             add_wrapped(v, item->text, 0, 0, width, PALETTE_TEXT, ATTR_NONE);
             add_blank(v);
         } else if (item->kind == LESSON_EXPLAIN && k < p->item) { /* answered: the explanation follows */
-            snprintf(text, sizeof text, "Why? %s", item->text);
-            add_wrapped(v, text, 0, 5, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+            snprintf(text, sizeof text, "Explain: %s", item->text);
+            add_wrapped(v, text, 0, 9, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             add_blank(v);
         } else if (item->kind == LESSON_QUESTION) {
             bool current = k == p->question;
@@ -405,8 +409,8 @@ static void build_narration(LessonScreen *v, int width)
     case LESSON_WAITING: {
         const LessonItem *pause = lesson_player_pause(p);
         if (pause && pause->kind == LESSON_EXPLAIN) {
-            snprintf(text, sizeof text, "Why? %s", pause->text);
-            add_wrapped(v, text, 0, 5, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+            snprintf(text, sizeof text, "Explain: %s", pause->text);
+            add_wrapped(v, text, 0, 9, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             add_wrapped(v, "Explain it in your own words (aloud, or to a neighbour), then press Enter.", 0, 0, width,
                         PALETTE_DIM, ATTR_NONE);
             break;
