@@ -59,6 +59,9 @@ void tui_message(Tui *tui, const char *format, ...)
     vsnprintf(tui->message, sizeof tui->message, format, args);
     va_end(args);
     tui->message_time = tui_now();
+    /* a reader's pace, some 12 characters a second, and never less than the usual */
+    double seconds = (double)strlen(tui->message) / 12.0;
+    tui->message_seconds = seconds > TUI_MESSAGE_SECONDS ? seconds : TUI_MESSAGE_SECONDS;
 }
 
 const char *tui_text(const Tui *tui, const char *utf8, const char *ascii)
@@ -157,7 +160,7 @@ bool tui_rebuild_panes(Tui *tui)
     for (int i = count; i < TUI_MAX_PANES; i++)
         tui->panes[i].label[0] = '\0';
     tui->accumulator = 0.0;
-    tui->panel_dirty = true;
+    tui_sliders_update(tui); /* the rows that act on the new panes */
     return true;
 }
 
@@ -199,7 +202,7 @@ bool tui_apply_base(Tui *tui)
         tui_grab_release(tui);
         tui_fit_cameras(tui);
     }
-    tui->panel_dirty = true;
+    tui_sliders_update(tui); /* the integrator or the collider may have changed */
     return ok;
 }
 
@@ -579,7 +582,7 @@ int tui_wait_ms(const Tui *tui, bool running, double next_frame)
     if (running)
         wait = next_frame - tui_now();
     else if (tui->message[0])
-        wait = tui->message_time + TUI_MESSAGE_SECONDS - tui_now();
+        wait = tui->message_time + tui->message_seconds - tui_now();
     else
         return -1; /* nothing to do until a key: block */
     return wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
@@ -652,7 +655,7 @@ static int run(Tui *tui)
                 count_start = now;
             }
         }
-        bool message_showing = tui->message[0] && now - tui->message_time < TUI_MESSAGE_SECONDS;
+        bool message_showing = tui->message[0] && now - tui->message_time < tui->message_seconds;
         if (tui->message[0] && !message_showing) {
             tui->message[0] = '\0';
             dirty = true;

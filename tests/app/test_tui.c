@@ -471,7 +471,7 @@ Test(tui, a_compared_value_the_scene_refuses_leaves_the_sandbox_as_it_was, .time
      * the curtain refuses; the second pane was left with no solver */
     start("", "", 100, 30);
     cr_assert(wait_for(" step "));
-    tmux("send-keys -t t Down Down Down Down Down Right Right Right Right");
+    tmux("send-keys -t t Down Down Down Down Down Down Right Right Right Right"); /* past Collider */
     cr_assert(wait_for("sphere_radius 0.45"), "Sphere rad. not raised to 0.45:\n%s", screen);
     tmux("send-keys -t t c");
     cr_expect(wait_for("cannot compare sphere_radius=0.65"), "no message saying the comparison was refused:\n%s",
@@ -531,5 +531,67 @@ Test(tui, a_resize_right_after_a_lesson_rebuilds_its_panes_draws_live_solvers, .
     if (system(command) != 0)
         fprintf(stderr, "could not remove the progress folder\n");
     unlink(lesson);
+    stop();
+}
+
+/* ---------------------------------------------------------------- issues 13 and 15: the panel */
+
+Test(tui, xpbd_offers_compliance_not_stiffness_and_the_integrator_keys_switch_the_rows, .timeout = 30)
+{
+    start("", "--scene drape", 80, 24); /* xpbd */
+    cr_assert(wait_for(" step "));
+    cr_expect(wait_for("Compliance"), "no compliance row under xpbd:\n%s", screen);
+    cr_expect(strstr(screen, "Stiffness") == NULL, "the stiffness row, which does nothing under xpbd:\n%s", screen);
+    tmux("send-keys -t t 4");
+    cr_expect(wait_for("Stiffness"), "no stiffness row under jakobsen:\n%s", screen);
+    cr_expect(wait_screen("Compliance", true), "a compliance row under jakobsen:\n%s", screen);
+    tmux("send-keys -t t 6");
+    cr_expect(wait_for("Compliance"), "the compliance row did not come back with xpbd:\n%s", screen);
+    /* Gravity, Wind X, Wind Z, Compliance: a press doubles it, in the run */
+    tmux("send-keys -t t Down Down Down Right");
+    cr_expect(wait_for("compliance 0.002"), "Right on Compliance did not set it:\n%s", screen);
+    cr_expect(strstr(screen, "Compliance      0.002") != NULL, "the row does not show 0.002:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, the_panel_scrolls_at_80x24_and_hides_the_sphere_row_without_a_sphere, .timeout = 30)
+{
+    start("", "", 80, 24);
+    cr_assert(wait_for(" step "));
+    cr_expect(strstr(screen, "Sphere rad.") && strstr(screen, "Collider") && strstr(screen, "Edge samples") &&
+                  strstr(screen, "Floor") && strstr(screen, "Self-collide") && strstr(screen, "Strain limit"),
+              "the collider, floor, edge samples, self-collision or strain limit row is missing:\n%s", screen);
+    cr_expect(strstr(screen, "more (Down)") != NULL, "no sign of the rows below:\n%s", screen);
+    cr_expect(strstr(screen, "Scene ") == NULL, "the last row shown though it cannot fit:\n%s", screen);
+    tmux("send-keys -t t Up"); /* from the first row round to the last */
+    cr_expect(wait_for("Scene         curtain"), "Up from the first row did not scroll to the last:\n%s", screen);
+    cr_expect(strstr(screen, "more (Up)") != NULL, "no sign of the rows above:\n%s", screen);
+    cr_expect(strstr(screen, "scene: which scene") != NULL, "what the chosen key means is not shown:\n%s", screen);
+    /* tearing on: its limit and hold; the long value whole, not "hysteresi" */
+    tmux("send-keys -t t t t");
+    cr_expect(wait_for("Tearing     hysteresis"), "the tearing value is cut or missing:\n%s", screen);
+    cr_expect(strstr(screen, "Tear limit") && strstr(screen, "Tear hold"), "no tear limit or hold row:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    start("", "--scene flag", 80, 24);
+    cr_assert(wait_for(" step "));
+    cr_expect(strstr(screen, "Sphere rad.") == NULL, "Sphere rad. in a scene with no sphere:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, a_message_longer_than_the_view_is_shown_whole, .timeout = 30)
+{
+    start("LC_ALL=C", "", 80, 24);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t a"); /* the sentence on ASCII only, 85 characters, in a view of 50 */
+    cr_expect(wait_for("lacks the glyphs"), "the message was cut:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
     stop();
 }
