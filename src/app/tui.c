@@ -115,6 +115,25 @@ static void panes_destroy(Tui *tui)
     }
 }
 
+/* The pane's camera at its starting angle. A sphere the cloth meets is
+ * looked at from the side it starts on: from the front the cloth hangs in
+ * front of it (the curtain's sphere starts behind and pushes the cloth away
+ * from the camera), and the class never sees what moves the cloth. */
+static void pane_place_camera(TuiPane *pane, const Params *params)
+{
+    camera_init(&pane->camera, params->dim, pane->camera.width > 0 ? pane->camera.width : 80,
+                pane->camera.height > 0 ? pane->camera.height : 24);
+    if (params->dim != 3 || params->collider != COLLIDER_SPHERE)
+        return;
+    const Cloth *cloth = pane->solver->cloth;
+    double z = 0.0;
+    for (int k = 0; k < cloth->count; k++)
+        z += cloth->z[k];
+    z = cloth->count ? z / cloth->count : 0.0;
+    if (params->sphere_z - params->sphere_travel < z - 1e-6)
+        camera_orbit(&pane->camera, (float)CLOTHSIM_PI, 0.0f); /* from -z: the sphere's side */
+}
+
 /* All or nothing: every new solver is built before an old one goes, so a
  * setting refused by validation (or memory running out) leaves the panes as
  * they were, each with its solver, and says why in the message line. */
@@ -151,7 +170,8 @@ bool tui_rebuild_panes(Tui *tui)
         if (tui->compare_key)
             snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);
         memcpy(pane->label, label, sizeof label);
-        camera_init(&pane->camera, params[i].dim, 80, 24);
+        pane->camera.width = pane->camera.height = 0;
+        pane_place_camera(pane, &params[i]);
         tui_pane_clear_history(pane);
         /* the view's scratch room is for the old cloth until the next layout */
         if (pane->view)
@@ -188,6 +208,7 @@ bool tui_apply_base(Tui *tui)
         }
         const Cloth *before = pane->solver->cloth;
         int64_t step = pane->solver->step;
+        bool collider_changed = params.collider != pane->solver->params.collider;
         if (!solver_set_params(pane->solver, &params)) {
             tui_message(tui, "out of memory: the setting is unchanged");
             ok = false;
@@ -196,6 +217,10 @@ bool tui_apply_base(Tui *tui)
         if (pane->solver->cloth != before || (step != 0 && pane->solver->step == 0)) {
             pane_rebuilt(tui, pane);
             rebuilt = true;
+        }
+        if (collider_changed && !pane->camera_set) {
+            pane_place_camera(pane, &params); /* a sphere now, or none: the angle that shows it */
+            rebuilt = true;                   /* and a framing with the solid in it */
         }
     }
     if (rebuilt) {

@@ -536,6 +536,28 @@ Test(tui, a_resize_right_after_a_lesson_rebuilds_its_panes_draws_live_solvers, .
 
 /* ---------------------------------------------------------------- issues 13 and 15: the panel */
 
+/* The screen's row y (0: the status line), columns from..to-1 as bytes of
+ * its text: the cells of a view drawn in ASCII. */
+static const char *screen_row(int y)
+{
+    static char row[1024];
+    const char *p = screen;
+    for (int k = 0; k < y && p; k++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    row[0] = '\0';
+    if (!p)
+        return row;
+    size_t n = strcspn(p, "\n");
+    if (n >= sizeof row)
+        n = sizeof row - 1;
+    memcpy(row, p, n);
+    row[n] = '\0';
+    return row;
+}
+
 Test(tui, xpbd_offers_compliance_not_stiffness_and_the_integrator_keys_switch_the_rows, .timeout = 30)
 {
     start("", "--scene drape", 80, 24); /* xpbd */
@@ -580,6 +602,27 @@ Test(tui, the_panel_scrolls_at_80x24_and_hides_the_sphere_row_without_a_sphere, 
     start("", "--scene flag", 80, 24);
     cr_assert(wait_for(" step "));
     cr_expect(strstr(screen, "Sphere rad.") == NULL, "Sphere rad. in a scene with no sphere:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, the_sphere_is_seen_at_80x24, .timeout = 30)
+{
+    /* ASCII: the solids shade with `'"oO0, the cloth with other characters */
+    start("LC_ALL=C", "--ascii", 80, 24);
+    cr_assert(wait_for(" step "));
+    for (int k = 0; k < 3; k++) {
+        pause_ms(1200);
+        cr_assert(capture());
+        int cells = 0;
+        for (int y = 2; y < 17; y++) {
+            const char *row = screen_row(y);
+            for (int x = 0; x < 50 && row[x]; x++)
+                cells += row[x] == '0' || row[x] == 'O';
+        }
+        cr_expect_geq(cells, 5, "t %.1f s: %d cells of the sphere drawn:\n%s", 1.2 * (k + 1), cells, screen);
+    }
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
     stop();
