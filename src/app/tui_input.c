@@ -346,6 +346,46 @@ static void toggle_pause(Tui *tui)
     tui->panel_dirty = true;
 }
 
+/* r. The settings stay as the person chose them: an explosion is what they
+ * came to see as often as a mistake, and changing them behind their back
+ * would hide the lesson. After an explosion the same settings blow up again
+ * (Euler's default curtain within 0.1 s, too fast to watch), so the reset
+ * waits paused and says why it will explode and what holds: Space runs it,
+ * n steps through it. */
+static void reset_scene(Tui *tui)
+{
+    const Solver *broken = NULL;
+    for (int i = 0; i < tui->pane_count && !broken; i++)
+        if (tui->panes[i].solver->exploded)
+            broken = tui->panes[i].solver;
+    double when = broken ? broken->exploded_time : 0.0;
+    Integrator integrator = broken ? broken->params.integrator : INTEGRATOR_JAKOBSEN;
+    tui_reset(tui);
+    if (!broken) {
+        tui_message(tui, "reset");
+        return;
+    }
+    if (!tui->paused)
+        toggle_pause(tui);
+    const char *name = integrator_names[integrator];
+    double omega_h = solver_omega_dt(broken);
+    if (integrator == INTEGRATOR_EULER)
+        tui_message(tui,
+                    "reset, paused: euler gains energy every step, so these settings explode again (at t = %.2f s "
+                    "last time). Space runs, n steps through it; 2 symplectic (at a small enough dt) or 4 to 6 hold.",
+                    when);
+    else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
+        tui_message(tui,
+                    "reset, paused: %s is stable only below omega h = 2, here %.2g, so it explodes again (at "
+                    "t = %.2f s last time). Space runs, n steps; more substeps, a smaller dt or less stiffness holds.",
+                    name, omega_h, when);
+    else
+        tui_message(tui,
+                    "reset, paused: %s exploded at t = %.2f s and these settings will again. Space runs, n steps; "
+                    "a smaller dt or more substeps holds.",
+                    name, when);
+}
+
 /* Every particle stops where it is: velocity and the Verlet previous position. */
 static void freeze_motion(Tui *tui)
 {
@@ -681,8 +721,7 @@ void tui_handle_key(Tui *tui, int key)
         slider_change(tui, 1);
         break;
     case 'r':
-        tui_reset(tui);
-        tui_message(tui, "reset");
+        reset_scene(tui);
         break;
     case 'f':
         freeze_motion(tui);

@@ -638,3 +638,21 @@ Test(tui, a_message_longer_than_the_view_is_shown_whole, .timeout = 30)
     cr_expect_eq(exit_status(), 0);
     stop();
 }
+
+Test(tui, r_after_an_explosion_resets_paused_and_says_why_it_will_explode_again, .timeout = 30)
+{
+    start("", "--set integrator=euler", 80, 24);
+    cr_assert(wait_for("exploded"), "euler did not explode:\n%s", screen);
+    tmux("send-keys -t t r");
+    cr_expect(wait_for("explode again"), "r did not say the same settings explode again:\n%s", screen);
+    cr_expect(strstr(status_line(), "paused") != NULL, "r did not pause: %s", status_line());
+    cr_expect(strstr(screen, "symplectic") != NULL, "the message does not say what holds:\n%s", screen);
+    pause_ms(600);
+    cr_assert(capture());
+    cr_expect_eq(status_step(), 0, "the reset ran on into the same explosion: %s", status_line());
+    tmux("send-keys -t t n");
+    cr_expect(wait_for(" step 1 "), "n did not step the reset cloth:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
