@@ -466,31 +466,90 @@ static void change_speed(Tui *tui, int by)
         tui_message(tui, "speed x%.0f", s);
 }
 
+/* The values of a comparison of `count` panes along key's slider, from the
+ * shared settings' value: for a choice the next ones in order, for a number
+ * 4, 8, 12 presses up or down, whichever stays distinct inside the range. */
+static int compare_values(const Tui *tui, const ParamInfo *key, int count, char values[][64])
+{
+    int n = 0;
+    tui_slider_value(tui, &tui->base, key, 0, values[n++], sizeof values[0]);
+    for (int k = 1; n < count && k <= 2 * TUI_MAX_PANES; k++) {
+        /* numbers: up first, so that the panes read as a trend left to right */
+        int presses = key->type == PARAM_ENUM ? k : k <= TUI_MAX_PANES ? 4 * k : -4 * (k - TUI_MAX_PANES);
+        char value[64];
+        tui_slider_value(tui, &tui->base, key, presses, value, sizeof value);
+        bool seen = false;
+        for (int j = 0; j < n; j++)
+            seen = seen || strcmp(values[j], value) == 0;
+        if (!seen)
+            snprintf(values[n++], sizeof values[0], "%s", value);
+    }
+    return n;
+}
+
+/* c: two panes of the chosen setting; c again: three, then four (a number
+ * of panes that shows a trend, or every family of integrators side by
+ * side); c with four ends the comparison. */
 static void compare_toggle(Tui *tui)
 {
+    const ParamInfo *key = tui->compare_key;
+    int count = 2;
+    if (key) {
+        if (tui->pane_count >= TUI_MAX_PANES) {
+            if (!tui_compare_stop(tui))
+                return; /* the message says why; the comparison goes on */
+            tui_layout(tui);
+            tui_message(tui, "comparison ended");
+            return;
+        }
+        count = tui->pane_count + 1;
+    } else {
+        const TuiSlider *slider = &tui->sliders[tui->selected];
+        if (strcmp(slider->key, "scene") == 0 || strcmp(slider->key, "pin") == 0) {
+            tui_message(tui, "choose a setting to compare (not %s)", slider->key);
+            return;
+        }
+        key = slider->info;
+    }
+    char values[TUI_MAX_PANES][64];
     if (tui->compare_key) {
-        if (!tui_compare_stop(tui))
-            return; /* the message says why; the comparison goes on */
-        tui_layout(tui);
-        tui_message(tui, "comparison ended");
+        /* the panes shown keep their values; one more is added */
+        memcpy(values, tui->compare_values, sizeof values);
+        char more[TUI_MAX_PANES][64];
+        int n = compare_values(tui, key, TUI_MAX_PANES, more);
+        int added = -1;
+        for (int j = 0; j < n && added < 0; j++) {
+            bool seen = false;
+            for (int i = 0; i < tui->pane_count; i++)
+                seen = seen || strcmp(values[i], more[j]) == 0;
+            if (!seen)
+                added = j;
+        }
+        if (added < 0) { /* every value of the key is shown: the next c ends, as at four */
+            if (!tui_compare_stop(tui))
+                return;
+            tui_layout(tui);
+            tui_message(tui, "comparison ended: %s has no other value to add", key->name);
+            return;
+        }
+        snprintf(values[tui->pane_count], sizeof values[0], "%.63s", more[added]);
+    } else if (compare_values(tui, key, count, values) < count) {
+        tui_message(tui, "%s has one value here: nothing to compare", key->name);
         return;
     }
-    const TuiSlider *slider = &tui->sliders[tui->selected];
-    if (strcmp(slider->key, "scene") == 0 || strcmp(slider->key, "pin") == 0) {
-        tui_message(tui, "choose a setting to compare (not %s)", slider->key);
-        return;
-    }
-    char values[2][64];
-    slider_moved(tui, slider, 0, values[0], sizeof values[0]);
-    /* the chosen value against a clearly different one */
-    int presses = slider->info->type == PARAM_ENUM ? 1 : 4;
-    slider_moved(tui, slider, presses, values[1], sizeof values[1]);
-    if (strcmp(values[0], values[1]) == 0)
-        slider_moved(tui, slider, -presses, values[1], sizeof values[1]);
-    if (!tui_compare_start(tui, slider->info, (const char(*)[64])values, 2))
+    if (!tui_compare_start(tui, key, (const char(*)[64])values, count))
         return; /* the message says why; the sandbox is as it was */
     tui_layout(tui);
-    tui_message(tui, "comparing %s: %s vs %s (c ends)", slider->key, values[0], values[1]);
+    char list[4 * 64 + 16] = "";
+    for (int i = 0; i < count; i++) {
+        if (i)
+            strncat(list, " vs ", sizeof list - strlen(list) - 1);
+        strncat(list, values[i], sizeof list - strlen(list) - 1);
+    }
+    if (count < TUI_MAX_PANES)
+        tui_message(tui, "comparing %s: %s (c adds a pane)", key->name, list);
+    else
+        tui_message(tui, "comparing %s: %s (c ends)", key->name, list);
 }
 
 /* ---------------------------------------------------------------- grabbing */

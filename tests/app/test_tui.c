@@ -458,7 +458,7 @@ Test(tui, c_while_a_particle_is_held_compares_and_lets_go, .timeout = 30)
     tmux("send-keys -t t c");
     cr_expect(wait_for("comparing gravity"), "c did not compare (or the sandbox crashed):\n%s", screen);
     cr_expect(wait_for("gravity=9.81"), "no pane labelled with its value:\n%s", screen);
-    tmux("send-keys -t t c");
+    tmux("send-keys -t t c c c"); /* three panes, four, then the end */
     cr_expect(wait_for("comparison ended"), "c did not end the comparison:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
@@ -655,4 +655,26 @@ Test(tui, r_after_an_explosion_resets_paused_and_says_why_it_will_explode_again,
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
     stop();
+}
+
+Test(tui, c_adds_panes_up_to_four_then_ends_the_comparison, .timeout = 40)
+{
+    const int sizes[2][2] = {{80, 24}, {110, 34}};
+    for (int s = 0; s < 2; s++) {
+        start("", "", sizes[s][0], sizes[s][1]);
+        cr_assert(wait_for(" step "));
+        tmux("send-keys -t t c"); /* gravity, the first row */
+        cr_expect(wait_for("gravity=11.81"), "%dx%d: no second pane:\n%s", sizes[s][0], sizes[s][1], screen);
+        tmux("send-keys -t t c");
+        cr_expect(wait_for("gravity=13.81"), "%dx%d: no third pane:\n%s", sizes[s][0], sizes[s][1], screen);
+        cr_expect(strstr(screen, "gravity=9.81") && strstr(screen, "gravity=11.81"), "a pane was lost:\n%s", screen);
+        tmux("send-keys -t t c");
+        cr_expect(wait_for("gravity=15.81"), "%dx%d: no fourth pane:\n%s", sizes[s][0], sizes[s][1], screen);
+        cr_expect(strstr(screen, "ends)") != NULL, "the fourth pane does not say c ends:\n%s", screen);
+        tmux("send-keys -t t c");
+        cr_expect(wait_for("comparison ended"), "c at four panes did not end:\n%s", screen);
+        tmux("send-keys -t t q");
+        cr_expect_eq(exit_status(), 0);
+        stop();
+    }
 }
