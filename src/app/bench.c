@@ -527,7 +527,7 @@ bool bench_frame_bytes(FrameBytes *fb)
     bytes_locale(tui);
     bool ok = false;
     if (!tui_rebuild_panes(tui)) {
-        snprintf(fb->how, sizeof fb->how, "n/a: %s", tui->message);
+        snprintf(fb->how, sizeof fb->how, "n/a: %.300s", tui->message);
         goto done;
     }
     tui->message[0] = '\0'; /* the start-up hint is gone after 4 s */

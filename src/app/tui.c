@@ -59,6 +59,9 @@ void tui_message(Tui *tui, const char *format, ...)
     vsnprintf(tui->message, sizeof tui->message, format, args);
     va_end(args);
     tui->message_time = tui_now();
+    /* a reader's pace, some 12 characters a second, and never less than the usual */
+    double seconds = (double)strlen(tui->message) / 12.0;
+    tui->message_seconds = seconds > TUI_MESSAGE_SECONDS ? seconds : TUI_MESSAGE_SECONDS;
 }
 
 const char *tui_text(const Tui *tui, const char *utf8, const char *ascii)
@@ -112,6 +115,25 @@ static void panes_destroy(Tui *tui)
     }
 }
 
+/* The pane's camera at its starting angle. A sphere the cloth meets is
+ * looked at from the side it starts on: from the front the cloth hangs in
+ * front of it (the curtain's sphere starts behind and pushes the cloth away
+ * from the camera), and the class never sees what moves the cloth. */
+static void pane_place_camera(TuiPane *pane, const Params *params)
+{
+    camera_init(&pane->camera, params->dim, pane->camera.width > 0 ? pane->camera.width : 80,
+                pane->camera.height > 0 ? pane->camera.height : 24);
+    if (params->dim != 3 || params->collider != COLLIDER_SPHERE)
+        return;
+    const Cloth *cloth = pane->solver->cloth;
+    double z = 0.0;
+    for (int k = 0; k < cloth->count; k++)
+        z += cloth->z[k];
+    z = cloth->count ? z / cloth->count : 0.0;
+    if (params->sphere_z - params->sphere_travel < z - 1e-6)
+        camera_orbit(&pane->camera, (float)CLOTHSIM_PI, 0.0f); /* from -z: the sphere's side */
+}
+
 /* All or nothing: every new solver is built before an old one goes, so a
  * setting refused by validation (or memory running out) leaves the panes as
  * they were, each with its solver, and says why in the message line. */
@@ -148,7 +170,8 @@ bool tui_rebuild_panes(Tui *tui)
         if (tui->compare_key)
             snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);
         memcpy(pane->label, label, sizeof label);
-        camera_init(&pane->camera, params[i].dim, 80, 24);
+        pane->camera.width = pane->camera.height = 0;
+        pane_place_camera(pane, &params[i]);
         tui_pane_clear_history(pane);
         /* the view's scratch room is for the old cloth until the next layout */
         if (pane->view)
@@ -157,7 +180,7 @@ bool tui_rebuild_panes(Tui *tui)
     for (int i = count; i < TUI_MAX_PANES; i++)
         tui->panes[i].label[0] = '\0';
     tui->accumulator = 0.0;
-    tui->panel_dirty = true;
+    tui_sliders_update(tui); /* the rows that act on the new panes */
     return true;
 }
 
@@ -185,6 +208,7 @@ bool tui_apply_base(Tui *tui)
         }
         const Cloth *before = pane->solver->cloth;
         int64_t step = pane->solver->step;
+        bool collider_changed = params.collider != pane->solver->params.collider;
         if (!solver_set_params(pane->solver, &params)) {
             tui_message(tui, "out of memory: the setting is unchanged");
             ok = false;
@@ -194,12 +218,16 @@ bool tui_apply_base(Tui *tui)
             pane_rebuilt(tui, pane);
             rebuilt = true;
         }
+        if (collider_changed && !pane->camera_set) {
+            pane_place_camera(pane, &params); /* a sphere now, or none: the angle that shows it */
+            rebuilt = true;                   /* and a framing with the solid in it */
+        }
     }
     if (rebuilt) {
         tui_grab_release(tui);
         tui_fit_cameras(tui);
     }
-    tui->panel_dirty = true;
+    tui_sliders_update(tui); /* the integrator or the collider may have changed */
     return ok;
 }
 
@@ -579,7 +607,7 @@ int tui_wait_ms(const Tui *tui, bool running, double next_frame)
     if (running)
         wait = next_frame - tui_now();
     else if (tui->message[0])
-        wait = tui->message_time + TUI_MESSAGE_SECONDS - tui_now();
+        wait = tui->message_time + tui->message_seconds - tui_now();
     else
         return -1; /* nothing to do until a key: block */
     return wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
@@ -652,7 +680,7 @@ static int run(Tui *tui)
                 count_start = now;
             }
         }
-        bool message_showing = tui->message[0] && now - tui->message_time < TUI_MESSAGE_SECONDS;
+        bool message_showing = tui->message[0] && now - tui->message_time < tui->message_seconds;
         if (tui->message[0] && !message_showing) {
             tui->message[0] = '\0';
             dirty = true;

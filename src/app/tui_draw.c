@@ -394,6 +394,56 @@ static int put(Canvas *canvas, int x, int y, const char *text, uint8_t fg, uint8
     return canvas_text(canvas, x, y, text, fg, attr);
 }
 
+/* The next line of text wrapped to width cells, into line: cut at the last
+ * blank that fits (mid-word only for a word longer than the line). Returns
+ * the rest, its leading blanks skipped. */
+static const char *wrap_line(const char *text, int width, char *line, size_t line_size)
+{
+    const char *p = text, *cut = NULL;
+    int cells = 0;
+    while (*p) {
+        uint32_t code_point;
+        int bytes = canvas_utf8_decode(p, &code_point);
+        int w = glyph_cells(code_point);
+        if (code_point == ' ')
+            cut = p;
+        if (cells + w > width) {
+            if (!cut || cut == text)
+                cut = p == text ? p + bytes : p;
+            break;
+        }
+        cells += w;
+        p += bytes;
+    }
+    if (!*p)
+        cut = p;
+    size_t n = (size_t)(cut - text);
+    if (n >= line_size)
+        n = line_size - 1;
+    memcpy(line, text, n);
+    line[n] = '\0';
+    while (n > 0 && line[n - 1] == ' ')
+        line[--n] = '\0';
+    while (*cut == ' ')
+        cut++;
+    return cut;
+}
+
+#define WRAP_MAX_LINES 8
+
+/* text wrapped to width cells: the lines (at most WRAP_MAX_LINES), and how many */
+static int wrap_text(const char *text, int width, char lines[][160])
+{
+    int n = 0;
+    if (width < 4)
+        width = 4;
+    while (*text == ' ')
+        text++;
+    while (*text && n < WRAP_MAX_LINES)
+        text = wrap_line(text, width, lines[n++], 160);
+    return n;
+}
+
 /* ---------------------------------------------------------------- status line */
 
 static void draw_status(Tui *tui)
@@ -415,38 +465,59 @@ static void draw_status(Tui *tui)
             strncat(names, "/", sizeof names - strlen(names) - 1);
         strncat(names, name, sizeof names - strlen(names) - 1);
     }
-    int x = put(c, 1, 0, names, PALETTE_HIGHLIGHT, ATTR_BOLD);
-    char text[160];
-    snprintf(text, sizeof text, "  step %lld  t %.2f s  iter %d  sub %d", (long long)first->step, first->time,
-             first->params.iterations, first->params.substeps);
-    x = put(c, x, 0, text, PALETTE_TEXT, bold);
-
+    char counters[96], sizes[48], state[48], speed[32] = "";
+    snprintf(counters, sizeof counters, "  step %lld  t %.2f s", (long long)first->step, first->time);
+    snprintf(sizes, sizeof sizes, "  iter %d  sub %d", first->params.iterations, first->params.substeps);
     bool exploded = true;
     for (int i = 0; i < tui->pane_count; i++)
         exploded = exploded && tui->panes[i].solver->exploded;
     if (exploded)
-        snprintf(text, sizeof text, "  exploded");
+        snprintf(state, sizeof state, "  exploded");
     else if (tui->blowing_up && !tui->paused)
-        snprintf(text, sizeof text, "  blowing up: slow motion");
+        snprintf(state, sizeof state, "  blowing up: slow motion");
     else if (tui->paused)
-        snprintf(text, sizeof text, "  paused");
+        snprintf(state, sizeof state, "  paused");
     else if (tui->settled)
-        snprintf(text, sizeof text, "  settled");
+        snprintf(state, sizeof state, "  settled");
     else
-        snprintf(text, sizeof text, "  %.0f fps", tui->fps_measured);
+        snprintf(state, sizeof state, "  %.0f fps", tui->fps_measured);
     bool loud = tui->paused || exploded || tui->blowing_up;
-    x = put(c, x, 0, text, loud ? PALETTE_HIGHLIGHT : PALETTE_TEXT, loud ? ATTR_BOLD : bold);
     if (tui->speed != TUI_SPEED_NORMAL) {
-        double speed = tui_speeds[tui->speed];
-        if (speed < 1.0)
-            snprintf(text, sizeof text, "  slow x1/%.0f", 1.0 / speed);
+        double s = tui_speeds[tui->speed];
+        if (s < 1.0)
+            snprintf(speed, sizeof speed, "  slow x1/%.0f", 1.0 / s);
         else
-            snprintf(text, sizeof text, "  fast x%.0f", speed);
-        x = put(c, x, 0, text, PALETTE_HIGHLIGHT, ATTR_BOLD);
+            snprintf(speed, sizeof speed, "  fast x%.0f", s);
     }
-    if (tui->grab_pane >= 0 && tui->drag_button == 0)
-        x = put(c, x, 0, "  holding: arrows drag, g throws", PALETTE_HIGHLIGHT, bold);
+    const char *holding = tui->grab_pane >= 0 && tui->drag_button == 0 ? "  holding: arrows drag, g throws" : "";
+    /* a line that does not fit sheds the least needed first, so that what
+     * is left is whole: the hint, then the iterations and substeps (the
+     * panel shows them), then the holding keys, then the integrators past
+     * the first */
     const char *hint = "? help  q quit ";
+    int room = c->width - 1;
+    int need = text_width(names) + text_width(counters) + text_width(sizes) + text_width(state) + text_width(speed) +
+               text_width(holding);
+    if (need > room)
+        sizes[0] = '\0';
+    need = text_width(names) + text_width(counters) + text_width(sizes) + text_width(state) + text_width(speed) +
+           text_width(holding);
+    if (need > room && holding[0])
+        holding = "  holding";
+    need = text_width(names) + text_width(counters) + text_width(state) + text_width(speed) + text_width(holding);
+    if (need > room && strchr(names, '/')) {
+        int others = 0;
+        for (const char *p = names; *p; p++)
+            others += *p == '/';
+        char *slash = strchr(names, '/');
+        snprintf(slash, sizeof names - (size_t)(slash - names), " +%d", others);
+    }
+    int x = put(c, 1, 0, names, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    x = put(c, x, 0, counters, PALETTE_TEXT, bold);
+    x = put(c, x, 0, sizes, PALETTE_TEXT, bold);
+    x = put(c, x, 0, state, loud ? PALETTE_HIGHLIGHT : PALETTE_TEXT, loud ? ATTR_BOLD : bold);
+    x = put(c, x, 0, speed, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    x = put(c, x, 0, holding, PALETTE_HIGHLIGHT, bold);
     int hint_x = c->width - text_width(hint);
     if (hint_x > x + 1)
         put(c, hint_x, 0, hint, PALETTE_DIM, ATTR_NONE);
@@ -482,27 +553,51 @@ static double slider_fraction(const TuiSlider *slider, double value)
 /* Writes text wrapped to width from row y; returns the row after it. */
 static int put_wrapped(Canvas *c, int x, int y, int width, int last_row, const char *text, uint8_t fg)
 {
-    char line[128];
+    char line[160];
     while (*text && y <= last_row) {
-        int length = (int)strlen(text);
-        int take = length <= width ? length : width;
-        if (take < length) {
-            int space = take;
-            while (space > 0 && text[space] != ' ')
-                space--;
-            if (space > 0)
-                take = space;
-        }
-        if (take >= (int)sizeof line)
-            take = (int)sizeof line - 1;
-        memcpy(line, text, (size_t)take);
-        line[take] = '\0';
+        text = wrap_line(text, width, line, sizeof line);
         put(c, x, y++, line, fg, ATTR_NONE);
-        text += take;
-        while (*text == ' ')
-            text++;
     }
     return y;
+}
+
+/* Slider rows kept however long the chosen key's meaning is (below them
+ * it may then be cut at the panel's bottom; no key's is that long at 24 rows). */
+#define PANEL_MIN_LIST_ROWS 6
+
+/* The slider rows first..last that fit in list_rows with the chosen one
+ * among them; a row of its own says how many are hidden above or below.
+ * Keeps tui->panel_top, so the list moves only when the choice leaves it. */
+static void panel_scroll(Tui *tui, int list_rows, int *first, int *last)
+{
+    int count = tui->slider_count;
+    if (count <= list_rows) {
+        tui->panel_top = 0;
+        *first = 0, *last = count - 1;
+        return;
+    }
+    int top = tui->panel_top, chosen = tui->selected;
+    if (top > count - (list_rows - 1))
+        top = count - (list_rows - 1); /* no blank rows under the last one */
+    if (top < 0)
+        top = 0;
+    for (int guard = 0; guard <= 2 * count; guard++) {
+        int rows = list_rows - (top > 0); /* the "more above" row */
+        int end = top + rows - 1;
+        if (end < count - 1)
+            end--; /* the "more below" row */
+        if (chosen < top)
+            top = chosen;
+        else if (chosen > end)
+            top++;
+        else {
+            tui->panel_top = top;
+            *first = top, *last = end < count - 1 ? end : count - 1;
+            return;
+        }
+    }
+    tui->panel_top = 0; /* not reached: a chosen row always fits in three */
+    *first = 0, *last = list_rows - 2;
 }
 
 static void draw_panel(Tui *tui)
@@ -514,9 +609,34 @@ static void draw_panel(Tui *tui)
     for (int y = 0; y < c->height; y++)
         put(c, 0, y, rule, PALETTE_DIM, ATTR_NONE);
     put(c, 2, 0, tui->compare_key ? "Settings (all panes)" : "Settings", PALETTE_TEXT, ATTR_BOLD);
-    int y = 1;
     const Params *params = &tui->base;
-    for (int k = 0; k < tui->slider_count && y < c->height; k++, y++) {
+    /* what the chosen key means, from the key table, whole */
+    char about[512] = "";
+    if (tui->selected < tui->slider_count) {
+        const ParamInfo *info = tui->sliders[tui->selected].info;
+        if (info->unit[0])
+            snprintf(about, sizeof about, "%s (%s): %s", info->name, info->unit, info->help);
+        else
+            snprintf(about, sizeof about, "%s: %s", info->name, info->help);
+    }
+    int about_lines = 0;
+    char line[160];
+    for (const char *p = about; *p; about_lines++)
+        p = wrap_line(p, c->width - 3, line, sizeof line);
+    /* the rows, scrolled to keep the chosen one in view when they do not
+     * all fit above the hint, what the key means and the residual */
+    int list_rows = c->height - 1 - 2 - about_lines - (tui->show_residual ? 3 : 0);
+    if (list_rows < PANEL_MIN_LIST_ROWS)
+        list_rows = PANEL_MIN_LIST_ROWS;
+    int first, last; /* the slider rows shown */
+    panel_scroll(tui, list_rows, &first, &last);
+    int y = 1;
+    if (first > 0) {
+        char more[48];
+        snprintf(more, sizeof more, "%s %d more (Up)", tui_text(tui, "\u25b2", "^"), first);
+        put(c, 3, y++, more, PALETTE_DIM, ATTR_NONE);
+    }
+    for (int k = first; k <= last && y < c->height; k++, y++) {
         const TuiSlider *slider = &tui->sliders[k];
         const ParamInfo *info = slider->info;
         bool selected = k == tui->selected;
@@ -529,31 +649,33 @@ static void draw_panel(Tui *tui)
         else
             params_format(params, info, value, sizeof value);
         uint8_t attr = selected ? ATTR_REVERSE | ATTR_BOLD : bold;
+        /* a value longer than its column ("hysteresis") takes the bar's room, whole */
+        int value_width = (int)strlen(value) > 9 ? (int)strlen(value) : 9;
+        if (value_width > c->width - 2 - 12)
+            value_width = c->width - 2 - 12;
+        bool bar = info->type != PARAM_ENUM && !differs && (int)strlen(value) <= 9;
         char row[64];
-        snprintf(row, sizeof row, "%-12.12s%9.9s", slider->label, value);
+        snprintf(row, sizeof row, "%-12.12s%*.*s", slider->label, value_width, value_width, value);
         put(c, 1, y, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
         put(c, 2, y, row, selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT, attr);
-        if (info->type != PARAM_ENUM && !differs) {
+        if (bar) {
             int filled = (int)lround(slider_fraction(slider, value_of(params, info)) * 6.0);
             for (int b = 0; b < 6; b++)
                 put(c, 24 + b, y, b < filled ? tui_text(tui, "\u2588", "=") : tui_text(tui, "\u2591", "-"),
                     b < filled ? PALETTE_FRONT_4 : PALETTE_DIM, ATTR_NONE);
         }
     }
+    if (last < tui->slider_count - 1 && y < c->height) {
+        char more[48];
+        snprintf(more, sizeof more, "%s %d more (Down)", tui_text(tui, "\u25bc", "v"), tui->slider_count - 1 - last);
+        put(c, 3, y++, more, PALETTE_DIM, ATTR_NONE);
+    }
     y++;
     if (y < c->height)
         put(c, 2, y++, tui_text(tui, "\u2191\u2193 choose  \u2190\u2192 change", "Up/Dn choose  Lt/Rt change"),
             PALETTE_DIM, ATTR_NONE);
-    /* what the chosen key means, from the key table */
-    if (tui->selected < tui->slider_count && y < c->height) {
-        const ParamInfo *info = tui->sliders[tui->selected].info;
-        char about[256];
-        if (info->unit[0])
-            snprintf(about, sizeof about, "%s (%s): %s", info->name, info->unit, info->help);
-        else
-            snprintf(about, sizeof about, "%s: %s", info->name, info->help);
+    if (about[0] && y < c->height)
         y = put_wrapped(c, 2, y, c->width - 3, c->height - 1, about, PALETTE_DIM) + 1;
-    }
     if (tui->show_residual && y < c->height - 1) {
         const Solver *solver = tui->panes[0].solver;
         char text[96];
@@ -742,15 +864,23 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
         snprintf(lines[count++], sizeof lines[0], " a link stretched past 10 rest lengths ");
     if (!tui->lesson_layout)
         snprintf(lines[count++], sizeof lines[0], " r resets ");
+    if (text_width(lines[0]) > view->width)
+        snprintf(lines[0], sizeof lines[0], " EXPLODED t=%.2fs ", solver->exploded_time);
+    /* each line whole: wrapped where the view is narrow (four panes at 80 columns) */
+    char wrapped[2 * WRAP_MAX_LINES][160];
+    int rows = 0;
+    for (int k = 0; k < count && rows < 2 * WRAP_MAX_LINES; k++) {
+        char parts[WRAP_MAX_LINES][160];
+        int n = wrap_text(lines[k], view->width - 4, parts);
+        for (int j = 0; j < n && rows < 2 * WRAP_MAX_LINES; j++)
+            snprintf(wrapped[rows++], sizeof wrapped[0], " %.150s ", parts[j]);
+    }
     /* at the bottom, above the border: the broken cloth stays in view */
-    int y = view->height - 1 - count;
+    int y = view->height - 1 - rows;
     if (y < 1)
         y = 1;
-    for (int k = 0; k < count; k++) {
-        if (text_width(lines[k]) > view->width && k == 0)
-            snprintf(lines[k], sizeof lines[k], "EXPLODED t=%.2fs", solver->exploded_time);
-        draw_centred(view, y + k, lines[k], PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
-    }
+    for (int k = 0; k < rows && y + k < view->height - 1; k++)
+        draw_centred(view, y + k, wrapped[k], PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
 }
 
 static void draw_pane(Tui *tui, int i)
@@ -767,6 +897,10 @@ static void draw_pane(Tui *tui, int i)
     if (pane->label[0]) {
         char label[128];
         snprintf(label, sizeof label, " %s ", pane->label);
+        /* a narrow pane: the value alone (the status line and the message name the key) */
+        const char *equals = strchr(pane->label, '=');
+        if (text_width(label) > view->width && equals)
+            snprintf(label, sizeof label, " %s ", equals + 1);
         tui_text_put(view, 0, 0, view->width, label, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
         row = 1;
     }
@@ -776,10 +910,22 @@ static void draw_pane(Tui *tui, int i)
     if (solver->exploded)
         draw_explosion(tui, pane, view);
     if (i == 0 && tui->message[0]) {
+        /* the whole message, wrapped over as many lines as it takes, up from the bottom */
         int bottom = view->height - 1 - (options.mode == RENDER_STRAIN && options.legend ? 1 : 0);
-        char text[180];
-        snprintf(text, sizeof text, " %s ", tui->message);
-        put(view, 0, bottom, text, PALETTE_TEXT, ATTR_REVERSE);
+        char lines[WRAP_MAX_LINES][160];
+        int n = wrap_text(tui->message, view->width - 2, lines);
+        int widest = 0;
+        for (int k = 0; k < n; k++)
+            if (tui_text_cells(lines[k]) > widest)
+                widest = tui_text_cells(lines[k]);
+        int top = bottom - n + 1 < 1 ? 1 : bottom - n + 1;
+        for (int k = 0; k < n && top + k <= bottom; k++) {
+            canvas_fill(view, 0, top + k, widest + 2 < view->width ? widest + 2 : view->width, 1, ' ', PALETTE_TEXT,
+                        PALETTE_DEFAULT);
+            for (int x = 0; x < widest + 2 && x < view->width; x++)
+                view->cells[(size_t)(top + k) * (size_t)view->width + (size_t)x].attr = ATTR_REVERSE;
+            tui_text_put(view, 1, top + k, view->width, lines[k], PALETTE_TEXT, ATTR_REVERSE);
+        }
     }
     tui_blit(tui, pane->view_win, view);
     wnoutrefresh(pane->view_win);

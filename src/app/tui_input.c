@@ -44,43 +44,153 @@ const char *const tui_key_help[] = {
 };
 /* clang-format on */
 
-/* The panel: the seed demo's sliders first, then the solver's settings.
- * Rows whose key does not exist (yet) are left out. */
+/* When a row acts: the settings it changes something under. */
+static bool in_3d(const Params *p)
+{
+    return p->dim == 3; /* the air acts on a cloth free in space */
+}
+
+static bool not_xpbd(const Params *p)
+{
+    /* xpbd takes its links' stiffness from the compliances; stiffness 0
+     * only switches a family off there */
+    return p->integrator != INTEGRATOR_XPBD;
+}
+
+static bool xpbd(const Params *p)
+{
+    return p->integrator == INTEGRATOR_XPBD;
+}
+
+static bool position_based(const Params *p)
+{
+    return solver_is_position_based(p->integrator); /* springs take no relaxation passes */
+}
+
+static bool a_sphere(const Params *p)
+{
+    return p->collider == COLLIDER_SPHERE;
+}
+
+static bool a_box(const Params *p)
+{
+    return p->collider == COLLIDER_BOX;
+}
+
+static bool a_cone(const Params *p)
+{
+    return p->collider == COLLIDER_CONE;
+}
+
+static bool a_collider(const Params *p)
+{
+    return p->collider != COLLIDER_NONE;
+}
+
+static bool tearing(const Params *p)
+{
+    return p->tear != TEAR_OFF;
+}
+
+static bool hysteresis(const Params *p)
+{
+    return p->tear == TEAR_HYSTERESIS;
+}
+
+/* The panel: the seed demo's sliders first, then the solids, then the
+ * solver's settings. Rows whose key does not exist (yet) are left out, and
+ * rows that do not act on the panes' settings are hidden. */
 static const TuiSlider slider_table[] = {
-    {"gravity", "Gravity", 0.0, 20.0, 0.5, false, NULL},
-    {"wind_x", "Wind X", -10.0, 10.0, 0.5, false, NULL},
-    {"wind_z", "Wind Z", -10.0, 10.0, 0.5, false, NULL},
-    {"stiffness", "Stiffness", 0.0, 1.0, 0.05, false, NULL},
-    {"damping", "Damping", 0.0, 5.0, 0.1, false, NULL},
-    {"sphere_radius", "Sphere rad.", 0.05, 1.0, 0.05, false, NULL},
-    {"integrator", "Integrator", 0, 0, 1, false, NULL},
-    {"iterations", "Iterations", 1.0, 200.0, 1.25, true, NULL},
-    {"substeps", "Substeps", 1.0, 50.0, 1.0, false, NULL},
-    {"dt", "dt", 1.0 / 960.0, 1.0 / 15.0, 1.25, true, NULL},
-    {"material", "Material", 0, 0, 1, false, NULL},
-    {"tear", "Tearing", 0, 0, 1, false, NULL},
-    {"pin", "Pin", 0, 0, 1, false, NULL},
-    {"scene", "Scene", 0, 0, 1, false, NULL},
+    {"gravity", "Gravity", 0.0, 20.0, 0.5, false, NULL, NULL},
+    {"wind_x", "Wind X", -10.0, 10.0, 0.5, false, NULL, in_3d},
+    {"wind_z", "Wind Z", -10.0, 10.0, 0.5, false, NULL, in_3d},
+    {"stiffness", "Stiffness", 0.0, 1.0, 0.05, false, NULL, not_xpbd},
+    {"compliance", "Compliance", 1e-6, 10.0, 2.0, true, NULL, xpbd},
+    {"shear_compliance", "Shear compl.", 1e-6, 10.0, 2.0, true, NULL, xpbd},
+    {"bend_compliance", "Bend compl.", 1e-6, 10.0, 2.0, true, NULL, xpbd},
+    {"damping", "Damping", 0.0, 5.0, 0.1, false, NULL, NULL},
+    {"collider", "Collider", 0, 0, 1, false, NULL, NULL},
+    {"sphere_radius", "Sphere rad.", 0.05, 1.0, 0.05, false, NULL, a_sphere},
+    {"box_size", "Box size", 0.1, 2.0, 0.1, false, NULL, a_box},
+    {"cone_radius", "Cone rad.", 0.05, 1.0, 0.05, false, NULL, a_cone},
+    {"edge_samples", "Edge samples", 0.0, 3.0, 3.0, false, NULL, a_collider},
+    {"floor", "Floor", 0, 0, 1, false, NULL, NULL},
+    {"self_collision", "Self-collide", 0, 0, 1, false, NULL, NULL},
+    {"strain_limit", "Strain limit", 0.0, 1.0, 0.05, false, NULL, NULL},
+    {"integrator", "Integrator", 0, 0, 1, false, NULL, NULL},
+    {"iterations", "Iterations", 1.0, 200.0, 1.25, true, NULL, position_based},
+    {"substeps", "Substeps", 1.0, 50.0, 1.0, false, NULL, NULL},
+    {"dt", "dt", 1.0 / 960.0, 1.0 / 15.0, 1.25, true, NULL, NULL},
+    {"material", "Material", 0, 0, 1, false, NULL, NULL},
+    {"tear", "Tearing", 0, 0, 1, false, NULL, NULL},
+    {"tear_limit", "Tear limit", 0.05, 2.0, 0.05, false, NULL, tearing},
+    {"tear_hold", "Tear hold", 1.0, 100.0, 1.0, false, NULL, hysteresis},
+    {"pin", "Pin", 0, 0, 1, false, NULL, NULL},
+    {"scene", "Scene", 0, 0, 1, false, NULL, NULL},
 };
+#define SLIDER_TABLE_COUNT (sizeof slider_table / sizeof slider_table[0])
+
+/* Row k of the table with its key's entry, clamped to the key's range;
+ * false if the key does not exist. */
+static bool slider_from_table(size_t k, TuiSlider *slider)
+{
+    const ParamInfo *info = params_find(slider_table[k].key);
+    if (!info)
+        return false;
+    *slider = slider_table[k];
+    slider->info = info;
+    if (info->type == PARAM_ENUM || info->type == PARAM_SEED)
+        return true;
+    /* the slider never goes where the key cannot */
+    if (slider->lo < info->min)
+        slider->lo = info->min;
+    if (slider->hi > info->max)
+        slider->hi = info->max;
+    return true;
+}
+
+/* Whether a row acts in any pane (a comparison of integrators shows both
+ * the stiffness and the compliances). */
+static bool slider_acts(const Tui *tui, const TuiSlider *slider)
+{
+    if (!slider->acts)
+        return true;
+    if (tui->pane_count < 1 || !tui->panes[0].solver)
+        return slider->acts(&tui->base);
+    for (int i = 0; i < tui->pane_count; i++)
+        if (tui->panes[i].solver && slider->acts(&tui->panes[i].solver->params))
+            return true;
+    return false;
+}
+
+void tui_sliders_update(Tui *tui)
+{
+    const char *chosen = tui->selected < tui->slider_count ? tui->sliders[tui->selected].key : NULL;
+    int previous = tui->selected;
+    tui->slider_count = 0;
+    tui->selected = -1;
+    for (size_t k = 0; k < SLIDER_TABLE_COUNT && tui->slider_count < TUI_MAX_SLIDERS; k++) {
+        TuiSlider slider;
+        if (!slider_from_table(k, &slider) || !slider_acts(tui, &slider))
+            continue;
+        /* the table's key strings outlive every update: compare by address */
+        if (chosen && slider.key == chosen)
+            tui->selected = tui->slider_count;
+        tui->sliders[tui->slider_count++] = slider;
+    }
+    if (tui->selected < 0) /* the chosen row went: the one now in its place */
+        tui->selected = previous < tui->slider_count ? (previous < 0 ? 0 : previous) : tui->slider_count - 1;
+    if (tui->selected < 0)
+        tui->selected = 0;
+    tui->panel_dirty = true;
+}
 
 void tui_sliders_init(Tui *tui)
 {
     tui->slider_count = 0;
-    for (size_t k = 0; k < sizeof slider_table / sizeof slider_table[0]; k++) {
-        const ParamInfo *info = params_find(slider_table[k].key);
-        if (!info || tui->slider_count == TUI_MAX_SLIDERS)
-            continue;
-        TuiSlider *slider = &tui->sliders[tui->slider_count++];
-        *slider = slider_table[k];
-        slider->info = info;
-        if (info->type == PARAM_ENUM || info->type == PARAM_SEED)
-            continue;
-        /* the slider never goes where the key cannot */
-        if (slider->lo < info->min)
-            slider->lo = info->min;
-        if (slider->hi > info->max)
-            slider->hi = info->max;
-    }
+    tui->selected = 0;
+    tui->panel_top = 0;
+    tui_sliders_update(tui);
 }
 
 static int name_count(const char *const *names)
@@ -106,7 +216,11 @@ static void value_moved(const Params *params, const TuiSlider *slider, int press
     double value = info->type == PARAM_REAL ? *(const double *)(const void *)field : *(const int *)(const void *)field;
     for (int k = 0; k < (presses < 0 ? -presses : presses); k++) {
         double next;
-        if (slider->scale)
+        if (slider->scale && slider->lo > 0.0 && value < slider->lo * 1.000001)
+            /* a factor never leaves 0: from 0 to the slider's bottom, and back */
+            next = presses > 0 ? (value < slider->lo * 0.999999 ? slider->lo : value * slider->step)
+                               : (info->min <= 0.0 ? 0.0 : slider->lo);
+        else if (slider->scale)
             next = presses > 0 ? value * slider->step : value / slider->step;
         else
             next = presses > 0 ? value + slider->step : value - slider->step;
@@ -114,7 +228,7 @@ static void value_moved(const Params *params, const TuiSlider *slider, int press
             next = presses > 0 ? fmax(round(next), value + 1) : fmin(round(next), value - 1);
         value = next;
     }
-    if (value < slider->lo)
+    if (value < slider->lo && !(slider->scale && value == 0.0 && info->min <= 0.0))
         value = slider->lo;
     if (value > slider->hi)
         value = slider->hi;
@@ -134,16 +248,19 @@ static void slider_moved(const Tui *tui, const TuiSlider *slider, int presses, c
 void tui_slider_value(const Tui *tui, const Params *params, const ParamInfo *info, int presses, char *out,
                       size_t out_size)
 {
-    for (int k = 0; k < tui->slider_count; k++)
-        if (tui->sliders[k].info == info) {
-            value_moved(params, &tui->sliders[k], presses, out, out_size);
+    (void)tui; /* every row of the table, shown or not: a lesson unlocks keys the panel hides */
+    for (size_t k = 0; k < SLIDER_TABLE_COUNT; k++) {
+        TuiSlider slider;
+        if (strcmp(slider_table[k].key, info->name) == 0 && slider_from_table(k, &slider)) {
+            value_moved(params, &slider, presses, out, out_size);
             return;
         }
+    }
     /* a key with no slider of its own: a quarter more or less per press, or
      * steps of 0.1 from zero, within the key's range */
     const char *field = (const char *)params + info->offset;
     double value = info->type == PARAM_REAL ? *(const double *)(const void *)field : 0.0;
-    TuiSlider plain = {info->name, info->name, info->min, info->max, 1.0, false, info};
+    TuiSlider plain = {info->name, info->name, info->min, info->max, 1.0, false, info, NULL};
     if (info->type == PARAM_REAL) {
         plain.scale = value > 0.0 && (presses > 0 || value / 1.25 >= 1e-3);
         plain.step = plain.scale ? 1.25 : 0.1;
@@ -229,6 +346,46 @@ static void toggle_pause(Tui *tui)
     tui->panel_dirty = true;
 }
 
+/* r. The settings stay as the person chose them: an explosion is what they
+ * came to see as often as a mistake, and changing them behind their back
+ * would hide the lesson. After an explosion the same settings blow up again
+ * (Euler's default curtain within 0.1 s, too fast to watch), so the reset
+ * waits paused and says why it will explode and what holds: Space runs it,
+ * n steps through it. */
+static void reset_scene(Tui *tui)
+{
+    const Solver *broken = NULL;
+    for (int i = 0; i < tui->pane_count && !broken; i++)
+        if (tui->panes[i].solver->exploded)
+            broken = tui->panes[i].solver;
+    double when = broken ? broken->exploded_time : 0.0;
+    Integrator integrator = broken ? broken->params.integrator : INTEGRATOR_JAKOBSEN;
+    tui_reset(tui);
+    if (!broken) {
+        tui_message(tui, "reset");
+        return;
+    }
+    if (!tui->paused)
+        toggle_pause(tui);
+    const char *name = integrator_names[integrator];
+    double omega_h = solver_omega_dt(broken);
+    if (integrator == INTEGRATOR_EULER)
+        tui_message(tui,
+                    "reset, paused: euler gains energy every step, so these settings explode again (at t = %.2f s "
+                    "last time). Space runs, n steps through it; 2 symplectic (at a small enough dt) or 4 to 6 hold.",
+                    when);
+    else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
+        tui_message(tui,
+                    "reset, paused: %s is stable only below omega h = 2, here %.2g, so it explodes again (at "
+                    "t = %.2f s last time). Space runs, n steps; more substeps, a smaller dt or less stiffness holds.",
+                    name, omega_h, when);
+    else
+        tui_message(tui,
+                    "reset, paused: %s exploded at t = %.2f s and these settings will again. Space runs, n steps; "
+                    "a smaller dt or more substeps holds.",
+                    name, when);
+}
+
 /* Every particle stops where it is: velocity and the Verlet previous position. */
 static void freeze_motion(Tui *tui)
 {
@@ -309,31 +466,90 @@ static void change_speed(Tui *tui, int by)
         tui_message(tui, "speed x%.0f", s);
 }
 
+/* The values of a comparison of `count` panes along key's slider, from the
+ * shared settings' value: for a choice the next ones in order, for a number
+ * 4, 8, 12 presses up or down, whichever stays distinct inside the range. */
+static int compare_values(const Tui *tui, const ParamInfo *key, int count, char values[][64])
+{
+    int n = 0;
+    tui_slider_value(tui, &tui->base, key, 0, values[n++], sizeof values[0]);
+    for (int k = 1; n < count && k <= 2 * TUI_MAX_PANES; k++) {
+        /* numbers: up first, so that the panes read as a trend left to right */
+        int presses = key->type == PARAM_ENUM ? k : k <= TUI_MAX_PANES ? 4 * k : -4 * (k - TUI_MAX_PANES);
+        char value[64];
+        tui_slider_value(tui, &tui->base, key, presses, value, sizeof value);
+        bool seen = false;
+        for (int j = 0; j < n; j++)
+            seen = seen || strcmp(values[j], value) == 0;
+        if (!seen)
+            snprintf(values[n++], sizeof values[0], "%s", value);
+    }
+    return n;
+}
+
+/* c: two panes of the chosen setting; c again: three, then four (a number
+ * of panes that shows a trend, or every family of integrators side by
+ * side); c with four ends the comparison. */
 static void compare_toggle(Tui *tui)
 {
+    const ParamInfo *key = tui->compare_key;
+    int count = 2;
+    if (key) {
+        if (tui->pane_count >= TUI_MAX_PANES) {
+            if (!tui_compare_stop(tui))
+                return; /* the message says why; the comparison goes on */
+            tui_layout(tui);
+            tui_message(tui, "comparison ended");
+            return;
+        }
+        count = tui->pane_count + 1;
+    } else {
+        const TuiSlider *slider = &tui->sliders[tui->selected];
+        if (strcmp(slider->key, "scene") == 0 || strcmp(slider->key, "pin") == 0) {
+            tui_message(tui, "choose a setting to compare (not %s)", slider->key);
+            return;
+        }
+        key = slider->info;
+    }
+    char values[TUI_MAX_PANES][64];
     if (tui->compare_key) {
-        if (!tui_compare_stop(tui))
-            return; /* the message says why; the comparison goes on */
-        tui_layout(tui);
-        tui_message(tui, "comparison ended");
+        /* the panes shown keep their values; one more is added */
+        memcpy(values, tui->compare_values, sizeof values);
+        char more[TUI_MAX_PANES][64];
+        int n = compare_values(tui, key, TUI_MAX_PANES, more);
+        int added = -1;
+        for (int j = 0; j < n && added < 0; j++) {
+            bool seen = false;
+            for (int i = 0; i < tui->pane_count; i++)
+                seen = seen || strcmp(values[i], more[j]) == 0;
+            if (!seen)
+                added = j;
+        }
+        if (added < 0) { /* every value of the key is shown: the next c ends, as at four */
+            if (!tui_compare_stop(tui))
+                return;
+            tui_layout(tui);
+            tui_message(tui, "comparison ended: %s has no other value to add", key->name);
+            return;
+        }
+        snprintf(values[tui->pane_count], sizeof values[0], "%.63s", more[added]);
+    } else if (compare_values(tui, key, count, values) < count) {
+        tui_message(tui, "%s has one value here: nothing to compare", key->name);
         return;
     }
-    const TuiSlider *slider = &tui->sliders[tui->selected];
-    if (strcmp(slider->key, "scene") == 0 || strcmp(slider->key, "pin") == 0) {
-        tui_message(tui, "choose a setting to compare (not %s)", slider->key);
-        return;
-    }
-    char values[2][64];
-    slider_moved(tui, slider, 0, values[0], sizeof values[0]);
-    /* the chosen value against a clearly different one */
-    int presses = slider->info->type == PARAM_ENUM ? 1 : 4;
-    slider_moved(tui, slider, presses, values[1], sizeof values[1]);
-    if (strcmp(values[0], values[1]) == 0)
-        slider_moved(tui, slider, -presses, values[1], sizeof values[1]);
-    if (!tui_compare_start(tui, slider->info, (const char(*)[64])values, 2))
+    if (!tui_compare_start(tui, key, (const char(*)[64])values, count))
         return; /* the message says why; the sandbox is as it was */
     tui_layout(tui);
-    tui_message(tui, "comparing %s: %s vs %s (c ends)", slider->key, values[0], values[1]);
+    char list[4 * 64 + 16] = "";
+    for (int i = 0; i < count; i++) {
+        if (i)
+            strncat(list, " vs ", sizeof list - strlen(list) - 1);
+        strncat(list, values[i], sizeof list - strlen(list) - 1);
+    }
+    if (count < TUI_MAX_PANES)
+        tui_message(tui, "comparing %s: %s (c adds a pane)", key->name, list);
+    else
+        tui_message(tui, "comparing %s: %s (c ends)", key->name, list);
 }
 
 /* ---------------------------------------------------------------- grabbing */
@@ -564,8 +780,7 @@ void tui_handle_key(Tui *tui, int key)
         slider_change(tui, 1);
         break;
     case 'r':
-        tui_reset(tui);
-        tui_message(tui, "reset");
+        reset_scene(tui);
         break;
     case 'f':
         freeze_motion(tui);

@@ -154,9 +154,12 @@ typedef struct TuiSlider {
     double step;           /* added per press; with `scale`, a factor per press */
     bool scale;            /* step multiplies (dt, iterations) */
     const ParamInfo *info; /* params_find(key), or NULL: the row is not shown */
+    /* whether the key acts on settings p (the scene, the integrator, the
+     * collider in use); NULL: always. A row that does not act is hidden. */
+    bool (*acts)(const Params *p);
 } TuiSlider;
 
-#define TUI_MAX_SLIDERS 20
+#define TUI_MAX_SLIDERS 32
 
 /* ---------------------------------------------------------------- the app */
 
@@ -194,14 +197,16 @@ typedef struct Tui {
     RenderOptions render;
     bool help;
     int selected; /* panel row */
-    TuiSlider sliders[TUI_MAX_SLIDERS];
+    TuiSlider sliders[TUI_MAX_SLIDERS]; /* the rows that act on the panes' settings (tui_sliders_update) */
     int slider_count;
+    int panel_top; /* the first row shown when they do not all fit */
     float zoom;         /* the person's zoom on top of the framing, 1 = framed */
     bool show_residual; /* after a pass or substep: plot the residual of each pass */
     bool wind_off;
     double saved_wind_x, saved_wind_z, saved_turbulence;
-    char message[160];
+    char message[400]; /* drawn wrapped to the width of the first pane */
     double message_time; /* monotonic s it was set */
+    double message_seconds; /* how long it shows: longer for a longer one, to be read */
 
     /* grabbing with keys or mouse */
     int grab_pane;                      /* -1: nothing held */
@@ -278,6 +283,10 @@ const char *tui_text(const Tui *tui, const char *utf8, const char *ascii); /* th
 
 /* tui_input.c */
 void tui_sliders_init(Tui *tui);
+/* The panel's rows again for the panes' settings: only the keys that act
+ * (compliances under xpbd, the sphere's radius with a sphere ...); the
+ * chosen row stays chosen while it is shown. */
+void tui_sliders_update(Tui *tui);
 /* The text of the value `presses` steps (negative: down) from key's value in
  * params, along the sandbox's slider for key (or a plain one if it has none). */
 void tui_slider_value(const Tui *tui, const Params *params, const ParamInfo *info, int presses, char *out,

@@ -458,7 +458,7 @@ Test(tui, c_while_a_particle_is_held_compares_and_lets_go, .timeout = 30)
     tmux("send-keys -t t c");
     cr_expect(wait_for("comparing gravity"), "c did not compare (or the sandbox crashed):\n%s", screen);
     cr_expect(wait_for("gravity=9.81"), "no pane labelled with its value:\n%s", screen);
-    tmux("send-keys -t t c");
+    tmux("send-keys -t t c c c"); /* three panes, four, then the end */
     cr_expect(wait_for("comparison ended"), "c did not end the comparison:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
@@ -471,7 +471,7 @@ Test(tui, a_compared_value_the_scene_refuses_leaves_the_sandbox_as_it_was, .time
      * the curtain refuses; the second pane was left with no solver */
     start("", "", 100, 30);
     cr_assert(wait_for(" step "));
-    tmux("send-keys -t t Down Down Down Down Down Right Right Right Right");
+    tmux("send-keys -t t Down Down Down Down Down Down Right Right Right Right"); /* past Collider */
     cr_assert(wait_for("sphere_radius 0.45"), "Sphere rad. not raised to 0.45:\n%s", screen);
     tmux("send-keys -t t c");
     cr_expect(wait_for("cannot compare sphere_radius=0.65"), "no message saying the comparison was refused:\n%s",
@@ -532,4 +532,149 @@ Test(tui, a_resize_right_after_a_lesson_rebuilds_its_panes_draws_live_solvers, .
         fprintf(stderr, "could not remove the progress folder\n");
     unlink(lesson);
     stop();
+}
+
+/* ---------------------------------------------------------------- issues 13 and 15: the panel */
+
+/* The screen's row y (0: the status line), columns from..to-1 as bytes of
+ * its text: the cells of a view drawn in ASCII. */
+static const char *screen_row(int y)
+{
+    static char row[1024];
+    const char *p = screen;
+    for (int k = 0; k < y && p; k++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    row[0] = '\0';
+    if (!p)
+        return row;
+    size_t n = strcspn(p, "\n");
+    if (n >= sizeof row)
+        n = sizeof row - 1;
+    memcpy(row, p, n);
+    row[n] = '\0';
+    return row;
+}
+
+Test(tui, xpbd_offers_compliance_not_stiffness_and_the_integrator_keys_switch_the_rows, .timeout = 30)
+{
+    start("", "--scene drape", 80, 24); /* xpbd */
+    cr_assert(wait_for(" step "));
+    cr_expect(wait_for("Compliance"), "no compliance row under xpbd:\n%s", screen);
+    cr_expect(strstr(screen, "Stiffness") == NULL, "the stiffness row, which does nothing under xpbd:\n%s", screen);
+    tmux("send-keys -t t 4");
+    cr_expect(wait_for("Stiffness"), "no stiffness row under jakobsen:\n%s", screen);
+    cr_expect(wait_screen("Compliance", true), "a compliance row under jakobsen:\n%s", screen);
+    tmux("send-keys -t t 6");
+    cr_expect(wait_for("Compliance"), "the compliance row did not come back with xpbd:\n%s", screen);
+    /* Gravity, Wind X, Wind Z, Compliance: a press doubles it, in the run */
+    tmux("send-keys -t t Down Down Down Right");
+    cr_expect(wait_for("compliance 0.002"), "Right on Compliance did not set it:\n%s", screen);
+    cr_expect(strstr(screen, "Compliance      0.002") != NULL, "the row does not show 0.002:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, the_panel_scrolls_at_80x24_and_hides_the_sphere_row_without_a_sphere, .timeout = 30)
+{
+    start("", "", 80, 24);
+    cr_assert(wait_for(" step "));
+    cr_expect(strstr(screen, "Sphere rad.") && strstr(screen, "Collider") && strstr(screen, "Edge samples") &&
+                  strstr(screen, "Floor") && strstr(screen, "Self-collide") && strstr(screen, "Strain limit"),
+              "the collider, floor, edge samples, self-collision or strain limit row is missing:\n%s", screen);
+    cr_expect(strstr(screen, "more (Down)") != NULL, "no sign of the rows below:\n%s", screen);
+    cr_expect(strstr(screen, "Scene ") == NULL, "the last row shown though it cannot fit:\n%s", screen);
+    tmux("send-keys -t t Up"); /* from the first row round to the last */
+    cr_expect(wait_for("Scene         curtain"), "Up from the first row did not scroll to the last:\n%s", screen);
+    cr_expect(strstr(screen, "more (Up)") != NULL, "no sign of the rows above:\n%s", screen);
+    cr_expect(strstr(screen, "scene: which scene") != NULL, "what the chosen key means is not shown:\n%s", screen);
+    /* tearing on: its limit and hold; the long value whole, not "hysteresi" */
+    tmux("send-keys -t t t t");
+    cr_expect(wait_for("Tearing     hysteresis"), "the tearing value is cut or missing:\n%s", screen);
+    cr_expect(strstr(screen, "Tear limit") && strstr(screen, "Tear hold"), "no tear limit or hold row:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    start("", "--scene flag", 80, 24);
+    cr_assert(wait_for(" step "));
+    cr_expect(strstr(screen, "Sphere rad.") == NULL, "Sphere rad. in a scene with no sphere:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, the_sphere_is_seen_at_80x24, .timeout = 30)
+{
+    /* ASCII: the solids shade with `'"oO0, the cloth with other characters */
+    start("LC_ALL=C", "--ascii", 80, 24);
+    cr_assert(wait_for(" step "));
+    for (int k = 0; k < 3; k++) {
+        pause_ms(1200);
+        cr_assert(capture());
+        int cells = 0;
+        for (int y = 2; y < 17; y++) {
+            const char *row = screen_row(y);
+            for (int x = 0; x < 50 && row[x]; x++)
+                cells += row[x] == '0' || row[x] == 'O';
+        }
+        cr_expect_geq(cells, 5, "t %.1f s: %d cells of the sphere drawn:\n%s", 1.2 * (k + 1), cells, screen);
+    }
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, a_message_longer_than_the_view_is_shown_whole, .timeout = 30)
+{
+    start("LC_ALL=C", "", 80, 24);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t a"); /* the sentence on ASCII only, 85 characters, in a view of 50 */
+    cr_expect(wait_for("lacks the glyphs"), "the message was cut:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, r_after_an_explosion_resets_paused_and_says_why_it_will_explode_again, .timeout = 30)
+{
+    start("", "--set integrator=euler", 80, 24);
+    cr_assert(wait_for("exploded"), "euler did not explode:\n%s", screen);
+    tmux("send-keys -t t r");
+    cr_expect(wait_for("explode again"), "r did not say the same settings explode again:\n%s", screen);
+    cr_expect(strstr(status_line(), "paused") != NULL, "r did not pause: %s", status_line());
+    cr_expect(strstr(screen, "symplectic") != NULL, "the message does not say what holds:\n%s", screen);
+    pause_ms(600);
+    cr_assert(capture());
+    cr_expect_eq(status_step(), 0, "the reset ran on into the same explosion: %s", status_line());
+    tmux("send-keys -t t n");
+    cr_expect(wait_for(" step 1 "), "n did not step the reset cloth:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, c_adds_panes_up_to_four_then_ends_the_comparison, .timeout = 40)
+{
+    const int sizes[2][2] = {{80, 24}, {110, 34}};
+    for (int s = 0; s < 2; s++) {
+        start("", "", sizes[s][0], sizes[s][1]);
+        cr_assert(wait_for(" step "));
+        tmux("send-keys -t t c"); /* gravity, the first row */
+        cr_expect(wait_for("gravity=11.81"), "%dx%d: no second pane:\n%s", sizes[s][0], sizes[s][1], screen);
+        tmux("send-keys -t t c");
+        cr_expect(wait_for("gravity=13.81"), "%dx%d: no third pane:\n%s", sizes[s][0], sizes[s][1], screen);
+        cr_expect(strstr(screen, "gravity=9.81") && strstr(screen, "gravity=11.81"), "a pane was lost:\n%s", screen);
+        tmux("send-keys -t t c");
+        cr_expect(wait_for("gravity=15.81"), "%dx%d: no fourth pane:\n%s", sizes[s][0], sizes[s][1], screen);
+        cr_expect(strstr(screen, "ends)") != NULL, "the fourth pane does not say c ends:\n%s", screen);
+        tmux("send-keys -t t c");
+        cr_expect(wait_for("comparison ended"), "c at four panes did not end:\n%s", screen);
+        tmux("send-keys -t t q");
+        cr_expect_eq(exit_status(), 0);
+        stop();
+    }
 }

@@ -1,0 +1,120 @@
+/* test_tui_panel.c - the sandbox's settings panel without a terminal: which
+ * rows it offers for the scene, the integrator and the collider in use, and
+ * that a row changes the running solver. The panel's look at 80x24 is
+ * tested through tmux in test_tui.c. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/tui_private.h"
+#include "core/scene.h"
+
+/* A sandbox of scene (as tui_main builds it, without the terminal). */
+static Tui *sandbox(SceneKind scene)
+{
+    Tui *tui = calloc(1, sizeof *tui);
+    cr_assert(tui);
+    tui_defaults(tui);
+    params_default(&tui->base, scene);
+    tui->pane_count = 1;
+    tui_sliders_init(tui);
+    cr_assert(tui_rebuild_panes(tui), "%s", tui->message);
+    return tui;
+}
+
+static void sandbox_free(Tui *tui)
+{
+    for (int i = 0; i < TUI_MAX_PANES; i++)
+        solver_destroy(tui->panes[i].solver);
+    free(tui);
+}
+
+static int row_of(const Tui *tui, const char *key)
+{
+    for (int k = 0; k < tui->slider_count; k++)
+        if (strcmp(tui->sliders[k].key, key) == 0)
+            return k;
+    return -1;
+}
+
+static bool shows(const Tui *tui, const char *key)
+{
+    return row_of(tui, key) >= 0;
+}
+
+Test(tui_panel, xpbd_offers_the_compliances_instead_of_stiffness)
+{
+    Tui *tui = sandbox(SCENE_DRAPE); /* xpbd */
+    cr_expect(shows(tui, "compliance") && shows(tui, "shear_compliance") && shows(tui, "bend_compliance"));
+    cr_expect(!shows(tui, "stiffness"), "stiffness offered under xpbd, where it does nothing");
+    cr_assert(tui_set_key(tui, "integrator", "jakobsen"), "%s", tui->message);
+    cr_expect(shows(tui, "stiffness"));
+    cr_expect(!shows(tui, "compliance"), "compliance offered under jakobsen, which has none");
+    cr_assert(tui_set_key(tui, "integrator", "xpbd"), "%s", tui->message);
+    cr_expect(shows(tui, "compliance") && !shows(tui, "stiffness"), "the switch back did not bring them back");
+    sandbox_free(tui);
+}
+
+Test(tui_panel, right_on_compliance_changes_the_running_solver)
+{
+    Tui *tui = sandbox(SCENE_DRAPE);
+    tui->selected = row_of(tui, "compliance");
+    cr_assert_geq(tui->selected, 0);
+    double before = tui->panes[0].solver->params.compliance;
+    tui_handle_key(tui, KEY_RIGHT);
+    cr_expect_float_eq(tui->panes[0].solver->params.compliance, 2.0 * before, 1e-12, "compliance %g, was %g",
+                       tui->panes[0].solver->params.compliance, before);
+    cr_expect_str_eq(tui->sliders[tui->selected].key, "compliance", "the choice moved off the row");
+    sandbox_free(tui);
+}
+
+Test(tui_panel, a_collider_shows_only_its_own_size_and_the_edge_samples)
+{
+    Tui *tui = sandbox(SCENE_CURTAIN); /* a sphere */
+    cr_expect(shows(tui, "collider") && shows(tui, "sphere_radius") && shows(tui, "edge_samples"));
+    cr_expect(!shows(tui, "box_size") && !shows(tui, "cone_radius"));
+    cr_assert(tui_set_key(tui, "collider", "none"), "%s", tui->message);
+    cr_expect(!shows(tui, "sphere_radius"), "Sphere rad. shown with no sphere");
+    cr_expect(!shows(tui, "edge_samples"), "edge samples shown with nothing to sample against");
+    cr_expect(shows(tui, "floor") && shows(tui, "self_collision") && shows(tui, "strain_limit"));
+    sandbox_free(tui);
+
+    tui = sandbox(SCENE_DRAPE); /* a box */
+    cr_expect(shows(tui, "box_size") && !shows(tui, "sphere_radius"));
+    sandbox_free(tui);
+}
+
+Test(tui_panel, the_tear_limit_and_hold_show_while_tearing)
+{
+    Tui *tui = sandbox(SCENE_CURTAIN);
+    cr_expect(!shows(tui, "tear_limit") && !shows(tui, "tear_hold"));
+    cr_assert(tui_set_key(tui, "tear", "naive"), "%s", tui->message);
+    cr_expect(shows(tui, "tear_limit"));
+    cr_expect(!shows(tui, "tear_hold"), "tear_hold shown for naive tearing, which does not wait");
+    cr_assert(tui_set_key(tui, "tear", "hysteresis"), "%s", tui->message);
+    cr_expect(shows(tui, "tear_limit") && shows(tui, "tear_hold"));
+    sandbox_free(tui);
+}
+
+Test(tui_panel, springs_and_a_flat_cloth_hide_what_does_not_act_on_them)
+{
+    Tui *tui = sandbox(SCENE_CHAIN); /* dim 2 */
+    cr_expect(!shows(tui, "wind_x") && !shows(tui, "wind_z"), "wind offered in 2D, where there is no air");
+    cr_assert(tui_set_key(tui, "integrator", "euler"), "%s", tui->message);
+    cr_expect(!shows(tui, "iterations"), "iterations offered to springs, which take no passes");
+    cr_expect(shows(tui, "stiffness"), "springs take their stiffness from it");
+    sandbox_free(tui);
+}
+
+Test(tui_panel, a_hidden_row_leaves_the_choice_on_a_shown_one)
+{
+    Tui *tui = sandbox(SCENE_CURTAIN);
+    tui->selected = row_of(tui, "sphere_radius");
+    cr_assert(tui_set_key(tui, "collider", "none"), "%s", tui->message);
+    cr_assert_lt(tui->selected, tui->slider_count);
+    cr_assert_geq(tui->selected, 0);
+    tui->selected = tui->slider_count - 1;
+    cr_assert(tui_set_key(tui, "tear", "hysteresis"), "%s", tui->message);
+    cr_expect_str_eq(tui->sliders[tui->selected].key, "scene", "the chosen row changed when rows were added above");
+    sandbox_free(tui);
+}
