@@ -38,20 +38,18 @@
 #define NARRATION_LINE_BYTES 320
 
 /* clang-format off */
-static const char *const lesson_key_help[] = {
-    "Enter  Rt",  "next: go on, skip, next page",
+const char *const tui_lesson_key_help[] = {
+    "Enter Right", "next: go on, skip, next page",
     "Left",       "previous page",
-    "r",          "replay this page; in free",
-    "",           "  play: reset, keep settings",
+    "r",          "replay this page; in free play: reset, keep settings",
     "R",          "replay this page",
     "Space",      "pause / resume the run",
     "1 .. 9",     "answer the question",
-    "Up Down",    "scroll the text; in free",
-    "",           "  play: choose a setting",
-    "Lt  Rt",     "in free play: change it",
+    "Up Down",    "scroll the text; in free play: choose a setting",
+    "Left Right", "in free play: change it",
     "PgUp PgDn",  "scroll the text",
     "?",          "this help",
-    "q",          "quit the lesson",
+    "q  Ctrl-D",  "quit the lesson",
     NULL,         NULL,
 };
 /* clang-format on */
@@ -564,7 +562,10 @@ static void handle_key(LessonScreen *v, int key)
     Tui *tui = v->tui;
     LessonPlayer *p = v->player;
     if (tui->help && key != KEY_RESIZE && key != 'q') {
-        tui->help = false;
+        if ((key == ' ' || key == KEY_NPAGE) && tui->help_page + 1 < tui->help_pages)
+            tui->help_page++; /* the next page of a help too long for the screen */
+        else
+            tui->help = false;
         return;
     }
     bool playing = p->state == LESSON_PLAYING;
@@ -639,16 +640,25 @@ static void handle_key(LessonScreen *v, int key)
         break;
     case '?':
         tui->help = true;
+        tui->help_page = 0;
         break;
     case 'q':
     case 4: /* ^D, end of input */
         v->quit = true;
         break;
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
+        if (p->state == LESSON_ASKING && !lesson_player_answer(p, key - '1'))
+            tui_message(tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
+        break;
     default:
-        if (key >= '1' && key <= '9' && p->state == LESSON_ASKING) {
-            if (!lesson_player_answer(p, key - '1'))
-                tui_message(tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
-        }
         break;
     }
     if (!ok || p->failed)
@@ -787,7 +797,7 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
     }
     tui->lesson_layout = true;
     tui->help = false;
-    tui->help_keys = lesson_key_help;
+    tui->help_keys = tui_lesson_key_help;
     tui->help_footer = "the lesson's text scrolls with Up/Down and PgUp/PgDn";
     int status = play(v);
     save_progress(v);
