@@ -362,6 +362,20 @@ int tui_text_put(Canvas *canvas, int x, int y, int limit, const char *utf8, uint
     return x;
 }
 
+int tui_text_put_fitted(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr,
+                        bool ascii)
+{
+    if (x + tui_text_cells(utf8) <= limit)
+        return tui_text_put(canvas, x, y, limit, utf8, fg, attr);
+    const char *mark = ascii ? "..." : "\u2026";
+    int end = tui_text_put(canvas, x, y, limit - tui_text_cells(mark), utf8, fg, attr);
+    while (end > x && canvas_get(canvas, end - 1, y) && canvas_get(canvas, end - 1, y)->glyph == ' ')
+        end--; /* "word..." rather than "word ..." */
+    for (int k = end; k < limit; k++)
+        canvas_put(canvas, k, y, ' ', fg, PALETTE_DEFAULT, ATTR_NONE);
+    return tui_text_put(canvas, end, y, limit, mark, fg, attr);
+}
+
 static int text_width(const char *s)
 {
     return tui_text_cells(s);

@@ -800,6 +800,8 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
     tui->help_keys = tui_lesson_key_help;
     tui->help_footer = "the lesson's text scrolls with Up/Down and PgUp/PgDn";
     int status = play(v);
+    if (status == 0)
+        tui->message[0] = '\0'; /* the lesson's hints ("Enter next") mean nothing in the menu */
     save_progress(v);
     /* the solvers are the player's: the panes let go of them first */
     for (int i = 0; i < TUI_MAX_PANES; i++) {
@@ -828,7 +830,10 @@ typedef struct Menu {
 static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
 {
     int rows = tui->term.rows, cols = tui->term.cols;
-    if (!m->win || getmaxy(m->win) != rows || getmaxx(m->win) != cols) {
+    /* resizeterm stretches a full-screen window to the new size itself: the
+     * canvas is what tells whether this frame is laid out for it */
+    if (!m->win || !m->canvas || getmaxy(m->win) != rows || getmaxx(m->win) != cols || m->canvas->width != cols ||
+        m->canvas->height != rows) {
         if (m->win)
             delwin(m->win);
         m->win = newwin(rows, cols, 0, 0);
@@ -874,14 +879,14 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         int right = cols - 2 - tui_text_cells(state);
         int title_limit = right - 12;
         tui_text_put(c, 1, y, cols, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
-        int x = tui_text_put(c, 3, y, title_limit > 4 ? title_limit : cols, e->title,
-                             selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
-                             selected ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD);
+        int x = tui_text_put_fitted(c, 3, y, title_limit > 4 ? title_limit : cols, e->title,
+                                    selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
+                                    selected ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD, tui->ascii_only);
         if (!e->broken)
             tui_text_put(c, x + 2, y, right - 1, minutes, PALETTE_DIM, ATTR_NONE);
         if (state[0] && right > x)
             tui_text_put(c, right, y, cols, state, e->broken ? PALETTE_STRAIN_WARN : PALETTE_HIGHLIGHT, ATTR_NONE);
-        tui_text_put(c, 5, y + 1, cols - 1, e->summary, PALETTE_DIM, ATTR_NONE);
+        tui_text_put_fitted(c, 5, y + 1, cols - 1, e->summary, PALETTE_DIM, ATTR_NONE, tui->ascii_only);
     }
     if (tui->message[0])
         tui_text_put(c, 1, rows - 1, cols, tui->message, PALETTE_TEXT, ATTR_REVERSE);

@@ -314,6 +314,10 @@ void tui_draw_too_small(Tui *tui); /* the notice shown instead of a frame */
  * before column limit; returns the column after it. */
 int tui_text_cells(const char *utf8);
 int tui_text_put(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr);
+/* The same, but text that does not fit ends in an ellipsis ("..." if ascii)
+ * within limit instead of stopping short without a sign. */
+int tui_text_put_fitted(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr,
+                        bool ascii);
 void tui_blit(Tui *tui, WINDOW *win, const Canvas *canvas);
 /* The pane whose view holds screen cell (y, x), with the cell inside it; -1 if none. */
 int tui_pane_at(const Tui *tui, int y, int x, int *view_y, int *view_x);
