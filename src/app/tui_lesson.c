@@ -997,13 +997,15 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
 /* ---------------------------------------------------------------- entry */
 
 static const char learn_usage[] =
-    "usage: clothsim learn                 the lessons: a menu of those in ./lessons,\n"
-    "                                      " CLOTHSIM_SHAREDIR "/lessons and $CLOTHSIM_LESSONS\n"
+    "usage: clothsim learn                 the lessons: a menu of those in\n"
+    "                                      ./lessons, $CLOTHSIM_LESSONS and\n"
+    "    " CLOTHSIM_SHAREDIR "/lessons\n"
     "       clothsim FILE.lesson           play one lesson\n"
     "\n"
-    "In a lesson: Enter or Right next, Left previous page, r replays the page, Space\n"
-    "pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the keys, q quits.\n"
-    "Progress is kept in $XDG_STATE_HOME/clothsim/progress (~/.local/state/clothsim/).\n";
+    "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
+    "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
+    "keys, q quits. Progress is kept in $XDG_STATE_HOME/clothsim/progress\n"
+    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n";
 
 int tui_learn_main(int argc, char **argv)
 {
