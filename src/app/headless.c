@@ -15,9 +15,42 @@
 #include "core/solver.h"
 #include "render/render.h"
 
+/* Help and listings fit a terminal of this many columns. */
+#define TEXT_COLUMNS 80
+
+/* Writes text from column `column` (already written on the line) on lines of
+ * at most TEXT_COLUMNS, breaking after a space or a comma; the lines after
+ * the first start with `indent` spaces. Ends the last line. */
+static void print_wrapped(const char *text, int column, int indent)
+{
+    while (*text) {
+        int room = TEXT_COLUMNS - column;
+        size_t length = strlen(text);
+        if ((int)length > room) {
+            size_t cut = 0;
+            for (size_t k = 0; k < (size_t)room && text[k]; k++)
+                if (text[k] == ' ' || text[k] == ',')
+                    cut = k + 1;
+            length = cut > 0 ? cut : (size_t)(room > 1 ? room : 1); /* a word longer than the line: cut it */
+        }
+        size_t shown = length;
+        while (shown > 0 && text[shown - 1] == ' ')
+            shown--;
+        printf("%.*s\n", (int)shown, text);
+        text += length;
+        while (*text == ' ')
+            text++;
+        if (*text)
+            printf("%*s", indent, "");
+        column = indent;
+    }
+}
+
 static const char run_usage[] =
-    "usage: clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N | --seconds S]\n"
-    "                    [--every K] [--csv PATH|-] [--dump PATH|-]\n"
+    "usage: clothsim run [--scene NAME] [--set KEY=VALUE]...\n"
+    "                    [--steps N | --seconds S] [--every K]\n"
+    "                    [--csv PATH|-] [--dump PATH|-]\n"
+    "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
     "\n"
     "Steps a scene without a terminal and writes what it measures.\n"
     "  --scene NAME     curtain (default), flag, chain, net  (clothsim scenes)\n"
@@ -37,7 +70,7 @@ static const char run_usage[] =
     "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
     "is run or written), 3 the cloth exploded (the run stops on its last good step).\n"
     "\n"
-    "CSV columns: " /* metrics_csv_header follows */;
+    "CSV columns:\n" /* metrics_csv_header follows, wrapped */;
 
 /* A CSV row waits here until the next step is known to be good: an
  * explosion then takes the row of the step it froze on, rather than adding a
@@ -186,7 +219,8 @@ int headless_run_options(int argc, char **argv, RunOptions *o)
         } else if (strcmp(argv[i], "--ascii") == 0) {
             ascii = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("%s%s\n", run_usage, metrics_csv_header);
+            printf("%s  ", run_usage);
+            print_wrapped(metrics_csv_header, 2, 2);
             return EXIT_SUCCESS;
         } else {
             cli_error("run: unknown argument '%s' (clothsim run --help lists the options)", cli_cut(argv[i], CLI_CUT_WORD));
@@ -316,8 +350,32 @@ int headless_run(int argc, char **argv)
     return status;
 }
 
+static const char params_usage[] =
+    "usage: clothsim params [--scene NAME] [--set KEY=VALUE]...\n"
+    "\n"
+    "Every setting of the scene (default curtain), with the changes --set makes:\n"
+    "its key, value, unit and range, then what it means. A setting marked\n"
+    "[on reset] takes effect when the scene is built again.\n";
+
+static const char scenes_usage[] =
+    "usage: clothsim scenes\n"
+    "\n"
+    "The scenes --scene NAME builds, each with what it shows.\n";
+
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
 int headless_params(int argc, char **argv)
 {
+    if (wants_help(argc, argv)) {
+        fputs(params_usage, stdout);
+        return EXIT_SUCCESS;
+    }
     CliSettings settings = {.scene = SCENE_CURTAIN};
     int i = 0, next = cli_next_argument(&settings, argc, argv, &i);
     if (next < 0)
@@ -330,21 +388,44 @@ int headless_params(int argc, char **argv)
     if (!cli_build_params(&settings, &params))
         return EXIT_USAGE;
     printf("Settings of scene '%s' (change any with --set KEY=VALUE):\n\n", scene_names[settings.scene]);
-    printf("%-17s %-12s %-8s %-44s %s\n", "KEY", "VALUE", "UNIT", "RANGE", "MEANING");
+    /* a key's line starts at the left edge (the bash completion takes the
+     * first word of those), what it means follows on indented lines */
+    printf("%-17s %-12s %-8s %s\n", "KEY", "VALUE", "UNIT", "RANGE");
+    printf("    MEANING\n");
     for (int k = 0; k < params_count; k++) {
         const ParamInfo *info = &params_table[k];
-        char value[64], range[200];
+        char value[64], range[200], line[400], meaning[600];
         params_format(&params, info, value, sizeof value);
         params_describe_range(info, range, sizeof range);
-        printf("%-17s %-12s %-8s %-44s %s%s\n", info->name, value, info->unit, range, info->help,
-               info->effect == EFFECT_REBUILD ? " [on reset]" : "");
+        int n = snprintf(line, sizeof line, "%-17s %-12s %-8s ", info->name, value, info->unit);
+        if (n + (int)strlen(range) <= TEXT_COLUMNS)
+            printf("%s%s\n", line, range);
+        else {
+            while (n > 0 && line[n - 1] == ' ')
+                line[--n] = '\0';
+            printf("%s\n    ", line); /* the range on a line of its own */
+            print_wrapped(range, 4, 4);
+        }
+        snprintf(meaning, sizeof meaning, "%s%s", info->help, info->effect == EFFECT_REBUILD ? " [on reset]" : "");
+        printf("    ");
+        print_wrapped(meaning, 4, 4);
     }
     return 0;
 }
 
-int headless_scenes(void)
+int headless_scenes(int argc, char **argv)
 {
-    for (int s = 0; s < SCENE_COUNT; s++)
-        printf("%-8s %s\n", scene_names[s], scene_summaries[s]);
+    if (wants_help(argc, argv)) {
+        fputs(scenes_usage, stdout);
+        return EXIT_SUCCESS;
+    }
+    if (argc > 1) {
+        cli_error("scenes takes no arguments");
+        return EXIT_USAGE;
+    }
+    for (int s = 0; s < SCENE_COUNT; s++) {
+        printf("%-8s ", scene_names[s]);
+        print_wrapped(scene_summaries[s], 9, 9);
+    }
     return 0;
 }

@@ -23,6 +23,6 @@ int headless_run_options(int argc, char **argv, RunOptions *o);
 
 int headless_run(int argc, char **argv);    /* clothsim run ... (argv[0] is "run") */
 int headless_params(int argc, char **argv); /* clothsim params [--scene NAME] */
-int headless_scenes(void);                  /* clothsim scenes */
+int headless_scenes(int argc, char **argv); /* clothsim scenes [--help]; argv[0] is "scenes" */
 
 #endif

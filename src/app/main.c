@@ -15,21 +15,22 @@
 static const char usage[] =
     "clothsim " CLOTHSIM_VERSION " - a cloth simulator that shows how cloth solvers work\n"
     "\n"
-    "usage: clothsim [--scene NAME] [--set KEY=VALUE]... [--compare KEY=V1,V2] [--ascii] [--fps N]\n"
-    "                [--high-contrast] [--stats] [--record FILE.cast]\n"
-    "                                        the interactive sandbox (the default)\n"
-    "       clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N] [--csv PATH|-] [--dump PATH|-]\n"
+    "usage: clothsim [--scene NAME] [--set KEY=VALUE]... [--compare KEY=V1,V2]\n"
+    "                [--ascii] [--fps N] [--high-contrast] [--stats]\n"
+    "                [--record FILE.cast]   the interactive sandbox (the default)\n"
+    "       clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N]\n"
+    "                    [--csv PATH|-] [--dump PATH|-]\n"
     "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
-    "       clothsim params [--scene NAME]   every setting: type, range, default, meaning\n"
+    "       clothsim params [--scene NAME]   every setting: range, default, meaning\n"
     "       clothsim scenes                  the scenes\n"
     "       clothsim learn                   the lessons: a menu; progress is kept\n"
     "       clothsim FILE.lesson             play one lesson\n"
-    "       clothsim check [--run] FILE...   check lesson scripts (--run: play them and verify)\n"
-    "       clothsim bench [--quick] [--json]  what the solver and the renderer cost here\n"
+    "       clothsim check [--run] FILE...   check lesson scripts (--run: play them)\n"
+    "       clothsim bench [--quick] [--json]  what the solver and the drawing cost\n"
     "       clothsim --help | --version\n"
     "\n"
-    "In the sandbox, ? lists the keys. clothsim run --help tells more about a headless run;\n"
-    "man clothsim tells everything.\n";
+    "In the sandbox, ? lists the keys. COMMAND --help tells more about each command\n"
+    "(clothsim --ascii --help: the sandbox's options); man clothsim tells everything.\n";
 
 int main(int argc, char **argv)
 {
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
     else if (strcmp(command, "bench") == 0)
         status = bench_main(argc - 1, argv + 1);
     else if (strcmp(command, "scenes") == 0)
-        status = argc == 2 ? headless_scenes() : (cli_error("scenes takes no arguments"), EXIT_USAGE);
+        status = headless_scenes(argc - 1, argv + 1);
     else if ((strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0 ||
               strcmp(command, "--version") == 0) &&
              argc > 2) {

@@ -249,37 +249,15 @@ static bool canvas_ensure(Canvas **canvas, int width, int height)
     return canvas_resize(*canvas, width, height);
 }
 
-static int help_entries(const Tui *tui)
-{
-    int n = 0;
-    while (tui->help_keys[2 * n])
-        n++;
-    return n;
-}
-
-#define HELP_KEY_WIDTH 11
-#define HELP_COLUMN_WIDTH 40
-
 static bool layout_help(Tui *tui, int rows, int cols)
 {
-    int entries = help_entries(tui);
-    int fit_rows = rows - 5; /* border, title, mouse line, border, and a row of air */
-    int columns = fit_rows > 0 ? (entries + fit_rows - 1) / fit_rows : 1;
-    int most = (cols - 4) / HELP_COLUMN_WIDTH;
-    if (most < 1)
-        most = 1;
-    if (columns > most)
-        columns = most;
-    if (columns < 1)
-        columns = 1;
-    int per_column = (entries + columns - 1) / columns;
-    int height = per_column + 4, width = columns * HELP_COLUMN_WIDTH + 3;
-    if (height > rows)
-        height = rows;
-    if (width > cols)
-        width = cols;
-    tui->help_win = newwin(height, width, (rows - height) / 2, (cols - width) / 2);
-    return tui->help_win && canvas_ensure(&tui->help_canvas, width, height);
+    TuiHelpPlan plan;
+    tui_help_plan(tui->help_keys, tui->help_footer, rows, cols, &plan);
+    tui->help_pages = plan.pages;
+    if (tui->help_page >= plan.pages)
+        tui->help_page = plan.pages - 1;
+    tui->help_win = newwin(plan.height, plan.width, (rows - plan.height) / 2, (cols - plan.width) / 2);
+    return tui->help_win && canvas_ensure(&tui->help_canvas, plan.width, plan.height);
 }
 
 bool tui_layout(Tui *tui)
@@ -382,6 +360,20 @@ int tui_text_put(Canvas *canvas, int x, int y, int limit, const char *utf8, uint
         x += width;
     }
     return x;
+}
+
+int tui_text_put_fitted(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr,
+                        bool ascii)
+{
+    if (x + tui_text_cells(utf8) <= limit)
+        return tui_text_put(canvas, x, y, limit, utf8, fg, attr);
+    const char *mark = ascii ? "..." : "\u2026";
+    int end = tui_text_put(canvas, x, y, limit - tui_text_cells(mark), utf8, fg, attr);
+    while (end > x && canvas_get(canvas, end - 1, y) && canvas_get(canvas, end - 1, y)->glyph == ' ')
+        end--; /* "word..." rather than "word ..." */
+    for (int k = end; k < limit; k++)
+        canvas_put(canvas, k, y, ' ', fg, PALETTE_DEFAULT, ATTR_NONE);
+    return tui_text_put(canvas, end, y, limit, mark, fg, attr);
 }
 
 static int text_width(const char *s)
@@ -963,12 +955,142 @@ static void draw_pane(Tui *tui, int i)
 
 /* ---------------------------------------------------------------- help */
 
-void tui_draw_help(Tui *tui)
+/* The help lays each key's text out in as many lines as its column is wide
+ * (wrapped at spaces), never cutting one: one column when the screen is tall
+ * enough, else two or more side by side, else pages (Space shows the next). */
+
+#define HELP_GAP 3       /* cells between two columns of keys */
+#define HELP_MIN_TEXT 16 /* a narrower text column wraps too much to read */
+#define HELP_MAX_TEXT 44 /* a wider one is hard to follow across a projected screen */
+
+/* The next line of text at most width cells wide, broken at a space where
+ * there is one: its length in bytes; *next is where the line after starts. */
+static size_t help_wrap(const char *text, int width, const char **next)
 {
-    Canvas *c = tui->help_canvas;
+    const char *p = text, *space = NULL;
+    int cells = 0;
+    while (*p) {
+        uint32_t code_point;
+        int bytes = canvas_utf8_decode(p, &code_point);
+        int w = glyph_cells(code_point);
+        if (code_point == ' ')
+            space = p;
+        if (cells + w > width && p > text) {
+            const char *end = space && space > text ? space : p;
+            *next = end;
+            while (**next == ' ')
+                (*next)++;
+            return (size_t)(end - text);
+        }
+        cells += w;
+        p += bytes;
+    }
+    *next = p;
+    return (size_t)(p - text);
+}
+
+static int help_lines(const char *text, int width)
+{
+    int line_count = 0;
+    do {
+        const char *next;
+        help_wrap(text, width, &next);
+        text = next;
+        line_count++;
+    } while (*text);
+    return line_count;
+}
+
+/* The pages the entries fill, `across` columns a page, body_rows a column;
+ * an entry is never split between two columns. */
+static int help_page_count(const char *const *keys, int text_width, int body_rows, int across)
+{
+    int column = 0, used = 0;
+    for (int k = 0; keys[2 * k]; k++) {
+        int line_count = help_lines(keys[2 * k + 1], text_width);
+        if (used > 0 && used + line_count > body_rows)
+            column++, used = 0;
+        used += line_count;
+    }
+    return column / across + 1;
+}
+
+void tui_help_plan(const char *const *keys, const char *footer, int rows, int cols, TuiHelpPlan *plan)
+{
+    int key_width = 0, text_most = 1;
+    for (int k = 0; keys[2 * k]; k++) {
+        int label = tui_text_cells(keys[2 * k]), text = tui_text_cells(keys[2 * k + 1]);
+        key_width = label > key_width ? label : key_width;
+        text_most = text > text_most ? text : text_most;
+    }
+    key_width += 2;
+    footer = footer ? footer : "";
+    int room = cols - 6; /* a cell of margin each side, the borders, a cell of padding each side */
+    *plan = (TuiHelpPlan){0};
+    for (int across = 1;; across++) {
+        int text_width = (room - (across - 1) * HELP_GAP) / across - key_width;
+        if (text_width > text_most)
+            text_width = text_most;
+        if (text_width > HELP_MAX_TEXT)
+            text_width = HELP_MAX_TEXT;
+        if (across > 1 && text_width < HELP_MIN_TEXT)
+            break; /* the last plan that fitted, in pages */
+        if (text_width < 1)
+            text_width = 1;
+        int width = 4 + across * (key_width + text_width) + (across - 1) * HELP_GAP;
+        int footer_cells = tui_text_cells(footer) + 4;
+        if (width < footer_cells) /* the footer on one line where it can be */
+            width = footer_cells < cols - 2 ? footer_cells : cols - 2;
+        if (width < 30)
+            width = 30; /* room for the title */
+        int footer_rows = footer[0] ? help_lines(footer, width - 4) : 0;
+        /* top border, keys, a blank row, the footer, bottom border */
+        int body_rows = rows - 3 - footer_rows;
+        if (body_rows < 1)
+            body_rows = 1;
+        int line_count = 0;
+        for (int k = 0; keys[2 * k]; k++)
+            line_count += help_lines(keys[2 * k + 1], text_width);
+        int pages = help_page_count(keys, text_width, body_rows, across);
+        if (pages == 1) { /* the box as tall as its longest column */
+            int low = (line_count + across - 1) / across;
+            while (low < body_rows && help_page_count(keys, text_width, low, across) > 1)
+                low++;
+            body_rows = low;
+        }
+        *plan = (TuiHelpPlan){.width = width,
+                              .height = body_rows + 3 + footer_rows,
+                              .across = across,
+                              .key_width = key_width,
+                              .text_width = text_width,
+                              .body_rows = body_rows,
+                              .footer_rows = footer_rows,
+                              .pages = pages};
+        if (pages == 1 || across > 8)
+            break;
+    }
+    if (plan->height > rows)
+        plan->height = rows;
+    if (plan->width > cols)
+        plan->width = cols;
+}
+
+/* A piece of text of length bytes, at most width cells, from x. */
+static void help_put(Canvas *c, int x, int y, const char *text, size_t length, int width, uint8_t fg, uint8_t attr)
+{
+    char line[512];
+    if (length >= sizeof line)
+        length = sizeof line - 1;
+    memcpy(line, text, length);
+    line[length] = '\0';
+    tui_text_put(c, x, y, x + width, line, fg, attr);
+}
+
+void tui_help_render(Canvas *c, const char *const *keys, const char *footer, const TuiHelpPlan *plan, int page,
+                     bool ascii)
+{
     canvas_clear(c);
     int width = c->width, height = c->height;
-    bool ascii = tui->ascii_only;
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++) {
             bool top = y == 0, bottom = y == height - 1, left = x == 0, right = x == width - 1;
@@ -981,23 +1103,56 @@ void tui_draw_help(Tui *tui)
                 glyph = ascii ? '|' : 0x2502;
             canvas_put(c, x, y, glyph, PALETTE_HIGHLIGHT, PALETTE_DEFAULT, ATTR_NONE);
         }
-    put(c, 2, 0, " Keys (any key closes) ", PALETTE_HIGHLIGHT, ATTR_BOLD);
-    int entries = help_entries(tui);
-    int rows = height - 4 > 0 ? height - 4 : 1;
-    for (int k = 0; k < entries; k++) {
-        int column = k / rows, row = k % rows;
-        int x = 2 + column * HELP_COLUMN_WIDTH;
-        if (x + HELP_KEY_WIDTH >= width - 1)
-            break;
-        put(c, x, 1 + row, tui->help_keys[2 * k], PALETTE_HIGHLIGHT, ATTR_BOLD);
-        char text[64];
-        snprintf(text, sizeof text, "%.*s", width - 2 - (x + HELP_KEY_WIDTH), tui->help_keys[2 * k + 1]);
-        put(c, x + HELP_KEY_WIDTH, 1 + row, text, PALETTE_TEXT, ATTR_NONE);
+    char title[96];
+    if (plan->pages > 1)
+        snprintf(title, sizeof title, " Keys %d/%d (Space: more) ", page + 1, plan->pages);
+    else
+        snprintf(title, sizeof title, " Keys (any key closes) ");
+    tui_text_put(c, 2, 0, width - 2, title, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    if (plan->pages > 1 && page + 1 < plan->pages) {
+        const char *more = ascii ? " more: Space " : " more: Space \u25bc ";
+        tui_text_put(c, width - 2 - tui_text_cells(more), height - 1, width - 1, more, PALETTE_HIGHLIGHT, ATTR_BOLD);
     }
-    char mouse[96];
-    snprintf(mouse, sizeof mouse, "%.*s", width - 4, tui->help_footer ? tui->help_footer : "");
-    put(c, 2, height - 2, mouse, PALETTE_DIM, ATTR_NONE);
-    tui_blit(tui, tui->help_win, c);
+    int column_width = plan->key_width + plan->text_width + HELP_GAP;
+    int column = 0, used = 0;
+    for (int k = 0; keys[2 * k]; k++) {
+        const char *text = keys[2 * k + 1];
+        int line_count = help_lines(text, plan->text_width);
+        if (used > 0 && used + line_count > plan->body_rows)
+            column++, used = 0;
+        int on_page = column - page * plan->across;
+        if (on_page >= plan->across)
+            break;
+        if (on_page >= 0) {
+            int x = 2 + on_page * column_width, y = 1 + used;
+            tui_text_put(c, x, y, x + plan->key_width - 1, keys[2 * k], PALETTE_HIGHLIGHT, ATTR_BOLD);
+            for (int line = 0; line < line_count && y + line < 1 + plan->body_rows; line++) {
+                const char *next;
+                size_t length = help_wrap(text, plan->text_width, &next);
+                help_put(c, x + plan->key_width, y + line, text, length, plan->text_width, PALETTE_TEXT, ATTR_NONE);
+                text = next;
+            }
+        }
+        used += line_count;
+    }
+    footer = footer ? footer : "";
+    for (int line = 0; line < plan->footer_rows && *footer; line++) {
+        const char *next;
+        size_t length = help_wrap(footer, width - 4, &next);
+        help_put(c, 2, 2 + plan->body_rows + line, footer, length, width - 4, PALETTE_DIM, ATTR_NONE);
+        footer = next;
+    }
+}
+
+void tui_draw_help(Tui *tui)
+{
+    TuiHelpPlan plan;
+    tui_help_plan(tui->help_keys, tui->help_footer, tui->term.rows, tui->term.cols, &plan);
+    tui->help_pages = plan.pages;
+    if (tui->help_page >= plan.pages)
+        tui->help_page = plan.pages - 1;
+    tui_help_render(tui->help_canvas, tui->help_keys, tui->help_footer, &plan, tui->help_page, tui->ascii_only);
+    tui_blit(tui, tui->help_win, tui->help_canvas);
     touchwin(tui->help_win);
     wnoutrefresh(tui->help_win);
 }

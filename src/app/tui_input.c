@@ -13,34 +13,33 @@
 
 /* clang-format off */
 const char *const tui_key_help[] = {
-    "Space",      "pause / resume",
-    "n",          "one step",
-    "s",          "one substep",
-    "p",          "one relaxation pass",
-    "1 .. 6",     "euler symplectic verlet",
-    "",           "  jakobsen pbd xpbd",
-    "Tab",        "next integrator",
-    "[  ]",       "iterations down / up",
-    "Up Down",    "choose a setting",
-    "Left Right", "change it",
-    "r",          "reset the scene",
-    "f",          "freeze: stop all motion",
-    "w",          "wind off / on",
-    "P",          "next pinning",
-    "t",          "tearing: off, naive, hysteresis",
-    "m",          "shaded wire strain points",
-    "a",          "braille / half / ascii",
-    "h j k l",    "orbit (or Shift+arrows)",
-    "+  -",       "zoom in / out",
-    "0",          "frame the cloth again",
-    ",  .",       "slow motion / fast",
-    "g",          "grab a particle (arrows",
-    "",           "  drag it, g throws it)",
-    "c",          "compare the chosen setting",
-    "C",          "high contrast",
-    "?",          "this help",
-    "q",          "quit",
-    NULL,         NULL,
+    "Space",        "pause / resume",
+    "n",            "one step",
+    "s",            "one substep",
+    "p",            "one relaxation pass",
+    "1 .. 6",       "euler symplectic verlet jakobsen pbd xpbd",
+    "Tab S-Tab",    "next / previous integrator",
+    "[  ]",         "iterations down / up",
+    "Up Down",      "choose a setting",
+    "Left Right",   "change it",
+    "r",            "reset the scene",
+    "f",            "freeze: stop all motion",
+    "w",            "wind off / on",
+    "P",            "next pinning",
+    "t",            "tearing: off, naive, hysteresis",
+    "m",            "shaded wire strain points",
+    "a",            "braille / half / ascii",
+    "h j k l",      "orbit (or Shift+arrows)",
+    "+ =  - _",     "zoom in / out",
+    "0",            "frame the cloth again",
+    ", <  . >",     "slow motion / fast",
+    "g",            "grab a particle (arrows drag it, PgUp PgDn move it away / nearer, g throws it)",
+    "Esc",          "let go of the particle",
+    "c",            "compare the chosen setting",
+    "C",            "high contrast",
+    "?",            "this help",
+    "q  Ctrl-D",    "quit",
+    NULL,           NULL,
 };
 /* clang-format on */
 
@@ -721,6 +720,10 @@ void tui_handle_mouse(Tui *tui)
 void tui_handle_key(Tui *tui, int key)
 {
     if (tui->help && key != KEY_MOUSE && key != KEY_RESIZE && key != 'q') {
+        if ((key == ' ' || key == KEY_NPAGE) && tui->help_page + 1 < tui->help_pages) {
+            tui->help_page++; /* the next page of a help too long for the screen */
+            return;
+        }
         tui->help = false;
         tui->panel_dirty = true;
         return;
@@ -857,6 +860,7 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case '?':
         tui->help = true;
+        tui->help_page = 0;
         break;
     case 27: /* Esc: let go of what is held */
         tui_grab_release(tui);

@@ -38,20 +38,18 @@
 #define NARRATION_LINE_BYTES 320
 
 /* clang-format off */
-static const char *const lesson_key_help[] = {
-    "Enter  Rt",  "next: go on, skip, next page",
+const char *const tui_lesson_key_help[] = {
+    "Enter Right", "next: go on, skip, next page",
     "Left",       "previous page",
-    "r",          "replay this page; in free",
-    "",           "  play: reset, keep settings",
+    "r",          "replay this page; in free play: reset, keep settings",
     "R",          "replay this page",
     "Space",      "pause / resume the run",
     "1 .. 9",     "answer the question",
-    "Up Down",    "scroll the text; in free",
-    "",           "  play: choose a setting",
-    "Lt  Rt",     "in free play: change it",
+    "Up Down",    "scroll the text; in free play: choose a setting",
+    "Left Right", "in free play: change it",
     "PgUp PgDn",  "scroll the text",
     "?",          "this help",
-    "q",          "quit the lesson",
+    "q  Ctrl-D",  "quit the lesson",
     NULL,         NULL,
 };
 /* clang-format on */
@@ -602,7 +600,10 @@ static void handle_key(LessonScreen *v, int key)
     Tui *tui = v->tui;
     LessonPlayer *p = v->player;
     if (tui->help && key != KEY_RESIZE && key != 'q') {
-        tui->help = false;
+        if ((key == ' ' || key == KEY_NPAGE) && tui->help_page + 1 < tui->help_pages)
+            tui->help_page++; /* the next page of a help too long for the screen */
+        else
+            tui->help = false;
         return;
     }
     bool playing = p->state == LESSON_PLAYING;
@@ -677,16 +678,25 @@ static void handle_key(LessonScreen *v, int key)
         break;
     case '?':
         tui->help = true;
+        tui->help_page = 0;
         break;
     case 'q':
     case 4: /* ^D, end of input */
         v->quit = true;
         break;
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
+        if (p->state == LESSON_ASKING && !lesson_player_answer(p, key - '1'))
+            tui_message(tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
+        break;
     default:
-        if (key >= '1' && key <= '9' && p->state == LESSON_ASKING) {
-            if (!lesson_player_answer(p, key - '1'))
-                tui_message(tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
-        }
         break;
     }
     if (!ok || p->failed)
@@ -825,9 +835,11 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
     }
     tui->lesson_layout = true;
     tui->help = false;
-    tui->help_keys = lesson_key_help;
+    tui->help_keys = tui_lesson_key_help;
     tui->help_footer = "the lesson's text scrolls with Up/Down and PgUp/PgDn";
     int status = play(v);
+    if (status == 0)
+        tui->message[0] = '\0'; /* the lesson's hints ("Enter next") mean nothing in the menu */
     save_progress(v);
     /* the solvers are the player's: the panes let go of them first */
     for (int i = 0; i < TUI_MAX_PANES; i++) {
@@ -856,7 +868,10 @@ typedef struct Menu {
 static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
 {
     int rows = tui->term.rows, cols = tui->term.cols;
-    if (!m->win || getmaxy(m->win) != rows || getmaxx(m->win) != cols) {
+    /* resizeterm stretches a full-screen window to the new size itself: the
+     * canvas is what tells whether this frame is laid out for it */
+    if (!m->win || !m->canvas || getmaxy(m->win) != rows || getmaxx(m->win) != cols || m->canvas->width != cols ||
+        m->canvas->height != rows) {
         if (m->win)
             delwin(m->win);
         m->win = newwin(rows, cols, 0, 0);
@@ -905,14 +920,14 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         int right = cols - 2 - tui_text_cells(state);
         int title_limit = right - 12;
         tui_text_put(c, 1, y, cols, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
-        int x = tui_text_put(c, 3, y, title_limit > 4 ? title_limit : cols, e->title,
-                             selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
-                             selected ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD);
+        int x = tui_text_put_fitted(c, 3, y, title_limit > 4 ? title_limit : cols, e->title,
+                                    selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT,
+                                    selected ? ATTR_BOLD | ATTR_REVERSE : ATTR_BOLD, tui->ascii_only);
         if (!e->broken)
             tui_text_put(c, x + 2, y, right - 1, minutes, PALETTE_DIM, ATTR_NONE);
         if (state[0] && right > x)
             tui_text_put(c, right, y, cols, state, e->broken ? PALETTE_STRAIN_WARN : PALETTE_HIGHLIGHT, ATTR_NONE);
-        tui_text_put(c, 5, y + 1, cols - 1, e->summary, PALETTE_DIM, ATTR_NONE);
+        tui_text_put_fitted(c, 5, y + 1, cols - 1, e->summary, PALETTE_DIM, ATTR_NONE, tui->ascii_only);
     }
     if (tui->message[0])
         tui_text_put(c, 1, rows - 1, cols, tui->message, PALETTE_TEXT, ATTR_REVERSE);
@@ -1023,13 +1038,15 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
 /* ---------------------------------------------------------------- entry */
 
 static const char learn_usage[] =
-    "usage: clothsim learn                 the lessons: a menu of those in ./lessons,\n"
-    "                                      " CLOTHSIM_SHAREDIR "/lessons and $CLOTHSIM_LESSONS\n"
+    "usage: clothsim learn                 the lessons: a menu of those in\n"
+    "                                      ./lessons, $CLOTHSIM_LESSONS and\n"
+    "    " CLOTHSIM_SHAREDIR "/lessons\n"
     "       clothsim FILE.lesson           play one lesson\n"
     "\n"
-    "In a lesson: Enter or Right next, Left previous page, r replays the page, Space\n"
-    "pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the keys, q quits.\n"
-    "Progress is kept in $XDG_STATE_HOME/clothsim/progress (~/.local/state/clothsim/).\n";
+    "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
+    "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
+    "keys, q quits. Progress is kept in $XDG_STATE_HOME/clothsim/progress\n"
+    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n";
 
 int tui_learn_main(int argc, char **argv)
 {

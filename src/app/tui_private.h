@@ -196,6 +196,7 @@ typedef struct Tui {
     /* the view */
     RenderOptions render;
     bool help;
+    int help_page, help_pages; /* the help's page shown, of how many (tui_help_plan) */
     int selected; /* panel row */
     TuiSlider sliders[TUI_MAX_SLIDERS]; /* the rows that act on the panes' settings (tui_sliders_update) */
     int slider_count;
@@ -301,18 +302,41 @@ bool tui_layout(Tui *tui); /* windows and canvases for the terminal's size */
 void tui_layout_free(Tui *tui);
 void tui_draw(Tui *tui);
 void tui_draw_panes(Tui *tui);     /* each pane's view and plots, to be sent by doupdate */
-void tui_draw_help(Tui *tui);      /* the help overlay of tui->help_keys */
+void tui_draw_help(Tui *tui);      /* the help overlay of tui->help_keys, page tui->help_page */
+/* How the help overlay of keys (NULL-terminated pairs: label, what it does)
+ * and its footer fits a screen of rows x cols: every text whole, wrapped in
+ * its column; one column if they fit, else side by side, else pages. */
+typedef struct TuiHelpPlan {
+    int width, height;         /* the box, cells */
+    int across;                /* columns of keys side by side on a page */
+    int key_width, text_width; /* cells of a column's labels and of its texts */
+    int body_rows;             /* rows of keys a column holds */
+    int footer_rows;
+    int pages;                 /* 1, or more when even side by side they do not fit */
+} TuiHelpPlan;
+void tui_help_plan(const char *const *keys, const char *footer, int rows, int cols, TuiHelpPlan *plan);
+/* Draws page `page` of the help into c, a canvas of plan's size: no curses. */
+void tui_help_render(Canvas *c, const char *const *keys, const char *footer, const TuiHelpPlan *plan, int page,
+                     bool ascii);
 void tui_draw_too_small(Tui *tui); /* the notice shown instead of a frame */
 /* Text by display width (wcwidth: a CJK character takes two cells, a
  * combining mark none): the cells text takes, and text written from x, clipped
  * before column limit; returns the column after it. */
 int tui_text_cells(const char *utf8);
 int tui_text_put(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr);
+/* The same, but text that does not fit ends in an ellipsis ("..." if ascii)
+ * within limit instead of stopping short without a sign. */
+int tui_text_put_fitted(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr,
+                        bool ascii);
 void tui_blit(Tui *tui, WINDOW *win, const Canvas *canvas);
 /* The pane whose view holds screen cell (y, x), with the cell inside it; -1 if none. */
 int tui_pane_at(const Tui *tui, int y, int x, int *view_y, int *view_x);
 
-/* The key lines of the help overlay and the man page: NULL-terminated pairs. */
+/* The key lines of the help overlay and the man page: NULL-terminated pairs
+ * of a label (the keys, as tests/app/test_tui.c reads it: names apart, "1 .. 6"
+ * a range) and what they do. Every key tui_handle_key binds is in
+ * tui_key_help, every key the lesson player binds in tui_lesson_key_help. */
 extern const char *const tui_key_help[];
+extern const char *const tui_lesson_key_help[];
 
 #endif

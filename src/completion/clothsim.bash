@@ -3,12 +3,12 @@
 # Installed by `make install` as $(PREFIX)/share/bash-completion/completions/clothsim.
 
 _clothsim_scenes() {
-    "$1" scenes 2>/dev/null | awk '{ print $1 }'
+    "$1" scenes 2>/dev/null | awk '/^[^ ]/ { print $1 }'
 }
 
 _clothsim_keys() {
     # the KEY column of the table, after its header line
-    "$1" params 2>/dev/null | awk 'seen && NF { print $1 } $1 == "KEY" { seen = 1 }'
+    "$1" params 2>/dev/null | awk 'seen && /^[^ ]/ { print $1 } $1 == "KEY" { seen = 1 }'
 }
 
 _clothsim() {

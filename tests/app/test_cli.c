@@ -1,8 +1,11 @@
 /* test_cli.c - clothsim run / params / scenes as a person runs them: exit
  * statuses, the exact error lines, byte-identical output. */
+#define _XOPEN_SOURCE 700 /* wcwidth */
 #include <criterion/criterion.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "../support.h"
 #include "core/metrics.h"
@@ -167,4 +170,68 @@ Test(cli, frames_are_text_of_the_asked_size)
     for (const char *p = strchr(out, '\n'); *p && strncmp(p, "\n-- step 2", 11) != 0; p++)
         marks += *p != ' ' && *p != '\n';
     cr_expect(marks > 40, "the cloth is drawn: %d marks", marks);
+}
+
+/* The widest line of text, in display columns (wcwidth, UTF-8). */
+static int widest_line(const char *text, char *line, size_t line_size)
+{
+    setlocale(LC_CTYPE, "C.UTF-8");
+    int widest = 0;
+    line[0] = '\0';
+    const char *start = text;
+    while (*start) {
+        size_t n = strcspn(start, "\n");
+        int columns = 0;
+        mbstate_t state = {0};
+        for (size_t k = 0; k < n;) {
+            wchar_t wc;
+            size_t bytes = mbrtowc(&wc, start + k, n - k, &state);
+            if (bytes == (size_t)-1 || bytes == (size_t)-2 || bytes == 0) {
+                columns++, k++, memset(&state, 0, sizeof state);
+                continue;
+            }
+            int w = wcwidth(wc);
+            columns += w < 0 ? 1 : w;
+            k += bytes;
+        }
+        if (columns > widest) {
+            widest = columns;
+            snprintf(line, line_size, "%.*s", (int)n, start);
+        }
+        start += n + (start[n] == '\n');
+    }
+    return widest;
+}
+
+Test(cli, every_help_and_listing_fits_in_80_columns)
+{
+    /* six lines of --help were 84 to 98 columns; params was a table of 386 */
+    const char *const commands[][5] = {
+        {"", "--help", NULL},
+        {"", "-h", NULL},
+        {"", "help", NULL},
+        {"", "--ascii", "--help", NULL}, /* the sandbox's own options */
+        {"", "run", "--help", NULL},
+        {"", "learn", "--help", NULL},
+        {"", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", "--help", NULL},
+        {"", "check", "--help", NULL},
+        {"", "bench", "--help", NULL},
+        {"", "params", NULL},
+        {"", "params", "--scene", "chain", NULL},
+        {"", "params", "--help", NULL},
+        {"", "scenes", NULL},
+        {"", "scenes", "--help", NULL},
+        {"", "--version", NULL},
+    };
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
+        char name[160] = "clothsim";
+        for (int i = 1; commands[k][i]; i++)
+            snprintf(name + strlen(name), sizeof name - strlen(name), " %s", commands[k][i]);
+        cr_expect_eq(run(commands[k]), 0, "%s: exit status (stderr: %s)", name, err);
+        cr_expect_str_eq(err, "", "%s: stderr", name);
+        cr_expect_gt(strlen(out), 10, "%s: says nothing", name);
+        char line[1024];
+        int widest = widest_line(out, line, sizeof line);
+        cr_expect_leq(widest, 80, "%s: a line of %d columns:\n%s", name, widest, line);
+    }
 }

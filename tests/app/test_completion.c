@@ -41,6 +41,8 @@ Test(completion, commands_scenes_keys_and_lessons)
     cr_expect(strstr(got, " gravity= ") != NULL, "--set keys: %s", got);
     got = complete(WORDS("run --set wind"));
     cr_expect(strstr(got, " wind_x= ") != NULL, "--set keys after run: %s", got);
+    got = complete(WORDS("--set w"));
+    cr_expect(strstr(got, " wind_x= ") && !strstr(got, " which="), "--set keys, not words of their meaning: %s", got);
     got = complete(WORDS("lessons/01"));
     cr_expect(strstr(got, " lessons/01-meet-the-cloth.lesson ") != NULL, "lesson files: %s", got);
     got = complete(WORDS("run --st"));

@@ -96,6 +96,7 @@ Test(learn, the_menu_lists_the_lessons_and_a_lesson_resumes_where_it_was_left, .
     tmux("send-keys -t t q");
     cr_assert(wait_for("Two pages and a question"), "q did not go back to the menu:\n%s", screen);
     cr_expect(wait_for("at page 2"), "the menu does not show the progress:\n%s", screen);
+    cr_expect(strstr(screen, "Enter next") == NULL, "the lesson's key hint is left on the menu:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
     stop();
@@ -261,5 +262,133 @@ Test(learn, a_lesson_with_a_syntax_error_exits_2_with_its_file_line_col, .timeou
     fclose(f);
     got[strcspn(got, "\n")] = '\0';
     cr_expect_str_eq(got, expected);
+    remove_folder();
+}
+
+/* ---------------------------------------------------------------- the menu at 80x24 */
+
+/* The screen's row y (0 is the top), without its line end. */
+static const char *screen_row(int y, char *row, size_t size)
+{
+    const char *p = screen;
+    for (int k = 0; k < y && p; k++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    size_t n = p ? strcspn(p, "\n") : 0;
+    if (n >= size)
+        n = size - 1;
+    memcpy(row, p ? p : "", n);
+    row[n] = '\0';
+    return row;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static const char long_summary_lesson[] =
+    "title A lesson with a long summary\n"
+    "summary This summary goes on and on, much longer than the eighty columns of a small terminal, "
+    "to its very last words THE-LAST-WORDS\n"
+    "duration 1 min\n"
+    "page One\n"
+    "> Words.\n";
+
+/* The row of the screen holding text, or NULL. */
+static const char *row_with(const char *text, char *row, size_t size)
+{
+    for (int y = 0; y < 200; y++) {
+        screen_row(y, row, size);
+        if (strstr(row, text))
+            return row;
+        if (!row[0] && !strchr(screen, '\n'))
+            break;
+    }
+    return NULL;
+}
+
+Test(learn, a_summary_too_long_for_the_menu_ends_in_an_ellipsis, .timeout = 40)
+{
+    /* the summary stopped at the edge with no sign that it went on */
+    make_folder();
+    char path[256], row[1024];
+    snprintf(path, sizeof path, "%s/lessons/01-long.lesson", folder);
+    write_file(path, long_summary_lesson);
+    start("", "learn", 80, 24);
+    cr_assert(wait_for("This summary goes on"), "the menu does not list the lesson:\n%s", screen);
+    cr_expect(row_with("This summary goes on", row, sizeof row) && ends_with(row, "\u2026"),
+              "80x24: the cut summary does not end in an ellipsis: [%s]", row);
+    cr_expect(strstr(screen, "THE-LAST-WORDS") == NULL, "80x24: the whole summary fits?\n%s", screen);
+    tmux("resize-window -t t -x 200 -y 24");
+    cr_expect(wait_for("THE-LAST-WORDS"), "200 columns: the summary is still cut:\n%s", screen);
+    cr_expect(row_with("This summary goes on", row, sizeof row) && !strstr(row, "\u2026"),
+              "200 columns: an ellipsis on a whole summary: [%s]", row);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    start("LANG=C LC_ALL=C", "learn", 80, 24);
+    cr_assert(wait_for("This summary goes on"), "the menu does not list the lesson:\n%s", screen);
+    cr_expect(row_with("This summary goes on", row, sizeof row) && ends_with(row, "..."),
+              "80x24, LANG=C: the cut summary does not end in \"...\": [%s]", row);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    remove_folder();
+}
+
+/* The menu of a fresh session of width x height after End: the reference a
+ * screen reached another way must match. */
+static void fresh_menu_at_end(int width, int height, char *out, size_t size)
+{
+    start("", "learn", width, height);
+    cr_assert(wait_for("A short test lesson"), "no menu:\n%s", screen);
+    tmux("send-keys -t t End");
+    cr_assert(wait_screen("A short test lesson", true), "End did not scroll:\n%s", screen);
+    pause_ms(300);
+    capture();
+    snprintf(out, size, "%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(learn, the_menu_scrolled_to_its_last_lessons_shows_what_a_fresh_menu_shows, .timeout = 90)
+{
+    /* after the terminal grew, resizeterm had stretched the menu's window
+     * but its canvas kept the old size: the new columns and rows were never
+     * drawn, and what an earlier screen left there stayed */
+    make_folder();
+    static char at_80[SCREEN_BYTES], at_100[SCREEN_BYTES], got[SCREEN_BYTES];
+    fresh_menu_at_end(80, 24, at_80, sizeof at_80);
+    fresh_menu_at_end(100, 30, at_100, sizeof at_100);
+    cr_expect(strstr(at_80, "Meet the cloth") == NULL, "80x24 holds every lesson: nothing scrolled\n%s", at_80);
+
+    start("", "learn", 80, 24);
+    cr_assert(wait_for("A short test lesson"), "no menu:\n%s", screen);
+    /* one row at a time, as a person presses Down, to the end and past it */
+    for (int k = 0; k < 24; k++) {
+        tmux("send-keys -t t Down");
+        pause_ms(60);
+    }
+    pause_ms(400);
+    capture();
+    cr_expect_str_eq(screen, at_80, "80x24: scrolled with Down, the menu differs from a fresh one after End");
+    tmux("resize-window -t t -x 100 -y 30");
+    pause_ms(500);
+    tmux("send-keys -t t Home");
+    cr_expect(wait_for("A short test lesson"), "Home did not go back to the first lesson:\n%s", screen);
+    tmux("send-keys -t t End");
+    cr_expect(wait_screen("A short test lesson", true), "End did not scroll:\n%s", screen);
+    pause_ms(300);
+    capture();
+    snprintf(got, sizeof got, "%s", screen);
+    cr_expect_str_eq(got, at_100, "grown to 100x30, the menu differs from a fresh one");
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
     remove_folder();
 }

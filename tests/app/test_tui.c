@@ -678,3 +678,75 @@ Test(tui, c_adds_panes_up_to_four_then_ends_the_comparison, .timeout = 40)
         stop();
     }
 }
+
+/* ---------------------------------------------------------------- issue 13.5 */
+
+/* Opens the sandbox's help at width x height and waits for it. */
+static void open_sandbox_help(int width, int height)
+{
+    start("", "", width, height);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t Space ?");
+    cr_assert(wait_for(" Keys "), "%dx%d: ? opened no help:\n%s", width, height, screen);
+}
+
+Test(tui, the_help_shows_every_key_whole_at_80x24, .timeout = 30)
+{
+    /* the box was 41 columns and as tall as the screen: g, c, C, ?, q and
+     * the last lines fell off the bottom, long lines lost their ends */
+    open_sandbox_help(80, 24);
+    const char *whole[] = {"pause / resume", "hysteresis", "slow motion / fast",
+                           "compare the chosen", "high contrast", "this help", "let go of the particle",
+                           "q  Ctrl-D", "wheel zooms"};
+    for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++)
+        cr_expect(strstr(screen, whole[k]) != NULL, "80x24: \"%s\" is not in the help:\n%s", whole[k], screen);
+    tmux("send-keys -t t x");
+    cr_expect(wait_screen(" Keys ", true), "a key did not close the help:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, the_help_uses_the_width_of_a_120x40_screen, .timeout = 30)
+{
+    open_sandbox_help(120, 40);
+    cr_expect(strstr(screen, "tearing: off, naive, hysteresis") != NULL, "a line is cut:\n%s", screen);
+    cr_expect(strstr(screen, "right-drag orbits, wheel zooms") != NULL, "the mouse line is cut:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, a_help_too_long_for_the_screen_pages_with_space, .timeout = 30)
+{
+    open_sandbox_help(40, 12);
+    cr_expect(strstr(screen, "Keys 1/") && strstr(screen, "more"), "40x12: no page number or \"more\":\n%s", screen);
+    tmux("send-keys -t t Space");
+    cr_expect(wait_for("Keys 2/"), "Space did not show the next page:\n%s", screen);
+    tmux("send-keys -t t x");
+    cr_expect(wait_screen(" Keys ", true), "a key did not close the help:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, the_lesson_help_shows_every_key_whole_at_80x24, .timeout = 30)
+{
+    char env[192];
+    snprintf(env, sizeof env, "XDG_STATE_HOME=/tmp/clothsim-test-%d.state", (int)getpid());
+    start(env, CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", 80, 24);
+    cr_assert(wait_for("page 1/"), "no lesson:\n%s", screen);
+    tmux("send-keys -t t ?");
+    cr_assert(wait_for(" Keys "), "? opened no help:\n%s", screen);
+    const char *whole[] = {"replay this page; in free play: reset, keep", "quit the lesson", "q  Ctrl-D",
+                           "Up/Down and PgUp/PgDn"};
+    for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++)
+        cr_expect(strstr(screen, whole[k]) != NULL, "80x24: \"%s\" is not in the help:\n%s", whole[k], screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    char command[192];
+    snprintf(command, sizeof command, "rm -rf /tmp/clothsim-test-%d.state", (int)getpid());
+    if (system(command) != 0)
+        fprintf(stderr, "could not remove the progress folder\n");
+    stop();
+}
