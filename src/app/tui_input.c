@@ -38,6 +38,7 @@ const char *const tui_key_help[] = {
     "",           "  drag it, g throws it)",
     "c",          "compare the chosen setting",
     "C",          "high contrast",
+    "B",          "colours for a light / dark bg",
     "?",          "this help",
     "q",          "quit",
     NULL,         NULL,
@@ -637,8 +638,12 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'C':
         tui->render.high_contrast = !tui->render.high_contrast;
+        tui_colours_apply(tui); /* its text colours are farther from the background */
         tui->panel_dirty = true;
         tui_message(tui, tui->render.high_contrast ? "high contrast on" : "high contrast off");
+        break;
+    case 'B':
+        tui_background_toggle(tui);
         break;
     case '?':
         tui->help = true;

@@ -50,6 +50,7 @@ static const char *const lesson_key_help[] = {
     "",           "  play: choose a setting",
     "Lt  Rt",     "in free play: change it",
     "PgUp PgDn",  "scroll the text",
+    "B",          "colours for a light / dark bg",
     "?",          "this help",
     "q",          "quit the lesson",
     NULL,         NULL,
@@ -640,6 +641,9 @@ static void handle_key(LessonScreen *v, int key)
     case '?':
         tui->help = true;
         break;
+    case 'B':
+        tui_background_toggle(tui);
+        break;
     case 'q':
     case 4: /* ^D, end of input */
         v->quit = true;
@@ -985,6 +989,7 @@ static const char learn_usage[] =
     "usage: clothsim learn                 the lessons: a menu of those in ./lessons,\n"
     "                                      " CLOTHSIM_SHAREDIR "/lessons and $CLOTHSIM_LESSONS\n"
     "       clothsim FILE.lesson           play one lesson\n"
+    "  either takes --background=dark|light|auto: colours for the terminal's background\n"
     "\n"
     "In a lesson: Enter or Right next, Left previous page, r replays the page, Space\n"
     "pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the keys, q quits.\n"
@@ -995,10 +1000,18 @@ int tui_learn_main(int argc, char **argv)
     /* argv[1] is "learn" or the lesson's path */
     bool menu = strcmp(argv[1], "learn") == 0;
     const char *path = menu ? NULL : argv[1];
+    Background background = BACKGROUND_AUTO;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(learn_usage, stdout);
             return 0;
+        }
+        int matched = 0;
+        const char *value = cli_option_value(argc, argv, &i, "--background", &matched);
+        if (matched) {
+            if (!value || !tui_parse_background(value, &background))
+                return EXIT_USAGE;
+            continue;
         }
         cli_error("%s takes no other argument: '%s' (clothsim learn --help)", menu ? "learn" : path, argv[i]);
         return EXIT_USAGE;
@@ -1010,6 +1023,7 @@ int tui_learn_main(int argc, char **argv)
     }
     tui_defaults(tui);
     tui_locale(tui);
+    tui->background_asked = background;
 
     /* a lesson that does not parse is reported before the terminal is touched */
     Lesson *lesson = NULL;
