@@ -168,3 +168,13 @@ Test(cli, frames_are_text_of_the_asked_size)
         marks += *p != ' ' && *p != '\n';
     cr_expect(marks > 40, "the cloth is drawn: %d marks", marks);
 }
+
+Test(cli, a_bad_background_is_one_line_before_the_terminal_is_touched)
+{
+    expect_usage_error((const char *[]){"", "--background=pink", NULL},
+                       "--background pink: not one of dark, light, auto");
+    expect_usage_error((const char *[]){"", "--background", NULL}, "--background needs a value");
+    expect_usage_error((const char *[]){"", "learn", "--background", "Light", NULL},
+                       "--background Light: not one of dark, light, auto");
+    expect_usage_error((const char *[]){"", "learn", "--background", NULL}, "--background needs a value");
+}
