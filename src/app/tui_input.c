@@ -38,7 +38,7 @@ const char *const tui_key_help[] = {
     "",           "  drag it, g throws it)",
     "c",          "compare the chosen setting",
     "C",          "high contrast",
-    "B",          "colours for a light / dark bg",
+    "B",          "light / dark background",
     "?",          "this help",
     "q",          "quit",
     NULL,         NULL,

@@ -50,7 +50,7 @@ static const char *const lesson_key_help[] = {
     "",           "  play: choose a setting",
     "Lt  Rt",     "in free play: change it",
     "PgUp PgDn",  "scroll the text",
-    "B",          "colours for a light / dark bg",
+    "B",          "light / dark background",
     "?",          "this help",
     "q",          "quit the lesson",
     NULL,         NULL,
