@@ -698,6 +698,7 @@ static bool query_modes; /* the query changed the modes: tui_term_stop restores 
 /* Keys typed while the replies were read, handed to ncurses after newterm. */
 static char typed_keys[REPLY_BYTES];
 static size_t typed_length;
+static bool keys_given_back; /* tui_term_wait says input at once */
 
 /* Splits what was read after the query into replies (an OSC reply, ESC ]
  * .. BEL or ESC \, and a DA1 reply, ESC [ ? .. c) and typed keys; returns
@@ -859,6 +860,7 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
     eight_bit_input();
     for (size_t k = typed_length; k > 0; k--) /* ungetch puts each in front */
         ungetch((unsigned char)typed_keys[k - 1]);
+    keys_given_back = typed_length > 0; /* waiting in ncurses, not on standard input */
     typed_length = 0;
 
     take_modes();
@@ -1164,6 +1166,10 @@ TuiWait tui_term_wait(TuiTerm *term, int timeout_ms)
     }
     if (quit_signal || window_changed)
         return WAIT_SIGNAL;
+    if (keys_given_back) {
+        keys_given_back = false;
+        return WAIT_INPUT;
+    }
     struct pollfd fd = {.fd = STDIN_FILENO, .events = POLLIN};
     int n = poll(&fd, 1, timeout_ms);
     if (n < 0 && errno == EINTR && suspend_asked) {

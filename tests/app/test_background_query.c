@@ -158,3 +158,15 @@ Test(background_query, a_late_answer_is_no_keys_and_still_sets_the_palette, .tim
         cr_expect(!strstr(after, signs[k]), "the reply acted as keys: '%s' on screen", signs[k]);
     cr_expect_eq(quit(), 0);
 }
+
+Test(background_query, a_key_typed_during_the_wait_is_kept, .timeout = 20)
+{
+    spawn();
+    cr_assert(read_until(5.0, osc_query, 0), "no OSC 11 query");
+    say("3"); /* verlet, typed while the start reads the replies */
+    say(white);
+    say(attributes);
+    cr_expect(read_until(5.0, "verlet", 0), "the key typed during the wait was lost");
+    cr_expect(strstr(output, "38;5;94m"), "not the light palette after a white answer");
+    cr_expect_eq(quit(), 0);
+}
