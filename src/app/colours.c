@@ -71,6 +71,8 @@ static TermColour nearest_basic(uint32_t rgb, bool sixteen, bool light)
         return out;
     }
     if (light) {
+        if (out.colour == YELLOW)
+            out.colour = RED; /* cdcd00 is 1.7:1 on white; the strain ramp's upper half turns red */
         if (sixteen && high > 200 && low >= 80)
             out.colour = (short)(out.colour + 8); /* a pale tint: the bright half */
         return out;
@@ -100,7 +102,7 @@ TermColour colours_map(int index, int colours, PaletteBackground background, boo
     else if (light && index == PALETTE_DIM)
         out.colour = BLACK; /* xterm's grey (7f7f7f) is 4.0:1 on white: too faint to read */
     else if (light && index == PALETTE_STRAIN_WARN)
-        out.colour = RED; /* cd0000, 5.8:1; magenta is 4.7:1 */
+        out.colour = MAGENTA; /* cd00cd, 4.7:1, and not the red of the strain ramp's top */
     else
         out = nearest_basic(rgb, colours >= 16, light);
     out.drop_bold = light && colours < 256 && out.colour >= 0 && out.colour < 8;

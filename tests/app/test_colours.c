@@ -144,6 +144,24 @@ Test(colours, the_cloth_and_the_lines_are_seen_on_white)
             }
 }
 
+/* 8 and 16 colours on white: xterm's yellow (cdcd00, 1.7:1) and bright
+ * yellow (1.07:1) are not used, and a link about to tear is told from the
+ * top of the strain ramp */
+Test(colours, basic_colours_on_white_use_no_yellow_and_keep_the_warning_apart)
+{
+    for (int d = 0; d < 2; d++)
+        for (int hc = 0; hc < 2; hc++) {
+            for (int k = 1; k < PALETTE_COUNT; k++) {
+                TermColour c = colours_map(k, depths[d], PALETTE_ON_LIGHT, hc);
+                cr_expect(c.colour != 3 && c.colour != 11, "%s is yellow in %d colours", palette_names[k], depths[d]);
+            }
+            for (int k = PALETTE_STRAIN_0; k < PALETTE_STRAIN_WARN; k++)
+                cr_expect_neq(colours_map(k, depths[d], PALETTE_ON_LIGHT, hc).colour,
+                              colours_map(PALETTE_STRAIN_WARN, depths[d], PALETTE_ON_LIGHT, hc).colour,
+                              "%s looks like strain_warn in %d colours", palette_names[k], depths[d]);
+        }
+}
+
 Test(colours, the_dark_palette_is_what_it_was)
 {
     /* the dark background keeps its colours: gold title, grey hints, magenta warning */
