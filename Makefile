@@ -2,7 +2,8 @@
 #
 #   make run        build, then start the sandbox
 #   make test       build and run the test suite (Criterion + tmux end-to-end)
-#   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag
+#   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag,
+#                   and the background xterm reports (OSC 11) on black and on white
 #   make sanitize   the test suite under AddressSanitizer and UBSan
 #   make strict     build everything with -Werror
 #   make bench      the benchmark (never part of make test)
@@ -147,12 +148,18 @@ test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) 
 # drag from xdotool (tests/xterm/drag.sh, a few seconds each): as xterm, and
 # as a type whose terminfo has ncurses read X10 reports, in a terminal left
 # sending SGR ones.
+# Then the background found from xterm's answer to OSC 11 (tests/xterm/
+# background.sh): black on white, -rv, Solarized light, in 8 and 256 colours,
+# read off screenshots.
 NEED_XTERM = xvfb:/usr/bin/Xvfb xterm:/usr/bin/xterm xdotool:/usr/bin/xdotool \
-             fonts-dejavu:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf procps:/usr/bin/pgrep
+             fonts-dejavu:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf procps:/usr/bin/pgrep \
+             imagemagick:/usr/bin/import
 test-xterm: check-deps $(BIN)
 	$(call install_packages,$(call missing,$(NEED_XTERM)))
 	timeout 60 tests/xterm/drag.sh ./$(BIN)
 	INNER_TERM=tmux-256color timeout 60 tests/xterm/drag.sh ./$(BIN)
+	timeout 90 tests/xterm/background.sh ./$(BIN)
+	INNER_TERM=xterm-256color timeout 90 tests/xterm/background.sh ./$(BIN)
 
 SANITIZE = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \

@@ -69,6 +69,18 @@ bool capture(void)
     return pclose(f) == 0;
 }
 
+bool capture_colours(void)
+{
+    char command[256];
+    snprintf(command, sizeof command, "tmux -L %s capture-pane -e -p -t t 2>/dev/null", server);
+    FILE *f = popen(command, "r");
+    if (!f)
+        return false;
+    size_t n = fread(screen, 1, sizeof screen - 1, f);
+    screen[n] = '\0';
+    return pclose(f) == 0;
+}
+
 /* Polls the screen until it contains text (or, with absent, until it does
  * not); false at the deadline. */
 bool wait_screen(const char *text, bool absent)

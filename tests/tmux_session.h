@@ -25,6 +25,8 @@ int tmux(const char *format, ...) __attribute__((format(printf, 1, 2)));
 int tmux_new_session(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* The pane's text, as lines; false if tmux failed. */
 bool capture(void);
+/* The same with the colours and attributes as escape sequences (-e). */
+bool capture_colours(void);
 /* Polls the screen until it contains text (or, with absent, until it does
  * not); false at the deadline. */
 bool wait_screen(const char *text, bool absent);

@@ -33,7 +33,8 @@ const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
 
 static const char usage[] = "usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
                             "                [--compare KEY=V1,V2[,V3,V4]] [--fps N] [--ascii]\n"
-                            "                [--high-contrast] [--stats] [--record FILE.cast]\n"
+                            "                [--high-contrast] [--background=dark|light|auto]\n"
+                            "                [--stats] [--record FILE.cast]\n"
                             "\n"
                             "The interactive sandbox: the curtain scene (or NAME) running in the terminal.\n"
                             "  --scene NAME        curtain (default), flag, chain, net, drape, tear, heap\n"
@@ -46,6 +47,8 @@ static const char usage[] = "usage: clothsim [--scene NAME] [--set KEY=VALUE]...
                             "  --ascii             plain ASCII glyphs (the default when the locale is not\n"
                             "                      UTF-8)\n"
                             "  --high-contrast     bold, bright drawing for projectors\n"
+                            "  --background=WHICH  colours for a dark or light terminal; auto (the default)\n"
+                            "                      asks COLORFGBG, then the terminal itself (B flips it)\n"
                             "  --stats             on exit, print the frames drawn and the bytes sent\n"
                             "  --record FILE.cast  record the session as an asciicast v2 file\n"
                             "\n"
@@ -561,6 +564,9 @@ static int parse_options(Tui *tui, int argc, char **argv)
             tui->stats = true;
         } else if (strcmp(arg, "--high-contrast") == 0) {
             tui->render.high_contrast = true;
+        } else if ((value = cli_option_value(argc, argv, &i, "--background", &matched)) || matched) {
+            if (!value || !tui_parse_background(value, &tui->background_asked))
+                return EXIT_USAGE;
         } else if ((value = cli_option_value(argc, argv, &i, "--fps", &matched)) || matched) {
             long fps;
             if (!value || !cli_parse_long("--fps", value, 1, 240, &fps))
@@ -636,6 +642,13 @@ int tui_loop_events(Tui *tui, bool *dirty)
     int sig = tui_term_quit_signal();
     if (sig)
         return 128 + sig;
+    uint32_t rgb;
+    if (tui_term_late_background(&rgb) && tui->background_asked == BACKGROUND_AUTO &&
+        colours_background_of(rgb) != tui->background) {
+        tui->background = colours_background_of(rgb); /* the terminal answered after the start stopped waiting */
+        tui_colours_apply(tui);
+        *dirty = true;
+    }
     if (tui_term_take_resize(&tui->term)) {
         tui_layout(tui);
         *dirty = true;
@@ -783,8 +796,11 @@ static bool size_from_environment_fits(char *err, size_t err_size)
 
 bool tui_session_start(Tui *tui, char *err, size_t err_size)
 {
-    if (!size_from_environment_fits(err, err_size) || !tui_term_start(&tui->term, tui->recording, err, err_size))
+    bool ask = tui_background_from_environment(tui);
+    if (!size_from_environment_fits(err, err_size) || !tui_term_start(&tui->term, tui->recording, ask, err, err_size))
         return false;
+    if (tui->term.background_known)
+        tui->background = colours_background_of(tui->term.background_rgb);
     session_setup(tui);
     return true;
 }

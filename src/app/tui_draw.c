@@ -9,9 +9,10 @@
  * only when it changed.
  *
  * Colours: the renderer speaks in Palette entries; here each becomes the
- * nearest of the terminal's 256, 16 or 8 colours (8: with bold or dim for
- * brightness), or, with NO_COLOR or a monochrome terminal, no colour at all
- * (braille shading then still shows light through how many dots are lit).
+ * colour colours.c chooses among the terminal's 256, 16 or 8 (8: with bold
+ * or dim for brightness) for its background, dark or light, or, with
+ * NO_COLOR or a monochrome terminal, no colour at all (braille shading then
+ * still shows light through how many dots are lit).
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,73 +20,13 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "cli.h"
+#include "colours.h"
 #include "lesson/view.h"
 #include "render/layout.h"
 #include "tui_private.h"
 
 /* ---------------------------------------------------------------- colours */
-
-static int channel(uint32_t rgb, int shift)
-{
-    return (int)((rgb >> shift) & 0xFF);
-}
-
-static int square(int v)
-{
-    return v * v;
-}
-
-/* The nearest colour of the xterm 256-colour cube or grey ramp. */
-static short nearest_256(uint32_t rgb)
-{
-    static const int level[6] = {0, 95, 135, 175, 215, 255};
-    int r = channel(rgb, 16), g = channel(rgb, 8), b = channel(rgb, 0);
-    int best = 16, best_distance = 1 << 30;
-    for (int i = 0; i < 216; i++) {
-        int d = square(level[i / 36] - r) + square(level[(i / 6) % 6] - g) + square(level[i % 6] - b);
-        if (d < best_distance)
-            best = 16 + i, best_distance = d;
-    }
-    for (int i = 0; i < 24; i++) {
-        int grey = 8 + 10 * i;
-        int d = square(grey - r) + square(grey - g) + square(grey - b);
-        if (d < best_distance)
-            best = 232 + i, best_distance = d;
-    }
-    return (short)best;
-}
-
-/* The nearest of the eight basic colours by hue, and the brightness as an
- * attribute (8 colours) or as the bright half of 16. Nearest by plain
- * distance would turn every dark shade into black, unseen on black. */
-static void nearest_basic(uint32_t rgb, bool sixteen, short *colour, attr_t *attr)
-{
-    int r = channel(rgb, 16), g = channel(rgb, 8), b = channel(rgb, 0);
-    int high = r > g ? (r > b ? r : b) : (g > b ? g : b);
-    int low = r < g ? (r < b ? r : b) : (g < b ? g : b);
-    short base = COLOR_WHITE;
-    if (high - low >= 40) {
-        /* hue: the corner of the colour cube nearest the colour scaled to full brightness */
-        double best = 1e30;
-        for (short c = 1; c < 7; c++) {
-            double cr = (c & 1) ? 1.0 : 0.0, cg = (c & 2) ? 1.0 : 0.0, cb = (c & 4) ? 1.0 : 0.0;
-            double dr = (double)r / high - cr, dg = (double)g / high - cg, db = (double)b / high - cb;
-            double d = dr * dr + dg * dg + db * db;
-            if (d < best)
-                best = d, base = c;
-        }
-    }
-    *attr = A_NORMAL;
-    *colour = base;
-    if (high < 110)
-        *attr = A_DIM;
-    else if (high > 200) {
-        if (sixteen)
-            *colour = (short)(base + 8);
-        else
-            *attr = A_BOLD;
-    }
-}
 
 static void pairs_init(Tui *tui);
 
@@ -95,6 +36,7 @@ void tui_colours_init(Tui *tui)
     for (int p = 0; p < PALETTE_COUNT; p++) {
         tui->colour_of[p] = -1;
         tui->extra_attr[p] = A_NORMAL;
+        tui->drop_bold[p] = false;
     }
     tui->next_pair = 1;
     tui->colour = COLOUR_NONE;
@@ -112,15 +54,62 @@ void tui_colours_init(Tui *tui)
         tui->extra_attr[PALETTE_PIN] = A_BOLD;
         return;
     }
+    tui_colours_apply(tui);
+}
+
+void tui_colours_apply(Tui *tui)
+{
+    if (tui->colour == COLOUR_NONE)
+        return;
+    int colours = tui->colour == COLOUR_256 ? 256 : tui->colour == COLOUR_16 ? 16 : 8;
     for (int p = 1; p < PALETTE_COUNT; p++) {
-        if (p == PALETTE_TEXT)
-            continue; /* text in the terminal's own colour reads best on any background */
-        if (tui->colour == COLOUR_256)
-            tui->colour_of[p] = nearest_256(palette_rgb[p]);
-        else
-            nearest_basic(palette_rgb[p], tui->colour == COLOUR_16, &tui->colour_of[p], &tui->extra_attr[p]);
+        TermColour c = colours_map(p, colours, tui->background, tui->render.high_contrast);
+        tui->colour_of[p] = c.colour;
+        tui->extra_attr[p] = (c.bold ? A_BOLD : A_NORMAL) | (c.dim ? A_DIM : A_NORMAL);
+        tui->drop_bold[p] = c.drop_bold;
     }
     pairs_init(tui);
+    clearok(curscr, TRUE); /* cells drawn in a pair whose colours changed */
+    tui->panel_dirty = true;
+}
+
+bool tui_parse_background(const char *value, Background *background)
+{
+    for (int k = 0; background_names[k]; k++)
+        if (strcmp(value, background_names[k]) == 0) {
+            *background = (Background)k;
+            return true;
+        }
+    cli_error("--background %s: not one of dark, light, auto", cli_cut(value, CLI_CUT_WORD));
+    return false;
+}
+
+bool tui_background_from_environment(Tui *tui)
+{
+    tui->background = PALETTE_ON_DARK;
+    if (tui->background_asked != BACKGROUND_AUTO) {
+        tui->background = tui->background_asked == BACKGROUND_LIGHT ? PALETTE_ON_LIGHT : PALETTE_ON_DARK;
+        return false;
+    }
+    if (colours_parse_colorfgbg(getenv("COLORFGBG"), &tui->background))
+        return false;
+    const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+    if (no_color && no_color[0])
+        return false; /* no colours to choose */
+    /* the Linux console answers no OSC 11 and is dark */
+    return !(term && strncmp(term, "linux", 5) == 0);
+}
+
+void tui_background_toggle(Tui *tui)
+{
+    tui->background = tui->background == PALETTE_ON_LIGHT ? PALETTE_ON_DARK : PALETTE_ON_LIGHT;
+    tui->background_asked = tui->background == PALETTE_ON_LIGHT ? BACKGROUND_LIGHT : BACKGROUND_DARK;
+    if (tui->colour == COLOUR_NONE) {
+        tui_message(tui, "no colours to change (NO_COLOR, or the terminal has none)");
+        return;
+    }
+    tui_colours_apply(tui);
+    tui_message(tui, "colours for a %s background", background_names[tui->background_asked]);
 }
 
 /* The colour pair of fg on bg: made for every combination at start, so that
@@ -181,8 +170,9 @@ void tui_blit(Tui *tui, WINDOW *win, const Canvas *canvas)
                 glyph[0] = cell->glyph < 0x20 ? L' ' : L'?';
             /* a wide character covers the next cell too (tui_text_put leaves it blank) */
             bool covers_next = wide && glyph[0] >= 0x1100 && wcwidth(glyph[0]) == 2;
-            attr_t attr = tui->extra_attr[cell->fg < PALETTE_COUNT ? cell->fg : 0];
-            if (cell->attr & ATTR_BOLD)
+            int fg = cell->fg < PALETTE_COUNT ? cell->fg : 0;
+            attr_t attr = tui->extra_attr[fg];
+            if ((cell->attr & ATTR_BOLD) && !tui->drop_bold[fg])
                 attr |= A_BOLD;
             if (cell->attr & ATTR_DIM)
                 attr |= A_DIM;

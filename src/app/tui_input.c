@@ -37,6 +37,7 @@ const char *const tui_key_help[] = {
     "Esc",          "let go of the particle",
     "c",            "compare the chosen setting",
     "C",            "high contrast",
+    "B",            "light / dark background",
     "?",            "this help",
     "q  Ctrl-D",    "quit",
     NULL,           NULL,
@@ -855,8 +856,12 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'C':
         tui->render.high_contrast = !tui->render.high_contrast;
+        tui_colours_apply(tui); /* its text colours are farther from the background */
         tui->panel_dirty = true;
         tui_message(tui, tui->render.high_contrast ? "high contrast on" : "high contrast off");
+        break;
+    case 'B':
+        tui_background_toggle(tui);
         break;
     case '?':
         tui->help = true;

@@ -48,6 +48,7 @@ const char *const tui_lesson_key_help[] = {
     "Up Down",    "scroll the text; in free play: choose a setting",
     "Left Right", "in free play: change it",
     "PgUp PgDn",  "scroll the text",
+    "B",          "light / dark background",
     "?",          "this help",
     "q  Ctrl-D",  "quit the lesson",
     NULL,         NULL,
@@ -680,6 +681,9 @@ static void handle_key(LessonScreen *v, int key)
         tui->help = true;
         tui->help_page = 0;
         break;
+    case 'B':
+        tui_background_toggle(tui);
+        break;
     case 'q':
     case 4: /* ^D, end of input */
         v->quit = true;
@@ -1042,6 +1046,7 @@ static const char learn_usage[] =
     "                                      ./lessons, $CLOTHSIM_LESSONS and\n"
     "    " CLOTHSIM_SHAREDIR "/lessons\n"
     "       clothsim FILE.lesson           play one lesson\n"
+    "  either takes --background=dark|light|auto: colours for the terminal's background\n"
     "\n"
     "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
     "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
@@ -1053,10 +1058,18 @@ int tui_learn_main(int argc, char **argv)
     /* argv[1] is "learn" or the lesson's path */
     bool menu = strcmp(argv[1], "learn") == 0;
     const char *path = menu ? NULL : argv[1];
+    Background background = BACKGROUND_AUTO;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(learn_usage, stdout);
             return 0;
+        }
+        int matched = 0;
+        const char *value = cli_option_value(argc, argv, &i, "--background", &matched);
+        if (matched) {
+            if (!value || !tui_parse_background(value, &background))
+                return EXIT_USAGE;
+            continue;
         }
         cli_error("%s takes no other argument: '%s' (clothsim learn --help)", menu ? "learn" : path, argv[i]);
         return EXIT_USAGE;
@@ -1068,6 +1081,7 @@ int tui_learn_main(int argc, char **argv)
     }
     tui_defaults(tui);
     tui_locale(tui);
+    tui->background_asked = background;
 
     /* a lesson that does not parse is reported before the terminal is touched */
     Lesson *lesson = NULL;

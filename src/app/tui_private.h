@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <termios.h>
 
+#include "app/colours.h"
 #include "app/output.h"
 #include "core/metrics.h"
 #include "core/params.h"
@@ -39,6 +40,8 @@ typedef struct TuiTerm {
     bool forwarding;          /* the forwarder thread runs */
     bool mouse;               /* mouse reporting was switched on */
     bool refused;             /* tui_term_start: the terminal cannot work (no cursor addressing) */
+    bool background_known;    /* the terminal said its background colour ... */
+    uint32_t background_rgb;  /* ... 0xRRGGBB */
     FILE *record;             /* the asciicast being written, or NULL ... */
     Output *recording;        /* ... the Output it belongs to (checked after each event) */
     double record_start;      /* monotonic s at the recording's start */
@@ -56,12 +59,18 @@ typedef struct TuiTerm {
 typedef enum TuiWait { WAIT_TIMEOUT, WAIT_INPUT, WAIT_SIGNAL, WAIT_HANGUP } TuiWait;
 
 /* Takes the terminal: checks that standard input and output are one, saves
- * and sets its modes, installs the signal handlers, starts ncurses on a
+ * and sets its modes, installs the signal handlers, with ask_background
+ * asks the terminal its background colour (OSC 11: background_known and
+ * background_rgb say the answer), starts ncurses on a
  * counting stream, starts the recording into record, opened by the caller,
  * who closes it after tui_term_stop (output_close; NULL: none). On failure
  * writes one sentence into err, leaves the terminal as it was and returns
  * false. */
-bool tui_term_start(TuiTerm *term, Output *record, char *err, size_t err_size);
+bool tui_term_start(TuiTerm *term, Output *record, bool ask_background, char *err, size_t err_size);
+
+/* A reply to the background query that came after the start stopped waiting
+ * for it: its colour, once. */
+bool tui_term_late_background(uint32_t *rgb);
 
 /* Gives the terminal back as it was: mouse off, ncurses ended, every byte
  * forwarded, modes and signal handlers restored, recording ended (its
@@ -224,6 +233,9 @@ typedef struct Tui {
     short pair[PALETTE_COUNT][PALETTE_COUNT]; /* colour pair of fg on bg; -1: use fg on default */
     short colour_of[PALETTE_COUNT];           /* terminal colour of each palette entry */
     attr_t extra_attr[PALETTE_COUNT];         /* bold for bright colours on 8-colour terminals */
+    bool drop_bold[PALETTE_COUNT];            /* bold would make it pale (colours.h) */
+    Background background_asked;              /* --background */
+    PaletteBackground background;             /* the one the colours are for */
     int next_pair;
     bool too_small;
     bool panel_shown;
@@ -298,6 +310,15 @@ void tui_grab_release(Tui *tui);
 
 /* tui_draw.c */
 void tui_colours_init(Tui *tui);
+/* The colour pairs again for tui->background and high contrast, after a change. */
+void tui_colours_apply(Tui *tui);
+/* --background's value; reports and returns false if it is none of background_names. */
+bool tui_parse_background(const char *value, Background *background);
+/* Sets tui->background from --background, else COLORFGBG; returns whether
+ * the terminal should be asked (auto, COLORFGBG silent, colours wanted). */
+bool tui_background_from_environment(Tui *tui);
+/* The B key: colours for the other background, from now on. */
+void tui_background_toggle(Tui *tui);
 bool tui_layout(Tui *tui); /* windows and canvases for the terminal's size */
 void tui_layout_free(Tui *tui);
 void tui_draw(Tui *tui);

@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "colours.h"
 #include "tui_private.h"
 
 /* ---------------------------------------------------------------- signals */
@@ -672,7 +673,123 @@ static void take_modes(void)
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &modes);
 }
 
-bool tui_term_start(TuiTerm *term, Output *record, char *err, size_t err_size)
+/* ---------------------------------------------------------------- the background */
+
+/* How long the start waits for the terminal to say its background, ms. A
+ * terminal here answers within a few; one that does not know OSC 11 still
+ * answers the request for its attributes (DA1, ESC [ c) sent after it, and
+ * replies come in order, so that answer ends the wait at once. */
+#define BACKGROUND_WAIT_MS 100
+/* After a wait that ran out (a slow link), replies still on their way are
+ * taken out of the keys for this long, s: they must not act as keys. */
+#define LATE_REPLY_SECONDS 5.0
+#define REPLY_BYTES 64
+
+typedef enum ReplyState { REPLY_NONE, REPLY_OSC, REPLY_CSI } ReplyState;
+
+static double replies_due_until; /* monotonic s; 0: none awaited */
+static ReplyState reply_state;   /* inside a reply the keys are swallowing */
+static char reply_text[REPLY_BYTES];
+static size_t reply_length;
+static bool late_background;
+static uint32_t late_rgb;
+static bool query_modes; /* the query changed the modes: tui_term_stop restores them */
+
+/* Keys typed while the replies were read, handed to ncurses after newterm. */
+static char typed_keys[REPLY_BYTES];
+static size_t typed_length;
+static bool keys_given_back; /* tui_term_wait says input at once */
+
+/* Splits what was read after the query into replies (an OSC reply, ESC ]
+ * .. BEL or ESC \, and a DA1 reply, ESC [ ? .. c) and typed keys; returns
+ * whether the DA1 reply came, and leaves reply_state inside a reply that
+ * was cut off. */
+static bool split_replies(const char *buffer, size_t length)
+{
+    bool attributes = false;
+    typed_length = 0;
+    reply_state = REPLY_NONE;
+    for (size_t i = 0; i < length;) {
+        bool osc = buffer[i] == '\033' && i + 1 < length && buffer[i + 1] == ']';
+        bool csi = buffer[i] == '\033' && i + 2 < length && buffer[i + 1] == '[' && buffer[i + 2] == '?';
+        if (!osc && !csi) {
+            if (typed_length < sizeof typed_keys)
+                typed_keys[typed_length++] = buffer[i];
+            i++;
+            continue;
+        }
+        size_t j = i + 2;
+        bool ended = false;
+        for (; j < length && !ended; j++) {
+            unsigned char c = (unsigned char)buffer[j];
+            ended = osc ? c == '\a' || (c == '\\' && buffer[j - 1] == '\033') : c >= 0x40 && c <= 0x7E;
+            if (ended && csi && c == 'c')
+                attributes = true;
+        }
+        if (!ended)
+            reply_state = osc ? REPLY_OSC : REPLY_CSI;
+        i = j;
+    }
+    return attributes;
+}
+
+/* Asks the terminal its background colour (OSC 11) and its attributes
+ * (DA1), with echo off so that the replies show nowhere, and reads them for
+ * up to BACKGROUND_WAIT_MS; sets term->background_known and _rgb. */
+static void ask_background(TuiTerm *term)
+{
+    static const char query[] = "\033]11;?\033\\\033[c";
+    struct termios modes = saved_modes;
+    modes.c_lflag &= (tcflag_t) ~(ICANON | ECHO | IEXTEN);
+    modes.c_cc[VMIN] = 0;
+    modes.c_cc[VTIME] = 0;
+    if (tcsetattr(STDIN_FILENO, TCSANOW, &modes) != 0)
+        return;
+    query_modes = true;
+    if (!write_all(term->tty_fd, query, sizeof query - 1))
+        return;
+    char buffer[512];
+    size_t length = 0;
+    bool answered = false;
+    double deadline = tui_now() + BACKGROUND_WAIT_MS / 1000.0;
+    while (!answered && !quit_signal && length < sizeof buffer) {
+        int left = (int)((deadline - tui_now()) * 1000.0 + 0.999);
+        if (left <= 0)
+            break;
+        struct pollfd fd = {.fd = STDIN_FILENO, .events = POLLIN};
+        int n = poll(&fd, 1, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0 || !(fd.revents & POLLIN))
+            break;
+        ssize_t got = read(STDIN_FILENO, buffer + length, sizeof buffer - length);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (got <= 0)
+            break;
+        length += (size_t)got;
+        answered = split_replies(buffer, length);
+    }
+    split_replies(buffer, length);
+    uint32_t rgb;
+    if (colours_parse_osc11(buffer, length, &rgb)) {
+        term->background_known = true;
+        term->background_rgb = rgb;
+    }
+    replies_due_until = answered ? 0.0 : tui_now() + LATE_REPLY_SECONDS;
+    reply_length = 0;
+}
+
+bool tui_term_late_background(uint32_t *rgb)
+{
+    if (!late_background)
+        return false;
+    late_background = false;
+    *rgb = late_rgb;
+    return true;
+}
+
+bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t err_size)
 {
     *term = (TuiTerm){.tty_fd = STDOUT_FILENO, .pipe_fd = {-1, -1}, .master_fd = -1};
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -703,6 +820,11 @@ bool tui_term_start(TuiTerm *term, Output *record, char *err, size_t err_size)
     suspend_asked = 0;
     /* before newterm, so that ncurses does not install handlers of its own */
     install_handlers();
+    replies_due_until = 0.0;
+    reply_state = REPLY_NONE;
+    typed_length = 0;
+    if (ask)
+        ask_background(term); /* before ncurses reads a key: the replies are not keys */
 
     if (pipe(term->pipe_fd) != 0 || pipe(forward_control) != 0) {
         snprintf(err, err_size, "cannot make a pipe: %s", strerror(errno));
@@ -736,6 +858,10 @@ bool tui_term_start(TuiTerm *term, Output *record, char *err, size_t err_size)
         goto fail;
     }
     eight_bit_input();
+    for (size_t k = typed_length; k > 0; k--) /* ungetch puts each in front */
+        ungetch((unsigned char)typed_keys[k - 1]);
+    keys_given_back = typed_length > 0; /* waiting in ncurses, not on standard input */
+    typed_length = 0;
 
     take_modes();
     restore_fd = term->tty_fd;
@@ -896,8 +1022,9 @@ void tui_term_stop(TuiTerm *term)
     if (term->pipe_fd[0] >= 0)
         close(term->pipe_fd[0]);
     term->pipe_fd[0] = -1;
-    if (session_active) {
+    if (session_active || query_modes) {
         session_active = 0;
+        query_modes = false;
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_modes);
     }
     restore_handlers();
@@ -905,7 +1032,7 @@ void tui_term_stop(TuiTerm *term)
     term->recording = NULL;
 }
 
-int tui_read_key(void)
+static int read_one(void)
 {
     wint_t key;
     int got = get_wch(&key);
@@ -914,6 +1041,76 @@ int tui_read_key(void)
     if (got == KEY_CODE_YES)
         return key <= KEY_MAX ? (int)key : TUI_KEY_OTHER;
     return key < 0x80 ? (int)key : TUI_KEY_OTHER;
+}
+
+/* A key read ahead, back in front of the ones waiting. */
+static void give_back(int key)
+{
+    if (key > 0xFF)
+        ungetch(key);
+    else if (key != ERR)
+        unget_wch((wchar_t)key);
+}
+
+/* One byte more of the reply being swallowed. */
+static void reply_goes_on(int key)
+{
+    if (reply_length < sizeof reply_text)
+        reply_text[reply_length++] = (char)key;
+    bool string_end = key == '\a' || (key == '\\' && reply_length >= 2 && reply_text[reply_length - 2] == '\033');
+    bool ended = reply_state == REPLY_OSC ? string_end : key >= 0x40 && key <= 0x7E;
+    if (!ended && reply_length < sizeof reply_text)
+        return;
+    uint32_t rgb;
+    if (reply_state == REPLY_OSC && colours_parse_osc11(reply_text, reply_length, &rgb))
+        late_background = true, late_rgb = rgb;
+    if (reply_state == REPLY_CSI && key == 'c')
+        replies_due_until = 0.0; /* the last reply asked for: nothing more is due */
+    reply_state = REPLY_NONE;
+    reply_length = 0;
+}
+
+/* A reply to the start's query that came after its wait (ask_background)
+ * arrives as keys: ESC ] 1 1 ; r g b ... would reset, pick integrators and
+ * so on. While replies are due, ESC ] and ESC [ ? start one that is taken
+ * out; an OSC 11 one is kept for tui_term_late_background. */
+int tui_read_key(void)
+{
+    for (;;) {
+        int key = read_one();
+        if (key == ERR || replies_due_until <= 0.0)
+            return key;
+        if (tui_now() > replies_due_until && reply_state == REPLY_NONE) {
+            replies_due_until = 0.0;
+            return key;
+        }
+        if (reply_state != REPLY_NONE) {
+            if (key > 0xFF) { /* a key of the keyboard's own: no reply after all */
+                reply_state = REPLY_NONE;
+                return key;
+            }
+            reply_goes_on(key);
+            continue;
+        }
+        if (key != 27)
+            return key;
+        int next = read_one();
+        if (next == ']' || next == '[') {
+            int third = next == '[' ? read_one() : ']';
+            if (third == ']' || third == '?') {
+                reply_state = next == ']' ? REPLY_OSC : REPLY_CSI;
+                reply_length = 0;
+                reply_text[reply_length++] = '\033';
+                reply_text[reply_length++] = (char)next;
+                if (third == '?')
+                    reply_text[reply_length++] = '?';
+                continue;
+            }
+            give_back(third);
+        }
+        give_back(next);
+        return key;
+    }
 }
 
 /* ^Z: the terminal as it was (ncurses's endwin, the scroll region, the
@@ -969,6 +1166,10 @@ TuiWait tui_term_wait(TuiTerm *term, int timeout_ms)
     }
     if (quit_signal || window_changed)
         return WAIT_SIGNAL;
+    if (keys_given_back) {
+        keys_given_back = false;
+        return WAIT_INPUT;
+    }
     struct pollfd fd = {.fd = STDIN_FILENO, .events = POLLIN};
     int n = poll(&fd, 1, timeout_ms);
     if (n < 0 && errno == EINTR && suspend_asked) {

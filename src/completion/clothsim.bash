@@ -37,6 +37,9 @@ _clothsim() {
     --mode)
         COMPREPLY=($(compgen -W "shaded wire strain points" -- "$cur"))
         return ;;
+    --background)
+        COMPREPLY=($(compgen -W "dark light auto" -- "$cur"))
+        return ;;
     --fps | --steps | --seconds | --every | --size)
         return ;;
     esac
@@ -47,8 +50,9 @@ _clothsim() {
     params) options="--scene --help" ;;
     check) options="--run --help" ;;
     bench) options="--quick --json --help" ;;
-    scenes | learn) options="--help" ;;
-    *) options="--scene --set --compare --ascii --fps --high-contrast --stats --record --help --version" ;;
+    scenes) options="--help" ;;
+    learn) options="--background --help" ;;
+    *) options="--scene --set --compare --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac
 
     if [[ $cur == -* ]]; then

@@ -13,19 +13,57 @@
 
 #define REPLACEMENT_CHARACTER 0xFFFDu
 
-const uint32_t palette_rgb[PALETTE_COUNT] = {
-    [PALETTE_DEFAULT] = 0xc0c0c0,    [PALETTE_FRONT_0] = 0x3a1010,     [PALETTE_FRONT_1] = 0x6a1c18,
-    [PALETTE_FRONT_2] = 0x9a2a20,    [PALETTE_FRONT_3] = 0xc4402a,     [PALETTE_FRONT_4] = 0xe4683c,
-    [PALETTE_FRONT_5] = 0xffa070,    [PALETTE_BACK_0] = 0x141c30,      [PALETTE_BACK_1] = 0x223050,
-    [PALETTE_BACK_2] = 0x34487a,     [PALETTE_BACK_3] = 0x4a64a0,      [PALETTE_BACK_4] = 0x6a88c4,
-    [PALETTE_BACK_5] = 0x98b4e6,     [PALETTE_STRUCTURAL] = 0xe8e8e8,  [PALETTE_SHEAR] = 0x5fafff,
-    [PALETTE_BEND] = 0xaf5fd7,       [PALETTE_STRAIN_0] = 0x3050ff,    [PALETTE_STRAIN_1] = 0x30c0ff,
-    [PALETTE_STRAIN_2] = 0x40e080,   [PALETTE_STRAIN_3] = 0xf0e040,    [PALETTE_STRAIN_4] = 0xff9020,
-    [PALETTE_STRAIN_5] = 0xff3020,   [PALETTE_STRAIN_WARN] = 0xff00ff, [PALETTE_POINT] = 0xd0d0d0,
-    [PALETTE_PIN] = 0xffff00,        [PALETTE_COLLIDER_0] = 0x203820,  [PALETTE_COLLIDER_1] = 0x3a6a3a,
-    [PALETTE_COLLIDER_2] = 0x5a9a5a, [PALETTE_COLLIDER_3] = 0x8ad08a,  [PALETTE_FLOOR] = 0x606060,
-    [PALETTE_TEXT] = 0xe0e0e0,       [PALETTE_DIM] = 0x808080,         [PALETTE_HIGHLIGHT] = 0xffd700,
+/* The light palette's entries are points of the xterm 256-colour cube (the
+ * app maps to the nearest, so these arrive unchanged); contrast against
+ * white (WCAG 2 relative luminance): text 4.5:1 or more, lines 3:1 or more,
+ * the cloth's shades from about 2:1 (turned from the light) to 7:1 and more
+ * (lit). tests/app/test_colours.c checks each against the colours the
+ * terminal shows. */
+const uint32_t palette_rgb[PALETTE_BACKGROUND_COUNT][PALETTE_COUNT] = {
+    [PALETTE_ON_DARK] =
+        {
+            [PALETTE_DEFAULT] = 0xc0c0c0,    [PALETTE_FRONT_0] = 0x3a1010,     [PALETTE_FRONT_1] = 0x6a1c18,
+            [PALETTE_FRONT_2] = 0x9a2a20,    [PALETTE_FRONT_3] = 0xc4402a,     [PALETTE_FRONT_4] = 0xe4683c,
+            [PALETTE_FRONT_5] = 0xffa070,    [PALETTE_BACK_0] = 0x141c30,      [PALETTE_BACK_1] = 0x223050,
+            [PALETTE_BACK_2] = 0x34487a,     [PALETTE_BACK_3] = 0x4a64a0,      [PALETTE_BACK_4] = 0x6a88c4,
+            [PALETTE_BACK_5] = 0x98b4e6,     [PALETTE_STRUCTURAL] = 0xe8e8e8,  [PALETTE_SHEAR] = 0x5fafff,
+            [PALETTE_BEND] = 0xaf5fd7,       [PALETTE_STRAIN_0] = 0x3050ff,    [PALETTE_STRAIN_1] = 0x30c0ff,
+            [PALETTE_STRAIN_2] = 0x40e080,   [PALETTE_STRAIN_3] = 0xf0e040,    [PALETTE_STRAIN_4] = 0xff9020,
+            [PALETTE_STRAIN_5] = 0xff3020,   [PALETTE_STRAIN_WARN] = 0xff00ff, [PALETTE_POINT] = 0xd0d0d0,
+            [PALETTE_PIN] = 0xffff00,        [PALETTE_COLLIDER_0] = 0x203820,  [PALETTE_COLLIDER_1] = 0x3a6a3a,
+            [PALETTE_COLLIDER_2] = 0x5a9a5a, [PALETTE_COLLIDER_3] = 0x8ad08a,  [PALETTE_FLOOR] = 0x606060,
+            [PALETTE_TEXT] = 0xe0e0e0,       [PALETTE_DIM] = 0x808080,         [PALETTE_HIGHLIGHT] = 0xffd700,
+        },
+    [PALETTE_ON_LIGHT] =
+        {
+            [PALETTE_DEFAULT] = 0x303030,    [PALETTE_FRONT_0] = 0xff8787,     [PALETTE_FRONT_1] = 0xff5f5f,
+            [PALETTE_FRONT_2] = 0xd75f5f,    [PALETTE_FRONT_3] = 0xd70000,     [PALETTE_FRONT_4] = 0xaf0000,
+            [PALETTE_FRONT_5] = 0x870000,    [PALETTE_BACK_0] = 0x87afff,      [PALETTE_BACK_1] = 0x5f87ff,
+            [PALETTE_BACK_2] = 0x5f5fff,     [PALETTE_BACK_3] = 0x005fd7,      [PALETTE_BACK_4] = 0x0000d7,
+            [PALETTE_BACK_5] = 0x0000af,     [PALETTE_STRUCTURAL] = 0x3a3a3a,  [PALETTE_SHEAR] = 0x005faf,
+            [PALETTE_BEND] = 0x8700af,       [PALETTE_STRAIN_0] = 0x0000d7,    [PALETTE_STRAIN_1] = 0x0087af,
+            [PALETTE_STRAIN_2] = 0x008700,   [PALETTE_STRAIN_3] = 0xaf8700,    [PALETTE_STRAIN_4] = 0xd75f00,
+            [PALETTE_STRAIN_5] = 0xd70000,   [PALETTE_STRAIN_WARN] = 0xaf00af, [PALETTE_POINT] = 0x4e4e4e,
+            [PALETTE_PIN] = 0x875f00,        [PALETTE_COLLIDER_0] = 0xafd7af,  [PALETTE_COLLIDER_1] = 0x87af87,
+            [PALETTE_COLLIDER_2] = 0x5f875f, [PALETTE_COLLIDER_3] = 0x005f00,  [PALETTE_FLOOR] = 0x949494,
+            [PALETTE_TEXT] = 0x202020,       [PALETTE_DIM] = 0x6c6c6c,         [PALETTE_HIGHLIGHT] = 0x875f00,
+        },
 };
+
+uint32_t palette_colour(int index, PaletteBackground background, bool high_contrast)
+{
+    assert(index >= 0 && index < PALETTE_COUNT && background < PALETTE_BACKGROUND_COUNT);
+    bool light = background == PALETTE_ON_LIGHT;
+    /* 7:1 or more for the text colours (WCAG's enhanced level), where the
+     * normal ones keep 4.5:1: a projector washes contrast out */
+    if (high_contrast && index == PALETTE_DIM)
+        return light ? 0x4e4e4e : 0xa8a8a8;
+    if (high_contrast && index == PALETTE_STRAIN_WARN)
+        return light ? 0x870087 : 0xff5fff;
+    if (high_contrast && index == PALETTE_HIGHLIGHT && light)
+        return 0x5f0000;
+    return palette_rgb[background][index];
+}
 
 const char *const palette_names[PALETTE_COUNT] = {
     [PALETTE_DEFAULT] = "default",

@@ -7,7 +7,8 @@
  *
  * A cell is one terminal column wide and one row high. Colours are indices
  * into Palette, not terminal colours: what "a dark shade of the front side"
- * looks like is the app's business. palette_rgb suggests a colour for each.
+ * looks like is the app's business. palette_rgb suggests a colour for each,
+ * on a dark and on a light terminal background.
  *
  * Besides its cells a canvas owns the buffers the renderer needs (the sub-cell
  * dot layer of raster.h and a scratch area), so that drawing a frame never
@@ -77,9 +78,19 @@ typedef enum Palette {
 #define PALETTE_STRAIN_STEPS 6    /* PALETTE_STRAIN_0 .. _5 */
 #define PALETTE_COLLIDER_SHADES 4 /* PALETTE_COLLIDER_0 .. _3 */
 
-/* Suggested colour of each index as 0xRRGGBB, for the app to map to the
- * nearest colour the terminal has. PALETTE_DEFAULT's entry is unused. */
-extern const uint32_t palette_rgb[PALETTE_COUNT];
+/* The terminal backgrounds a palette is made for. On either, a ramp runs
+ * from near the background (a face turned from the light, no strain) to
+ * far from it: light colours on a dark background, dark ones on a light. */
+typedef enum PaletteBackground { PALETTE_ON_DARK, PALETTE_ON_LIGHT, PALETTE_BACKGROUND_COUNT } PaletteBackground;
+
+/* Suggested colour of each index as 0xRRGGBB, per background, for the app
+ * to map to the nearest colour the terminal has. PALETTE_DEFAULT's and
+ * PALETTE_TEXT's entries are unused: those are the terminal's own colours. */
+extern const uint32_t palette_rgb[PALETTE_BACKGROUND_COUNT][PALETTE_COUNT];
+
+/* The colour of index on background: palette_rgb, or with high contrast
+ * (projectors) the text colours taken farther from the background. */
+uint32_t palette_colour(int index, PaletteBackground background, bool high_contrast);
 /* A short lower-case name per index ("front_3", "strain_warn"). */
 extern const char *const palette_names[PALETTE_COUNT];
 

@@ -235,3 +235,13 @@ Test(cli, every_help_and_listing_fits_in_80_columns)
         cr_expect_leq(widest, 80, "%s: a line of %d columns:\n%s", name, widest, line);
     }
 }
+
+Test(cli, a_bad_background_is_one_line_before_the_terminal_is_touched)
+{
+    expect_usage_error((const char *[]){"", "--background=pink", NULL},
+                       "--background pink: not one of dark, light, auto");
+    expect_usage_error((const char *[]){"", "--background", NULL}, "--background needs a value");
+    expect_usage_error((const char *[]){"", "learn", "--background", "Light", NULL},
+                       "--background Light: not one of dark, light, auto");
+    expect_usage_error((const char *[]){"", "learn", "--background", NULL}, "--background needs a value");
+}

@@ -49,6 +49,20 @@ Test(completion, commands_scenes_keys_and_lessons)
     cr_expect(strstr(got, " --steps ") != NULL, "run's options: %s", got);
 }
 
+Test(completion, background_and_its_values)
+{
+    if (system("bash --version >/dev/null 2>&1") != 0)
+        cr_skip_test("bash is not installed");
+    const char *got = complete(WORDS("--back"));
+    cr_expect(strstr(got, " --background ") != NULL, "the sandbox's options: %s", got);
+    got = complete(WORDS("learn --"));
+    cr_expect(strstr(got, " --background ") != NULL, "learn's options: %s", got);
+    got = complete(WORDS("--background \"\""));
+    cr_expect(strstr(got, " dark ") && strstr(got, " light ") && strstr(got, " auto "), "its values: %s", got);
+    got = complete(WORDS("learn --background l"));
+    cr_expect_str_eq(got, " light \n");
+}
+
 Test(completion, the_man_page_and_the_completion_are_under_src)
 {
     cr_expect_eq(access(CLOTHSIM_SRCDIR "/src/clothsim.1", R_OK), 0, "no src/clothsim.1");

@@ -750,3 +750,77 @@ Test(tui, the_lesson_help_shows_every_key_whole_at_80x24, .timeout = 30)
         fprintf(stderr, "could not remove the progress folder\n");
     stop();
 }
+
+
+/* ---------------------------------------------------------------- backgrounds */
+
+/* Polls the coloured screen until it holds text; false at the deadline. */
+static bool wait_colours(const char *text)
+{
+    double end = now() + WAIT_SECONDS;
+    while (now() < end) {
+        if (capture_colours() && strstr(screen, text))
+            return true;
+        pause_ms(50);
+    }
+    return false;
+}
+
+/* tmux-256color: the title is highlight (gold 220 on dark, amber 94 on
+ * light), the hints dim (grey 244 on dark, 242 on light) */
+Test(tui, colorfgbg_light_gets_the_light_palette_and_b_flips_it, .timeout = 30)
+{
+    start("COLORFGBG=0\\;15", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    cr_expect(wait_colours("38;5;94m"), "no amber title on a light background:\n%s", screen);
+    cr_expect(strstr(screen, "38;5;242m"), "no dark grey hints on a light background:\n%s", screen);
+    cr_expect(!strstr(screen, "38;5;220m"), "the dark palette's gold on a light background:\n%s", screen);
+    tmux("send-keys -t t B");
+    cr_expect(wait_colours("38;5;220m"), "B did not bring the dark palette:\n%s", screen);
+    cr_expect(wait_for("colours for a dark background"), "no message:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, colorfgbg_dark_and_no_answer_keep_the_dark_palette, .timeout = 30)
+{
+    /* tmux 3.3 answers no OSC 11 (3.4 and later do) but does answer DA1:
+     * the start goes on at once, dark */
+    start("COLORFGBG=15\\;0", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    cr_expect(wait_colours("38;5;220m"), "no gold title on a dark background:\n%s", screen);
+    cr_expect(strstr(screen, "38;5;244m"), "no grey hints on a dark background:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, the_background_flag_overrides_colorfgbg, .timeout = 30)
+{
+    start("COLORFGBG=15\\;0", "--background=light", 100, 30);
+    cr_assert(wait_for(" step "));
+    cr_expect(wait_colours("38;5;94m"), "--background=light ignored:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    start("COLORFGBG=0\\;15", "--background dark", 100, 30);
+    cr_assert(wait_for(" step "));
+    cr_expect(wait_colours("38;5;220m"), "--background dark ignored:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(tui, no_color_means_no_colour_on_a_light_background_too, .timeout = 30)
+{
+    start("NO_COLOR=1 COLORFGBG=0\\;15", "--background=light", 100, 30);
+    cr_assert(wait_for(" step "));
+    capture_colours();
+    cr_expect(!strstr(screen, "38;5;"), "colours under NO_COLOR:\n%s", screen);
+    tmux("send-keys -t t B");
+    cr_expect(wait_for("no colours to change"), "B under NO_COLOR:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
