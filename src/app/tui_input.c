@@ -396,7 +396,9 @@ static void freeze_motion(Tui *tui)
         Cloth *cloth = solver->cloth;
         for (int k = 0; k < cloth->count; k++) {
             cloth->px[k] = cloth->x[k], cloth->py[k] = cloth->y[k], cloth->pz[k] = cloth->z[k];
+            cloth->prx[k] = cloth->rx[k], cloth->pry[k] = cloth->ry[k], cloth->prz[k] = cloth->rz[k];
             cloth->vx[k] = cloth->vy[k] = cloth->vz[k] = 0.0f;
+            cloth->rvx[k] = cloth->rvy[k] = cloth->rvz[k] = 0.0f;
         }
     }
     tui_message(tui, "frozen: every particle at rest");

@@ -47,11 +47,15 @@ Cloth *cloth_create(int cols, int rows)
     cloth->cols = cols;
     cloth->rows = rows;
     cloth->count = n;
-    float **floats[] = {&cloth->x,  &cloth->y,  &cloth->z,  &cloth->px,   &cloth->py,      &cloth->pz,
-                        &cloth->vx, &cloth->vy, &cloth->vz, &cloth->mass, &cloth->inv_mass};
+    float **floats[] = {&cloth->x,   &cloth->y,   &cloth->z,   &cloth->px,   &cloth->py,      &cloth->pz,
+                        &cloth->vx,  &cloth->vy,  &cloth->vz,  &cloth->rvx,  &cloth->rvy,     &cloth->rvz,
+                        &cloth->mass, &cloth->inv_mass};
+    double **doubles[] = {&cloth->rx, &cloth->ry, &cloth->rz, &cloth->prx, &cloth->pry, &cloth->prz};
     bool ok = true;
     for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
         ok &= (*floats[i] = zeroed_floats(n)) != NULL;
+    for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++)
+        ok &= (*doubles[i] = calloc((size_t)n, sizeof(double))) != NULL;
     ok &= (cloth->pinned = calloc((size_t)n, 1)) != NULL;
     size_t link_slots = links > 0 ? (size_t)links : 1;
     ok &= (cloth->link_a = calloc(link_slots, sizeof(uint32_t))) != NULL;
@@ -113,6 +117,9 @@ void cloth_destroy(Cloth *cloth)
     free(cloth->x), free(cloth->y), free(cloth->z);
     free(cloth->px), free(cloth->py), free(cloth->pz);
     free(cloth->vx), free(cloth->vy), free(cloth->vz);
+    free(cloth->rx), free(cloth->ry), free(cloth->rz);
+    free(cloth->prx), free(cloth->pry), free(cloth->prz);
+    free(cloth->rvx), free(cloth->rvy), free(cloth->rvz);
     free(cloth->mass), free(cloth->inv_mass), free(cloth->pinned);
     free(cloth->link_a), free(cloth->link_b), free(cloth->rest_length);
     free(cloth->family), free(cloth->torn), free(cloth->over_limit);
@@ -132,6 +139,13 @@ void cloth_copy(Cloth *dst, const Cloth *src)
     memcpy(dst->vx, src->vx, n * sizeof(float));
     memcpy(dst->vy, src->vy, n * sizeof(float));
     memcpy(dst->vz, src->vz, n * sizeof(float));
+    const double *from[] = {src->rx, src->ry, src->rz, src->prx, src->pry, src->prz};
+    double *to[] = {dst->rx, dst->ry, dst->rz, dst->prx, dst->pry, dst->prz};
+    for (int k = 0; k < 6; k++)
+        memcpy(to[k], from[k], n * sizeof(double));
+    memcpy(dst->rvx, src->rvx, n * sizeof(float));
+    memcpy(dst->rvy, src->rvy, n * sizeof(float));
+    memcpy(dst->rvz, src->rvz, n * sizeof(float));
     memcpy(dst->mass, src->mass, n * sizeof(float));
     memcpy(dst->inv_mass, src->inv_mass, n * sizeof(float));
     memcpy(dst->pinned, src->pinned, n);
@@ -171,9 +185,11 @@ void cloth_pin(Cloth *cloth, int i, bool pinned)
     cloth->pinned[i] = pinned;
     cloth->inv_mass[i] = pinned ? 0.0f : 1.0f / cloth->mass[i];
     cloth->vx[i] = cloth->vy[i] = cloth->vz[i] = 0.0f;
+    cloth->rvx[i] = cloth->rvy[i] = cloth->rvz[i] = 0.0f;
     cloth->px[i] = cloth->x[i];
     cloth->py[i] = cloth->y[i];
     cloth->pz[i] = cloth->z[i];
+    cloth->prx[i] = cloth->rx[i], cloth->pry[i] = cloth->ry[i], cloth->prz[i] = cloth->rz[i];
 }
 
 float cloth_link_length(const Cloth *cloth, int l)

@@ -33,6 +33,19 @@ typedef struct Cloth {
     float *x, *y, *z;
     float *px, *py, *pz;
     float *vx, *vy, *vz;
+    /* What float32 rounds off: the position is x + rx (and so on), the
+     * previous position px + prx, the velocity vx + rvx, each remainder
+     * about half a unit in the last place of its float or less. The integrators add
+     * their steps in double and keep the remainder (solver_integrate_range),
+     * so that a step of g h^2 far below a float's resolution (at h = 1e-5,
+     * a ten-thousandth of one at 1 m) still adds up; every other stage moves
+     * x alone and leaves the remainder as it was, which changes the
+     * position by less than float32 resolves. Whatever sets a previous
+     * position sets its remainder to match (cloth_pin, the solver's). */
+    double *rx, *ry, *rz; /* double: a position's velocity lives in its differences, and a remainder rounded
+                             to float would feed its rounding back step after step */
+    double *prx, *pry, *prz;
+    float *rvx, *rvy, *rvz;
     float *mass;     /* lumped mass (kg), never 0 */
     float *inv_mass; /* 1/mass, or 0 for a pinned or grabbed particle */
     uint8_t *pinned; /* 1 where the scene or the user pinned it */
@@ -71,6 +84,17 @@ void cloth_destroy(Cloth *cloth);
 void cloth_copy(Cloth *dst, const Cloth *src);
 
 static inline int cloth_index(const Cloth *cloth, int col, int row) { return row * cloth->cols + col; }
+
+/* Particle i's position and velocity to the precision the solver keeps (the
+ * float and its remainder). */
+static inline void cloth_position(const Cloth *c, int i, double p[3])
+{
+    p[0] = (double)c->x[i] + c->rx[i], p[1] = (double)c->y[i] + c->ry[i], p[2] = (double)c->z[i] + c->rz[i];
+}
+static inline void cloth_velocity(const Cloth *c, int i, double v[3])
+{
+    v[0] = (double)c->vx[i] + c->rvx[i], v[1] = (double)c->vy[i] + c->rvy[i], v[2] = (double)c->vz[i] + c->rvz[i];
+}
 
 /* Lumped masses: density (kg/m^2) times the area each particle stands for:
  * a quarter cell at a corner, half at an edge, a whole cell inside

@@ -184,8 +184,8 @@ typedef struct Job {
     float margin;
     /* the stages: */
     struct Solver *solver;
-    float h, decay, gravity, friction;
-    bool verlet, windy;
+    float gravity, friction;
+    bool windy;
     float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
     /* the explosion check: each thread's verdict and bounding box; with
      * `finish`, the contact and the velocity come first, chunk by chunk */
@@ -1451,8 +1451,6 @@ AVX2 static bool links_overstretched(const RelaxFast *f, const Cloth *c, const U
 #endif
 
 #if RELAX_FAST_X86
-AVX2 static void velocity_avx2(Cloth *c, float inv_h, float decay, bool verlet, int from, int to);
-
 /* The explosion check, as thread t sees it: chunks of particles (with
  * `finish`, their contact and velocity first), then bands. */
 static void run_blew_up(RelaxFast *f, int t)
@@ -1468,7 +1466,7 @@ static void run_blew_up(RelaxFast *f, int t)
         if (job->finish) { /* the end of the substep, for these particles */
             if (job->sphere)
                 sphere_range_avx2(job->cloth, from, to, &job->collider, job->margin, job->friction);
-            velocity_avx2(job->cloth, 1.0f / job->h, job->decay, job->verlet, from, to);
+            solver_velocity_range(job->solver, false, from, to);
         } else if (bad) {
             break;
         }
@@ -1544,70 +1542,6 @@ bool relax_fast_sphere(RelaxFast *f, Cloth *c, const Collider *sphere, float mar
 
 /* ------------------------------------------------------------ integration and velocity */
 
-#if RELAX_FAST_X86
-/* stage_integrate for jakobsen (verlet) or pbd and xpbd, eight particles at a time. */
-AVX2 static void integrate_avx2(Solver *s, float h, float decay, bool verlet, int from, int to)
-{
-    Cloth *c = s->cloth;
-    float *pos[3] = {c->x, c->y, c->z}, *prev[3] = {c->px, c->py, c->pz}, *vel[3] = {c->vx, c->vy, c->vz};
-    const float *force[3] = {s->fx, s->fy, s->fz};
-    const __m256 vh = _mm256_set1_ps(h), vdecay = _mm256_set1_ps(decay), zero = _mm256_setzero_ps();
-    int i = from;
-    for (; i + LANES <= to; i += LANES) {
-        __m256 w = _mm256_loadu_ps(c->inv_mass + i);
-        __m256 moves = _mm256_cmp_ps(w, zero, _CMP_NEQ_UQ); /* pinned or grabbed: kinematics only */
-        for (int k = 0; k < 3; k++) {
-            __m256 a = _mm256_mul_ps(_mm256_loadu_ps(force[k] + i), w);
-            __m256 x = _mm256_loadu_ps(pos[k] + i), next;
-            if (verlet) {
-                __m256 p = _mm256_loadu_ps(prev[k] + i);
-                next = _mm256_add_ps(_mm256_add_ps(x, _mm256_mul_ps(_mm256_sub_ps(x, p), vdecay)),
-                                     _mm256_mul_ps(_mm256_mul_ps(a, vh), vh));
-            } else {
-                __m256 v = _mm256_loadu_ps(vel[k] + i);
-                v = _mm256_add_ps(v, _mm256_mul_ps(a, vh));
-                _mm256_storeu_ps(vel[k] + i, _mm256_blendv_ps(_mm256_loadu_ps(vel[k] + i), v, moves));
-                next = _mm256_add_ps(x, _mm256_mul_ps(v, vh));
-            }
-            _mm256_storeu_ps(pos[k] + i, _mm256_blendv_ps(x, next, moves));
-            _mm256_storeu_ps(prev[k] + i, _mm256_blendv_ps(_mm256_loadu_ps(prev[k] + i), x, moves));
-        }
-    }
-    for (; i < to; i++) {
-        float w = c->inv_mass[i];
-        if (w == 0.0f)
-            continue;
-        for (int k = 0; k < 3; k++) {
-            float a = force[k][i] * w, x = pos[k][i];
-            if (verlet) {
-                pos[k][i] = x + (x - prev[k][i]) * decay + a * h * h;
-            } else {
-                vel[k][i] += a * h;
-                pos[k][i] = x + vel[k][i] * h;
-            }
-            prev[k][i] = x;
-        }
-    }
-}
-
-/* stage_velocity's loop for jakobsen (no decay: it was in the Verlet update)
- * or pbd and xpbd. */
-AVX2 static void velocity_avx2(Cloth *c, float inv_h, float decay, bool verlet, int from, int to)
-{
-    float *pos[3] = {c->x, c->y, c->z}, *prev[3] = {c->px, c->py, c->pz}, *vel[3] = {c->vx, c->vy, c->vz};
-    const __m256 vinv = _mm256_set1_ps(inv_h), vdecay = _mm256_set1_ps(decay);
-    for (int k = 0; k < 3; k++) {
-        int i = from;
-        for (; i + LANES <= to; i += LANES) {
-            __m256 v = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(pos[k] + i), _mm256_loadu_ps(prev[k] + i)), vinv);
-            _mm256_storeu_ps(vel[k] + i, verlet ? v : _mm256_mul_ps(v, vdecay));
-        }
-        for (; i < to; i++)
-            vel[k][i] = verlet ? (pos[k][i] - prev[k][i]) * inv_h : (pos[k][i] - prev[k][i]) * inv_h * decay;
-    }
-}
-#endif
-
 /* A stage's share for thread t, and the dispatcher the threads run. */
 static void run_stage(RelaxFast *f, int t)
 {
@@ -1619,11 +1553,11 @@ static void run_stage(RelaxFast *f, int t)
     switch (job->kind) {
     case JOB_INTEGRATE:
         while (next_chunk(f, t, &particles, &from, &to))
-            integrate_avx2(job->solver, job->h, job->decay, job->verlet, from, to);
+            solver_integrate_range(job->solver, from, to);
         break;
     case JOB_VELOCITY:
         while (next_chunk(f, t, &particles, &from, &to))
-            velocity_avx2(c, 1.0f / job->h, job->decay, job->verlet, from, to);
+            solver_velocity_range(job->solver, false, from, to);
         break;
     case JOB_CONTACT:
         while (next_chunk(f, t, &particles, &from, &to))
@@ -1659,7 +1593,6 @@ static bool stage_job(RelaxFast *f, Solver *s, JobKind kind)
     f->job.kind = kind;
     f->job.solver = s;
     f->job.cloth = s->cloth;
-    f->job.verlet = s->params.integrator == INTEGRATOR_JAKOBSEN;
     return true;
 }
 
@@ -1675,20 +1608,18 @@ bool relax_fast_forces(RelaxFast *f, Solver *s, float gravity, const float *sin_
     return true;
 }
 
-bool relax_fast_integrate(RelaxFast *f, Solver *s, float h, float decay)
+bool relax_fast_integrate(RelaxFast *f, Solver *s)
 {
     if (!stage_job(f, s, JOB_INTEGRATE))
         return false;
-    f->job.h = h, f->job.decay = decay;
     run_on_threads(f);
     return true;
 }
 
-bool relax_fast_velocity(RelaxFast *f, Solver *s, float h, float decay)
+bool relax_fast_velocity(RelaxFast *f, Solver *s)
 {
     if (!stage_job(f, s, JOB_VELOCITY))
         return false;
-    f->job.h = h, f->job.decay = decay;
     run_on_threads(f);
     return true;
 }
@@ -1703,7 +1634,7 @@ static bool contact_fits_job(Solver *s, Collider *collider)
     return !p->floor && (collider->shape == SHAPE_NONE || (collider->shape == SHAPE_SPHERE && p->edge_samples != 3));
 }
 
-int relax_fast_finish(RelaxFast *f, Solver *s, float h, float decay, float allowed, float stretch)
+int relax_fast_finish(RelaxFast *f, Solver *s, float allowed, float stretch)
 {
 #if RELAX_FAST_X86
     const Params *p = &s->params;
@@ -1716,10 +1647,9 @@ int relax_fast_finish(RelaxFast *f, Solver *s, float h, float decay, float allow
     job->collider = collider;
     job->margin = (float)p->margin;
     job->friction = (float)p->friction;
-    job->h = h, job->decay = decay;
     return blew_up_verdict(f, allowed, stretch);
 #else
-    (void)f, (void)s, (void)h, (void)decay, (void)allowed, (void)stretch;
+    (void)f, (void)s, (void)allowed, (void)stretch;
     return -1;
 #endif
 }

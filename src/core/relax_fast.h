@@ -118,12 +118,12 @@ int relax_fast_blew_up(RelaxFast *fast, const Cloth *cloth, float allowed, float
 bool relax_fast_sphere(RelaxFast *fast, Cloth *cloth, const Collider *sphere, float margin, float friction,
                        bool fix_velocity);
 
-/* stage_integrate and the loop of stage_velocity (solver.c) for jakobsen,
- * pbd and xpbd, eight particles at a time, same bits. h: the substep (s);
- * decay: exp(-damping h). Return false, doing nothing, where they cannot
- * (no AVX2, or a force-based integrator). */
-bool relax_fast_integrate(RelaxFast *fast, struct Solver *solver, float h, float decay);
-bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver, float h, float decay);
+/* stage_integrate and stage_velocity (solver.c) for jakobsen, pbd and
+ * xpbd: solver_integrate_range and solver_velocity_range over the threads'
+ * chunks of particles, same bits. Return false, doing nothing, where they
+ * cannot (no AVX2, or a force-based integrator). */
+bool relax_fast_integrate(RelaxFast *fast, struct Solver *solver);
+bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver);
 
 /* The end of a substep of jakobsen, pbd or xpbd as one job: the sphere
  * contact with friction (stage_collide), the loop of stage_velocity and
@@ -131,7 +131,7 @@ bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver, float h, float 
  * that the threads go over the particles once instead of three times.
  * -1, doing nothing, where it cannot (no AVX2, another integrator, the
  * floor, edge samples, or a collider other than the sphere). */
-int relax_fast_finish(RelaxFast *fast, struct Solver *solver, float h, float decay, float allowed, float stretch);
+int relax_fast_finish(RelaxFast *fast, struct Solver *solver, float allowed, float stretch);
 
 /* The physical floor the benchmark compares with: rounds x 64 square roots
  * and divisions, 8 lanes at a time (AVX2), 16 (AVX-512) or one (scalar),

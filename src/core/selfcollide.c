@@ -237,5 +237,9 @@ void selfcollide_clamp_displacement(Cloth *cloth, float max_step)
         cloth->x[i] = cloth->px[i] + dx * scale;
         cloth->y[i] = cloth->py[i] + dy * scale;
         cloth->z[i] = cloth->pz[i] + dz * scale;
+        /* the remainders' part of the move, cut short alike */
+        cloth->rx[i] = cloth->prx[i] + (cloth->rx[i] - cloth->prx[i]) * scale;
+        cloth->ry[i] = cloth->pry[i] + (cloth->ry[i] - cloth->pry[i]) * scale;
+        cloth->rz[i] = cloth->prz[i] + (cloth->rz[i] - cloth->prz[i]) * scale;
     }
 }

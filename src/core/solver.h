@@ -39,6 +39,10 @@ typedef enum SolverPhase {
 
 #define SOLVER_MAX_ITERATIONS 500
 
+/* Substeps shorter than this (s) keep the relaxation's corrections to
+ * double precision (cloth.h's remainders; solver.c, project_links). */
+#define SOLVER_KEEP_BELOW 1e-3
+
 /* Pressure on a cloth facing the wind per m/s of wind along its normal,
  * kg/(m^2 s). The seed formula f = n (n^ . wind) is linear in the wind; this
  * constant gives it units and a size that lifts a light curtain by a few tens
@@ -157,6 +161,12 @@ void solver_wind_field(Solver *solver, const float *sin_t, const float *cos_t, i
  * where no triangle is torn with the same operations: the same bits. */
 void solver_wind_cells(Solver *solver, int from, int to);
 void solver_wind_to_particles(Solver *solver, int from, int to);
+
+/* The integration and the velocity stages (the pipeline above) for
+ * particles from .. to - 1: the plain loop runs them over every particle,
+ * the fast path over its chunks, so each is written once. */
+void solver_integrate_range(Solver *solver, int from, int to);
+void solver_velocity_range(Solver *solver, bool strain_limited, int from, int to);
 
 /* Builds the scene params describe and a solver for it. NULL when out of
  * memory or when the grid is too large (params_set refuses such values
