@@ -376,39 +376,45 @@ static int put(Canvas *canvas, int x, int y, const char *text, uint8_t fg, uint8
     return canvas_text(canvas, x, y, text, fg, attr);
 }
 
-/* The next line of text wrapped to width cells, into line: cut at the last
- * blank that fits (mid-word only for a word longer than the line). Returns
- * the rest, its leading blanks skipped. */
-static const char *wrap_line(const char *text, int width, char *line, size_t line_size)
+/* The next line of text at most width cells wide, broken at a space where
+ * there is one: its length in bytes; *next is where the line after starts. */
+static size_t text_wrap(const char *text, int width, const char **next)
 {
-    const char *p = text, *cut = NULL;
+    const char *p = text, *space = NULL;
     int cells = 0;
     while (*p) {
         uint32_t code_point;
         int bytes = canvas_utf8_decode(p, &code_point);
         int w = glyph_cells(code_point);
         if (code_point == ' ')
-            cut = p;
-        if (cells + w > width) {
-            if (!cut || cut == text)
-                cut = p == text ? p + bytes : p;
-            break;
+            space = p;
+        if (cells + w > width && p > text) {
+            const char *end = space && space > text ? space : p;
+            *next = end;
+            while (**next == ' ')
+                (*next)++;
+            return (size_t)(end - text);
         }
         cells += w;
         p += bytes;
     }
-    if (!*p)
-        cut = p;
-    size_t n = (size_t)(cut - text);
+    *next = p;
+    return (size_t)(p - text);
+}
+
+/* The same into line (trailing blanks dropped); returns where the next
+ * line starts. */
+static const char *wrap_line(const char *text, int width, char *line, size_t line_size)
+{
+    const char *next;
+    size_t n = text_wrap(text, width, &next);
     if (n >= line_size)
         n = line_size - 1;
     memcpy(line, text, n);
     line[n] = '\0';
     while (n > 0 && line[n - 1] == ' ')
         line[--n] = '\0';
-    while (*cut == ' ')
-        cut++;
-    return cut;
+    return next;
 }
 
 #define WRAP_MAX_LINES 8
@@ -953,38 +959,12 @@ static void draw_pane(Tui *tui, int i)
 #define HELP_MIN_TEXT 16 /* a narrower text column wraps too much to read */
 #define HELP_MAX_TEXT 44 /* a wider one is hard to follow across a projected screen */
 
-/* The next line of text at most width cells wide, broken at a space where
- * there is one: its length in bytes; *next is where the line after starts. */
-static size_t help_wrap(const char *text, int width, const char **next)
-{
-    const char *p = text, *space = NULL;
-    int cells = 0;
-    while (*p) {
-        uint32_t code_point;
-        int bytes = canvas_utf8_decode(p, &code_point);
-        int w = glyph_cells(code_point);
-        if (code_point == ' ')
-            space = p;
-        if (cells + w > width && p > text) {
-            const char *end = space && space > text ? space : p;
-            *next = end;
-            while (**next == ' ')
-                (*next)++;
-            return (size_t)(end - text);
-        }
-        cells += w;
-        p += bytes;
-    }
-    *next = p;
-    return (size_t)(p - text);
-}
-
 static int help_lines(const char *text, int width)
 {
     int line_count = 0;
     do {
         const char *next;
-        help_wrap(text, width, &next);
+        text_wrap(text, width, &next);
         text = next;
         line_count++;
     } while (*text);
@@ -1118,7 +1098,7 @@ void tui_help_render(Canvas *c, const char *const *keys, const char *footer, con
             tui_text_put(c, x, y, x + plan->key_width - 1, keys[2 * k], PALETTE_HIGHLIGHT, ATTR_BOLD);
             for (int line = 0; line < line_count && y + line < 1 + plan->body_rows; line++) {
                 const char *next;
-                size_t length = help_wrap(text, plan->text_width, &next);
+                size_t length = text_wrap(text, plan->text_width, &next);
                 help_put(c, x + plan->key_width, y + line, text, length, plan->text_width, PALETTE_TEXT, ATTR_NONE);
                 text = next;
             }
@@ -1128,7 +1108,7 @@ void tui_help_render(Canvas *c, const char *const *keys, const char *footer, con
     footer = footer ? footer : "";
     for (int line = 0; line < plan->footer_rows && *footer; line++) {
         const char *next;
-        size_t length = help_wrap(footer, width - 4, &next);
+        size_t length = text_wrap(footer, width - 4, &next);
         help_put(c, 2, 2 + plan->body_rows + line, footer, length, width - 4, PALETTE_DIM, ATTR_NONE);
         footer = next;
     }

@@ -17,31 +17,8 @@ case $INNER_TERM in
 *) LIGHT=0000EE DARK=FFFF00 ;;
 esac
 COLS=100 ROWS=30
-dir=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-xterm.XXXXXX") || exit 1
-xvfb_pid= xterm_pid=
-cleanup() {
-    [ -n "$xterm_pid" ] && kill "$xterm_pid" 2>/dev/null
-    [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
-    wait 2>/dev/null
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-fail() { echo "test-xterm: FAIL: $*"; exit 1; }
-wait_until() {
-    n=$1; shift
-    while ! "$@" >/dev/null 2>&1; do
-        n=$((n - 1)); [ "$n" -gt 0 ] || return 1
-        sleep 0.1
-    done
-}
+. "$(dirname "$0")/common.sh"
 if command -v magick >/dev/null 2>&1; then CONVERT=magick; else CONVERT=convert; fi
-
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
-xvfb_pid=$!
-wait_until 100 test -s "$dir/display" || fail "Xvfb did not start: $(cat "$dir/xvfb.log")"
-DISPLAY=:$(cat "$dir/display")
-export DISPLAY
 wait_until 50 xdotool getdisplaygeometry || fail "Xvfb on $DISPLAY takes no connection: $(cat "$dir/xvfb.log")"
 
 cat >"$dir/run" <<SCRIPT

@@ -9,32 +9,7 @@ set -u
 BIN=${1:-./clothsim}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 COLS=100 ROWS=30
-dir=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-xterm.XXXXXX") || exit 1
-xvfb_pid= xterm_pid=
-cleanup() {
-    [ -n "$xterm_pid" ] && kill "$xterm_pid" 2>/dev/null
-    [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
-    wait 2>/dev/null
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-fail() { echo "test-xterm: FAIL: $*"; exit 1; }
-# waits up to $1 tenths of a second for the command after it to succeed
-wait_until() {
-    n=$1; shift
-    while ! "$@" >/dev/null 2>&1; do
-        n=$((n - 1)); [ "$n" -gt 0 ] || return 1
-        sleep 0.1
-    done
-}
-
-# a display of its own: Xvfb picks a free number and writes it to fd 3
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
-xvfb_pid=$!
-wait_until 100 test -s "$dir/display" || fail "Xvfb did not start: $(cat "$dir/xvfb.log")"
-DISPLAY=:$(cat "$dir/display")
-export DISPLAY
+. "$(dirname "$0")/common.sh"
 
 # clothsim in xterm; its stats and exit status land in files
 # INNER_TERM=tmux-256color: a type whose terminfo makes ncurses read X10
