@@ -5,6 +5,10 @@
  * lesson through lesson_player_play_to_end (no terminal, no clock: runs
  * finish at once, pauses, questions and free play are passed) and reports
  * each failed expect as `file:line:col: expect failed: ... (saw X)`.
+ * With --tap the report on standard output is TAP version 13 instead, for
+ * a course's CI or an autograder: one test point per expect (per file
+ * without --run), the messages as their descriptions; the exit status is
+ * the same.
  */
 #include "check.h"
 
@@ -17,20 +21,39 @@
 #include "lesson/player.h"
 
 static const char usage[] =
-    "usage: clothsim check [--run] FILE...\n"
+    "usage: clothsim check [--run [--verbose]] [--tap] FILE...\n"
     "\n"
     "Checks lesson scripts (lessons/README.md describes the language).\n"
     "  --run       also play each lesson headless and verify every 'expect'\n"
     "  --verbose   with --run, also show each expect that held and the value seen\n"
+    "  --tap       report as TAP version 13 on standard output: a test point per\n"
+    "              expect with --run, per file without (prove, a course's CI)\n"
     "\n"
     "A mistake is reported as one line 'file:line:col: message'; a failed\n"
     "expect as 'file:line:col: expect failed: CONDITION (saw VALUE)'.\n"
     "Exit status: 0 all good, 1 an expect failed, 2 a mistake in a file or\n"
     "in the arguments (then nothing is run).\n";
 
+/* One TAP test point per expect of a lesson played to its end, numbered
+ * from *point + 1; '#' in a message is escaped, as TAP asks. */
+static void tap_points(const Lesson *lesson, const LessonPlayer *player, int *point)
+{
+    for (int k = 0; k < lesson->item_count; k++) {
+        if (lesson->items[k].kind != LESSON_EXPECT)
+            continue;
+        const LessonResult *r = &player->results[k];
+        printf("%s %d - ", r->reached && r->passed ? "ok" : "not ok", ++*point);
+        if (!r->reached)
+            printf("%s:%d:%d: expect not reached", lesson->name, lesson->items[k].line, lesson->items[k].col);
+        for (const char *c = r->reached ? r->message : ""; *c; c++)
+            fputs(*c == '#' ? "\\#" : (char[2]){*c, '\0'}, stdout);
+        putchar('\n');
+    }
+}
+
 int check_main(int argc, char **argv)
 {
-    bool run = false, verbose = false;
+    bool run = false, verbose = false, tap = false;
     int file_count = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) {
@@ -49,6 +72,8 @@ int check_main(int argc, char **argv)
             run = true;
         } else if (options && strcmp(argv[i], "--verbose") == 0) {
             verbose = true;
+        } else if (options && strcmp(argv[i], "--tap") == 0) {
+            tap = true;
         } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error("check: unknown option '%s' (clothsim check --help)", argv[i]);
             free(files);
@@ -79,7 +104,18 @@ int check_main(int argc, char **argv)
         }
     }
 
-    int status = EXIT_SUCCESS;
+    int status = EXIT_SUCCESS, point = 0;
+    if (tap) {
+        puts("TAP version 13");
+        if (mistakes) {
+            puts("Bail out! a lesson has a mistake (standard error says where)");
+        } else {
+            int planned = 0;
+            for (int f = 0; f < file_count; f++)
+                planned += run ? lessons[f]->expect_count : 1;
+            printf("1..%d\n", planned);
+        }
+    }
     if (mistakes) {
         status = EXIT_USAGE;
     } else {
@@ -93,14 +129,29 @@ int check_main(int argc, char **argv)
                             files[f], lesson->pages[page].line, page + 1, words, LESSON_PAGE_WORDS);
             }
             if (!run) {
-                printf("%s: ok (%d pages, %d expects)\n", files[f], lesson->page_count, lesson->expect_count);
+                if (tap)
+                    printf("ok %d - %s parses (%d pages, %d expects)\n", ++point, files[f], lesson->page_count,
+                           lesson->expect_count);
+                else
+                    printf("%s: ok (%d pages, %d expects)\n", files[f], lesson->page_count, lesson->expect_count);
                 continue;
             }
             LessonPlayer *player = lesson_player_create(lesson);
             if (!player || !lesson_player_play_to_end(player)) {
                 fprintf(stderr, "%s: out of memory\n", files[f]);
+                if (tap)
+                    printf("Bail out! %s: out of memory\n", files[f]);
                 lesson_player_destroy(player);
                 status = EXIT_FAILURE;
+                if (tap)
+                    break;
+                continue;
+            }
+            if (tap) {
+                tap_points(lesson, player, &point);
+                if (player->expects_failed)
+                    status = EXIT_FAILURE;
+                lesson_player_destroy(player);
                 continue;
             }
             for (int k = 0; k < lesson->item_count; k++)

@@ -48,7 +48,7 @@ _clothsim() {
     case $command in
     run) options="--scene --set --steps --seconds --every --csv --dump --frames --size --mode --ascii --help" ;;
     params) options="--scene --help" ;;
-    check) options="--run --help" ;;
+    check) options="--run --verbose --tap --help" ;;
     bench) options="--quick --json --help" ;;
     scenes) options="--help" ;;
     learn) options="--background --help" ;;
