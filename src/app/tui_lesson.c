@@ -293,6 +293,8 @@ static const char *unlocked_value(const LessonScreen *v, int k, char *out, size_
     return out;
 }
 
+static void mark_page(LessonScreen *v);
+
 /* Everything the panel shows, as lines for a panel width cells wide. */
 static void build_narration(LessonScreen *v, int width)
 {
@@ -498,6 +500,7 @@ static void draw_narration(LessonScreen *v)
     int state = (int)v->player->state;
     if (v->seen_page != v->player->page) {
         v->scroll = 0; /* a page opens at its first line */
+        mark_page(v);
         v->follow = false;
     } else if (v->seen_item != v->player->item || v->seen_state != state) {
         v->follow = true;
@@ -552,6 +555,19 @@ static void draw_lesson(LessonScreen *v)
 }
 
 /* ---------------------------------------------------------------- progress */
+
+/* The recording's chapter: "3/5 Heading", or the end of the lesson. */
+static void mark_page(LessonScreen *v)
+{
+    const LessonPlayer *p = v->player;
+    char label[200];
+    if (p->page >= v->lesson->page_count)
+        snprintf(label, sizeof label, "the end: %s", v->lesson->title);
+    else
+        snprintf(label, sizeof label, "%d/%d %s", p->page + 1, v->lesson->page_count,
+                 p->lesson->pages[p->page].heading[0] ? p->lesson->pages[p->page].heading : v->lesson->title);
+    tui_term_mark(&v->tui->term, label);
+}
 
 static void save_progress(LessonScreen *v)
 {
@@ -1047,7 +1063,8 @@ static const char learn_usage[] =
     "    " CLOTHSIM_SHAREDIR "/lessons\n"
     "       clothsim FILE.lesson           play one lesson\n"
     "  either takes --background=dark|light|auto: the colours for a dark or a\n"
-    "  light terminal (auto: ask the terminal)\n"
+    "  light terminal (auto: ask the terminal), and --record FILE.cast: the\n"
+    "  session as an asciicast v2 file, with a marker at every page\n"
     "\n"
     "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
     "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
@@ -1060,6 +1077,7 @@ int tui_learn_main(int argc, char **argv)
     bool menu = strcmp(argv[1], "learn") == 0;
     const char *path = menu ? NULL : argv[1];
     Background background = BACKGROUND_AUTO;
+    const char *record_path = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(learn_usage, stdout);
@@ -1070,6 +1088,13 @@ int tui_learn_main(int argc, char **argv)
         if (matched) {
             if (!value || !tui_parse_background(value, &background))
                 return EXIT_USAGE;
+            continue;
+        }
+        value = cli_option_value(argc, argv, &i, "--record", &matched);
+        if (matched) {
+            if (!value)
+                return EXIT_USAGE;
+            record_path = value;
             continue;
         }
         cli_error("%s takes no other argument: '%s' (clothsim learn --help)", menu ? "learn" : path, argv[i]);
@@ -1101,11 +1126,26 @@ int tui_learn_main(int argc, char **argv)
     if (menu && !lesson_catalogue_find(&m.catalogue))
         tui_message(tui, "out of memory: not every lesson is listed");
 
-    char err[320];
+    /* as the sandbox's: opened before the terminal is touched, in place
+     * only once the whole session is written */
+    char err[CLI_CUT_PATH * 2 + 200];
+    Output recording = {0};
+    if (record_path) {
+        if (!output_open(&recording, "--record", record_path, err, sizeof err)) {
+            cli_error("%s", err);
+            lesson_catalogue_free(&m.catalogue);
+            progress_free(&progress);
+            lesson_destroy(lesson);
+            free(tui);
+            return EXIT_USAGE;
+        }
+        tui->recording = &recording;
+    }
     int status;
     if (!tui_session_start(tui, err, sizeof err)) {
         cli_error("%s", err);
         status = tui->term.refused ? 2 : 1;
+        output_discard(&recording);
     } else {
         if (menu)
             status = menu_run(tui, &m, &progress);
@@ -1118,6 +1158,11 @@ int tui_learn_main(int argc, char **argv)
         tui_session_stop(tui);
         if (status == 1 && tui->message[0])
             cli_error("%s", tui->message);
+        if (!output_close(&recording, err, sizeof err)) {
+            cli_error("%s", err);
+            if (status == 0)
+                status = 1;
+        }
     }
     lesson_catalogue_free(&m.catalogue);
     progress_free(&progress);

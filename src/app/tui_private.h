@@ -68,6 +68,10 @@ typedef enum TuiWait { WAIT_TIMEOUT, WAIT_INPUT, WAIT_SIGNAL, WAIT_HANGUP } TuiW
  * false. */
 bool tui_term_start(TuiTerm *term, Output *record, bool ask_background, char *err, size_t err_size);
 
+/* With --record: an asciicast v2 marker event ("m") labelled label, now (a
+ * player's chapter list jumps to it). Does nothing without a recording. */
+void tui_term_mark(TuiTerm *term, const char *label);
+
 /* A reply to the background query that came after the start stopped waiting
  * for it: its colour, once. */
 bool tui_term_late_background(uint32_t *rgb);

@@ -273,6 +273,24 @@ static void record_output(TuiTerm *term, const char *data, size_t length)
         record_output(term, data + take, length - take);
 }
 
+void tui_term_mark(TuiTerm *term, const char *label)
+{
+    if (!term->record)
+        return;
+    flockfile(term->record);
+    fprintf(term->record, "[%.6f, \"m\", \"", tui_now() - term->record_start);
+    for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+        if (*p == '"' || *p == '\\')
+            fprintf(term->record, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7F)
+            putc(' ', term->record);
+        else
+            putc(*p, term->record); /* UTF-8 passes whole */
+    fputs("\"]\n", term->record);
+    output_check(term->recording);
+    funlockfile(term->record);
+}
+
 static void record_resize(TuiTerm *term)
 {
     if (!term->record)

@@ -51,7 +51,7 @@ _clothsim() {
     check) options="--run --verbose --tap --help" ;;
     bench) options="--quick --json --help" ;;
     scenes) options="--help" ;;
-    learn) options="--background --help" ;;
+    learn) options="--background --record --help" ;;
     *) options="--scene --set --compare --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac
 

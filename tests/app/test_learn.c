@@ -222,6 +222,59 @@ Test(learn, a_lesson_ends_with_its_recap_and_the_score_kept_with_the_progress, .
     remove_folder();
 }
 
+/* --record while a lesson plays: an asciicast v2 file with a marker ("m")
+ * at every page and at the end, which asciinema plays where it is installed. */
+Test(learn, a_recorded_lesson_has_a_marker_at_every_page, .timeout = 40)
+{
+    make_folder();
+    char cast[256], args[320];
+    snprintf(cast, sizeof cast, "%s/class.cast", folder);
+    snprintf(args, sizeof args, "lessons/00-short.lesson --record %s", cast);
+    start("", args, 80, 24);
+    cr_assert(wait_for("The first page heading"), "the lesson did not open:\n%s", screen);
+    tmux("send-keys -t t 1");
+    cr_expect(wait_for("Alpha comes first indeed."));
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("The second page heading"));
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("The end of the lesson"));
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    FILE *f = fopen(cast, "r");
+    cr_assert(f, "no recording at %s", cast);
+    char line[8192];
+    cr_assert(fgets(line, sizeof line, f));
+    cr_expect(strncmp(line, "{\"version\": 2, \"width\": 80, \"height\": 24,", 40) == 0, "header: %s", line);
+    const char *wanted[] = {"\"m\", \"1/2 The first page heading\"]", "\"m\", \"2/2 The second page heading\"]",
+                            "\"m\", \"the end: A short test lesson\"]"};
+    int found = 0, outputs = 0;
+    double last = -1.0;
+    while (fgets(line, sizeof line, f)) {
+        double t = -1.0;
+        cr_expect(sscanf(line, "[%lf,", &t) == 1 && t >= last, "an event out of order: %s", line);
+        last = t;
+        outputs += strstr(line, ", \"o\", \"") != NULL;
+        if (found < 3 && strstr(line, wanted[found]))
+            found++;
+    }
+    fclose(f);
+    cr_expect_eq(found, 3, "the markers, in order, are not all there (found %d)", found);
+    cr_expect_gt(outputs, 3, "no output recorded");
+    if (system("command -v asciinema >/dev/null 2>&1") == 0) {
+        /* a real player: it needs a terminal, so it plays in one */
+        snprintf(server, sizeof server, "clothsim-learn-play-%d", (int)getpid());
+        char command[700];
+        snprintf(command, sizeof command, "-d -s t -x 80 -y 24 \"asciinema play -s 50 %s; echo EXIT=\\$? > %s; sleep 30\"",
+                 cast, exit_path);
+        unlink(exit_path);
+        cr_assert_eq(tmux_new_session("%s", command), 0);
+        cr_expect_eq(exit_status(), 0, "asciinema did not play the recording");
+        stop();
+    }
+    remove_folder();
+}
+
 /* Enter finishes a run a slice at a time: q and signals still work while a
  * long run is skipped. */
 Test(learn, a_skipped_long_run_can_still_be_quit, .timeout = 30)
