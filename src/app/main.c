@@ -10,6 +10,7 @@
 #include "check.h"
 #include "cli.h"
 #include "headless.h"
+#include "progress.h"
 #include "tui.h"
 
 static const char usage[] =
@@ -25,6 +26,7 @@ static const char usage[] =
     "       clothsim scenes                  the scenes\n"
     "       clothsim learn                   the lessons: a menu; progress is kept\n"
     "       clothsim FILE.lesson             play one lesson\n"
+    "       clothsim progress [--csv]        what you have done in the lessons\n"
     "       clothsim check [--run] FILE...   check lesson scripts (--run: play them)\n"
     "       clothsim bench [--quick] [--json]  what the solver and the drawing cost\n"
     "       clothsim --help | --version\n"
@@ -55,6 +57,8 @@ int main(int argc, char **argv)
         status = check_main(argc - 1, argv + 1);
     else if (strcmp(command, "bench") == 0)
         status = bench_main(argc - 1, argv + 1);
+    else if (strcmp(command, "progress") == 0)
+        status = progress_main(argc - 1, argv + 1);
     else if (strcmp(command, "scenes") == 0)
         status = headless_scenes(argc - 1, argv + 1);
     else if ((strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0 ||

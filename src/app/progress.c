@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,4 +433,91 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
     *first_failure = !progress->warned;
     progress->warned = true;
     return false;
+}
+
+/* ---------------------------------------------------------------- clothsim progress */
+
+static const char progress_usage[] =
+    "usage: clothsim progress [--csv]\n"
+    "\n"
+    "What this user has done in the lessons, from the progress file\n"
+    "($XDG_STATE_HOME/clothsim/progress): for each lesson the page reached,\n"
+    "whether it was finished and the score of the last finish (questions right\n"
+    "at the first try, of those that have a right answer).\n"
+    "  --csv   the same as CSV with the user's name in every row, for a teacher\n"
+    "          to collect from a shared server: user,lesson,page,finished,right,\n"
+    "          questions\n";
+
+/* s as a CSV field: quoted when it holds a comma, a quote or a line break. */
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+int progress_main(int argc, char **argv)
+{
+    bool csv = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(progress_usage, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--csv") == 0) {
+            csv = true;
+        } else {
+            fprintf(stderr, "clothsim: progress: unknown argument '%.80s' (clothsim progress --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    Progress progress = {0};
+    progress_load(&progress);
+    if (!progress.file[0]) {
+        fprintf(stderr, "clothsim: progress: %s\n", progress.err);
+        progress_free(&progress);
+        return 1;
+    }
+    const char *user = getenv("USER");
+    if (!user || !*user)
+        user = getenv("LOGNAME");
+    if (!user || !*user) {
+        const struct passwd *pw = getpwuid(getuid());
+        user = pw && pw->pw_name ? pw->pw_name : "?";
+    }
+    if (csv)
+        puts("user,lesson,page,finished,right,questions");
+    else if (progress.count == 0)
+        printf("No lesson played yet (clothsim learn). Progress is kept in %s.\n", progress.file);
+    for (int k = 0; k < progress.count; k++) {
+        const ProgressEntry *e = &progress.entries[k];
+        if (csv) {
+            csv_field(user);
+            putchar(',');
+            csv_field(e->path);
+            printf(",%d,%d,", e->page + 1, e->finished ? 1 : 0);
+            if (e->graded)
+                printf("%d,%d\n", e->right, e->graded);
+            else
+                puts(",");
+        } else {
+            char state[64];
+            if (e->finished && e->graded)
+                snprintf(state, sizeof state, "finished, %d of %d right", e->right, e->graded);
+            else if (e->finished)
+                snprintf(state, sizeof state, "finished");
+            else
+                snprintf(state, sizeof state, "at page %d", e->page + 1);
+            printf("%-24s %s\n", state, e->path);
+        }
+    }
+    progress_free(&progress);
+    return 0;
 }

@@ -75,4 +75,7 @@ bool progress_absolute(const char *path, char *out, size_t out_size);
  * its number in *bad_line (the score may be left out). No I/O: what the fuzzer calls. */
 bool progress_parse(Progress *progress, const char *text, size_t length, int *bad_line);
 
+/* `clothsim progress [--csv]`: the user's record, as text or as CSV. */
+int progress_main(int argc, char **argv);
+
 #endif

@@ -19,7 +19,7 @@ _clothsim() {
     command=
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
         case $word in
-        run | params | scenes | learn | check | bench) command=$word; break ;;
+        run | params | scenes | learn | check | bench | progress) command=$word; break ;;
         esac
     done
 
@@ -51,6 +51,7 @@ _clothsim() {
     check) options="--run --verbose --tap --help" ;;
     bench) options="--quick --json --help" ;;
     scenes) options="--help" ;;
+    progress) options="--csv --help" ;;
     learn) options="--background --record --help" ;;
     *) options="--scene --set --compare --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac
@@ -59,7 +60,7 @@ _clothsim() {
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     elif [[ -z $command ]]; then
         # a command, or a lesson file to play
-        COMPREPLY=($(compgen -W "run params scenes learn check bench" -- "$cur"))
+        COMPREPLY=($(compgen -W "run params scenes learn check bench progress" -- "$cur"))
         COMPREPLY+=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
     elif [[ $command == check ]]; then
         COMPREPLY=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))

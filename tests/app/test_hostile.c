@@ -652,3 +652,27 @@ Test(hostile, a_huge_columns_or_lines_is_named_not_blamed_on_term)
     cr_expect_eq(run_into("/dev/null", "LINES=100000", (const char *[]){"", NULL}), 1);
     expect_one_line("clothsim: LINES=100000: a terminal larger than 10000 cells each way");
 }
+
+/* clothsim progress: the record a student or a teacher reads, as text and
+ * as CSV (one row a lesson, the user in every row). */
+Test(hostile, progress_prints_the_record_as_text_and_csv)
+{
+    const char *folder = scratch();
+    state_home(folder);
+    Progress p = {0};
+    progress_load(&p);
+    bool first_failure;
+    cr_assert(progress_save(&p, "/lessons/a.lesson", 3, true, (ProgressScore){2, 3}, &first_failure), "%s", p.err);
+    cr_assert(progress_save(&p, "/lessons/b,c.lesson", 1, false, PROGRESS_SCORE_KEEP, &first_failure), "%s", p.err);
+    progress_free(&p);
+    cr_assert_eq(setenv("USER", "olena", 1), 0);
+    cr_expect_eq(run((const char *[]){"", "progress", "--csv", NULL}), 0, "%s", err);
+    cr_expect_str_eq(out, "user,lesson,page,finished,right,questions\n"
+                          "olena,/lessons/a.lesson,4,1,2,3\n"
+                          "olena,\"/lessons/b,c.lesson\",2,0,,\n");
+    cr_expect_eq(run((const char *[]){"", "progress", NULL}), 0, "%s", err);
+    cr_expect(strstr(out, "finished, 2 of 3 right") && strstr(out, "at page 2"), "got:\n%s", out);
+    cr_expect_eq(run((const char *[]){"", "progress", "--cvs", NULL}), 2);
+    cr_expect_str_eq(err, "clothsim: progress: unknown argument '--cvs' (clothsim progress --help)\n");
+    clean(folder);
+}
