@@ -22,8 +22,10 @@ wait_until() {
     done
 }
 
-# a display of its own: Xvfb picks a free number and writes it to fd 3
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
+# a display of its own: Xvfb picks a free number and writes it to fd 3;
+# -noreset: without it the server resets when its last client leaves, and an
+# xterm started next, in that moment, finds no display
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$dir/display" 2>"$dir/xvfb.log" &
 xvfb_pid=$!
 wait_until 100 test -s "$dir/display" || fail "Xvfb did not start: $(cat "$dir/xvfb.log")"
 DISPLAY=:$(cat "$dir/display")
