@@ -84,10 +84,14 @@ static const Variant variants[] = {
     {"plain loop", true, RELAX_FAST_SCALAR, 1},
     {"avx512, 1 thread", false, RELAX_FAST_AVX512, 1},
     {"avx512, 2 threads", false, RELAX_FAST_AVX512, 2},
+    {"avx512, 3 threads", false, RELAX_FAST_AVX512, 3},
+    {"avx512, 4 threads", false, RELAX_FAST_AVX512, 4},
     {"avx2, 1 thread", false, RELAX_FAST_AVX2, 1},
     {"avx2, 2 threads", false, RELAX_FAST_AVX2, 2},
+    {"avx2, 3 threads", false, RELAX_FAST_AVX2, 3},
     {"scalar, 1 thread", false, RELAX_FAST_SCALAR, 1},
     {"scalar, 2 threads", false, RELAX_FAST_SCALAR, 2},
+    {"scalar, 4 threads", false, RELAX_FAST_SCALAR, 4},
 };
 #define VARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -166,6 +170,32 @@ Test(fast, torn_links_pins_and_other_colliders_give_the_same_bits_too)
     /* no gravity: forces start at -0, which adding a skipped +0 would change */
     const char *weightless[] = {"order=colored", "gravity=0", "cols=19", "rows=21", "integrator=xpbd", NULL};
     expect_same_bits(weightless, 20, "weightless curtain", false);
+}
+
+/* Above the 32768 links from which a pass is shared among threads, for
+ * each integrator the fast path serves: tearing in wind, the box and the
+ * floor, at 1 to 4 threads and every kernel level (the variants; edge
+ * samples are tested on a small cloth above). */
+Test(fast, large_cloths_tear_and_meet_the_box_with_the_same_bits_on_one_to_four_threads, .timeout = 120)
+{
+    const char *integrators[] = {"integrator=jakobsen", "integrator=pbd", "integrator=xpbd"};
+    for (int k = 0; k < 3; k++) {
+        const char *tear[] = {"scene=tear", "order=colored", "cols=80", "rows=80", "spacing=0.0125",
+                              "pull_speed=3", "tear=naive", "wind_x=3", "turbulence=0.5", integrators[k], NULL};
+        char what[96];
+        snprintf(what, sizeof what, "tear scene 80x80, %s", integrators[k]);
+        expect_same_bits(tear, 12, what, true);
+        /* a box round the curtain's lowest 5 cm: contact from the first step */
+        const char *box[] = {"order=colored", "cols=80",     "rows=80",  "spacing=0.0125", "collider=box",
+                             "box_size=0.5",  "box_y=0.3",   "box_z=0",  integrators[k],   NULL};
+        snprintf(what, sizeof what, "curtain 80x80 in the box, %s", integrators[k]);
+        expect_same_bits(box, 12, what, false);
+        /* the curtain's lowest rows start under a floor at 0.9 m */
+        const char *floor[] = {"order=colored", "cols=80", "rows=80", "spacing=0.0125", "floor=on", "floor_y=0.9",
+                               integrators[k], NULL};
+        snprintf(what, sizeof what, "curtain 80x80 on the floor, %s", integrators[k]);
+        expect_same_bits(floor, 12, what, false);
+    }
 }
 
 Test(fast, the_sphere_holds_many_bands_of_a_cloth_on_two_threads_with_the_same_bits)
