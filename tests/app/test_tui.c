@@ -670,7 +670,7 @@ Test(tui, c_adds_panes_up_to_four_then_ends_the_comparison, .timeout = 40)
         cr_expect(strstr(screen, "gravity=9.81") && strstr(screen, "gravity=11.81"), "a pane was lost:\n%s", screen);
         tmux("send-keys -t t c");
         cr_expect(wait_for("gravity=15.81"), "%dx%d: no fourth pane:\n%s", sizes[s][0], sizes[s][1], screen);
-        cr_expect(strstr(screen, "ends)") != NULL, "the fourth pane does not say c ends:\n%s", screen);
+        cr_expect(wait_for("ends)"), "the fourth pane does not say c ends:\n%s", screen);
         tmux("send-keys -t t c");
         cr_expect(wait_for("comparison ended"), "c at four panes did not end:\n%s", screen);
         tmux("send-keys -t t q");
