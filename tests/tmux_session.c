@@ -56,11 +56,11 @@ int tmux_new_session(const char *format, ...)
     return status;
 }
 
-/* The pane's text, as lines; false if tmux failed. */
-bool capture(void)
+/* The pane's text, as lines, with capture-pane's flags; false if tmux failed. */
+static bool capture_with(const char *flags)
 {
     char command[256];
-    snprintf(command, sizeof command, "tmux -L %s capture-pane -p -t t 2>/dev/null", server);
+    snprintf(command, sizeof command, "tmux -L %s capture-pane %s -p -t t 2>/dev/null", server, flags);
     FILE *f = popen(command, "r");
     if (!f)
         return false;
@@ -69,17 +69,9 @@ bool capture(void)
     return pclose(f) == 0;
 }
 
-bool capture_colours(void)
-{
-    char command[256];
-    snprintf(command, sizeof command, "tmux -L %s capture-pane -e -p -t t 2>/dev/null", server);
-    FILE *f = popen(command, "r");
-    if (!f)
-        return false;
-    size_t n = fread(screen, 1, sizeof screen - 1, f);
-    screen[n] = '\0';
-    return pclose(f) == 0;
-}
+bool capture(void) { return capture_with(""); }
+
+bool capture_colours(void) { return capture_with("-e"); }
 
 /* Polls the screen until it contains text (or, with absent, until it does
  * not); false at the deadline. */

@@ -43,10 +43,15 @@ static void tap_points(const Lesson *lesson, const LessonPlayer *player, int *po
             continue;
         const LessonResult *r = &player->results[k];
         printf("%s %d - ", r->reached && r->passed ? "ok" : "not ok", ++*point);
-        if (!r->reached)
-            printf("%s:%d:%d: expect not reached", lesson->name, lesson->items[k].line, lesson->items[k].col);
-        for (const char *c = r->reached ? r->message : ""; *c; c++)
-            fputs(*c == '#' ? "\\#" : (char[2]){*c, '\0'}, stdout);
+        if (!r->reached) {
+            printf("%s:%d:%d: expect not reached\n", lesson->name, lesson->items[k].line, lesson->items[k].col);
+            continue;
+        }
+        for (const char *c = r->message; *c; c++) {
+            if (*c == '#')
+                putchar('\\');
+            putchar(*c);
+        }
         putchar('\n');
     }
 }

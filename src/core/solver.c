@@ -519,9 +519,10 @@ static void stage_forces(Solver *s, double t)
  * the smallest steps the ranges allow (dt = 1e-5 in 100 substeps, h = 1e-7)
  * g h^2 is 1e-13 m, and a float position would never move, nor a velocity
  * that gains g h = 1e-6 m/s on 5 m/s see more than a rounded quarter of it.
- * So each coordinate is a float plus the float remainder (cloth.h): an
- * integrator's step is added in double, and the sum split back into its
- * nearest float and what that rounds off. Every integrator's fall is then
+ * So each coordinate is a float plus a remainder (cloth.h; a double for
+ * positions, a float for velocities): an integrator's step is added to the
+ * remainder in double, and the sum split back into its nearest float and
+ * what that rounds off. Every integrator's fall is then
  * its exact discrete sum at every step size.
  *
  * The loops below are written one integrator and one coordinate at a time,
@@ -553,31 +554,24 @@ typedef struct Coordinate {
 } Coordinate;
 
 /* a where mask is all ones, b where it is 0: a select written in bits, which
- * the vectoriser takes (a branch or ?: in the loop it does not). */
-static inline float pick(uint32_t mask, float a, float b)
-{
-    uint32_t ua, ub;
-    memcpy(&ua, &a, sizeof ua);
-    memcpy(&ub, &b, sizeof ub);
-    uint32_t u = (ua & mask) | (ub & ~mask);
-    float out;
-    memcpy(&out, &u, sizeof out);
-    return out;
-}
+ * the vectoriser takes (a branch or ?: in the loop it does not); pick for
+ * floats, pick_double for doubles, with a mask of their width. */
+#define DEFINE_PICK(name, type, bits)                                                                            \
+    static inline type name(bits mask, type a, type b)                                                           \
+    {                                                                                                            \
+        bits ua, ub;                                                                                             \
+        memcpy(&ua, &a, sizeof ua);                                                                              \
+        memcpy(&ub, &b, sizeof ub);                                                                              \
+        bits u = (ua & mask) | (ub & ~mask);                                                                     \
+        type out;                                                                                                \
+        memcpy(&out, &u, sizeof out);                                                                            \
+        return out;                                                                                              \
+    }
+DEFINE_PICK(pick, float, uint32_t)
+DEFINE_PICK(pick_double, double, uint64_t)
 
 /* A value as a float and its remainder. */
 #define SPLIT(sum, x, r) ((x) = (float)(sum), (r) = (float)((sum) - (double)(x)))
-
-static inline double pick_double(uint64_t mask, double a, double b)
-{
-    uint64_t ua, ub;
-    memcpy(&ua, &a, sizeof ua);
-    memcpy(&ub, &b, sizeof ub);
-    uint64_t u = (ua & mask) | (ub & ~mask);
-    double out;
-    memcpy(&out, &u, sizeof out);
-    return out;
-}
 
 /* x + r + step as a float nx and its remainder nr. The step goes to the
  * remainder first: x + step in double would already round a step of 1e-13
@@ -587,7 +581,7 @@ static inline double pick_double(uint64_t mask, double a, double b)
     do {                                                                                                         \
         double t_ = (double)(r) + (step);                                                                        \
         (nx) = (float)((double)(x) + t_);                                                                        \
-        (nr) = ((double)(x) - (double)(nx)) + t_;                                                       \
+        (nr) = ((double)(x) - (double)(nx)) + t_;                                                                \
     } while (0)
 
 /* Where particle i moved since the substep began, in double: the floats'

@@ -346,13 +346,5 @@ const char *lesson_page_recap(const Lesson *lesson, int page)
     return NULL;
 }
 
-int lesson_graded_questions(const Lesson *lesson)
-{
-    int graded = 0;
-    for (int k = 0; k < lesson->item_count; k++)
-        graded += lesson->items[k].kind == LESSON_QUESTION && lesson->items[k].answer >= 0;
-    return graded;
-}
-
 _Static_assert(sizeof lesson_view_keys / sizeof lesson_view_keys[0] == LESSON_VIEW_KEY_COUNT + 1,
                "LESSON_VIEW_KEY_COUNT counts lesson_view_keys");

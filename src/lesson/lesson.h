@@ -293,9 +293,6 @@ int lesson_page_words(const Lesson *lesson, int page);
 /* The page's recap line (the text of its recap item), or NULL if it has none. */
 const char *lesson_page_recap(const Lesson *lesson, int page);
 
-/* Questions that name a right answer: the ones a score counts. */
-int lesson_graded_questions(const Lesson *lesson);
-
 /* Metric by name, or -1. */
 int lesson_metric_find(const char *name);
 

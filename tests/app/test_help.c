@@ -75,16 +75,24 @@ static const char *key_name(const char *constant, char buffer[2])
 
 /* Whether a label of keys names name: a word of it, a character of a range
  * "1 .. 6", or (a name with a '+': "Shift+arrows") a part of a text. */
+/* The words of a help line's key column (label is their storage); returns
+ * how many (at most 16). */
+static int label_words(const char *key, char label[64], char *words[16])
+{
+    int n = 0;
+    snprintf(label, 64, "%s", key);
+    for (char *w = strtok(label, " "); w && n < 16; w = strtok(NULL, " "))
+        words[n++] = w;
+    return n;
+}
+
 static bool help_names(const char *const *keys, const char *name)
 {
     for (int k = 0; keys[2 * k]; k++) {
         if (strchr(name, '+') && strlen(name) > 1 && strstr(keys[2 * k + 1], name))
             return true;
         char label[64], *words[16];
-        int n = 0;
-        snprintf(label, sizeof label, "%s", keys[2 * k]);
-        for (char *w = strtok(label, " "); w && n < 16; w = strtok(NULL, " "))
-            words[n++] = w;
+        int n = label_words(keys[2 * k], label, words);
         for (int i = 0; i < n; i++) {
             if (strcmp(words[i], name) == 0)
                 return true;
@@ -112,10 +120,7 @@ static void expect_bound_keys_are_in_the_help(const char *path, const char *func
     /* every key named is bound */
     for (int k = 0; keys[2 * k]; k++) {
         char label[64], *words[16];
-        int n = 0;
-        snprintf(label, sizeof label, "%s", keys[2 * k]);
-        for (char *w = strtok(label, " "); w && n < 16; w = strtok(NULL, " "))
-            words[n++] = w;
+        int n = label_words(keys[2 * k], label, words);
         for (int i = 0; i < n; i++) {
             char first = words[i][0], last = words[i][0];
             if (strcmp(words[i], "..") == 0)
