@@ -545,6 +545,52 @@ static bool parse_compare(Tui *tui, const char *text)
     return true;
 }
 
+/* The options the sandbox and the lessons share: how the screen is drawn and
+ * what is kept of it. 1 when argv[*i] was one (its value taken), 0 when it
+ * is not one of them, -1 when its value is wrong (said on stderr). */
+int tui_screen_option(Tui *tui, int argc, char **argv, int *i)
+{
+    int matched = 0;
+    const char *value;
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--ascii") == 0) {
+        tui->ascii_only = true;
+    } else if (strcmp(arg, "--stats") == 0) {
+        tui->stats = true;
+    } else if (strcmp(arg, "--high-contrast") == 0) {
+        tui->render.high_contrast = true;
+    } else if ((value = cli_option_value(argc, argv, i, "--background", &matched)) || matched) {
+        if (!value || !tui_parse_background(value, &tui->background_asked))
+            return -1;
+    } else if ((value = cli_option_value(argc, argv, i, "--fps", &matched)) || matched) {
+        long fps;
+        if (!value || !cli_parse_long("--fps", value, 1, 240, &fps))
+            return -1;
+        tui->fps = (int)fps;
+    } else if ((value = cli_option_value(argc, argv, i, "--record", &matched)) || matched) {
+        if (!value)
+            return -1;
+        tui->record_path = value;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* --stats: what a session cost, on stderr once the terminal is back */
+void tui_print_stats(const Tui *tui)
+{
+    unsigned long frames = tui->frames;
+    double per_frame = frames ? 1.0 / (double)frames : 0.0;
+    fprintf(stderr,
+            "clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
+            "%.2f ms drawing and %.2f ms physics a frame\n",
+            frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
+            1000.0 * tui->physics_seconds * per_frame);
+    fprintf(stderr, "clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n",
+            tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
+}
+
 /* Fills tui from argv. Returns -1 to go on, or the exit status. */
 static int parse_options(Tui *tui, int argc, char **argv)
 {
@@ -558,24 +604,9 @@ static int parse_options(Tui *tui, int argc, char **argv)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             fputs(usage, stdout);
             return 0;
-        } else if (strcmp(arg, "--ascii") == 0) {
-            tui->ascii_only = true;
-        } else if (strcmp(arg, "--stats") == 0) {
-            tui->stats = true;
-        } else if (strcmp(arg, "--high-contrast") == 0) {
-            tui->render.high_contrast = true;
-        } else if ((value = cli_option_value(argc, argv, &i, "--background", &matched)) || matched) {
-            if (!value || !tui_parse_background(value, &tui->background_asked))
+        } else if ((matched = tui_screen_option(tui, argc, argv, &i)) != 0) {
+            if (matched < 0)
                 return EXIT_USAGE;
-        } else if ((value = cli_option_value(argc, argv, &i, "--fps", &matched)) || matched) {
-            long fps;
-            if (!value || !cli_parse_long("--fps", value, 1, 240, &fps))
-                return EXIT_USAGE;
-            tui->fps = (int)fps;
-        } else if ((value = cli_option_value(argc, argv, &i, "--record", &matched)) || matched) {
-            if (!value)
-                return EXIT_USAGE;
-            tui->record_path = value;
         } else if ((value = cli_option_value(argc, argv, &i, "--compare", &matched)) || matched) {
             if (!value)
                 return EXIT_USAGE;
@@ -877,17 +908,8 @@ int tui_main(int argc, char **argv)
             status = 1;
     }
 
-    if (tui->stats) {
-        unsigned long frames = tui->frames;
-        double per_frame = frames ? 1.0 / (double)frames : 0.0;
-        fprintf(stderr,
-                "clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
-                "%.2f ms drawing and %.2f ms physics a frame\n",
-                frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
-                1000.0 * tui->physics_seconds * per_frame);
-        fprintf(stderr, "clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n",
-                tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
-    }
+    if (tui->stats)
+        tui_print_stats(tui);
     panes_destroy(tui);
     free(tui);
     return status;

@@ -1062,9 +1062,13 @@ static const char learn_usage[] =
     "                                      ./lessons, $CLOTHSIM_LESSONS and\n"
     "    " CLOTHSIM_SHAREDIR "/lessons\n"
     "       clothsim FILE.lesson           play one lesson\n"
-    "  either takes --background=dark|light|auto: the colours for a dark or a\n"
-    "  light terminal (auto: ask the terminal), and --record FILE.cast: the\n"
-    "  session as an asciicast v2 file, with a marker at every page\n"
+    "  either takes the sandbox's screen options:\n"
+    "  --fps N             frames drawn per second (default 30; 10 on a slow link)\n"
+    "  --ascii             plain ASCII glyphs (fewer bytes than braille)\n"
+    "  --high-contrast     bold, bright drawing for projectors\n"
+    "  --background=WHICH  dark, light or auto: the colours for the terminal\n"
+    "  --stats             on exit, print the frames drawn and the bytes sent\n"
+    "  --record FILE.cast  the session as an asciicast v2 file, a marker a page\n"
     "\n"
     "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
     "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
@@ -1076,38 +1080,27 @@ int tui_learn_main(int argc, char **argv)
     /* argv[1] is "learn" or the lesson's path */
     bool menu = strcmp(argv[1], "learn") == 0;
     const char *path = menu ? NULL : argv[1];
-    Background background = BACKGROUND_AUTO;
-    const char *record_path = NULL;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(learn_usage, stdout);
-            return 0;
-        }
-        int matched = 0;
-        const char *value = cli_option_value(argc, argv, &i, "--background", &matched);
-        if (matched) {
-            if (!value || !tui_parse_background(value, &background))
-                return EXIT_USAGE;
-            continue;
-        }
-        value = cli_option_value(argc, argv, &i, "--record", &matched);
-        if (matched) {
-            if (!value)
-                return EXIT_USAGE;
-            record_path = value;
-            continue;
-        }
-        cli_error("%s takes no other argument: '%s' (clothsim learn --help)", menu ? "learn" : path, argv[i]);
-        return EXIT_USAGE;
-    }
     Tui *tui = calloc(1, sizeof *tui);
     if (!tui) {
         cli_error("out of memory");
         return 1;
     }
     tui_defaults(tui);
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(learn_usage, stdout);
+            free(tui);
+            return 0;
+        }
+        int matched = tui_screen_option(tui, argc, argv, &i);
+        if (matched > 0)
+            continue;
+        if (matched == 0)
+            cli_error("%s: unknown option '%s' (clothsim learn --help lists them)", menu ? "learn" : path, argv[i]);
+        free(tui);
+        return EXIT_USAGE;
+    }
     tui_locale(tui);
-    tui->background_asked = background;
 
     /* a lesson that does not parse is reported before the terminal is touched */
     Lesson *lesson = NULL;
@@ -1130,8 +1123,8 @@ int tui_learn_main(int argc, char **argv)
      * only once the whole session is written */
     char err[CLI_CUT_PATH * 2 + 200];
     Output recording = {0};
-    if (record_path) {
-        if (!output_open(&recording, "--record", record_path, err, sizeof err)) {
+    if (tui->record_path) {
+        if (!output_open(&recording, "--record", tui->record_path, err, sizeof err)) {
             cli_error("%s", err);
             lesson_catalogue_free(&m.catalogue);
             progress_free(&progress);
@@ -1163,6 +1156,8 @@ int tui_learn_main(int argc, char **argv)
             if (status == 0)
                 status = 1;
         }
+        if (tui->stats)
+            tui_print_stats(tui);
     }
     lesson_catalogue_free(&m.catalogue);
     progress_free(&progress);

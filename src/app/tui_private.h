@@ -312,6 +312,13 @@ void tui_handle_key(Tui *tui, int key);
 void tui_handle_mouse(Tui *tui);
 void tui_grab_release(Tui *tui);
 
+/* tui.c: the options the sandbox and the lessons share (--ascii --fps N
+ * --high-contrast --background=WHICH --stats --record FILE.cast): 1 when
+ * argv[*i] was one, 0 when not, -1 when its value is wrong (said). */
+int tui_screen_option(Tui *tui, int argc, char **argv, int *i);
+/* --stats: frames, bytes sent and time a frame, on stderr */
+void tui_print_stats(const Tui *tui);
+
 /* tui_draw.c */
 void tui_colours_init(Tui *tui);
 /* The colour pairs again for tui->background and high contrast, after a change. */

@@ -52,7 +52,7 @@ _clothsim() {
     bench) options="--quick --json --help" ;;
     scenes) options="--help" ;;
     progress) options="--csv --help" ;;
-    learn) options="--background --record --help" ;;
+    learn) options="--ascii --fps --high-contrast --background --stats --record --help" ;;
     *) options="--scene --set --compare --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac
 

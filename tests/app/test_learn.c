@@ -170,6 +170,49 @@ Test(learn, lesson_2_shows_the_blow_up_and_explains_after_it, .timeout = 120)
     remove_folder();
 }
 
+/* A class following the teacher's lesson over a slow link: the lesson takes
+ * the sandbox's --ascii, --fps and --stats. In a UTF-8 locale the panes are
+ * braille unless --ascii; --stats counts the frames, which --fps 5 keeps to
+ * about 5 a second (the default draws 30). */
+Test(learn, a_lesson_takes_ascii_fps_and_stats_for_a_slow_link, .timeout = 40)
+{
+    make_folder();
+    char args[512], stats_path[256];
+    snprintf(stats_path, sizeof stats_path, "%s/stats", folder);
+    snprintf(args, sizeof args, "%s/lessons/02-euler-vs-verlet.lesson --ascii --fps 5 --stats 2>%s", CLOTHSIM_SRCDIR,
+             stats_path);
+    start("LANG=C.UTF-8 LC_ALL=C.UTF-8", args, 80, 24);
+    cr_assert(wait_for("What will you see in four seconds?"), "the lesson did not open:\n%s", screen);
+    struct timespec from, to;
+    clock_gettime(CLOCK_MONOTONIC, &from);
+    tmux("send-keys -t t 2");
+    cr_expect(wait_for("You said 2. Watch what happens."), "the run did not start:\n%s", screen);
+    pause_ms(1500);
+    capture();
+    for (const unsigned char *c = (const unsigned char *)screen; *c; c++)
+        if (*c >= 0x80) {
+            cr_expect(false, "not ASCII under --ascii at column %ld:\n%s", (long)(c - (const unsigned char *)screen),
+                      screen);
+            break;
+        }
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    clock_gettime(CLOCK_MONOTONIC, &to);
+    double seconds = (double)(to.tv_sec - from.tv_sec) + 1e-9 * (double)(to.tv_nsec - from.tv_nsec);
+    FILE *f = fopen(stats_path, "r");
+    cr_assert(f, "--stats wrote nothing");
+    unsigned long frames = 0;
+    unsigned long long bytes = 0;
+    int got = fscanf(f, "clothsim: %lu frames drawn, %llu bytes", &frames, &bytes);
+    fclose(f);
+    cr_assert_eq(got, 2, "--stats does not count frames and bytes");
+    /* the lesson was open a little longer than measured here: allow 2 s */
+    cr_expect(frames <= (unsigned long)(5.0 * (seconds + 2.0)), "%lu frames in %.1f s at --fps 5", frames, seconds);
+    cr_expect(frames >= 2 && bytes > 0, "%lu frames, %llu bytes", frames, bytes);
+    stop();
+    remove_folder();
+}
+
 /* Predict, observe, explain, and the recap: an explain step holds the
  * explanation back until Enter; the lesson ends with each page's recap line
  * and the score, and the menu keeps the score. */
