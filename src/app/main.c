@@ -26,7 +26,7 @@ static const char usage[] =
     "       clothsim scenes                  the scenes\n"
     "       clothsim learn                   the lessons: a menu; progress is kept\n"
     "       clothsim FILE.lesson             play one lesson\n"
-    "       clothsim progress [--csv]        what you have done in the lessons\n"
+    "       clothsim progress [--csv [--answers]]  what you did in the lessons\n"
     "       clothsim check [--run] FILE...   check lesson scripts (--run: play them)\n"
     "       clothsim bench [--quick] [--json]  what the solver and the drawing cost\n"
     "       clothsim --help | --version\n"

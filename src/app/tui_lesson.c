@@ -79,6 +79,7 @@ typedef struct LessonScreen {
     const Solver *solvers[TUI_MAX_PANES]; /* what the TuiPanes show */
     const Cloth *cloths[TUI_MAX_PANES];
     double last_time;
+    double time_counted; /* when the time spent was last added to the progress */
     bool quit;
     NarrationLine lines[NARRATION_MAX_LINES];
     int line_count;
@@ -569,10 +570,17 @@ static void mark_page(LessonScreen *v)
     tui_term_mark(&v->tui->term, label);
 }
 
+/* A gap longer than this between two saves (a page, an answer) counts as
+ * this much: a lesson left open over lunch is not an hour of study. */
+#define TUI_LESSON_MAX_UNSAVED_SECONDS (15.0 * 60.0)
+
 static void save_progress(LessonScreen *v)
 {
     if (!v->progress)
         return;
+    double now = tui_now(), spent = now - v->time_counted;
+    progress_add_time(v->progress, v->path, spent < TUI_LESSON_MAX_UNSAVED_SECONDS ? spent : TUI_LESSON_MAX_UNSAVED_SECONDS);
+    v->time_counted = now;
     const LessonPlayer *p = v->player;
     bool finished = p->state == LESSON_FINISHED;
     int page = finished ? v->lesson->page_count - 1 : p->page;
@@ -610,6 +618,28 @@ static void adjust(LessonScreen *v, int presses)
         tui_message(v->tui, exploded ? "%s %s: r starts again with it" : "%s %s", key, value);
     else
         tui_message(v->tui, "%s", err);
+}
+
+/* The student answers the question asked with choice (0-based): the
+ * player goes on, and the answer is kept with the progress. */
+static void answer(LessonScreen *v, int choice)
+{
+    LessonPlayer *p = v->player;
+    int item = p->question;
+    bool first = item >= 0 && p->first_answers[item] < 0;
+    if (!lesson_player_answer(p, choice)) {
+        tui_message(v->tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
+        return;
+    }
+    if (!v->progress)
+        return;
+    const LessonItem *q = &v->lesson->items[item];
+    char given[16];
+    snprintf(given, sizeof given, "%d", choice + 1);
+    if (!progress_answer(v->progress, v->path, PROGRESS_QUESTION, lesson_item_number(v->lesson, item),
+                         lesson_item_page(v->lesson, item) + 1, given, q->answer < 0 ? -1 : q->answer == choice, first))
+        tui_message(v->tui, "out of memory: the answer is not kept");
+    save_progress(v);
 }
 
 static void handle_key(LessonScreen *v, int key)
@@ -713,8 +743,8 @@ static void handle_key(LessonScreen *v, int key)
     case '7':
     case '8':
     case '9':
-        if (p->state == LESSON_ASKING && !lesson_player_answer(p, key - '1'))
-            tui_message(tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
+        if (p->state == LESSON_ASKING)
+            answer(v, key - '1');
         break;
     default:
         break;
@@ -844,7 +874,8 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
         tui_message(tui, "out of memory: cannot open %s", path);
         return 1;
     }
-    *v = (LessonScreen){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress};
+    *v = (LessonScreen){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress,
+                        .time_counted = tui_now()};
     const ProgressEntry *saved = progress ? progress_find(progress, path) : NULL;
     if (saved && !saved->finished && saved->page > 0 && saved->page < lesson->page_count) {
         if (lesson_player_goto(player, saved->page))

@@ -51,7 +51,7 @@ _clothsim() {
     check) options="--run --verbose --tap --help" ;;
     bench) options="--quick --json --help" ;;
     scenes) options="--help" ;;
-    progress) options="--csv --help" ;;
+    progress) options="--csv --answers --help" ;;
     learn) options="--background --record --help" ;;
     *) options="--scene --set --compare --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac

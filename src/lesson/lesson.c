@@ -346,5 +346,21 @@ const char *lesson_page_recap(const Lesson *lesson, int page)
     return NULL;
 }
 
+int lesson_item_number(const Lesson *lesson, int item)
+{
+    int number = 0;
+    for (int k = 0; k <= item && k < lesson->item_count; k++)
+        number += lesson->items[k].kind == lesson->items[item].kind;
+    return number;
+}
+
+int lesson_item_page(const Lesson *lesson, int item)
+{
+    for (int page = 0; page < lesson->page_count; page++)
+        if (item >= lesson->pages[page].first_item && item < lesson->pages[page].first_item + lesson->pages[page].item_count)
+            return page;
+    return -1;
+}
+
 _Static_assert(sizeof lesson_view_keys / sizeof lesson_view_keys[0] == LESSON_VIEW_KEY_COUNT + 1,
                "LESSON_VIEW_KEY_COUNT counts lesson_view_keys");

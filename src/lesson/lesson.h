@@ -293,6 +293,13 @@ int lesson_page_words(const Lesson *lesson, int page);
 /* The page's recap line (the text of its recap item), or NULL if it has none. */
 const char *lesson_page_recap(const Lesson *lesson, int page);
 
+/* The item's number among the lesson's items of its kind, from 1 (the
+ * third question is 3): what the progress and the handout call it. */
+int lesson_item_number(const Lesson *lesson, int item);
+
+/* The page (0-based) the item is on, or -1 for the header's. */
+int lesson_item_page(const Lesson *lesson, int item);
+
 /* Metric by name, or -1. */
 int lesson_metric_find(const char *name);
 

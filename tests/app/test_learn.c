@@ -216,7 +216,14 @@ Test(learn, a_lesson_ends_with_its_recap_and_the_score_kept_with_the_progress, .
     FILE *f = fopen(saved, "r");
     cr_assert(f, "no progress file");
     char line[512] = "";
-    cr_expect(fgets(line, sizeof line, f) && strncmp(line, "1\t1\t1/2\t/", 7) == 0, "the file keeps: %s", line);
+    cr_expect(fgets(line, sizeof line, f) && strncmp(line, "lesson\t1\t1\t1/2\t", 15) == 0 &&
+                  strstr(line, "\t01-scored.lesson\n"),
+              "the file keeps: %s", line);
+    /* every answer: the first question right at once, the second wrong */
+    cr_expect(fgets(line, sizeof line, f) && strcmp(line, "answer\tquestion\t1\t1\t1\t1\t1\t1\t1\t01-scored.lesson\n") == 0,
+              "the first answer: %s", line);
+    cr_expect(fgets(line, sizeof line, f) && strcmp(line, "answer\tquestion\t2\t2\t1\t1\t0\t1\t0\t01-scored.lesson\n") == 0,
+              "the second answer: %s", line);
     fclose(f);
     remove_folder();
 }
