@@ -911,10 +911,42 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
 
 typedef struct Menu {
     LessonCatalogue catalogue;
-    int selected, top;
+    char course[16];   /* the course listed: "en", "uk" */
+    int *shown;        /* the catalogue's entries of that course */
+    int shown_count;
+    bool many_courses; /* l switches */
+    int selected, top; /* into shown */
     WINDOW *win;
     Canvas *canvas;
 } Menu;
+
+/* Lists course's lessons (m->course), from the first. */
+static void menu_show_course(Menu *m)
+{
+    free(m->shown);
+    m->shown = malloc(((size_t)m->catalogue.count + 1) * sizeof *m->shown);
+    m->shown_count = 0;
+    m->selected = m->top = 0;
+    char other[16];
+    snprintf(other, sizeof other, "%s", m->course);
+    lesson_catalogue_next_course(&m->catalogue, other);
+    m->many_courses = strcmp(other, m->course) != 0;
+    for (int k = 0; m->shown && k < m->catalogue.count; k++)
+        if (strcmp(m->catalogue.entries[k].course, m->course) == 0)
+            m->shown[m->shown_count++] = k;
+}
+
+/* The line under the title that names the course and the key to the next. */
+static void menu_draw_course(Tui *tui, const Menu *m, Canvas *c)
+{
+    if (!m->many_courses)
+        return;
+    char next[16], line[160];
+    snprintf(next, sizeof next, "%s", m->course);
+    lesson_catalogue_next_course(&m->catalogue, next);
+    snprintf(line, sizeof line, "Course: %s (l: %s)", lesson_course_name(m->course), lesson_course_name(next));
+    tui_text_put_fitted(c, 1, 1, c->width - 1, line, PALETTE_DIM, ATTR_NONE, tui->ascii_only);
+}
 
 static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
 {
@@ -951,8 +983,9 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         m->top = m->selected;
     if (m->selected >= m->top + per_screen)
         m->top = m->selected - per_screen + 1;
-    for (int k = m->top; k < m->catalogue.count && k < m->top + per_screen; k++) {
-        const LessonEntry *e = &m->catalogue.entries[k];
+    menu_draw_course(tui, m, c);
+    for (int k = m->top; k < m->shown_count && k < m->top + per_screen; k++) {
+        const LessonEntry *e = &m->catalogue.entries[m->shown[k]];
         int y = 2 + 3 * (k - m->top);
         bool selected = k == m->selected;
         const ProgressEntry *saved = progress ? progress_find(progress, e->path) : NULL;
@@ -1040,7 +1073,7 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
         int key, count = 0;
         while (!quit && (key = tui_read_key()) != ERR) {
             count++;
-            int n = m->catalogue.count;
+            int n = m->shown_count;
             switch (key) {
             case KEY_UP:
             case 'k':
@@ -1065,12 +1098,16 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
                 if (n == 0)
                     break;
                 menu_free(m); /* the lesson draws on the whole screen */
-                int status = open_lesson(tui, progress, m->catalogue.entries[m->selected].path);
+                int status = open_lesson(tui, progress, m->catalogue.entries[m->shown[m->selected]].path);
                 if (status != 0)
                     return status < 0 ? 0 : status;
                 clearok(curscr, TRUE);
                 break;
             }
+            case 'l':
+                lesson_catalogue_next_course(&m->catalogue, m->course);
+                menu_show_course(m);
+                break;
             case 'q':
             case 4:
                 quit = true;
@@ -1100,7 +1137,9 @@ static const char learn_usage[] =
     "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
     "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
     "keys, q quits. Progress is kept in $XDG_STATE_HOME/clothsim/progress\n"
-    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n";
+    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n"
+    "The menu lists the course in your language (LANGUAGE, LC_ALL, LC_MESSAGES,\n"
+    "LANG; lessons/uk/ for Ukrainian) and l switches to another course.\n";
 
 int tui_learn_main(int argc, char **argv)
 {
@@ -1156,6 +1195,10 @@ int tui_learn_main(int argc, char **argv)
     Menu m = {0};
     if (menu && !lesson_catalogue_find(&m.catalogue))
         tui_message(tui, "out of memory: not every lesson is listed");
+    if (menu) {
+        lesson_catalogue_course(&m.catalogue, m.course);
+        menu_show_course(&m);
+    }
 
     /* as the sandbox's: opened before the terminal is touched, in place
      * only once the whole session is written */
@@ -1165,6 +1208,7 @@ int tui_learn_main(int argc, char **argv)
         if (!output_open(&recording, "--record", record_path, err, sizeof err)) {
             cli_error("%s", err);
             lesson_catalogue_free(&m.catalogue);
+            free(m.shown);
             progress_free(&progress);
             lesson_destroy(lesson);
             free(tui);
@@ -1196,6 +1240,7 @@ int tui_learn_main(int argc, char **argv)
         }
     }
     lesson_catalogue_free(&m.catalogue);
+    free(m.shown);
     progress_free(&progress);
     lesson_destroy(lesson);
     free(tui);

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/lesson_menu.h"
 #include "lesson/lesson.h"
 
 static char folder[128]; /* the test's own folder: lessons/, state/ */
@@ -449,5 +450,111 @@ Test(learn, the_menu_scrolled_to_its_last_lessons_shows_what_a_fresh_menu_shows,
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
     stop();
+    remove_folder();
+}
+
+/* ---------------------------------------------------------------- the course in the user's language */
+
+/* The user's languages as gettext takes them: LANGUAGE first (a list),
+ * then the first of LC_ALL, LC_MESSAGES and LANG; LANGUAGE is ignored in
+ * the C locale. */
+Test(learn, the_users_languages_come_in_gettexts_order)
+{
+    char got[LESSON_MAX_LANGUAGES][16];
+    cr_expect_eq(lesson_user_languages(NULL, NULL, NULL, "uk_UA.UTF-8", got, LESSON_MAX_LANGUAGES), 1);
+    cr_expect_str_eq(got[0], "uk");
+    cr_expect_eq(lesson_user_languages("en:uk", NULL, NULL, "uk_UA.UTF-8", got, LESSON_MAX_LANGUAGES), 3);
+    cr_expect(strcmp(got[0], "en") == 0 && strcmp(got[1], "uk") == 0 && strcmp(got[2], "uk") == 0);
+    cr_expect_eq(lesson_user_languages(NULL, "en_GB.UTF-8", "uk_UA.UTF-8", "uk_UA.UTF-8", got, 8), 1);
+    cr_expect_str_eq(got[0], "en", "LC_ALL before LC_MESSAGES and LANG");
+    cr_expect_eq(lesson_user_languages(NULL, "", "uk_UA.UTF-8", "en_US.UTF-8", got, 8), 1);
+    cr_expect_str_eq(got[0], "uk", "an empty LC_ALL is unset; LC_MESSAGES before LANG");
+    cr_expect_eq(lesson_user_languages("uk", "C", NULL, NULL, got, 8), 0, "LANGUAGE is ignored in the C locale");
+    cr_expect_eq(lesson_user_languages("uk", NULL, NULL, "POSIX", got, 8), 0);
+    cr_expect_eq(lesson_user_languages("uk", "C.UTF-8", NULL, NULL, got, 8), 2, "C.UTF-8 is not the C locale");
+    cr_expect_str_eq(got[0], "uk");
+    cr_expect_eq(lesson_user_languages("", NULL, NULL, NULL, got, 8), 0);
+    cr_expect_eq(lesson_user_languages("de:fr:uk", NULL, NULL, "ru_UA.UTF-8@x", got, 2), 2, "at most max");
+    cr_expect(strcmp(got[0], "de") == 0 && strcmp(got[1], "fr") == 0);
+}
+
+static const char short_lesson_uk[] = "title Короткий тестовий урок\n"
+                                      "summary Дві сторінки і запитання\n"
+                                      "duration 2 min\n"
+                                      "page Перша сторінка\n"
+                                      "> Трохи розповіді.\n"
+                                      "question Яка літера перша?\n"
+                                      "choice Альфа\n"
+                                      "choice Бета\n"
+                                      "answer 1\n"
+                                      "page Друга сторінка\n"
+                                      "> Останні слова.\n";
+
+/* Under a Ukrainian locale the menu lists the Ukrainian course, l switches
+ * to the English one, and a lesson's progress is one whatever language it
+ * was played in and whatever folder held it when it was saved. */
+Test(learn, the_menu_follows_the_language_and_progress_follows_the_lesson, .timeout = 60)
+{
+    make_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lessons/uk", folder);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/lessons/uk/00-short.lesson", folder);
+    write_file(path, short_lesson_uk);
+    start("LC_ALL=C.UTF-8 LANGUAGE=uk", "learn", 100, 30);
+    cr_assert(wait_for("Короткий тестовий урок"), "the Ukrainian course is not listed:\n%s", screen);
+    cr_expect(strstr(screen, "Course: Українська (l: English)") != NULL, "no line naming the course:\n%s", screen);
+    cr_expect(strstr(screen, "A short test lesson") == NULL && strstr(screen, "Meet the cloth") == NULL,
+              "English lessons in the Ukrainian course:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("Перша сторінка"), "Enter did not open the Ukrainian lesson:\n%s", screen);
+    tmux("send-keys -t t Enter"); /* skips the question */
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("Друга сторінка"), "no second page:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_assert(wait_for("Дві сторінки і запитання"), "q did not go back to the menu:\n%s", screen);
+    tmux("send-keys -t t l");
+    cr_assert(wait_for("A short test lesson"), "l did not switch to the English course:\n%s", screen);
+    cr_expect(strstr(screen, "Course: English (l: Українська)") != NULL, "the course line:\n%s", screen);
+    cr_expect(strstr(screen, "Короткий") == NULL, "the Ukrainian course is still listed:\n%s", screen);
+    cr_expect(wait_for("at page 2"), "the English lesson does not have the Ukrainian one's progress:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    /* any other language: the English course first, the others a key away */
+    start("LC_ALL=C.UTF-8 LANGUAGE=de", "learn", 100, 30);
+    cr_assert(wait_for("A short test lesson"), "not the English course:\n%s", screen);
+    cr_expect(strstr(screen, "Course: English (l: Українська)") != NULL, "the course line:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    /* a progress file from when lessons were known by absolute path, in a
+     * checkout since moved: read, and the lesson resumes */
+    char saved[512];
+    snprintf(saved, sizeof saved, "%s/state/clothsim", folder);
+    char command[1100];
+    snprintf(command, sizeof command, "rm -rf %s && mkdir -p %s", saved, saved);
+    cr_assert_eq(system(command), 0);
+    snprintf(saved, sizeof saved, "%s/state/clothsim/progress", folder);
+    write_file(saved, "1\t0\t/home/somebody/old-checkout/lessons/00-short.lesson\n");
+    start("LC_ALL=C.UTF-8 LANGUAGE=en", "learn", 100, 30);
+    cr_assert(wait_for("A short test lesson"));
+    cr_expect(wait_for("at page 2"), "the old line was not read:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("The second page heading"), "the lesson did not resume on its second page:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_assert(wait_for("A short test lesson"));
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    FILE *f = fopen(saved, "r");
+    cr_assert(f);
+    char line[512] = "";
+    cr_expect(fgets(line, sizeof line, f) && strncmp(line, "lesson\t1\t0\t-\t", 13) == 0 &&
+                  strstr(line, "\t00-short.lesson\n"),
+              "not written anew: %s", line);
+    fclose(f);
     remove_folder();
 }
