@@ -296,6 +296,35 @@ static const char *unlocked_value(const LessonScreen *v, int k, char *out, size_
 
 static void mark_page(LessonScreen *v);
 
+/* The teacher's view (--teacher): under the heading, the lesson's own notes
+ * on the first page, the page's notes, and the right answer of each of its
+ * questions, set apart in a colour of their own and never in a student's view. */
+static void add_teacher_notes(LessonScreen *v, int width)
+{
+    const Lesson *lesson = v->lesson;
+    int page = v->player->page;
+    const char *notes[32];
+    char text[NARRATION_LINE_BYTES];
+    int count = page == 0 ? lesson_teacher_notes(lesson, -1, notes, 32) : 0;
+    count += lesson_teacher_notes(lesson, page, notes + count, 32 - count);
+    for (int k = 0; k < count; k++) {
+        snprintf(text, sizeof text, "Teacher: %s", notes[k]);
+        add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
+    }
+    const LessonPage *p = &lesson->pages[page];
+    for (int k = p->first_item; k < p->first_item + p->item_count; k++) {
+        const LessonItem *item = &lesson->items[k];
+        if (item->kind != LESSON_QUESTION || item->answer < 0)
+            continue;
+        snprintf(text, sizeof text, "Teacher: the answer is %d, %s.", item->answer + 1,
+                 item->choices[item->answer].text);
+        add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
+        count++;
+    }
+    if (count)
+        add_blank(v);
+}
+
 /* Everything the panel shows, as lines for a panel width cells wide. */
 static void build_narration(LessonScreen *v, int width)
 {
@@ -338,6 +367,8 @@ static void build_narration(LessonScreen *v, int width)
     const char *heading = lesson_player_heading(p);
     snprintf(text, sizeof text, "%s", heading && heading[0] ? heading : lesson->title);
     add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    if (tui->teacher_view)
+        add_teacher_notes(v, width);
 
     const LessonPage *page = &lesson->pages[p->page];
     int end = p->state == LESSON_PAGE_END ? page->first_item + page->item_count : p->item;
@@ -1131,8 +1162,9 @@ static const char learn_usage[] =
     "    " CLOTHSIM_SHAREDIR "/lessons\n"
     "       clothsim FILE.lesson           play one lesson\n"
     "  either takes --background=dark|light|auto: the colours for a dark or a\n"
-    "  light terminal (auto: ask the terminal), and --record FILE.cast: the\n"
-    "  session as an asciicast v2 file, with a marker at every page\n"
+    "  light terminal (auto: ask the terminal), --record FILE.cast: the\n"
+    "  session as an asciicast v2 file, with a marker at every page, and\n"
+    "  --teacher: the teacher's view, with the lesson's teacher notes and answers\n"
     "\n"
     "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
     "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
@@ -1148,6 +1180,7 @@ int tui_learn_main(int argc, char **argv)
     const char *path = menu ? NULL : argv[1];
     Background background = BACKGROUND_AUTO;
     const char *record_path = NULL;
+    bool teacher = false;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(learn_usage, stdout);
@@ -1167,6 +1200,10 @@ int tui_learn_main(int argc, char **argv)
             record_path = value;
             continue;
         }
+        if (strcmp(argv[i], "--teacher") == 0) {
+            teacher = true;
+            continue;
+        }
         cli_error("%s takes no other argument: '%s' (clothsim learn --help)", menu ? "learn" : path, argv[i]);
         return EXIT_USAGE;
     }
@@ -1178,6 +1215,7 @@ int tui_learn_main(int argc, char **argv)
     tui_defaults(tui);
     tui_locale(tui);
     tui->background_asked = background;
+    tui->teacher_view = teacher;
 
     /* a lesson that does not parse is reported before the terminal is touched */
     Lesson *lesson = NULL;

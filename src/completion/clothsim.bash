@@ -20,6 +20,7 @@ _clothsim() {
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
         case $word in
         run | params | scenes | learn | check | bench | progress) command=$word; break ;;
+        *.lesson) command=learn; break ;; # a lesson to play takes learn's options
         esac
     done
 
@@ -31,9 +32,14 @@ _clothsim() {
         compopt -o nospace 2>/dev/null
         COMPREPLY=($(compgen -S = -W "$(_clothsim_keys "$bin")" -- "$cur"))
         return ;;
-    --record | --csv | --dump)
+    --record | --dump)
         COMPREPLY=($(compgen -f -- "$cur"))
         return ;;
+    --csv)
+        if [[ $command != progress ]]; then # progress --csv takes no file
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return
+        fi ;;
     --mode)
         COMPREPLY=($(compgen -W "shaded wire strain points" -- "$cur"))
         return ;;
@@ -52,7 +58,7 @@ _clothsim() {
     bench) options="--quick --json --help" ;;
     scenes) options="--help" ;;
     progress) options="--csv --answers --help" ;;
-    learn) options="--background --record --help" ;;
+    learn) options="--background --record --teacher --help" ;;
     *) options="--scene --set --compare --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac
 

@@ -20,6 +20,7 @@ const char *const lesson_item_names[] = {
     [LESSON_PASS] = "pass",       [LESSON_PAUSE] = "pause",   [LESSON_HIGHLIGHT] = "highlight",
     [LESSON_QUESTION] = "question", [LESSON_PLAY] = "play",   [LESSON_EXPECT] = "expect",
     [LESSON_VIEW] = "view",       [LESSON_EXPLAIN] = "explain", [LESSON_RECAP] = "recap",
+    [LESSON_TEACHER] = "teacher",
 };
 
 const LessonMetricInfo lesson_metrics[] = {
@@ -333,6 +334,19 @@ int lesson_page_words(const Lesson *lesson, int page)
         words += longest;
     }
     return words;
+}
+
+int lesson_teacher_notes(const Lesson *lesson, int page, const char **out, int max)
+{
+    if (page >= lesson->page_count)
+        return 0;
+    int from = page < 0 ? 0 : lesson->pages[page].first_item;
+    int to = page < 0 ? lesson->setup_count : from + lesson->pages[page].item_count;
+    int count = 0;
+    for (int k = from; k < to && count < max; k++)
+        if (lesson->items[k].kind == LESSON_TEACHER)
+            out[count++] = lesson->items[k].text;
+    return count;
 }
 
 const char *lesson_page_recap(const Lesson *lesson, int page)

@@ -57,6 +57,9 @@ typedef enum LessonItemKind {
     LESSON_EXPLAIN,   /* text: the question "why?" a student answers in their own words; waits
                        * like a pause, and the narration after it is the explanation */
     LESSON_RECAP,     /* text: what the page showed, in a line, for the lesson's closing recap */
+    LESSON_TEACHER,   /* text: a note for the teacher (what to say, what students get wrong,
+                       * timing); never shown to students: the teacher's view and the
+                       * handout's teacher edition show it */
     LESSON_ITEM_KIND_COUNT
 } LessonItemKind;
 
@@ -289,6 +292,10 @@ const char *lesson_suggest(const char *word, const char *const *names, int count
  * is shown at a time). A projector reads about LESSON_PAGE_WORDS. */
 #define LESSON_PAGE_WORDS 60
 int lesson_page_words(const Lesson *lesson, int page);
+
+/* The teacher notes of page (-1: the header's, about the whole lesson): up
+ * to max texts into out; returns the count. */
+int lesson_teacher_notes(const Lesson *lesson, int page, const char **out, int max);
 
 /* The page's recap line (the text of its recap item), or NULL if it has none. */
 const char *lesson_page_recap(const Lesson *lesson, int page);

@@ -749,6 +749,19 @@ static bool cmd_recap(Parser *P, int col, const char *text, size_t length)
     return item->text != NULL;
 }
 
+/* teacher TEXT: a note for the teacher, never shown to students; in the
+ * header, about the whole lesson. */
+static bool cmd_teacher(Parser *P, int col, const char *text, size_t length)
+{
+    if (!length)
+        return fail(P, col, "teacher: write the note, e.g. 'teacher Ask first what they expect; 2 minutes'");
+    LessonItem *item = new_item(P, LESSON_TEACHER, col);
+    if (!item)
+        return false;
+    item->text = copy_text(P, text, length);
+    return item->text != NULL;
+}
+
 /* A page's explain steps each need an explanation after them. Called when a
  * page ends (another begins, or the file does). */
 static bool check_explained(Parser *P)
@@ -1338,6 +1351,7 @@ static const struct Command {
     {"pause", TAKES_TEXT | PAGE_ONLY, .handler = cmd_pause},
     {"explain", TAKES_TEXT | PAGE_ONLY, .handler = cmd_explain},
     {"recap", TAKES_TEXT | PAGE_ONLY, .handler = cmd_recap},
+    {"teacher", TAKES_TEXT, .handler = cmd_teacher},
     {"question", TAKES_TEXT | PAGE_ONLY, .handler = cmd_question},
     {"choice", TAKES_TEXT | IN_QUESTION, .handler = cmd_choice},
     {"feedback", TAKES_TEXT | IN_QUESTION, .handler = cmd_feedback},

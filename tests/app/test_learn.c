@@ -558,3 +558,49 @@ Test(learn, the_menu_follows_the_language_and_progress_follows_the_lesson, .time
     fclose(f);
     remove_folder();
 }
+
+/* ---------------------------------------------------------------- the teacher's view */
+
+static const char noted_lesson[] = "title A noted lesson\n"
+                                   "summary Notes for the teacher\n"
+                                   "duration 1 min\n"
+                                   "teacher NOTE-ONE\n"
+                                   "page The noted page\n"
+                                   "teacher NOTE-TWO\n"
+                                   "> Words for everyone.\n"
+                                   "question Which?\n"
+                                   "choice Alpha\n"
+                                   "choice Beta\n"
+                                   "answer 1\n"
+                                   "page The plain page\n"
+                                   "> More words.\n";
+
+/* Teacher notes are never on a student's screen; --teacher shows them, with
+ * the answer, on their page. */
+Test(learn, teacher_notes_show_only_in_the_teachers_view, .timeout = 40)
+{
+    make_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lessons/noted.lesson", folder);
+    write_file(path, noted_lesson);
+    start("", "lessons/noted.lesson", 80, 24);
+    cr_assert(wait_for("Words for everyone."), "the lesson did not open:\n%s", screen);
+    cr_expect(strstr(screen, "NOTE-") == NULL && strstr(screen, "Teacher:") == NULL,
+              "a student sees a teacher note:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    start("", "lessons/noted.lesson --teacher", 100, 40);
+    cr_assert(wait_for("Words for everyone."), "the lesson did not open:\n%s", screen);
+    cr_expect(strstr(screen, "Teacher: NOTE-ONE") != NULL, "no lesson note:\n%s", screen);
+    cr_expect(strstr(screen, "Teacher: NOTE-TWO") != NULL, "no page note:\n%s", screen);
+    cr_expect(strstr(screen, "Teacher: the answer is 1, Alpha.") != NULL, "no answer:\n%s", screen);
+    tmux("send-keys -t t Enter Enter");
+    cr_assert(wait_for("More words."), "no second page:\n%s", screen);
+    cr_expect(strstr(screen, "NOTE-") == NULL, "the first page's notes on the second:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    remove_folder();
+}

@@ -358,3 +358,13 @@ Test(course, ukrainian_lessons_keep_the_english_commands)
     cr_expect_geq(compared, 15, "compared %d lessons", compared);
     globfree(&g);
 }
+
+/* A teacher note is a command: the translation keeps it where the English
+ * has it (its text written anew), and one more or one fewer is caught. */
+Test(course, a_teacher_note_is_kept_where_the_english_has_it)
+{
+    cr_expect_str_eq(diff_of("recap The point.\n", "recap The point.\nteacher Stop here.\n"),
+                     "uk.lesson:20: the command differs from en.lesson:21 ('teacher' against 'pause')");
+    cr_expect_str_eq(diff_of("> The end.\n", "> The end.\nteacher Collect the sheets.\n"),
+                     "uk.lesson:24: an extra 'teacher' after the last of en.lesson");
+}

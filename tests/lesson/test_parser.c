@@ -503,3 +503,25 @@ Test(parser, explain_and_recap)
     cr_expect_str_eq(error_of(HEAD "page P\nrecap\n"),
                      "t.lesson:5:1: recap: say in a line what the page showed, e.g. 'recap Euler gains energy'");
 }
+
+/* teacher TEXT: notes for the teacher, in the header (the whole lesson) or on
+ * a page; never words a student reads. */
+Test(parser, teacher_notes)
+{
+    Lesson *l = parse(HEAD "teacher Plan 10 minutes.\npage P\n> Look.\nteacher Ask first what they expect.\n"
+                           "teacher Many say it will not sag.\npage Q\n> None here.\n");
+    cr_assert_not_null(l, "%s", err);
+    const char *notes[4];
+    cr_expect_eq(lesson_teacher_notes(l, -1, notes, 4), 1);
+    cr_expect_str_eq(notes[0], "Plan 10 minutes.");
+    cr_expect_eq(lesson_teacher_notes(l, 0, notes, 4), 2);
+    cr_expect_str_eq(notes[0], "Ask first what they expect.");
+    cr_expect_str_eq(notes[1], "Many say it will not sag.");
+    cr_expect_eq(lesson_teacher_notes(l, 0, notes, 1), 1, "at most max");
+    cr_expect_eq(lesson_teacher_notes(l, 1, notes, 4), 0);
+    cr_expect_eq(lesson_teacher_notes(l, 2, notes, 4), 0);
+    cr_expect_eq(lesson_page_words(l, 0), 1 + 1, "the notes are not on a student's screen");
+    lesson_destroy(l);
+    cr_expect_str_eq(error_of(HEAD "page P\n  teacher\n"),
+                     "t.lesson:5:3: teacher: write the note, e.g. 'teacher Ask first what they expect; 2 minutes'");
+}
