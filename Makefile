@@ -67,7 +67,8 @@ all: check-deps $(BIN)
 # ---------------------------------------------------------------- packages
 # Debian package -> a file that proves it is there.
 NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config
-NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux
+NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux \
+             libxml2-utils:/usr/bin/xmllint
 
 missing = $(strip $(foreach p,$(1),$(if $(wildcard $(lastword $(subst :, ,$(p)))),,$(firstword $(subst :, ,$(p))))))
 

@@ -218,6 +218,7 @@ Test(cli, every_help_and_listing_fits_in_80_columns)
         {"", "check", "--help", NULL},
         {"", "bench", "--help", NULL},
         {"", "progress", "--help", NULL},
+        {"", "handout", "--help", NULL},
         {"", "params", NULL},
         {"", "params", "--scene", "chain", NULL},
         {"", "params", "--help", NULL},

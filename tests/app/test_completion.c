@@ -73,6 +73,12 @@ Test(completion, the_teachers_options)
     cr_expect_str_eq(got, " --teacher \n", "a lesson file takes learn's options");
     got = complete(WORDS("progress --csv --a"));
     cr_expect_str_eq(got, " --answers \n");
+    got = complete(WORDS("hand"));
+    cr_expect_str_eq(got, " handout \n");
+    got = complete(WORDS("handout lessons/02"));
+    cr_expect(strstr(got, " lessons/02-euler-vs-verlet.lesson ") != NULL, "handout's lesson files: %s", got);
+    got = complete(WORDS("handout lessons/02-euler-vs-verlet.lesson --t"));
+    cr_expect_str_eq(got, " --teacher \n");
 }
 
 Test(completion, the_man_page_and_the_completion_are_under_src)
