@@ -349,6 +349,8 @@ bool handout_write(FILE *f, const Lesson *lesson, bool teacher)
 {
     Handout h = {.f = f, .lesson = lesson, .teacher = teacher};
     h.player = lesson_player_create(lesson);
+    if (h.player)
+        h.player->verify_homework = true; /* the teacher's edition prints the proof */
     h.canvas = canvas_create(HANDOUT_PANE_COLS, HANDOUT_PANE_ROWS);
     if (!h.player || !h.canvas) {
         lesson_player_destroy(h.player);

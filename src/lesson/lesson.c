@@ -20,7 +20,7 @@ const char *const lesson_item_names[] = {
     [LESSON_PASS] = "pass",       [LESSON_PAUSE] = "pause",   [LESSON_HIGHLIGHT] = "highlight",
     [LESSON_QUESTION] = "question", [LESSON_PLAY] = "play",   [LESSON_EXPECT] = "expect",
     [LESSON_VIEW] = "view",       [LESSON_EXPLAIN] = "explain", [LESSON_RECAP] = "recap",
-    [LESSON_TEACHER] = "teacher",
+    [LESSON_HOMEWORK] = "homework", [LESSON_TEACHER] = "teacher",
 };
 
 const LessonMetricInfo lesson_metrics[] = {
