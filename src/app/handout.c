@@ -234,6 +234,28 @@ static void put_question(Handout *h, int k)
     fputs("</div>\n", h->f);
 }
 
+/* A homework: the task and a line for the number; the teacher's edition
+ * adds the answer and the checker's proof of it. */
+static void put_homework(Handout *h, int k)
+{
+    const LessonItem *item = &h->lesson->items[k];
+    const LessonResult *r = &h->player->results[k];
+    fprintf(h->f, "<div class=\"question\"><p><b>Homework %d.</b> ", lesson_item_number(h->lesson, k));
+    put_text(h->f, item->text);
+    fputs("</p>\n<p>Your answer: ____________</p>\n", h->f);
+    if (h->teacher) {
+        fprintf(h->f, "<p class=\"teacher\">The answer is %d: the %s %s for which '", item->answer,
+                item->seek < 0 ? "smallest" : "largest", item->names[0]);
+        put_text(h->f, item->expect.source);
+        fprintf(h->f, "' holds after %g s. <span class=\"%s\">", item->seconds,
+                r->reached && r->passed ? "held" : "failed");
+        const char *proof = r->reached ? strstr(r->message, "homework ") : NULL; /* without file:line:col */
+        put_text(h->f, proof ? proof : "not checked");
+        fputs("</span></p>\n", h->f);
+    }
+    fputs("</div>\n", h->f);
+}
+
 /* Writes the page's items from h->emitted up to (not including) end. */
 static void put_items(Handout *h, int end)
 {
@@ -270,6 +292,9 @@ static void put_items(Handout *h, int end)
                 fputs("<ul class=\"figures\">\n", h->f);
             in_figures = true;
             put_expect(h, k);
+            break;
+        case LESSON_HOMEWORK:
+            put_homework(h, k);
             break;
         case LESSON_TEACHER:
             if (!h->teacher)

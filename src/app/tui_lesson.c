@@ -80,6 +80,10 @@ typedef struct LessonScreen {
     const Cloth *cloths[TUI_MAX_PANES];
     double last_time;
     double time_counted; /* when the time spent was last added to the progress */
+    int homework_item;   /* the homework the number below is typed for, or -1 */
+    char homework_input[12];
+    char homework_last[12]; /* the last number checked, "" none */
+    bool homework_right;
     bool quit;
     NarrationLine lines[NARRATION_MAX_LINES];
     int line_count;
@@ -314,15 +318,55 @@ static void add_teacher_notes(LessonScreen *v, int width)
     const LessonPage *p = &lesson->pages[page];
     for (int k = p->first_item; k < p->first_item + p->item_count; k++) {
         const LessonItem *item = &lesson->items[k];
-        if (item->kind != LESSON_QUESTION || item->answer < 0)
+        if (item->kind == LESSON_HOMEWORK)
+            snprintf(text, sizeof text, "Teacher: the homework's answer is %d.", item->answer);
+        else if (item->kind != LESSON_QUESTION || item->answer < 0)
             continue;
-        snprintf(text, sizeof text, "Teacher: the answer is %d, %s.", item->answer + 1,
-                 item->choices[item->answer].text);
+        else
+            snprintf(text, sizeof text, "Teacher: the answer is %d, %s.", item->answer + 1,
+                     item->choices[item->answer].text);
         add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
         count++;
     }
     if (count)
         add_blank(v);
+}
+
+/* The homework waited on, if any, with what is typed reset when it is
+ * another one than the number was typed for. */
+static const LessonItem *homework_waited(LessonScreen *v)
+{
+    const LessonItem *h = lesson_player_pause(v->player);
+    if (!h || h->kind != LESSON_HOMEWORK)
+        return NULL;
+    int item = (int)(h - v->lesson->items);
+    if (item != v->homework_item) {
+        v->homework_item = item;
+        v->homework_input[0] = v->homework_last[0] = '\0';
+    }
+    return h;
+}
+
+/* A homework waited on: its task, the number typed, and the verdict on the
+ * last one checked. False when no homework is waited on. */
+static bool add_homework(LessonScreen *v, int width)
+{
+    const LessonItem *h = homework_waited(v);
+    if (!h)
+        return false;
+    char text[NARRATION_LINE_BYTES];
+    snprintf(text, sizeof text, "Homework: %s", h->text);
+    add_wrapped(v, text, 0, 10, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    snprintf(text, sizeof text, "Your answer: %s_", v->homework_input);
+    add_wrapped(v, text, 1, 1, width, PALETTE_TEXT, ATTR_BOLD);
+    if (v->homework_last[0] && v->homework_right)
+        snprintf(text, sizeof text, "Right: %s. Enter goes on.", v->homework_last);
+    else if (v->homework_last[0])
+        snprintf(text, sizeof text, "Not %s. Try another number, or press Enter to go on.", v->homework_last);
+    else
+        snprintf(text, sizeof text, "Type the number and press Enter to check it; Enter alone goes on.");
+    add_wrapped(v, text, 1, 1, width, v->homework_last[0] ? PALETTE_HIGHLIGHT : PALETTE_DIM, ATTR_NONE);
+    return true;
 }
 
 /* Everything the panel shows, as lines for a panel width cells wide. */
@@ -440,6 +484,8 @@ static void build_narration(LessonScreen *v, int width)
         break;
     }
     case LESSON_WAITING: {
+        if (add_homework(v, width))
+            break;
         const LessonItem *pause = lesson_player_pause(p);
         if (pause && pause->kind == LESSON_EXPLAIN) {
             snprintf(text, sizeof text, "Explain: %s", pause->text);
@@ -673,6 +719,44 @@ static void answer(LessonScreen *v, int choice)
     save_progress(v);
 }
 
+/* A homework waited on takes digits, Backspace, and Enter with a number
+ * typed (checked, and kept with the progress). True if it took key. */
+static bool homework_key(LessonScreen *v, int key)
+{
+    const LessonItem *h = homework_waited(v);
+    if (!h)
+        return false;
+    size_t length = strlen(v->homework_input);
+    if (key >= '0' && key <= '9') {
+        if (length + 1 < sizeof v->homework_input && length < 6) {
+            v->homework_input[length] = (char)key;
+            v->homework_input[length + 1] = '\0';
+        }
+        return true;
+    }
+    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (length > 0)
+            v->homework_input[length - 1] = '\0';
+        return true;
+    }
+    if ((key == '\n' || key == '\r' || key == KEY_ENTER) && length > 0) {
+        bool right, first;
+        if (lesson_player_homework_answer(v->player, v->homework_input, &right, &first)) {
+            snprintf(v->homework_last, sizeof v->homework_last, "%s", v->homework_input);
+            v->homework_right = right;
+            int item = (int)(h - v->lesson->items);
+            if (v->progress &&
+                !progress_answer(v->progress, v->path, PROGRESS_HOMEWORK, lesson_item_number(v->lesson, item),
+                                 lesson_item_page(v->lesson, item) + 1, v->homework_input, right, first))
+                tui_message(v->tui, "out of memory: the answer is not kept");
+            save_progress(v);
+        }
+        v->homework_input[0] = '\0';
+        return true;
+    }
+    return false;
+}
+
 static void handle_key(LessonScreen *v, int key)
 {
     Tui *tui = v->tui;
@@ -684,6 +768,8 @@ static void handle_key(LessonScreen *v, int key)
             tui->help = false;
         return;
     }
+    if (homework_key(v, key))
+        return;
     bool playing = p->state == LESSON_PLAYING;
     int page = p->page;
     bool ok = true;
@@ -906,7 +992,7 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
         return 1;
     }
     *v = (LessonScreen){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress,
-                        .time_counted = tui_now()};
+                        .time_counted = tui_now(), .homework_item = -1};
     const ProgressEntry *saved = progress ? progress_find(progress, path) : NULL;
     if (saved && !saved->finished && saved->page > 0 && saved->page < lesson->page_count) {
         if (lesson_player_goto(player, saved->page))

@@ -191,3 +191,19 @@ Test(handout, bad_input_is_one_line_and_status_2)
     cr_expect(strncmp(err, "clothsim: -o /nonexistent/folder/x.html: ", 41) == 0 && count(err, "\n") == 1, "%s",
               err);
 }
+
+/* A homework: a line to write the number on; the teacher's edition has the
+ * answer and the checker's proof, run while the handout was made. */
+Test(handout, a_homework_has_room_for_the_number_and_the_teacher_has_its_proof, .timeout = 60)
+{
+    const char *lesson_path = CLOTHSIM_SRCDIR "/lessons/03-verlets-limit.lesson";
+    cr_assert_eq(run((const char *[]){"", "handout", lesson_path, "-o", "-", NULL}), 0, "%s", err);
+    cr_expect(strstr(out, "<b>Homework 1.</b> What is the fewest substeps") && strstr(out, "Your answer: ____"),
+              "no homework in the student's edition");
+    cr_expect(strstr(out, "The answer is 9") == NULL, "the answer in the student's edition");
+    cr_assert_eq(run((const char *[]){"", "handout", "--teacher", lesson_path, "-o", "-", NULL}), 0, "%s", err);
+    cr_expect(strstr(out, "The answer is 9: the smallest substeps for which 'not exploded' holds after 5 s. "
+                          "<span class=\"held\">homework held: substeps smallest 9: 'not exploded' holds after 5 s "
+                          "at 9, not at 8</span>") != NULL,
+              "no answer and proof in the teacher's edition");
+}

@@ -604,3 +604,46 @@ Test(learn, teacher_notes_show_only_in_the_teachers_view, .timeout = 40)
     stop();
     remove_folder();
 }
+
+/* ---------------------------------------------------------------- homework */
+
+/* A homework waits for a number: a wrong one is told so, the right one
+ * too, and both go into the record with the progress. */
+Test(learn, a_homework_takes_a_number_and_keeps_it_in_the_record, .timeout = 40)
+{
+    make_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lessons/hw.lesson", folder);
+    write_file(path, "title A homework lesson\nsummary One number\nduration 1 min\n"
+                     "set cols=6 rows=4 collider=none\n"
+                     "page Find the number\n> Explore first.\n"
+                     "homework How many iterations does the test key name?\n"
+                     "solve iterations smallest 1 after 100ms if not exploded\n"
+                     "page After\n> Done.\n");
+    start("", "lessons/hw.lesson", 80, 24);
+    cr_assert(wait_for("Homework: How many iterations"), "the homework is not shown:\n%s", screen);
+    cr_expect(strstr(screen, "Type the number and press Enter") != NULL, "no prompt:\n%s", screen);
+    tmux("send-keys -t t 2 3");
+    cr_expect(wait_for("Your answer: 23_"), "the typed number is not shown:\n%s", screen);
+    tmux("send-keys -t t BSpace Enter");
+    cr_expect(wait_for("Not 2. Try another number"), "a wrong number is not told:\n%s", screen);
+    tmux("send-keys -t t 1 Enter");
+    cr_expect(wait_for("Right: 1. Enter goes on."), "the right number is not told:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("Enter: next page."), "Enter did not go on:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("Done."), "no next page:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    char saved[512], line[512] = "";
+    snprintf(saved, sizeof saved, "%s/state/clothsim/progress", folder);
+    FILE *f = fopen(saved, "r");
+    cr_assert(f, "no progress file");
+    bool found = false;
+    while (fgets(line, sizeof line, f))
+        found = found || strcmp(line, "answer\thomework\t1\t1\t2\t2\t0\t1\t1\thw.lesson\n") == 0;
+    fclose(f);
+    cr_expect(found, "the homework is not in the record");
+    remove_folder();
+}
