@@ -18,8 +18,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "lesson_menu.h"
 #include "lesson/player.h"
 #include "lesson/view.h"
 #include "output.h"
@@ -431,11 +433,32 @@ static const char usage[] =
     "The lesson as one HTML page to print or share, with nothing to fetch: each\n"
     "page's text, its questions with room to answer, pictures of the panes drawn\n"
     "at the page's key moments, and the figures the lesson measures (it is\n"
-    "played headless, as check --run plays it). It prints on A4 and Letter.\n"
+    "played headless, as check --run plays it). It prints on A4 and Letter. In\n"
+    "your language where the lesson has a translation (lessons/uk/ for uk).\n"
     "  --teacher   the teacher's edition: the notes, the answers, the feedback,\n"
     "              the explanations and every claim, held or not\n"
     "  -o FILE     where to write it (- standard output); by default NAME.html,\n"
     "              or NAME-teacher.html, in the current folder\n";
+
+/* The lesson's translation in the user's language (lesson_user_languages),
+ * lessons/LANG/NAME beside lessons/NAME, into out; or path itself when the
+ * first language with a translation is English or there is none. */
+static const char *translation(const char *path, char *out, size_t size)
+{
+    char languages[LESSON_MAX_LANGUAGES][16];
+    int count = lesson_user_languages(getenv("LANGUAGE"), getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG"),
+                                      languages, LESSON_MAX_LANGUAGES);
+    const char *slash = strrchr(path, '/');
+    int folder = slash ? (int)(slash - path + 1) : 0;
+    for (int k = 0; k < count; k++) {
+        if (strcmp(languages[k], "en") == 0)
+            break;
+        int n = snprintf(out, size, "%.*s%s/%s", folder, path, languages[k], path + folder);
+        if (n > 0 && (size_t)n < size && access(out, R_OK) == 0)
+            return out;
+    }
+    return path;
+}
 
 int handout_main(int argc, char **argv)
 {
@@ -468,7 +491,8 @@ int handout_main(int argc, char **argv)
         cli_error("handout: name a lesson file (clothsim handout --help)");
         return EXIT_USAGE;
     }
-    char err[CLI_CUT_PATH * 2 + 200];
+    char err[CLI_CUT_PATH * 2 + 200], translated[1024];
+    lesson_path = translation(lesson_path, translated, sizeof translated);
     Lesson *lesson = lesson_parse_file(lesson_path, err, sizeof err);
     if (!lesson) {
         fprintf(stderr, "%s\n", err);

@@ -207,3 +207,17 @@ Test(handout, a_homework_has_room_for_the_number_and_the_teacher_has_its_proof, 
                           "at 9, not at 8</span>") != NULL,
               "no answer and proof in the teacher's edition");
 }
+
+/* In the user's language where the lesson has a translation (gettext's
+ * order: LANGUAGE, LC_ALL ...); the English one otherwise. */
+Test(handout, the_handout_is_in_the_users_language_where_there_is_a_translation, .timeout = 60)
+{
+    const char *lesson_path = CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson";
+    cr_assert_eq(setenv("LC_ALL", "C.UTF-8", 1), 0);
+    cr_assert_eq(setenv("LANGUAGE", "uk", 1), 0);
+    cr_assert_eq(run((const char *[]){"", "handout", lesson_path, "-o", "-", NULL}), 0, "%s", err);
+    cr_expect(strstr(out, "<h1>Знайомство з тканиною</h1>") != NULL, "not the Ukrainian lesson");
+    cr_assert_eq(setenv("LANGUAGE", "de:en:uk", 1), 0);
+    cr_assert_eq(run((const char *[]){"", "handout", lesson_path, "-o", "-", NULL}), 0, "%s", err);
+    cr_expect(strstr(out, "<h1>Meet the cloth</h1>") != NULL, "English comes before Ukrainian in LANGUAGE");
+}
