@@ -200,7 +200,7 @@ static void put_expect(Handout *h, int k)
         fprintf(h->f, "%s = ", lesson_metrics[e->metric].name);
         put_value(h->f, e->metric, r->seen);
         if (lesson_metric_on_screen(e->metric))
-            fprintf(h->f, " (on a %dx%d screen)", lesson_screen_sizes[0][0], lesson_screen_sizes[0][1]);
+            fprintf(h->f, " (as drawn at %dx%d)", lesson_screen_sizes[0][0], lesson_screen_sizes[0][1]);
     }
     if (h->teacher) {
         fputs(r->reached && r->passed ? " <span class=\"held\">&mdash; claim held: expect " :
@@ -289,12 +289,20 @@ static void put_items(Handout *h, int end)
                   "<div class=\"line\"></div></div></div>\n", h->f);
             h->explanation = !h->teacher;
             break;
-        case LESSON_EXPECT:
+        case LESSON_EXPECT: {
+            /* two claims on one measure (exploded after 1 s, before 3 s) are
+             * one figure to a student, who is not shown the claims */
+            const LessonItem *before = in_figures ? &h->lesson->items[k - 1] : NULL;
+            if (!h->teacher && before && before->kind == LESSON_EXPECT && before->expect.metric == item->expect.metric &&
+                before->expect.other_pane == item->expect.other_pane && before->pane && item->pane &&
+                strcmp(before->pane, item->pane) == 0)
+                break;
             if (!in_figures)
                 fputs("<ul class=\"figures\">\n", h->f);
             in_figures = true;
             put_expect(h, k);
             break;
+        }
         case LESSON_HOMEWORK:
             put_homework(h, k);
             break;
