@@ -78,7 +78,7 @@ static char *read_all(const char *path)
     return text;
 }
 
-Test(handout, a_students_handout_holds_every_page_picture_and_figure_and_no_answer, .timeout = 60)
+Test(handout, a_students_handout_holds_every_page_picture_and_figure_and_no_answer, .timeout = 240)
 {
     const char *lesson_path = CLOTHSIM_SRCDIR "/lessons/02-euler-vs-verlet.lesson";
     char path[128];
@@ -125,7 +125,7 @@ Test(handout, a_students_handout_holds_every_page_picture_and_figure_and_no_answ
     unlink(path);
 }
 
-Test(handout, the_teachers_edition_adds_notes_answers_and_claims, .timeout = 60)
+Test(handout, the_teachers_edition_adds_notes_answers_and_claims, .timeout = 240)
 {
     const char *lesson_path = CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson";
     cr_assert_eq(run((const char *[]){"", "handout", "--teacher", lesson_path, "-o", "-", NULL}), 0, "%s", err);
@@ -194,7 +194,7 @@ Test(handout, bad_input_is_one_line_and_status_2)
 
 /* A homework: a line to write the number on; the teacher's edition has the
  * answer and the checker's proof, run while the handout was made. */
-Test(handout, a_homework_has_room_for_the_number_and_the_teacher_has_its_proof, .timeout = 60)
+Test(handout, a_homework_has_room_for_the_number_and_the_teacher_has_its_proof, .timeout = 240)
 {
     const char *lesson_path = CLOTHSIM_SRCDIR "/lessons/03-verlets-limit.lesson";
     cr_assert_eq(run((const char *[]){"", "handout", lesson_path, "-o", "-", NULL}), 0, "%s", err);
@@ -210,7 +210,7 @@ Test(handout, a_homework_has_room_for_the_number_and_the_teacher_has_its_proof, 
 
 /* In the user's language where the lesson has a translation (gettext's
  * order: LANGUAGE, LC_ALL ...); the English one otherwise. */
-Test(handout, the_handout_is_in_the_users_language_where_there_is_a_translation, .timeout = 60)
+Test(handout, the_handout_is_in_the_users_language_where_there_is_a_translation, .timeout = 240)
 {
     const char *lesson_path = CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson";
     cr_assert_eq(setenv("LC_ALL", "C.UTF-8", 1), 0);
