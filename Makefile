@@ -67,7 +67,8 @@ all: check-deps $(BIN)
 # ---------------------------------------------------------------- packages
 # Debian package -> a file that proves it is there.
 NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config
-NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux
+NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux \
+             libxml2-utils:/usr/bin/xmllint
 
 missing = $(strip $(foreach p,$(1),$(if $(wildcard $(lastword $(subst :, ,$(p)))),,$(firstword $(subst :, ,$(p))))))
 
@@ -199,6 +200,7 @@ fuzz: check-deps
 	printf -- '--steps\0003\000--csv\000-\000--set\000iterations=5' > build/fuzz/corpus-args/seed-1
 	printf -- '--frames\000--size\00040x12\000--mode\000wire\000--scene=flag\000--seconds\0000.5' > build/fuzz/corpus-args/seed-2
 	printf '3\t0\t/a.lesson\n0\t1\t/b/c.lesson\n' > build/fuzz/corpus-progress/seed-1
+	printf 'lesson\t2\t1\t1/2\t125\t01-a.lesson\nanswer\tquestion\t1\t2\t2\t3\t0\t1\t1\t01-a.lesson\n' > build/fuzz/corpus-progress/seed-2
 	$(FUZZ_CC) tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
 	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c $(RENDER_SRC) $(CORE_SRC) \
 	  -lm -lpthread -o build/fuzz/fuzz_args

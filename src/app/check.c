@@ -4,7 +4,9 @@
  * `file:line:col: message` each on stderr. With --run it then plays each
  * lesson through lesson_player_play_to_end (no terminal, no clock: runs
  * finish at once, pauses, questions and free play are passed) and reports
- * each failed expect as `file:line:col: expect failed: ... (saw X)`.
+ * each failed expect as `file:line:col: expect failed: ... (saw X)`. A
+ * homework's answer is proved the same way: its condition must hold at the
+ * answer and not one step past it (`homework failed: ...` otherwise).
  * With --tap the report on standard output is TAP version 13 instead, for
  * a course's CI or an autograder: one test point per expect (per file
  * without --run), the messages as their descriptions; the exit status is
@@ -24,7 +26,8 @@ static const char usage[] =
     "usage: clothsim check [--run [--verbose]] [--tap] FILE...\n"
     "\n"
     "Checks lesson scripts (lessons/README.md describes the language).\n"
-    "  --run       also play each lesson headless and verify every 'expect'\n"
+    "  --run       also play each lesson headless and verify every 'expect' and\n"
+    "              the answer of every homework\n"
     "  --verbose   with --run, also show each expect that held and the value seen\n"
     "  --tap       report as TAP version 13 on standard output: a test point per\n"
     "              expect with --run, per file without (prove, a course's CI)\n"
@@ -39,7 +42,7 @@ static const char usage[] =
 static void tap_points(const Lesson *lesson, const LessonPlayer *player, int *point)
 {
     for (int k = 0; k < lesson->item_count; k++) {
-        if (lesson->items[k].kind != LESSON_EXPECT)
+        if (lesson->items[k].kind != LESSON_EXPECT && lesson->items[k].kind != LESSON_HOMEWORK)
             continue;
         const LessonResult *r = &player->results[k];
         printf("%s %d - ", r->reached && r->passed ? "ok" : "not ok", ++*point);
@@ -142,6 +145,8 @@ int check_main(int argc, char **argv)
                 continue;
             }
             LessonPlayer *player = lesson_player_create(lesson);
+            if (player)
+                player->verify_homework = true; /* a homework's answer is a claim too */
             if (!player || !lesson_player_play_to_end(player)) {
                 fprintf(stderr, "%s: out of memory\n", files[f]);
                 if (tap)

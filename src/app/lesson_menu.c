@@ -32,7 +32,7 @@ static bool is_folder(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool add(LessonCatalogue *catalogue, const char *path)
+static bool add(LessonCatalogue *catalogue, const char *path, const char *course)
 {
     char absolute[PATH_MAX];
     progress_absolute(path, absolute, sizeof absolute);
@@ -50,6 +50,7 @@ static bool add(LessonCatalogue *catalogue, const char *path)
     LessonEntry entry = {0};
     char err[512];
     Lesson *lesson = lesson_parse_file(path, err, sizeof err);
+    snprintf(entry.course, sizeof entry.course, "%.15s", course);
     entry.path = strdup(path);
     entry.absolute = strdup(absolute);
     if (lesson) {
@@ -72,8 +73,9 @@ static bool add(LessonCatalogue *catalogue, const char *path)
 }
 
 /* The lessons of folder, sorted, then those of its sub-folders (depth: how
- * many levels more to look into). */
-static bool scan(LessonCatalogue *catalogue, const char *folder, int depth)
+ * many levels more to look into); course: the course of folder's own
+ * lessons (a sub-folder's is its name). */
+static bool scan(LessonCatalogue *catalogue, const char *folder, int depth, const char *course)
 {
     DIR *dir = opendir(folder);
     if (!dir)
@@ -113,11 +115,11 @@ static bool scan(LessonCatalogue *catalogue, const char *folder, int depth)
     if (folder_count)
         qsort(folders, (size_t)folder_count, sizeof *folders, compare_names);
     for (int k = 0; k < file_count; k++) {
-        ok = ok && add(catalogue, files[k]);
+        ok = ok && add(catalogue, files[k], course);
         free(files[k]);
     }
     for (int k = 0; k < folder_count; k++) {
-        ok = ok && scan(catalogue, folders[k], depth - 1);
+        ok = ok && scan(catalogue, folders[k], depth - 1, strrchr(folders[k], '/') + 1);
         free(folders[k]);
     }
     free(files);
@@ -132,7 +134,7 @@ bool lesson_catalogue_find(LessonCatalogue *catalogue)
     bool ok = true;
     for (size_t k = 0; k < sizeof folders / sizeof folders[0]; k++)
         if (folders[k])
-            ok = scan(catalogue, folders[k], 1) && ok;
+            ok = scan(catalogue, folders[k], 1, "en") && ok;
     return ok;
 }
 
@@ -145,4 +147,93 @@ void lesson_catalogue_free(LessonCatalogue *catalogue)
     free(catalogue->entries);
     catalogue->entries = NULL;
     catalogue->count = catalogue->capacity = 0;
+}
+
+/* The language of a locale name or a LANGUAGE entry: "uk_UA.UTF-8@euro" gives "uk". */
+static void language_of(const char *name, size_t length, char *out)
+{
+    size_t n = 0;
+    while (n < length && n < 15 && name[n] != '_' && name[n] != '.' && name[n] != '@' && name[n] != '-')
+        n++;
+    memcpy(out, name, n);
+    out[n] = '\0';
+}
+
+int lesson_user_languages(const char *language, const char *lc_all, const char *lc_messages, const char *lang,
+                          char languages[][16], int max)
+{
+    const char *locale = lc_all && *lc_all ? lc_all : lc_messages && *lc_messages ? lc_messages : lang;
+    if (!locale || !*locale || strcmp(locale, "C") == 0 || strcmp(locale, "POSIX") == 0)
+        return 0; /* gettext ignores LANGUAGE in the C locale (C.UTF-8 is not it) */
+    int count = 0;
+    for (const char *p = language ? language : ""; *p && count < max;) {
+        size_t n = strcspn(p, ":");
+        if (n > 0) {
+            language_of(p, n, languages[count]);
+            if (languages[count][0])
+                count++;
+        }
+        p += n + (p[n] == ':');
+    }
+    if (count < max) {
+        language_of(locale, strlen(locale), languages[count]);
+        if (languages[count][0])
+            count++;
+    }
+    return count;
+}
+
+static bool has_course(const LessonCatalogue *catalogue, const char *course)
+{
+    for (int k = 0; k < catalogue->count; k++)
+        if (strcmp(catalogue->entries[k].course, course) == 0)
+            return true;
+    return false;
+}
+
+void lesson_catalogue_course(const LessonCatalogue *catalogue, char *course)
+{
+    char languages[LESSON_MAX_LANGUAGES][16];
+    int count = lesson_user_languages(getenv("LANGUAGE"), getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG"),
+                                      languages, LESSON_MAX_LANGUAGES);
+    for (int k = 0; k < count; k++)
+        if (has_course(catalogue, languages[k])) {
+            snprintf(course, 16, "%.15s", languages[k]);
+            return;
+        }
+    snprintf(course, 16, "%.15s", has_course(catalogue, "en") || catalogue->count == 0 ? "en" : catalogue->entries[0].course);
+}
+
+void lesson_catalogue_next_course(const LessonCatalogue *catalogue, char *course)
+{
+    const char *first = NULL, *next = NULL;
+    bool past = false; /* the entries walked are past course's first */
+    for (int k = 0; k < catalogue->count && !next; k++) {
+        const char *c = catalogue->entries[k].course;
+        bool new_course = true; /* its first entry */
+        for (int j = 0; j < k && new_course; j++)
+            new_course = strcmp(catalogue->entries[j].course, c) != 0;
+        if (!new_course)
+            continue;
+        if (!first)
+            first = c;
+        if (past)
+            next = c;
+        past = past || strcmp(c, course) == 0;
+    }
+    if (next || first)
+        snprintf(course, 16, "%.15s", next ? next : first);
+}
+
+const char *lesson_course_name(const char *course)
+{
+    static const char *const names[][2] = {
+        {"en", "English"}, {"uk", "\u0423\u043a\u0440\u0430\u0457\u043d\u0441\u044c\u043a\u0430"},
+        {"ru", "\u0420\u0443\u0441\u0441\u043a\u0438\u0439"}, {"de", "Deutsch"}, {"fr", "Fran\u00e7ais"},
+        {"es", "Espa\u00f1ol"}, {"pl", "Polski"},
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(names[k][0], course) == 0)
+            return names[k][1];
+    return course;
 }

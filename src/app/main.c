@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "check.h"
 #include "cli.h"
+#include "handout.h"
 #include "headless.h"
 #include "progress.h"
 #include "tui.h"
@@ -26,8 +27,9 @@ static const char usage[] =
     "       clothsim scenes                  the scenes\n"
     "       clothsim learn                   the lessons: a menu; progress is kept\n"
     "       clothsim FILE.lesson             play one lesson\n"
-    "       clothsim progress [--csv]        what you have done in the lessons\n"
+    "       clothsim progress [--csv [--answers]]  what you did in the lessons\n"
     "       clothsim check [--run] FILE...   check lesson scripts (--run: play them)\n"
+    "       clothsim handout FILE.lesson [--teacher] [-o FILE.html]  a page to print\n"
     "       clothsim bench [--quick] [--json]  what the solver and the drawing cost\n"
     "       clothsim --help | --version\n"
     "\n"
@@ -57,6 +59,8 @@ int main(int argc, char **argv)
         status = check_main(argc - 1, argv + 1);
     else if (strcmp(command, "bench") == 0)
         status = bench_main(argc - 1, argv + 1);
+    else if (strcmp(command, "handout") == 0)
+        status = handout_main(argc - 1, argv + 1);
     else if (strcmp(command, "progress") == 0)
         status = progress_main(argc - 1, argv + 1);
     else if (strcmp(command, "scenes") == 0)

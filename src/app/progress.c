@@ -80,65 +80,244 @@ static bool state_folder(char *out, size_t out_size, char *err, size_t err_size)
     return true;
 }
 
-static ProgressEntry *find_entry(Progress *progress, const char *absolute)
+const char *progress_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static ProgressEntry *find_entry(Progress *progress, const char *name, size_t length)
 {
     for (int k = 0; k < progress->count; k++)
-        if (strcmp(progress->entries[k].path, absolute) == 0)
+        if (strlen(progress->entries[k].name) == length && memcmp(progress->entries[k].name, name, length) == 0)
             return &progress->entries[k];
     return NULL;
 }
 
-static bool add_entry(Progress *progress, const char *path, size_t length, int page, bool finished,
-                      ProgressScore score)
+/* A new entry for the lesson called name (length bytes): at page 0, nothing
+ * done yet; NULL when out of memory. */
+static ProgressEntry *add_entry(Progress *progress, const char *name, size_t length)
 {
     if (progress->count == progress->capacity) {
         int capacity = progress->capacity ? 2 * progress->capacity : 16;
         ProgressEntry *grown = realloc(progress->entries, (size_t)capacity * sizeof *grown);
         if (!grown)
-            return false;
+            return NULL;
         progress->entries = grown;
         progress->capacity = capacity;
     }
     char *copy = malloc(length + 1);
     if (!copy)
-        return false;
-    memcpy(copy, path, length);
+        return NULL;
+    memcpy(copy, name, length);
     copy[length] = '\0';
-    progress->entries[progress->count++] = (ProgressEntry){copy, page, finished, score.right, score.graded, false};
+    ProgressEntry *e = &progress->entries[progress->count++];
+    *e = (ProgressEntry){.name = copy};
+    return e;
+}
+
+static ProgressEntry *entry_for(Progress *progress, const char *name, size_t length)
+{
+    ProgressEntry *e = find_entry(progress, name, length);
+    return e ? e : add_entry(progress, name, length);
+}
+
+/* The record of the number-th question or homework of e, made when there is
+ * none (tries 0); NULL when out of memory. */
+static ProgressAnswer *answer_slot(ProgressEntry *e, ProgressKind kind, int number)
+{
+    for (int k = 0; k < e->answer_count; k++)
+        if (e->answers[k].kind == kind && e->answers[k].number == number)
+            return &e->answers[k];
+    if (e->answer_count == e->answer_capacity) {
+        int capacity = e->answer_capacity ? 2 * e->answer_capacity : 8;
+        ProgressAnswer *grown = realloc(e->answers, (size_t)capacity * sizeof *grown);
+        if (!grown)
+            return NULL;
+        e->answers = grown;
+        e->answer_capacity = capacity;
+    }
+    ProgressAnswer *a = &e->answers[e->answer_count++];
+    *a = (ProgressAnswer){.kind = kind, .number = number, .first_right = -1, .last_right = -1};
+    return a;
+}
+
+/* Copies the record of from into to (answers included); false when out of memory. */
+static bool copy_record(ProgressEntry *to, const ProgressEntry *from)
+{
+    to->page = from->page;
+    to->finished = from->finished;
+    to->right = from->right, to->graded = from->graded;
+    to->seconds = from->seconds;
+    to->answer_count = 0;
+    for (int k = 0; k < from->answer_count; k++) {
+        ProgressAnswer *a = answer_slot(to, from->answers[k].kind, from->answers[k].number);
+        if (!a)
+            return false;
+        *a = from->answers[k];
+    }
     return true;
 }
 
-/* A number of at most 4 digits at s[*i], up to n: false if none. */
-static bool small_number(const char *s, size_t n, size_t *i, int *value)
+/* A number of at most 6 digits at s[*i], up to n, at most limit: false if none. */
+static bool small_number(const char *s, size_t n, size_t *i, long limit, long *value)
 {
     size_t from = *i;
     *value = 0;
-    while (*i < n && s[*i] >= '0' && s[*i] <= '9' && *i - from < 6)
+    while (*i < n && s[*i] >= '0' && s[*i] <= '9' && *i - from < 10)
         *value = 10 * *value + (s[(*i)++] - '0');
-    return *i > from && *value <= 100000;
+    return *i > from && *value <= limit;
 }
 
-/* One line "PAGE<TAB>FINISHED<TAB>[RIGHT/GRADED<TAB>]/PATH" of length n (no
- * newline): parsed into *page, *finished, *score and the path's offset, or
- * false. */
-static bool parse_line(const char *s, size_t n, int *page, bool *finished, ProgressScore *score, size_t *path_at)
+/* A whole field s[0..n) that is a number up to limit. */
+static bool number_field(const char *s, size_t n, long limit, int *value)
 {
     size_t i = 0;
-    if (!small_number(s, n, &i, page) || i + 3 > n || s[i] != '\t' || (s[i + 1] != '0' && s[i + 1] != '1') ||
+    long v;
+    if (!small_number(s, n, &i, limit, &v) || i != n)
+        return false;
+    *value = (int)v;
+    return true;
+}
+
+/* "1", "0" or "-" (no right answer): 1, 0, -1. */
+static bool right_field(const char *s, size_t n, int *right)
+{
+    if (n != 1 || (s[0] != '0' && s[0] != '1' && s[0] != '-'))
+        return false;
+    *right = s[0] == '-' ? -1 : s[0] - '0';
+    return true;
+}
+
+/* An answer as given: 1 to PROGRESS_MAX_GIVEN - 1 bytes, no control characters. */
+static bool given_field(const char *s, size_t n, char *out)
+{
+    if (n == 0 || n >= PROGRESS_MAX_GIVEN)
+        return false;
+    for (size_t k = 0; k < n; k++)
+        if ((unsigned char)s[k] < 0x20 || s[k] == 0x7f)
+            return false;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return true;
+}
+
+/* A lesson's name: what is left of the line, neither empty nor holding a
+ * NUL or a slash (a name is a file name). */
+static bool name_field(const char *s, size_t n)
+{
+    return n > 0 && n < NAME_MAX + 1 && !memchr(s, '\0', n) && !memchr(s, '/', n);
+}
+
+#define MAX_FIELDS 10
+
+/* Cuts line s (n bytes) at its first count - 1 tabs: count fields, the last
+ * the rest of the line. False when it has fewer. */
+static bool split(const char *s, size_t n, int count, const char **field, size_t *length)
+{
+    size_t at = 0;
+    for (int k = 0; k < count - 1; k++) {
+        const char *tab = memchr(s + at, '\t', n - at);
+        if (!tab)
+            return false;
+        field[k] = s + at;
+        length[k] = (size_t)(tab - (s + at));
+        at = (size_t)(tab - s) + 1;
+    }
+    field[count - 1] = s + at;
+    length[count - 1] = n - at;
+    return true;
+}
+
+/* "lesson PAGE FINISHED RIGHT/GRADED|- SECONDS NAME" into progress. */
+static bool parse_lesson(Progress *progress, const char *s, size_t n)
+{
+    const char *f[6];
+    size_t l[6];
+    int page, finished, right = 0, graded = 0;
+    if (!split(s, n, 6, f, l) || !number_field(f[1], l[1], 100000, &page) || !number_field(f[2], l[2], 1, &finished) ||
+        !name_field(f[5], l[5]))
+        return false;
+    size_t i = 0;
+    long r, g, seconds;
+    if (!(l[3] == 1 && f[3][0] == '-')) {
+        if (!small_number(f[3], l[3], &i, PROGRESS_MAX_QUESTIONS, &r) || i >= l[3] || f[3][i++] != '/' ||
+            !small_number(f[3], l[3], &i, PROGRESS_MAX_QUESTIONS, &g) || i != l[3] || r > g)
+            return false;
+        right = (int)r, graded = (int)g;
+    }
+    i = 0;
+    if (!small_number(f[4], l[4], &i, 1000000000L, &seconds) || i != l[4])
+        return false;
+    ProgressEntry *e = entry_for(progress, f[5], l[5]);
+    if (!e)
+        return true; /* out of memory: what was read is kept */
+    e->page = page > e->page ? page : e->page; /* twice: the furthest */
+    e->finished = e->finished || finished;
+    if (graded) /* the later line's score */
+        e->right = right, e->graded = graded;
+    e->seconds = seconds > e->seconds ? seconds : e->seconds;
+    return true;
+}
+
+/* "answer KIND NUMBER PAGE TRIES FIRST FIRST_RIGHT LAST LAST_RIGHT NAME" into progress. */
+static bool parse_answer(Progress *progress, const char *s, size_t n)
+{
+    const char *f[MAX_FIELDS];
+    size_t l[MAX_FIELDS];
+    ProgressAnswer read = {0};
+    if (!split(s, n, 10, f, l))
+        return false;
+    if (l[1] == 8 && memcmp(f[1], "question", 8) == 0)
+        read.kind = PROGRESS_QUESTION;
+    else if (l[1] == 8 && memcmp(f[1], "homework", 8) == 0)
+        read.kind = PROGRESS_HOMEWORK;
+    else
+        return false;
+    if (!number_field(f[2], l[2], PROGRESS_MAX_QUESTIONS, &read.number) || read.number < 1 ||
+        !number_field(f[3], l[3], 100000, &read.page) || read.page < 1 ||
+        !number_field(f[4], l[4], 100000, &read.tries) || read.tries < 1 || !given_field(f[5], l[5], read.first) ||
+        !right_field(f[6], l[6], &read.first_right) || !given_field(f[7], l[7], read.last) ||
+        !right_field(f[8], l[8], &read.last_right) || !name_field(f[9], l[9]))
+        return false;
+    ProgressEntry *e = entry_for(progress, f[9], l[9]);
+    ProgressAnswer *a = e ? answer_slot(e, read.kind, read.number) : NULL;
+    if (a)
+        *a = read; /* twice: the later line */
+    return true;
+}
+
+/* A line of the files written before names and answers were kept:
+ * "PAGE<TAB>0|1<TAB>[RIGHT/GRADED<TAB>]/PATH", the path's file name its key. */
+static bool parse_old_line(Progress *progress, const char *s, size_t n)
+{
+    size_t i = 0;
+    long page, right = 0, graded = 0;
+    if (!small_number(s, n, &i, 100000, &page) || i + 3 > n || s[i] != '\t' || (s[i + 1] != '0' && s[i + 1] != '1') ||
         s[i + 2] != '\t')
         return false;
-    *finished = s[i + 1] == '1';
+    bool finished = s[i + 1] == '1';
     i += 3;
-    *score = (ProgressScore){0, 0};
     if (i < n && s[i] != '/') {
-        if (!small_number(s, n, &i, &score->right) || i >= n || s[i++] != '/' ||
-            !small_number(s, n, &i, &score->graded) || i >= n || s[i++] != '\t' ||
-            score->graded > PROGRESS_MAX_QUESTIONS || score->right > score->graded)
+        if (!small_number(s, n, &i, PROGRESS_MAX_QUESTIONS, &right) || i >= n || s[i++] != '/' ||
+            !small_number(s, n, &i, PROGRESS_MAX_QUESTIONS, &graded) || i >= n || s[i++] != '\t' || right > graded)
             return false;
     }
     if (i >= n || s[i] != '/' || memchr(s + i, '\0', n - i) || n - i >= PATH_MAX)
         return false;
-    *path_at = i;
+    const char *slash = s + n;
+    while (slash[-1] != '/')
+        slash--;
+    size_t length = (size_t)(s + n - slash);
+    if (length == 0)
+        return false; /* a folder, not a lesson */
+    ProgressEntry *e = entry_for(progress, slash, length);
+    if (!e)
+        return true;
+    e->page = (int)page > e->page ? (int)page : e->page;
+    e->finished = e->finished || finished;
+    if (graded)
+        e->right = (int)right, e->graded = (int)graded;
     return true;
 }
 
@@ -149,27 +328,18 @@ bool progress_parse(Progress *progress, const char *text, size_t length, int *ba
     for (int line = 1; at < length; line++) {
         const char *newline = memchr(text + at, '\n', length - at);
         size_t end = newline ? (size_t)(newline - text) : length;
-        int page;
-        bool finished;
-        ProgressScore score;
-        size_t path_at;
-        if (!parse_line(text + at, end - at, &page, &finished, &score, &path_at)) {
+        const char *s = text + at;
+        size_t n = end - at;
+        bool ok;
+        if (n > 7 && memcmp(s, "lesson\t", 7) == 0)
+            ok = parse_lesson(progress, s, n);
+        else if (n > 7 && memcmp(s, "answer\t", 7) == 0)
+            ok = parse_answer(progress, s, n);
+        else
+            ok = parse_old_line(progress, s, n);
+        if (!ok) {
             *bad_line = line;
             return false;
-        }
-        const char *path = text + at + path_at;
-        size_t path_length = end - at - path_at;
-        char key[PATH_MAX];
-        memcpy(key, path, path_length);
-        key[path_length] = '\0';
-        ProgressEntry *twice = find_entry(progress, key);
-        if (twice) { /* the furthest of the two */
-            twice->page = page > twice->page ? page : twice->page;
-            twice->finished = twice->finished || finished;
-            if (score.graded) /* the later line's score */
-                twice->right = score.right, twice->graded = score.graded;
-        } else if (!add_entry(progress, path, path_length, page, finished, score)) {
-            return true; /* out of memory: what was read is kept */
         }
         at = end + 1;
     }
@@ -225,10 +395,10 @@ static void set_aside(Progress *progress, int bad_line)
     snprintf(aside, sizeof aside, "%s.corrupt", progress->file);
     if (rename(progress->file, aside) == 0)
         snprintf(progress->err, sizeof progress->err,
-                 "%.200s: line %d is not 'PAGE<TAB>0|1<TAB>RIGHT/GRADED<TAB>/PATH': the file is set aside as %.200s.corrupt", progress->file,
+                 "%.200s: line %d is not a progress record: the file is set aside as %.200s.corrupt", progress->file,
                  bad_line, progress->file);
     else
-        snprintf(progress->err, sizeof progress->err, "%.200s: line %d is not 'PAGE<TAB>0|1<TAB>RIGHT/GRADED<TAB>/PATH' (%s)",
+        snprintf(progress->err, sizeof progress->err, "%.200s: line %d is not a progress record (%s)",
                  progress->file, bad_line, strerror(errno));
     progress->set_aside = true;
 }
@@ -258,8 +428,10 @@ void progress_load(Progress *progress)
 
 void progress_free(Progress *progress)
 {
-    for (int k = 0; k < progress->count; k++)
-        free(progress->entries[k].path);
+    for (int k = 0; k < progress->count; k++) {
+        free(progress->entries[k].name);
+        free(progress->entries[k].answers);
+    }
     free(progress->entries);
     progress->entries = NULL;
     progress->count = progress->capacity = 0;
@@ -267,13 +439,43 @@ void progress_free(Progress *progress)
 
 const ProgressEntry *progress_find(const Progress *progress, const char *path)
 {
-    char absolute[PATH_MAX];
-    if (!progress_absolute(path, absolute, sizeof absolute))
-        return NULL;
-    for (int k = 0; k < progress->count; k++)
-        if (strcmp(progress->entries[k].path, absolute) == 0)
-            return &progress->entries[k];
-    return NULL;
+    const char *name = progress_name(path);
+    return find_entry((Progress *)progress, name, strlen(name));
+}
+
+bool progress_answer(Progress *progress, const char *path, ProgressKind kind, int number, int page,
+                     const char *given, int right, bool first)
+{
+    const char *name = progress_name(path);
+    ProgressEntry *e = entry_for(progress, name, strlen(name));
+    ProgressAnswer *a = e ? answer_slot(e, kind, number) : NULL;
+    if (!a)
+        return false;
+    char cut[PROGRESS_MAX_GIVEN];
+    size_t n = 0;
+    for (; given[n] && n < sizeof cut - 1; n++) /* what the file cannot hold is not kept */
+        cut[n] = (unsigned char)given[n] < 0x20 || given[n] == 0x7f ? '?' : given[n];
+    cut[n] = '\0';
+    if (n == 0)
+        snprintf(cut, sizeof cut, "?");
+    if (first || a->tries == 0) {
+        a->tries = 0;
+        snprintf(a->first, sizeof a->first, "%s", cut);
+        a->first_right = right;
+    }
+    a->page = page;
+    a->tries++;
+    snprintf(a->last, sizeof a->last, "%s", cut);
+    a->last_right = right;
+    return true;
+}
+
+void progress_add_time(Progress *progress, const char *path, double seconds)
+{
+    const char *name = progress_name(path);
+    ProgressEntry *e = entry_for(progress, name, strlen(name));
+    if (e && seconds > 0.0 && e->seconds + seconds < 1e9)
+        e->seconds += (long)(seconds + 0.5);
 }
 
 /* Under the lock no save is under way: every temporary file left is from a
@@ -291,6 +493,11 @@ static void remove_stale_temporaries(const char *folder)
         unlink(path);
     }
     closedir(d);
+}
+
+static const char *right_text(int right)
+{
+    return right < 0 ? "-" : right ? "1" : "0";
 }
 
 /* Writes entries into a new temporary file (O_EXCL: never an existing file
@@ -314,12 +521,22 @@ static bool write_entries(Progress *progress, const char *folder)
     }
     for (int k = 0; k < progress->count; k++) {
         const ProgressEntry *e = &progress->entries[k];
-        if (strchr(e->path, '\n')) /* a name the file cannot hold is not kept */
+        if (!name_field(e->name, strlen(e->name)) || strpbrk(e->name, "\n")) /* a name the file cannot hold */
             continue;
-        if (e->graded) /* no score, no field: the line reads as it did before scores */
-            fprintf(f, "%d\t%d\t%d/%d\t%s\n", e->page, e->finished ? 1 : 0, e->right, e->graded, e->path);
+        fprintf(f, "lesson\t%d\t%d\t", e->page, e->finished ? 1 : 0);
+        if (e->graded)
+            fprintf(f, "%d/%d", e->right, e->graded);
         else
-            fprintf(f, "%d\t%d\t%s\n", e->page, e->finished ? 1 : 0, e->path);
+            fputc('-', f);
+        fprintf(f, "\t%ld\t%s\n", e->seconds, e->name);
+        for (int j = 0; j < e->answer_count; j++) {
+            const ProgressAnswer *a = &e->answers[j];
+            if (a->tries < 1)
+                continue;
+            fprintf(f, "answer\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n",
+                    a->kind == PROGRESS_HOMEWORK ? "homework" : "question", a->number, a->page, a->tries, a->first,
+                    right_text(a->first_right), a->last, right_text(a->last_right), e->name);
+        }
     }
     bool ok = fflush(f) == 0 && !ferror(f) && fsync(fd) == 0;
     int saved = errno;
@@ -336,8 +553,8 @@ static bool write_entries(Progress *progress, const char *folder)
 }
 
 /* Reads what is on disk now (another lesson may have saved since) and
- * merges it into progress: for every lesson the furthest page and finished
- * if either says so. */
+ * merges it into progress: every other lesson's record as it is on disk;
+ * the one being saved keeps ours, finished if either says so. */
 static void merge_from_disk(Progress *progress)
 {
     char *text;
@@ -356,14 +573,12 @@ static void merge_from_disk(Progress *progress)
     free(text);
     for (int k = 0; k < disk.count; k++) {
         const ProgressEntry *d = &disk.entries[k];
-        ProgressEntry *mine = find_entry(progress, d->path);
+        ProgressEntry *mine = entry_for(progress, d->name, strlen(d->name));
         if (!mine)
-            add_entry(progress, d->path, strlen(d->path), d->page, d->finished, (ProgressScore){d->right, d->graded});
-        else if (!mine->saving) {
-            mine->page = d->page;
-            mine->finished = mine->finished || d->finished;
-            mine->right = d->right, mine->graded = d->graded;
-        } else
+            break; /* out of memory: ours is written */
+        if (!mine->saving)
+            copy_record(mine, d);
+        else
             mine->finished = mine->finished || d->finished;
     }
     progress_free(&disk);
@@ -406,24 +621,18 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
     if (score.graded > PROGRESS_MAX_QUESTIONS || score.right > score.graded || score.right < 0)
         score = PROGRESS_SCORE_KEEP; /* not a score: never written */
     *first_failure = false;
-    char absolute[PATH_MAX];
-    bool named = progress_absolute(path, absolute, sizeof absolute);
-    ProgressEntry *entry = named ? find_entry(progress, absolute) : NULL;
-    if (!named) {
-        snprintf(progress->err, sizeof progress->err, "the lesson's path is too long to keep its progress");
-    } else if (entry) {
+    const char *name = progress_name(path);
+    ProgressEntry *entry = NULL;
+    if (!name_field(name, strlen(name)) || strchr(name, '\n'))
+        snprintf(progress->err, sizeof progress->err, "the lesson's file name cannot be kept in the progress file");
+    else if (!(entry = entry_for(progress, name, strlen(name))))
+        snprintf(progress->err, sizeof progress->err, "out of memory");
+    if (entry) {
         entry->page = page;
         entry->finished = entry->finished || finished;
         if (score.graded >= 0)
             entry->right = score.right, entry->graded = score.graded;
-    } else if (!add_entry(progress, absolute, strlen(absolute), page, finished,
-                          score.graded >= 0 ? score : (ProgressScore){0, 0})) {
-        snprintf(progress->err, sizeof progress->err, "out of memory");
-    } else {
-        entry = &progress->entries[progress->count - 1];
-    }
-    if (entry) {
-        entry->saving = true; /* this one is ours: the merge keeps our page */
+        entry->saving = true; /* this one is ours: the merge keeps our record */
         bool saved = write_file(progress);
         for (int k = 0; k < progress->count; k++)
             progress->entries[k].saving = false;
@@ -438,15 +647,18 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
 /* ---------------------------------------------------------------- clothsim progress */
 
 static const char progress_usage[] =
-    "usage: clothsim progress [--csv]\n"
+    "usage: clothsim progress [--csv [--answers]]\n"
     "\n"
     "What this user has done in the lessons, from the progress file\n"
     "($XDG_STATE_HOME/clothsim/progress): for each lesson the page reached,\n"
-    "whether it was finished and the score of the last finish (questions right\n"
-    "at the first try, of those that have a right answer).\n"
-    "  --csv   the same as CSV with the user's name in every row, for a teacher\n"
-    "          to collect from a shared server: user,lesson,page,finished,right,\n"
-    "          questions\n";
+    "whether it was finished, the score of the last finish (questions right at\n"
+    "the first try, of those that have a right answer), the time spent, and\n"
+    "every question and homework answered: the first answer and the last.\n"
+    "  --csv      one row a lesson, with the user's name in every row, for a\n"
+    "             teacher to collect from a shared server: user,lesson,page,\n"
+    "             finished,right,questions,seconds\n"
+    "  --answers  with --csv: one row an answered question or homework: user,\n"
+    "             lesson,kind,number,page,tries,first,first_right,last,last_right\n";
 
 /* s as a CSV field: quoted when it holds a comma, a quote or a line break. */
 static void csv_field(const char *s)
@@ -464,19 +676,57 @@ static void csv_field(const char *s)
     putchar('"');
 }
 
+static const char *csv_right(int right)
+{
+    return right < 0 ? "" : right ? "1" : "0";
+}
+
+/* "12 min", "1 h 05 min": time spent, to the minute. */
+static void format_time(long seconds, char *out, size_t size)
+{
+    long minutes = (seconds + 30) / 60;
+    if (minutes < 60)
+        snprintf(out, size, "%ld min", minutes);
+    else
+        snprintf(out, size, "%ld h %02ld min", minutes / 60, minutes % 60);
+}
+
+static void print_answer(const ProgressAnswer *a)
+{
+    static const char *const marks[] = {"wrong", "right", "not graded"};
+    const char *first = marks[a->first_right < 0 ? 2 : a->first_right];
+    const char *last = marks[a->last_right < 0 ? 2 : a->last_right];
+    if (a->kind == PROGRESS_QUESTION && a->tries == 1)
+        printf("    question %d (page %d): answered %s, %s.\n", a->number, a->page, a->first, first);
+    else if (a->kind == PROGRESS_QUESTION)
+        printf("    question %d (page %d): answered %s first, %s; %s last, %s; %d tries.\n", a->number, a->page,
+               a->first, first, a->last, last, a->tries);
+    else if (a->tries == 1)
+        printf("    homework %d (page %d): answered %s, %s.\n", a->number, a->page, a->first, first);
+    else
+        printf("    homework %d (page %d): answered %s first, %s; %s last, %s; %d tries.\n", a->number, a->page,
+               a->first, first, a->last, last, a->tries);
+}
+
 int progress_main(int argc, char **argv)
 {
-    bool csv = false;
+    bool csv = false, answers = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(progress_usage, stdout);
             return 0;
         } else if (strcmp(argv[i], "--csv") == 0) {
             csv = true;
+        } else if (strcmp(argv[i], "--answers") == 0) {
+            answers = true;
         } else {
             fprintf(stderr, "clothsim: progress: unknown argument '%.80s' (clothsim progress --help)\n", argv[i]);
             return 2;
         }
+    }
+    if (answers && !csv) {
+        fprintf(stderr, "clothsim: progress: --answers goes with --csv (the text lists the answers already)\n");
+        return 2;
     }
     Progress progress = {0};
     progress_load(&progress);
@@ -492,30 +742,48 @@ int progress_main(int argc, char **argv)
         const struct passwd *pw = getpwuid(getuid());
         user = pw && pw->pw_name ? pw->pw_name : "?";
     }
-    if (csv)
-        puts("user,lesson,page,finished,right,questions");
+    if (answers)
+        puts("user,lesson,kind,number,page,tries,first,first_right,last,last_right");
+    else if (csv)
+        puts("user,lesson,page,finished,right,questions,seconds");
     else if (progress.count == 0)
         printf("No lesson played yet (clothsim learn). Progress is kept in %s.\n", progress.file);
     for (int k = 0; k < progress.count; k++) {
         const ProgressEntry *e = &progress.entries[k];
-        if (csv) {
+        if (answers) {
+            for (int j = 0; j < e->answer_count; j++) {
+                const ProgressAnswer *a = &e->answers[j];
+                csv_field(user);
+                putchar(',');
+                csv_field(e->name);
+                printf(",%s,%d,%d,%d,", a->kind == PROGRESS_HOMEWORK ? "homework" : "question", a->number, a->page,
+                       a->tries);
+                csv_field(a->first);
+                printf(",%s,", csv_right(a->first_right));
+                csv_field(a->last);
+                printf(",%s\n", csv_right(a->last_right));
+            }
+        } else if (csv) {
             csv_field(user);
             putchar(',');
-            csv_field(e->path);
+            csv_field(e->name);
             printf(",%d,%d,", e->page + 1, e->finished ? 1 : 0);
             if (e->graded)
-                printf("%d,%d\n", e->right, e->graded);
+                printf("%d,%d,%ld\n", e->right, e->graded, e->seconds);
             else
-                puts(",");
+                printf(",,%ld\n", e->seconds);
         } else {
-            char state[64];
+            char spent[32];
+            format_time(e->seconds, spent, sizeof spent);
             if (e->finished && e->graded)
-                snprintf(state, sizeof state, "finished, %d of %d right", e->right, e->graded);
+                printf("%s: finished, %d of %d right at the first try; %s spent.\n", e->name, e->right, e->graded,
+                       spent);
             else if (e->finished)
-                snprintf(state, sizeof state, "finished");
+                printf("%s: finished; %s spent.\n", e->name, spent);
             else
-                snprintf(state, sizeof state, "at page %d", e->page + 1);
-            printf("%-24s %s\n", state, e->path);
+                printf("%s: at page %d; %s spent.\n", e->name, e->page + 1, spent);
+            for (int j = 0; j < e->answer_count; j++)
+                print_answer(&e->answers[j]);
         }
     }
     progress_free(&progress);

@@ -79,6 +79,11 @@ typedef struct LessonScreen {
     const Solver *solvers[TUI_MAX_PANES]; /* what the TuiPanes show */
     const Cloth *cloths[TUI_MAX_PANES];
     double last_time;
+    double time_counted; /* when the time spent was last added to the progress */
+    int homework_item;   /* the homework the number below is typed for, or -1 */
+    char homework_input[12];
+    char homework_last[12]; /* the last number checked, "" none */
+    bool homework_right;
     bool quit;
     NarrationLine lines[NARRATION_MAX_LINES];
     int line_count;
@@ -295,6 +300,75 @@ static const char *unlocked_value(const LessonScreen *v, int k, char *out, size_
 
 static void mark_page(LessonScreen *v);
 
+/* The teacher's view (--teacher): under the heading, the lesson's own notes
+ * on the first page, the page's notes, and the right answer of each of its
+ * questions, set apart in a colour of their own and never in a student's view. */
+static void add_teacher_notes(LessonScreen *v, int width)
+{
+    const Lesson *lesson = v->lesson;
+    int page = v->player->page;
+    const char *notes[32];
+    char text[NARRATION_LINE_BYTES];
+    int count = page == 0 ? lesson_teacher_notes(lesson, -1, notes, 32) : 0;
+    count += lesson_teacher_notes(lesson, page, notes + count, 32 - count);
+    for (int k = 0; k < count; k++) {
+        snprintf(text, sizeof text, "Teacher: %s", notes[k]);
+        add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
+    }
+    const LessonPage *p = &lesson->pages[page];
+    for (int k = p->first_item; k < p->first_item + p->item_count; k++) {
+        const LessonItem *item = &lesson->items[k];
+        if (item->kind == LESSON_HOMEWORK)
+            snprintf(text, sizeof text, "Teacher: the homework's answer is %d.", item->answer);
+        else if (item->kind != LESSON_QUESTION || item->answer < 0)
+            continue;
+        else
+            snprintf(text, sizeof text, "Teacher: the answer is %d, %s.", item->answer + 1,
+                     item->choices[item->answer].text);
+        add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
+        count++;
+    }
+    if (count)
+        add_blank(v);
+}
+
+/* The homework waited on, if any, with what is typed reset when it is
+ * another one than the number was typed for. */
+static const LessonItem *homework_waited(LessonScreen *v)
+{
+    const LessonItem *h = lesson_player_pause(v->player);
+    if (!h || h->kind != LESSON_HOMEWORK)
+        return NULL;
+    int item = (int)(h - v->lesson->items);
+    if (item != v->homework_item) {
+        v->homework_item = item;
+        v->homework_input[0] = v->homework_last[0] = '\0';
+    }
+    return h;
+}
+
+/* A homework waited on: its task, the number typed, and the verdict on the
+ * last one checked. False when no homework is waited on. */
+static bool add_homework(LessonScreen *v, int width)
+{
+    const LessonItem *h = homework_waited(v);
+    if (!h)
+        return false;
+    char text[NARRATION_LINE_BYTES];
+    snprintf(text, sizeof text, "Homework: %s", h->text);
+    add_wrapped(v, text, 0, 10, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    snprintf(text, sizeof text, "Your answer: %s_", v->homework_input);
+    add_wrapped(v, text, 1, 1, width, PALETTE_TEXT, ATTR_BOLD);
+    if (v->homework_last[0] && v->homework_right)
+        snprintf(text, sizeof text, "Right: %s. Enter goes on.", v->homework_last);
+    else if (v->homework_last[0])
+        snprintf(text, sizeof text, "Not %s. Try another number, or press Enter to go on.", v->homework_last);
+    else
+        snprintf(text, sizeof text, "Type the number and press Enter to check it; Enter alone goes on.");
+    add_wrapped(v, text, 1, 1, width, v->homework_last[0] ? PALETTE_HIGHLIGHT : PALETTE_DIM, ATTR_NONE);
+    return true;
+}
+
 /* Everything the panel shows, as lines for a panel width cells wide. */
 static void build_narration(LessonScreen *v, int width)
 {
@@ -337,6 +411,8 @@ static void build_narration(LessonScreen *v, int width)
     const char *heading = lesson_player_heading(p);
     snprintf(text, sizeof text, "%s", heading && heading[0] ? heading : lesson->title);
     add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    if (tui->teacher_view)
+        add_teacher_notes(v, width);
 
     const LessonPage *page = &lesson->pages[p->page];
     int end = p->state == LESSON_PAGE_END ? page->first_item + page->item_count : p->item;
@@ -408,6 +484,8 @@ static void build_narration(LessonScreen *v, int width)
         break;
     }
     case LESSON_WAITING: {
+        if (add_homework(v, width))
+            break;
         const LessonItem *pause = lesson_player_pause(p);
         if (pause && pause->kind == LESSON_EXPLAIN) {
             snprintf(text, sizeof text, "Explain: %s", pause->text);
@@ -569,10 +647,17 @@ static void mark_page(LessonScreen *v)
     tui_term_mark(&v->tui->term, label);
 }
 
+/* A gap longer than this between two saves (a page, an answer) counts as
+ * this much: a lesson left open over lunch is not an hour of study. */
+#define TUI_LESSON_MAX_UNSAVED_SECONDS (15.0 * 60.0)
+
 static void save_progress(LessonScreen *v)
 {
     if (!v->progress)
         return;
+    double now = tui_now(), spent = now - v->time_counted;
+    progress_add_time(v->progress, v->path, spent < TUI_LESSON_MAX_UNSAVED_SECONDS ? spent : TUI_LESSON_MAX_UNSAVED_SECONDS);
+    v->time_counted = now;
     const LessonPlayer *p = v->player;
     bool finished = p->state == LESSON_FINISHED;
     int page = finished ? v->lesson->page_count - 1 : p->page;
@@ -612,6 +697,66 @@ static void adjust(LessonScreen *v, int presses)
         tui_message(v->tui, "%s", err);
 }
 
+/* The student answers the question asked with choice (0-based): the
+ * player goes on, and the answer is kept with the progress. */
+static void answer(LessonScreen *v, int choice)
+{
+    LessonPlayer *p = v->player;
+    int item = p->question;
+    bool first = item >= 0 && p->first_answers[item] < 0;
+    if (!lesson_player_answer(p, choice)) {
+        tui_message(v->tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
+        return;
+    }
+    if (!v->progress)
+        return;
+    const LessonItem *q = &v->lesson->items[item];
+    char given[16];
+    snprintf(given, sizeof given, "%d", choice + 1);
+    if (!progress_answer(v->progress, v->path, PROGRESS_QUESTION, lesson_item_number(v->lesson, item),
+                         lesson_item_page(v->lesson, item) + 1, given, q->answer < 0 ? -1 : q->answer == choice, first))
+        tui_message(v->tui, "out of memory: the answer is not kept");
+    save_progress(v);
+}
+
+/* A homework waited on takes digits, Backspace, and Enter with a number
+ * typed (checked, and kept with the progress). True if it took key. */
+static bool homework_key(LessonScreen *v, int key)
+{
+    const LessonItem *h = homework_waited(v);
+    if (!h)
+        return false;
+    size_t length = strlen(v->homework_input);
+    if (key >= '0' && key <= '9') {
+        if (length + 1 < sizeof v->homework_input && length < 6) {
+            v->homework_input[length] = (char)key;
+            v->homework_input[length + 1] = '\0';
+        }
+        return true;
+    }
+    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (length > 0)
+            v->homework_input[length - 1] = '\0';
+        return true;
+    }
+    if ((key == '\n' || key == '\r' || key == KEY_ENTER) && length > 0) {
+        bool right, first;
+        if (lesson_player_homework_answer(v->player, v->homework_input, &right, &first)) {
+            snprintf(v->homework_last, sizeof v->homework_last, "%s", v->homework_input);
+            v->homework_right = right;
+            int item = (int)(h - v->lesson->items);
+            if (v->progress &&
+                !progress_answer(v->progress, v->path, PROGRESS_HOMEWORK, lesson_item_number(v->lesson, item),
+                                 lesson_item_page(v->lesson, item) + 1, v->homework_input, right, first))
+                tui_message(v->tui, "out of memory: the answer is not kept");
+            save_progress(v);
+        }
+        v->homework_input[0] = '\0';
+        return true;
+    }
+    return false;
+}
+
 static void handle_key(LessonScreen *v, int key)
 {
     Tui *tui = v->tui;
@@ -623,6 +768,8 @@ static void handle_key(LessonScreen *v, int key)
             tui->help = false;
         return;
     }
+    if (homework_key(v, key))
+        return;
     bool playing = p->state == LESSON_PLAYING;
     int page = p->page;
     bool ok = true;
@@ -713,8 +860,8 @@ static void handle_key(LessonScreen *v, int key)
     case '7':
     case '8':
     case '9':
-        if (p->state == LESSON_ASKING && !lesson_player_answer(p, key - '1'))
-            tui_message(tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
+        if (p->state == LESSON_ASKING)
+            answer(v, key - '1');
         break;
     default:
         break;
@@ -844,7 +991,8 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
         tui_message(tui, "out of memory: cannot open %s", path);
         return 1;
     }
-    *v = (LessonScreen){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress};
+    *v = (LessonScreen){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress,
+                        .time_counted = tui_now(), .homework_item = -1};
     const ProgressEntry *saved = progress ? progress_find(progress, path) : NULL;
     if (saved && !saved->finished && saved->page > 0 && saved->page < lesson->page_count) {
         if (lesson_player_goto(player, saved->page))
@@ -880,10 +1028,42 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
 
 typedef struct Menu {
     LessonCatalogue catalogue;
-    int selected, top;
+    char course[16];   /* the course listed: "en", "uk" */
+    int *shown;        /* the catalogue's entries of that course */
+    int shown_count;
+    bool many_courses; /* l switches */
+    int selected, top; /* into shown */
     WINDOW *win;
     Canvas *canvas;
 } Menu;
+
+/* Lists course's lessons (m->course), from the first. */
+static void menu_show_course(Menu *m)
+{
+    free(m->shown);
+    m->shown = malloc(((size_t)m->catalogue.count + 1) * sizeof *m->shown);
+    m->shown_count = 0;
+    m->selected = m->top = 0;
+    char other[16];
+    snprintf(other, sizeof other, "%s", m->course);
+    lesson_catalogue_next_course(&m->catalogue, other);
+    m->many_courses = strcmp(other, m->course) != 0;
+    for (int k = 0; m->shown && k < m->catalogue.count; k++)
+        if (strcmp(m->catalogue.entries[k].course, m->course) == 0)
+            m->shown[m->shown_count++] = k;
+}
+
+/* The line under the title that names the course and the key to the next. */
+static void menu_draw_course(Tui *tui, const Menu *m, Canvas *c)
+{
+    if (!m->many_courses)
+        return;
+    char next[16], line[160];
+    snprintf(next, sizeof next, "%s", m->course);
+    lesson_catalogue_next_course(&m->catalogue, next);
+    snprintf(line, sizeof line, "Course: %s (l: %s)", lesson_course_name(m->course), lesson_course_name(next));
+    tui_text_put_fitted(c, 1, 1, c->width - 1, line, PALETTE_DIM, ATTR_NONE, tui->ascii_only);
+}
 
 static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
 {
@@ -920,8 +1100,9 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         m->top = m->selected;
     if (m->selected >= m->top + per_screen)
         m->top = m->selected - per_screen + 1;
-    for (int k = m->top; k < m->catalogue.count && k < m->top + per_screen; k++) {
-        const LessonEntry *e = &m->catalogue.entries[k];
+    menu_draw_course(tui, m, c);
+    for (int k = m->top; k < m->shown_count && k < m->top + per_screen; k++) {
+        const LessonEntry *e = &m->catalogue.entries[m->shown[k]];
         int y = 2 + 3 * (k - m->top);
         bool selected = k == m->selected;
         const ProgressEntry *saved = progress ? progress_find(progress, e->path) : NULL;
@@ -1009,7 +1190,7 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
         int key, count = 0;
         while (!quit && (key = tui_read_key()) != ERR) {
             count++;
-            int n = m->catalogue.count;
+            int n = m->shown_count;
             switch (key) {
             case KEY_UP:
             case 'k':
@@ -1034,12 +1215,16 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
                 if (n == 0)
                     break;
                 menu_free(m); /* the lesson draws on the whole screen */
-                int status = open_lesson(tui, progress, m->catalogue.entries[m->selected].path);
+                int status = open_lesson(tui, progress, m->catalogue.entries[m->shown[m->selected]].path);
                 if (status != 0)
                     return status < 0 ? 0 : status;
                 clearok(curscr, TRUE);
                 break;
             }
+            case 'l':
+                lesson_catalogue_next_course(&m->catalogue, m->course);
+                menu_show_course(m);
+                break;
             case 'q':
             case 4:
                 quit = true;
@@ -1069,11 +1254,14 @@ static const char learn_usage[] =
     "  --background=WHICH  dark, light or auto: the colours for the terminal\n"
     "  --stats             on exit, print the frames drawn and the bytes sent\n"
     "  --record FILE.cast  the session as an asciicast v2 file, a marker a page\n"
+    "  --teacher           the teacher's view: the lesson's notes and answers\n"
     "\n"
     "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
     "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
     "keys, q quits. Progress is kept in $XDG_STATE_HOME/clothsim/progress\n"
-    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n";
+    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n"
+    "The menu lists the course in your language (LANGUAGE, LC_ALL, LC_MESSAGES,\n"
+    "LANG; lessons/uk/ for Ukrainian) and l switches to another course.\n";
 
 int tui_learn_main(int argc, char **argv)
 {
@@ -1091,6 +1279,10 @@ int tui_learn_main(int argc, char **argv)
             fputs(learn_usage, stdout);
             free(tui);
             return 0;
+        }
+        if (strcmp(argv[i], "--teacher") == 0) {
+            tui->teacher_view = true;
+            continue;
         }
         int matched = tui_screen_option(tui, argc, argv, &i);
         if (matched > 0)
@@ -1118,6 +1310,10 @@ int tui_learn_main(int argc, char **argv)
     Menu m = {0};
     if (menu && !lesson_catalogue_find(&m.catalogue))
         tui_message(tui, "out of memory: not every lesson is listed");
+    if (menu) {
+        lesson_catalogue_course(&m.catalogue, m.course);
+        menu_show_course(&m);
+    }
 
     /* as the sandbox's: opened before the terminal is touched, in place
      * only once the whole session is written */
@@ -1127,6 +1323,7 @@ int tui_learn_main(int argc, char **argv)
         if (!output_open(&recording, "--record", tui->record_path, err, sizeof err)) {
             cli_error("%s", err);
             lesson_catalogue_free(&m.catalogue);
+            free(m.shown);
             progress_free(&progress);
             lesson_destroy(lesson);
             free(tui);
@@ -1160,6 +1357,7 @@ int tui_learn_main(int argc, char **argv)
             tui_print_stats(tui);
     }
     lesson_catalogue_free(&m.catalogue);
+    free(m.shown);
     progress_free(&progress);
     lesson_destroy(lesson);
     free(tui);

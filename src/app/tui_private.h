@@ -187,6 +187,7 @@ typedef struct Tui {
     bool ascii_only; /* --ascii or a locale that is not UTF-8 */
     bool utf8;       /* the locale can show braille and half blocks */
     bool lesson_layout; /* a lesson: a wide narration panel beside or under the panes */
+    bool teacher_view;  /* learn --teacher: the lesson's teacher notes and answers shown */
     const char *const *help_keys; /* the help overlay's pairs: tui_key_help or the lesson's */
     const char *help_footer;      /* its last line */
 

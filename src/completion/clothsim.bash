@@ -19,7 +19,8 @@ _clothsim() {
     command=
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
         case $word in
-        run | params | scenes | learn | check | bench | progress) command=$word; break ;;
+        run | params | scenes | learn | check | bench | progress | handout) command=$word; break ;;
+        *.lesson) command=learn; break ;; # a lesson to play takes learn's options
         esac
     done
 
@@ -31,9 +32,14 @@ _clothsim() {
         compopt -o nospace 2>/dev/null
         COMPREPLY=($(compgen -S = -W "$(_clothsim_keys "$bin")" -- "$cur"))
         return ;;
-    --record | --csv | --dump)
+    --record | --dump | -o | --output)
         COMPREPLY=($(compgen -f -- "$cur"))
         return ;;
+    --csv)
+        if [[ $command != progress ]]; then # progress --csv takes no file
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return
+        fi ;;
     --mode)
         COMPREPLY=($(compgen -W "shaded wire strain points" -- "$cur"))
         return ;;
@@ -51,8 +57,9 @@ _clothsim() {
     check) options="--run --verbose --tap --help" ;;
     bench) options="--quick --json --help" ;;
     scenes) options="--help" ;;
-    progress) options="--csv --help" ;;
-    learn) options="--ascii --fps --high-contrast --background --stats --record --help" ;;
+    progress) options="--csv --answers --help" ;;
+    handout) options="--teacher -o --help" ;;
+    learn) options="--ascii --fps --high-contrast --background --stats --record --teacher --help" ;;
     *) options="--scene --set --compare --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac
 
@@ -60,9 +67,9 @@ _clothsim() {
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     elif [[ -z $command ]]; then
         # a command, or a lesson file to play
-        COMPREPLY=($(compgen -W "run params scenes learn check bench progress" -- "$cur"))
+        COMPREPLY=($(compgen -W "run params scenes learn check bench progress handout" -- "$cur"))
         COMPREPLY+=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
-    elif [[ $command == check ]]; then
+    elif [[ $command == check || $command == handout ]]; then
         COMPREPLY=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
     fi
 }

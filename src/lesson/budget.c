@@ -45,6 +45,12 @@ bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size)
                 built += pane_particles(&stage.params[i]);
         if (item->kind == LESSON_RESET)
             built += index >= 0 ? pane_particles(&stage.params[index]) : open;
+        if (item->kind == LESSON_HOMEWORK && index >= 0) { /* the checker's proof: two runs of a new pane */
+            const Params *p = &stage.params[index];
+            built += 2.0 * pane_particles(p);
+            seconds += 2.0 * item->seconds;
+            work += 2.0 * steps_for(item->seconds, p->dt) * pane_particles(p);
+        }
         for (int i = 0; i < stage.pane_count; i++) {
             const Params *p = &stage.params[i];
             if (item->kind == LESSON_RUN) {

@@ -20,6 +20,7 @@ const char *const lesson_item_names[] = {
     [LESSON_PASS] = "pass",       [LESSON_PAUSE] = "pause",   [LESSON_HIGHLIGHT] = "highlight",
     [LESSON_QUESTION] = "question", [LESSON_PLAY] = "play",   [LESSON_EXPECT] = "expect",
     [LESSON_VIEW] = "view",       [LESSON_EXPLAIN] = "explain", [LESSON_RECAP] = "recap",
+    [LESSON_HOMEWORK] = "homework", [LESSON_TEACHER] = "teacher",
 };
 
 const LessonMetricInfo lesson_metrics[] = {
@@ -335,6 +336,19 @@ int lesson_page_words(const Lesson *lesson, int page)
     return words;
 }
 
+int lesson_teacher_notes(const Lesson *lesson, int page, const char **out, int max)
+{
+    if (page >= lesson->page_count)
+        return 0;
+    int from = page < 0 ? 0 : lesson->pages[page].first_item;
+    int to = page < 0 ? lesson->setup_count : from + lesson->pages[page].item_count;
+    int count = 0;
+    for (int k = from; k < to && count < max; k++)
+        if (lesson->items[k].kind == LESSON_TEACHER)
+            out[count++] = lesson->items[k].text;
+    return count;
+}
+
 const char *lesson_page_recap(const Lesson *lesson, int page)
 {
     if (page < 0 || page >= lesson->page_count)
@@ -344,6 +358,22 @@ const char *lesson_page_recap(const Lesson *lesson, int page)
         if (lesson->items[k].kind == LESSON_RECAP)
             return lesson->items[k].text;
     return NULL;
+}
+
+int lesson_item_number(const Lesson *lesson, int item)
+{
+    int number = 0;
+    for (int k = 0; k <= item && k < lesson->item_count; k++)
+        number += lesson->items[k].kind == lesson->items[item].kind;
+    return number;
+}
+
+int lesson_item_page(const Lesson *lesson, int item)
+{
+    for (int page = 0; page < lesson->page_count; page++)
+        if (item >= lesson->pages[page].first_item && item < lesson->pages[page].first_item + lesson->pages[page].item_count)
+            return page;
+    return -1;
 }
 
 _Static_assert(sizeof lesson_view_keys / sizeof lesson_view_keys[0] == LESSON_VIEW_KEY_COUNT + 1,

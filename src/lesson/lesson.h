@@ -29,6 +29,7 @@
 #define LESSON_MAX_RUN_STEPS 100000
 #define LESSON_MAX_RUN_SECONDS 600.0
 #define LESSON_MAX_STEP_COUNT 1000 /* step / substep / pass N */
+#define LESSON_MAX_HOMEWORK_SECONDS 60.0 /* a homework's run: the checker runs it twice */
 
 /* A lesson's budget (lesson_check_budget): what playing it may cost. */
 #define LESSON_BUDGET_COMMANDS 2000
@@ -57,6 +58,12 @@ typedef enum LessonItemKind {
     LESSON_EXPLAIN,   /* text: the question "why?" a student answers in their own words; waits
                        * like a pause, and the narration after it is the explanation */
     LESSON_RECAP,     /* text: what the page showed, in a line, for the lesson's closing recap */
+    LESSON_HOMEWORK,  /* text: a task whose number the student finds by exploring; pane, names[0]
+                       * the key sought, answer its value, seek smallest or largest, seconds
+                       * the run, expect the condition: waits like a pause for the answer */
+    LESSON_TEACHER,   /* text: a note for the teacher (what to say, what students get wrong,
+                       * timing); never shown to students: the teacher's view and the
+                       * handout's teacher edition show it */
     LESSON_ITEM_KIND_COUNT
 } LessonItemKind;
 
@@ -230,6 +237,7 @@ typedef struct LessonItem {
     int name_count;
     LessonExpect expect;
     LessonView view; /* view */
+    int seek; /* homework: -1 the smallest value for which the condition holds, +1 the largest */
 } LessonItem;
 
 typedef struct LessonPage {
@@ -290,8 +298,19 @@ const char *lesson_suggest(const char *word, const char *const *names, int count
 #define LESSON_PAGE_WORDS 60
 int lesson_page_words(const Lesson *lesson, int page);
 
+/* The teacher notes of page (-1: the header's, about the whole lesson): up
+ * to max texts into out; returns the count. */
+int lesson_teacher_notes(const Lesson *lesson, int page, const char **out, int max);
+
 /* The page's recap line (the text of its recap item), or NULL if it has none. */
 const char *lesson_page_recap(const Lesson *lesson, int page);
+
+/* The item's number among the lesson's items of its kind, from 1 (the
+ * third question is 3): what the progress and the handout call it. */
+int lesson_item_number(const Lesson *lesson, int item);
+
+/* The page (0-based) the item is on, or -1 for the header's. */
+int lesson_item_page(const Lesson *lesson, int item);
 
 /* Metric by name, or -1. */
 int lesson_metric_find(const char *name);

@@ -53,6 +53,7 @@ typedef struct Parser {
     int paragraph_line, paragraph_col;
 
     /* a question being gathered: choices follow it */
+    int homework; /* a homework waiting for its 'solve' line: item index, or -1 */
     int question; /* item index, or -1 */
     int question_line, question_col;
     LessonChoice choices[LESSON_MAX_CHOICES];
@@ -749,6 +750,19 @@ static bool cmd_recap(Parser *P, int col, const char *text, size_t length)
     return item->text != NULL;
 }
 
+/* teacher TEXT: a note for the teacher, never shown to students; in the
+ * header, about the whole lesson. */
+static bool cmd_teacher(Parser *P, int col, const char *text, size_t length)
+{
+    if (!length)
+        return fail(P, col, "teacher: write the note, e.g. 'teacher Ask first what they expect; 2 minutes'");
+    LessonItem *item = new_item(P, LESSON_TEACHER, col);
+    if (!item)
+        return false;
+    item->text = copy_text(P, text, length);
+    return item->text != NULL;
+}
+
 /* A page's explain steps each need an explanation after them. Called when a
  * page ends (another begins, or the file does). */
 static bool check_explained(Parser *P)
@@ -1313,6 +1327,156 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
     return true;
 }
 
+/* homework TEXT: a task whose answer, a number, the student finds by
+ * exploring; the next line ('solve') says what the number is, so that the
+ * checker can prove the answer by running the simulation. */
+static bool cmd_homework(Parser *P, int col, const char *text, size_t length)
+{
+    if (!length)
+        return fail(P, col, "homework: say what to find, e.g. 'homework Find the fewest substeps that hold'");
+    LessonItem *item = new_item(P, LESSON_HOMEWORK, col);
+    if (!item)
+        return false;
+    item->text = copy_text(P, text, length);
+    P->homework = P->lesson->item_count - 1;
+    P->lesson->expect_count++; /* the checker proves its answer: a claim like an expect */
+    return item->text != NULL;
+}
+
+static bool homework_unsolved(Parser *P)
+{
+    const LessonItem *item = &P->lesson->items[P->homework];
+    return fail_at(P, item->line, item->col,
+                   "homework: the next line must say its answer, e.g. 'solve substeps smallest 7 after 5s if not "
+                   "exploded'");
+}
+
+/* solve [PANE] KEY smallest|largest N after DURATION if CONDITION: the
+ * homework's answer N, the smallest (largest) whole value of KEY for which
+ * CONDITION holds after a run of DURATION from the pane's settings there.
+ * CONDITION: 'not exploded', or METRIC OP (NUMBER | start), or METRIC within
+ * TOLERANCE of (NUMBER | start). */
+static bool cmd_solve(Parser *P, int col, const char *text, size_t length)
+{
+    (void)text, (void)length;
+    if (P->homework < 0)
+        return fail(P, col, "'solve' goes on the line after a 'homework'");
+    const char *example = "such as 'solve substeps smallest 7 after 5s if not exploded'";
+    int i = 1;
+    const char *pane = NULL;
+    int taken = take_pane(P, &i, &pane);
+    if (taken < 0)
+        return false;
+    if (i >= P->ntok)
+        return fail(P, col + 6, "solve: expected a setting, %s", example);
+    const LessonToken *key_token = &P->tok[i];
+    char buf[80];
+    word(key_token, buf, sizeof buf);
+    const ParamInfo *info = params_find(buf);
+    if (!info || key_token->kind != TOKEN_WORD)
+        return unknown_name(P, key_token, "setting", false, false, true, false);
+    if (info->type != PARAM_INT)
+        return fail(P, key_token->col, "solve: %s is not a whole number; a homework seeks a count (substeps, "
+                                       "iterations ...)", info->name);
+    if (!taken && !only_pane(P, col, "solve", &pane))
+        return false;
+    if (++i >= P->ntok || (!lexer_is(&P->tok[i], "smallest") && !lexer_is(&P->tok[i], "largest")))
+        return fail(P, i < P->ntok ? P->tok[i].col : key_token->col + (int)key_token->length + 1,
+                    "solve: expected 'smallest' or 'largest' after %s", info->name);
+    int seek = lexer_is(&P->tok[i], "smallest") ? -1 : 1;
+    long answer;
+    if (++i >= P->ntok)
+        return fail(P, P->tok[i - 1].col + (int)P->tok[i - 1].length + 1, "solve: expected the answer, a number");
+    if (!parse_count(P, &P->tok[i], "the answer", (long)info->min, (long)info->max, &answer))
+        return false;
+    if (++i >= P->ntok || !lexer_is(&P->tok[i], "after"))
+        return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
+                    "solve: expected 'after' and a time, %s", example);
+    if (++i >= P->ntok)
+        return fail(P, P->tok[i - 1].col + 6, "solve: expected a time, such as '5s'");
+    Quantity q;
+    const LessonToken *when = &P->tok[i];
+    if (!parse_quantity(P, when, &q))
+        return false;
+    if (strcmp(q.unit, "s") != 0 && strcmp(q.unit, "ms") != 0)
+        return fail(P, when->col, "solve: expected a time such as '5s', got '%s'", quote(when).text);
+    double seconds = q.value * (q.unit[0] == 'm' ? 0.001 : 1.0);
+    if (!(seconds > 0) || seconds > LESSON_MAX_HOMEWORK_SECONDS)
+        return fail(P, when->col, "solve: the run must last over 0 s and at most %g s", LESSON_MAX_HOMEWORK_SECONDS);
+    if (++i >= P->ntok || !lexer_is(&P->tok[i], "if"))
+        return fail(P, i < P->ntok ? P->tok[i].col : when->col + (int)when->length + 1,
+                    "solve: expected 'if' and a condition, %s", example);
+    if (++i >= P->ntok)
+        return fail(P, P->tok[i - 1].col + 3, "solve: expected a condition, such as 'not exploded'");
+    size_t from = P->tok[i].offset;
+    LessonExpect e;
+    memset(&e, 0, sizeof e);
+    const LessonToken *t = &P->tok[i];
+    if (lexer_is(t, "not")) {
+        if (i + 1 >= P->ntok || !lexer_is(&P->tok[i + 1], "exploded"))
+            return fail(P, i + 1 < P->ntok ? P->tok[i + 1].col : t->col + 4, "solve: 'not' goes with 'exploded' only");
+        e.kind = EXPECT_EXPLODED;
+        e.metric = METRIC_EXPLODED;
+        e.negate = true;
+        i += 2;
+    } else {
+        word(t, buf, sizeof buf);
+        e.metric = lesson_metric_find(buf);
+        if (e.metric < 0 || t->kind != TOKEN_WORD)
+            return unknown_name(P, t, "metric", true, false, false, false);
+        if (lesson_metric_on_screen(e.metric) || e.metric == METRIC_EXPLODED)
+            return fail(P, t->col, "solve: %s cannot be a homework's condition; use 'not exploded' or a measure of "
+                                   "the cloth", buf);
+        i++;
+        if (i < P->ntok && (P->tok[i].kind == TOKEN_OP || lexer_is(&P->tok[i], "="))) {
+            char op[4];
+            lexer_text(&P->tok[i], op, sizeof op);
+            e.kind = EXPECT_COMPARE;
+            e.op = (LessonOp)params_lookup_name(lesson_op_names, op);
+            i++;
+        } else if (i < P->ntok && lexer_is(&P->tok[i], "within")) {
+            e.kind = EXPECT_WITHIN;
+            if (++i >= P->ntok)
+                return fail(P, P->tok[i - 1].col + 7, "solve: expected a tolerance after 'within', such as '1%%'");
+            if (!parse_value(P, &P->tok[i], e.metric, true, &e.tolerance, &e.tolerance_relative))
+                return false;
+            if (e.tolerance < 0)
+                return fail(P, P->tok[i].col, "solve: a tolerance cannot be negative");
+            if (++i >= P->ntok || !lexer_is(&P->tok[i], "of"))
+                return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
+                            "solve: expected 'of' after the tolerance");
+            i++;
+        } else {
+            int at = i < P->ntok ? P->tok[i].col : t->col + (int)t->length + 1;
+            return fail(P, at, "solve: expected <, <=, >, >=, = or 'within' after %s", lesson_metrics[e.metric].name);
+        }
+        if (i < P->ntok && P->tok[i].kind == TOKEN_WORD && !lexer_is(&P->tok[i], "start") && !looks_numeric(&P->tok[i]))
+            return fail(P, P->tok[i].col, "solve: compare with a number or 'start' (the cloth as built)");
+        if (!parse_reference(P, &i, &e, true))
+            return false;
+    }
+    if (!expect_end(P, i))
+        return false;
+    const LessonToken *last = &P->tok[P->ntok - 1];
+    e.source = copy_text(P, P->text + from, last->offset + last->length - from);
+    if (!e.source)
+        return false;
+    LessonItem *item = &P->lesson->items[P->homework];
+    const char **names = arena_alloc(P->arena, sizeof *names);
+    if (!names)
+        return out_of_memory(P);
+    names[0] = info->name;
+    item->names = names;
+    item->name_count = 1;
+    item->pane = pane;
+    item->seek = seek;
+    item->answer = (int)answer;
+    item->seconds = seconds;
+    item->expect = e;
+    P->homework = -1;
+    return true;
+}
+
 /* Each command has a handler, or a kind handler and the kind it makes. */
 static const struct Command {
     const char *name;
@@ -1338,6 +1502,9 @@ static const struct Command {
     {"pause", TAKES_TEXT | PAGE_ONLY, .handler = cmd_pause},
     {"explain", TAKES_TEXT | PAGE_ONLY, .handler = cmd_explain},
     {"recap", TAKES_TEXT | PAGE_ONLY, .handler = cmd_recap},
+    {"teacher", TAKES_TEXT, .handler = cmd_teacher},
+    {"homework", TAKES_TEXT | PAGE_ONLY, .handler = cmd_homework},
+    {"solve", PAGE_ONLY, .handler = cmd_solve},
     {"question", TAKES_TEXT | PAGE_ONLY, .handler = cmd_question},
     {"choice", TAKES_TEXT | IN_QUESTION, .handler = cmd_choice},
     {"feedback", TAKES_TEXT | IN_QUESTION, .handler = cmd_feedback},
@@ -1403,6 +1570,8 @@ static bool parse_line(Parser *P)
             return fail(P, col, "narration belongs on a page (start one with 'page')");
         if (!close_question(P))
             return false;
+        if (P->homework >= 0)
+            return homework_unsolved(P);
         size_t from = i + 1;
         if (from < n && is_blank(s[from]))
             from++;
@@ -1435,6 +1604,8 @@ static bool parse_line(Parser *P)
     }
     if (!(command->flags & IN_QUESTION) && !close_question(P))
         return false;
+    if (P->homework >= 0 && strcmp(command->name, "solve") != 0)
+        return homework_unsolved(P);
     if ((command->flags & IN_QUESTION) && P->question < 0)
         return fail(P, col, "'%s' outside a question", command->name);
     if ((command->flags & HEADER_ONLY) && P->in_pages)
@@ -1465,6 +1636,7 @@ Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char
     P.err = err;
     P.err_size = err_size;
     P.question = -1;
+    P.homework = -1;
     if (err_size)
         err[0] = '\0';
     stage_init(&P.stage);
@@ -1509,6 +1681,8 @@ Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char
         flush_paragraph(&P);
         close_question(&P);
     }
+    if (!P.failed && P.homework >= 0)
+        homework_unsolved(&P);
     if (!P.failed)
         check_explained(&P);
     if (!P.failed) {

@@ -339,6 +339,98 @@ static void evaluate(LessonPlayer *p, int index)
                  r->passed ? "held" : "failed", e->source, saw);
 }
 
+/* ------------------------------------------------------------ homework */
+
+static int64_t steps_for(double seconds, double dt);
+
+/* Whether the homework's condition holds for its pane's settings with its
+ * key at value: a fresh solver run for the homework's time. -1 when the
+ * value is outside the key's range or cannot be built (out of memory: failed). */
+static int homework_holds(LessonPlayer *p, const LessonItem *item, const Params *base, long value)
+{
+    const ParamInfo *info = params_find(item->names[0]);
+    if (!info || value < (long)info->min || value > (long)info->max)
+        return -1;
+    Params params = *base;
+    char text[32], err[320];
+    snprintf(text, sizeof text, "%ld", value);
+    if (!params_set(&params, info->name, text, err, sizeof err))
+        return -1;
+    LessonPane pane = {.solver = solver_create(&params)};
+    if (!pane.solver) {
+        out_of_memory(p);
+        return -1;
+    }
+    record_start(&pane);
+    int64_t steps = steps_for(item->seconds, params.dt);
+    for (int64_t k = 0; k < steps && !pane.solver->exploded; k++)
+        solver_step(pane.solver);
+    const LessonExpect *e = &item->expect;
+    bool held;
+    if (e->kind == EXPECT_EXPLODED)
+        held = e->negate ? !pane.solver->exploded : pane.solver->exploded;
+    else if (pane.solver->exploded)
+        held = false; /* a cloth that blew apart holds no claim on its shape */
+    else
+        held = holds(e, lesson_measure(&pane, e->metric),
+                     e->reference == REF_START ? e->value * pane.start[e->metric] + e->offset : e->value);
+    solver_destroy(pane.solver);
+    return held;
+}
+
+/* The checker's proof of a homework's answer: the condition holds at the
+ * answer and not one step past it (below the smallest, above the largest). */
+static void verify_homework(LessonPlayer *p, int index)
+{
+    const LessonItem *item = &p->lesson->items[index];
+    LessonResult *r = &p->results[index];
+    r->reached = true;
+    int i = lesson_player_find_pane(p, item->pane);
+    assert(i >= 0);
+    Params base = p->panes[i].solver->params;
+    long beyond = (long)item->answer + item->seek; /* smallest: one less; largest: one more */
+    int at = homework_holds(p, item, &base, item->answer), past = homework_holds(p, item, &base, beyond);
+    const char *which = item->seek < 0 ? "smallest" : "largest";
+    r->seen = item->answer;
+    r->passed = at == 1 && past != 1;
+    if (at != 1)
+        lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col,
+                     "homework failed: %s %s %d: '%s' does not hold after %g s at %d", item->names[0], which,
+                     item->answer, item->expect.source, item->seconds, item->answer);
+    else if (past == 1)
+        lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col,
+                     "homework failed: %s %s %d: '%s' holds at %ld too, so %d is not the %s", item->names[0], which,
+                     item->answer, item->expect.source, beyond, item->answer, which);
+    else if (past == 0)
+        lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col,
+                     "homework held: %s %s %d: '%s' holds after %g s at %d, not at %ld", item->names[0], which,
+                     item->answer, item->expect.source, item->seconds, item->answer, beyond);
+    else
+        lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col,
+                     "homework held: %s %s %d: '%s' holds after %g s at %d, the end of the range", item->names[0],
+                     which, item->answer, item->expect.source, item->seconds, item->answer);
+    count_result(p, r);
+}
+
+bool lesson_player_homework_answer(LessonPlayer *p, const char *given, bool *right, bool *first)
+{
+    const LessonItem *item = lesson_player_pause(p);
+    if (!item || item->kind != LESSON_HOMEWORK)
+        return false;
+    char *end;
+    long value = strtol(given, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (end == given || *end)
+        return false;
+    int index = (int)(item - p->lesson->items);
+    *first = p->first_answers[index] < 0;
+    if (*first)
+        p->first_answers[index] = 1;
+    *right = value == item->answer;
+    return true;
+}
+
 /* ------------------------------------------------------------ the walk */
 
 static int page_end(const LessonPlayer *p)
@@ -477,6 +569,13 @@ static bool walk(LessonPlayer *p, bool fast)
                 break;
             p->state = LESSON_WAITING;
             return true;
+        case LESSON_HOMEWORK:
+            if (p->verify_homework && !p->results[p->item].reached)
+                verify_homework(p, p->item);
+            if (fast)
+                break;
+            p->state = LESSON_WAITING;
+            return true;
         case LESSON_QUESTION:
             p->question = p->item;
             p->answer = -1;
@@ -588,6 +687,10 @@ bool lesson_player_next(LessonPlayer *p)
 {
     if (p->failed)
         return false;
+    /* a homework the first page stopped at before the checker asked for proofs */
+    if (p->state == LESSON_WAITING && p->lesson->items[p->item].kind == LESSON_HOMEWORK && p->verify_homework &&
+        !p->results[p->item].reached)
+        verify_homework(p, p->item);
     switch (p->state) {
     case LESSON_RUNNING:
         return lesson_player_finish(p);

@@ -7,8 +7,10 @@
  *   LESSON_RUNNING   a run: call lesson_player_tick with the real time that
  *                    passed (it steps the panes at the run's speed), or
  *                    lesson_player_finish to complete it at once;
- *   LESSON_WAITING   a pause, or an explain step (the student says why,
- *                    then the explanation follows): lesson_player_next goes on;
+ *   LESSON_WAITING   a pause, an explain step (the student says why, then
+ *                    the explanation follows) or a homework (the student
+ *                    types a number: lesson_player_homework_answer):
+ *                    lesson_player_next goes on;
  *   LESSON_ASKING    a question: lesson_player_answer (next skips it);
  *   LESSON_PLAYING   free play: the panes run at 1x under tick, the unlocked
  *                    keys may be changed with lesson_player_adjust; next ends it;
@@ -94,6 +96,10 @@ typedef struct LessonPlayer {
     LessonResult *results; /* per item; filled for expect items */
     int expects_failed, expects_passed;
 
+    /* set by the checker before it plays: each homework reached is proved
+     * by running its key's answer and one step past it (results hold it) */
+    bool verify_homework;
+
     bool failed;     /* out of memory: err says so */
     char err[160];
 } LessonPlayer;
@@ -174,6 +180,12 @@ const LessonItem *lesson_player_question(const LessonPlayer *player);
 /* The pause or explain item waited on, or NULL (a pause's text is its
  * prompt, maybe NULL; an explain's is the question why). */
 const LessonItem *lesson_player_pause(const LessonPlayer *player);
+
+/* The homework waited on is answered with the number given (text, as
+ * typed): *right if it is the homework's answer, *first if it is the first
+ * answer to it in this playing. False when no homework is waited on or
+ * given is not a whole number. The walk does not go on (next does). */
+bool lesson_player_homework_answer(LessonPlayer *player, const char *given, bool *right, bool *first);
 
 /* The run in progress: simulated seconds done and to do (the slowest pane). */
 void lesson_player_run_progress(const LessonPlayer *player, double *done, double *total);

@@ -217,6 +217,8 @@ Test(cli, every_help_and_listing_fits_in_80_columns)
         {"", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", "--help", NULL},
         {"", "check", "--help", NULL},
         {"", "bench", "--help", NULL},
+        {"", "progress", "--help", NULL},
+        {"", "handout", "--help", NULL},
         {"", "params", NULL},
         {"", "params", "--scene", "chain", NULL},
         {"", "params", "--help", NULL},

@@ -63,6 +63,24 @@ Test(completion, background_and_its_values)
     cr_expect_str_eq(got, " light \n");
 }
 
+Test(completion, the_teachers_options)
+{
+    if (system("bash --version >/dev/null 2>&1") != 0)
+        cr_skip_test("bash is not installed");
+    const char *got = complete(WORDS("learn --t"));
+    cr_expect_str_eq(got, " --teacher \n");
+    got = complete(WORDS("lessons/01-meet-the-cloth.lesson --t"));
+    cr_expect_str_eq(got, " --teacher \n", "a lesson file takes learn's options");
+    got = complete(WORDS("progress --csv --a"));
+    cr_expect_str_eq(got, " --answers \n");
+    got = complete(WORDS("hand"));
+    cr_expect_str_eq(got, " handout \n");
+    got = complete(WORDS("handout lessons/02"));
+    cr_expect(strstr(got, " lessons/02-euler-vs-verlet.lesson ") != NULL, "handout's lesson files: %s", got);
+    got = complete(WORDS("handout lessons/02-euler-vs-verlet.lesson --t"));
+    cr_expect_str_eq(got, " --teacher \n");
+}
+
 Test(completion, the_man_page_and_the_completion_are_under_src)
 {
     cr_expect_eq(access(CLOTHSIM_SRCDIR "/src/clothsim.1", R_OK), 0, "no src/clothsim.1");

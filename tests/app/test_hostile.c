@@ -413,7 +413,7 @@ Test(hostile, progress_never_writes_through_a_planted_link)
     save(&p, "/lessons/a.lesson", 2, false);
     progress_free(&p);
     cr_expect_str_eq(read_text(victim), "precious\n");
-    cr_expect_str_eq(read_text(file), "2\t0\t/lessons/a.lesson\n");
+    cr_expect_str_eq(read_text(file), "lesson\t2\t0\t-\t0\ta.lesson\n");
     /* the progress file itself a link: not read, and replaced by a file, not followed */
     unlink(file);
     cr_assert_eq(symlink(victim, file), 0);
@@ -533,6 +533,26 @@ Test(hostile, the_progress_reader_takes_any_bytes)
         {"1\t1\t3/4\t\n", 9, false, 0},
         {"1\t1\t3/99999\t/a\n", 15, false, 0}, /* over PROGRESS_MAX_QUESTIONS */
         {"1\t1\t3/4\trelative\n", 17, false, 0},
+        {"1\t1\t3/4\t/\n", 9, false, 0}, /* a folder */
+        /* the records kept since lessons are known by name */
+        {"lesson\t1\t0\t-\t0\ta.lesson\n", 24, true, 1},
+        {"lesson\t1\t1\t2/3\t125\ta.lesson", 27, true, 1},
+        {"lesson\t1\t1\t2/3\t125\tdir/a.lesson", 31, false, 0},
+        {"lesson\t1\t1\t4/3\t125\ta.lesson", 27, false, 0},
+        {"lesson\t1\t2\t-\t125\ta.lesson", 25, false, 0},
+        {"lesson\t1\t1\t-\t-5\ta.lesson", 24, false, 0},
+        {"lesson\t1\t1\t-\t5\t", 15, false, 0},
+        {"lesson\t1\t1\t-\t5", 14, false, 0},
+        {"answer\tquestion\t1\t2\t1\t2\t1\t2\t1\ta.lesson\n", 39, true, 1},
+        {"answer\thomework\t1\t2\t3\t0.5\t0\t7\t1\ta.lesson\n", 41, true, 1},
+        {"answer\tquestion\t1\t2\t1\t2\t-\t2\t-\ta.lesson\n", 39, true, 1},
+        {"answer\tquiz\t1\t2\t1\t2\t1\t2\t1\ta.lesson\n", 35, false, 0},
+        {"answer\tquestion\t0\t2\t1\t2\t1\t2\t1\ta.lesson\n", 39, false, 0},
+        {"answer\tquestion\t1\t2\t0\t2\t1\t2\t1\ta.lesson\n", 39, false, 0},
+        {"answer\tquestion\t1\t2\t1\t\t1\t2\t1\ta.lesson\n", 38, false, 0},
+        {"answer\tquestion\t1\t2\t1\t2\t2\t2\t1\ta.lesson\n", 39, false, 0},
+        {"answer\tquestion\t1\t2\t1\t2\t1\t2\t1\t\n", 31, false, 0},
+        {"answer\tquestion\t1\t2\t1\t2\t1\t2\t1\n", 30, false, 0},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         Progress p = {0};
@@ -551,7 +571,7 @@ Test(hostile, the_progress_reader_takes_any_bytes)
     p = (Progress){0};
     cr_expect(progress_parse(&p, "2\t1\t3/4\t/a\n", 11, &bad_line));
     cr_expect(p.count == 1 && p.entries[0].page == 2 && p.entries[0].right == 3 && p.entries[0].graded == 4);
-    cr_expect_str_eq(p.entries[0].path, "/a");
+    cr_expect_str_eq(p.entries[0].name, "a");
     progress_free(&p);
 }
 
@@ -667,12 +687,71 @@ Test(hostile, progress_prints_the_record_as_text_and_csv)
     progress_free(&p);
     cr_assert_eq(setenv("USER", "olena", 1), 0);
     cr_expect_eq(run((const char *[]){"", "progress", "--csv", NULL}), 0, "%s", err);
-    cr_expect_str_eq(out, "user,lesson,page,finished,right,questions\n"
-                          "olena,/lessons/a.lesson,4,1,2,3\n"
-                          "olena,\"/lessons/b,c.lesson\",2,0,,\n");
+    cr_expect_str_eq(out, "user,lesson,page,finished,right,questions,seconds\n"
+                          "olena,a.lesson,4,1,2,3,0\n"
+                          "olena,\"b,c.lesson\",2,0,,,0\n");
     cr_expect_eq(run((const char *[]){"", "progress", NULL}), 0, "%s", err);
     cr_expect(strstr(out, "finished, 2 of 3 right") && strstr(out, "at page 2"), "got:\n%s", out);
     cr_expect_eq(run((const char *[]){"", "progress", "--cvs", NULL}), 2);
     cr_expect_str_eq(err, "clothsim: progress: unknown argument '--cvs' (clothsim progress --help)\n");
+    clean(folder);
+}
+
+/* Lessons are known by their file name: a file written when they were
+ * known by absolute path is read (both languages' lines become one lesson)
+ * and written anew; the answers, the time spent and the score are kept, and
+ * printed as text and as CSV. */
+Test(hostile, progress_migrates_paths_and_keeps_answers_and_time)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char file[200];
+    snprintf(file, sizeof file, "%s/progress", state);
+    write_text(file, "2\t0\t/old/checkout/lessons/01-a.lesson\n"
+                     "4\t1\t1/2\t/old/checkout/lessons/uk/01-a.lesson\n"
+                     "1\t0\t/old/checkout/lessons/02-b.lesson\n");
+    Progress p = {0};
+    progress_load(&p);
+    cr_assert_eq(p.count, 2, "%s", read_text(file));
+    const ProgressEntry *a = progress_find(&p, "/new/place/lessons/01-a.lesson");
+    cr_assert(a, "found from another folder");
+    cr_expect(a->page == 4 && a->finished && a->right == 1 && a->graded == 2);
+    cr_expect(progress_find(&p, "lessons/uk/02-b.lesson") != NULL, "found from the other language");
+    /* a question answered wrong, then right; a homework right at once */
+    cr_assert(progress_answer(&p, "lessons/01-a.lesson", PROGRESS_QUESTION, 1, 2, "3", 0, true));
+    cr_assert(progress_answer(&p, "lessons/01-a.lesson", PROGRESS_QUESTION, 1, 2, "1", 1, false));
+    cr_assert(progress_answer(&p, "lessons/01-a.lesson", PROGRESS_HOMEWORK, 1, 3, "0.004", 1, true));
+    progress_add_time(&p, "lessons/01-a.lesson", 125.4);
+    bool first_failure;
+    cr_assert(progress_save(&p, "lessons/uk/01-a.lesson", 2, false, PROGRESS_SCORE_KEEP, &first_failure), "%s", p.err);
+    progress_free(&p);
+    cr_expect_str_eq(read_text(file), "lesson\t2\t1\t1/2\t125\t01-a.lesson\n"
+                                      "answer\tquestion\t1\t2\t2\t3\t0\t1\t1\t01-a.lesson\n"
+                                      "answer\thomework\t1\t3\t1\t0.004\t1\t0.004\t1\t01-a.lesson\n"
+                                      "lesson\t1\t0\t-\t0\t02-b.lesson\n");
+    /* a new playing starts the question's record afresh */
+    progress_load(&p);
+    cr_assert(progress_answer(&p, "lessons/01-a.lesson", PROGRESS_QUESTION, 1, 2, "1", 1, true));
+    a = progress_find(&p, "01-a.lesson");
+    cr_expect(a->answer_count == 2 && a->answers[0].tries == 1 && strcmp(a->answers[0].first, "1") == 0 &&
+              a->answers[0].first_right == 1);
+    progress_free(&p);
+
+    cr_assert_eq(setenv("USER", "taras", 1), 0);
+    cr_expect_eq(run((const char *[]){"", "progress", "--csv", NULL}), 0, "%s", err);
+    cr_expect_str_eq(out, "user,lesson,page,finished,right,questions,seconds\n"
+                          "taras,01-a.lesson,3,1,1,2,125\n"
+                          "taras,02-b.lesson,2,0,,,0\n");
+    cr_expect_eq(run((const char *[]){"", "progress", "--csv", "--answers", NULL}), 0, "%s", err);
+    cr_expect_str_eq(out, "user,lesson,kind,number,page,tries,first,first_right,last,last_right\n"
+                          "taras,01-a.lesson,question,1,2,2,3,0,1,1\n"
+                          "taras,01-a.lesson,homework,1,3,1,0.004,1,0.004,1\n");
+    cr_expect_eq(run((const char *[]){"", "progress", NULL}), 0, "%s", err);
+    cr_expect_str_eq(out, "01-a.lesson: finished, 1 of 2 right at the first try; 2 min spent.\n"
+                          "    question 1 (page 2): answered 3 first, wrong; 1 last, right; 2 tries.\n"
+                          "    homework 1 (page 3): answered 0.004, right.\n"
+                          "02-b.lesson: at page 2; 0 min spent.\n");
+    cr_expect_eq(run((const char *[]){"", "progress", "--answers", NULL}), 2);
+    cr_expect_str_eq(err, "clothsim: progress: --answers goes with --csv (the text lists the answers already)\n");
     clean(folder);
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/lesson_menu.h"
 #include "lesson/lesson.h"
 
 static char folder[128]; /* the test's own folder: lessons/, state/ */
@@ -259,7 +260,14 @@ Test(learn, a_lesson_ends_with_its_recap_and_the_score_kept_with_the_progress, .
     FILE *f = fopen(saved, "r");
     cr_assert(f, "no progress file");
     char line[512] = "";
-    cr_expect(fgets(line, sizeof line, f) && strncmp(line, "1\t1\t1/2\t/", 7) == 0, "the file keeps: %s", line);
+    cr_expect(fgets(line, sizeof line, f) && strncmp(line, "lesson\t1\t1\t1/2\t", 15) == 0 &&
+                  strstr(line, "\t01-scored.lesson\n"),
+              "the file keeps: %s", line);
+    /* every answer: the first question right at once, the second wrong */
+    cr_expect(fgets(line, sizeof line, f) && strcmp(line, "answer\tquestion\t1\t1\t1\t1\t1\t1\t1\t01-scored.lesson\n") == 0,
+              "the first answer: %s", line);
+    cr_expect(fgets(line, sizeof line, f) && strcmp(line, "answer\tquestion\t2\t2\t1\t1\t0\t1\t0\t01-scored.lesson\n") == 0,
+              "the second answer: %s", line);
     fclose(f);
     remove_folder();
 }
@@ -485,5 +493,200 @@ Test(learn, the_menu_scrolled_to_its_last_lessons_shows_what_a_fresh_menu_shows,
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
     stop();
+    remove_folder();
+}
+
+/* ---------------------------------------------------------------- the course in the user's language */
+
+/* The user's languages as gettext takes them: LANGUAGE first (a list),
+ * then the first of LC_ALL, LC_MESSAGES and LANG; LANGUAGE is ignored in
+ * the C locale. */
+Test(learn, the_users_languages_come_in_gettexts_order)
+{
+    char got[LESSON_MAX_LANGUAGES][16];
+    cr_expect_eq(lesson_user_languages(NULL, NULL, NULL, "uk_UA.UTF-8", got, LESSON_MAX_LANGUAGES), 1);
+    cr_expect_str_eq(got[0], "uk");
+    cr_expect_eq(lesson_user_languages("en:uk", NULL, NULL, "uk_UA.UTF-8", got, LESSON_MAX_LANGUAGES), 3);
+    cr_expect(strcmp(got[0], "en") == 0 && strcmp(got[1], "uk") == 0 && strcmp(got[2], "uk") == 0);
+    cr_expect_eq(lesson_user_languages(NULL, "en_GB.UTF-8", "uk_UA.UTF-8", "uk_UA.UTF-8", got, 8), 1);
+    cr_expect_str_eq(got[0], "en", "LC_ALL before LC_MESSAGES and LANG");
+    cr_expect_eq(lesson_user_languages(NULL, "", "uk_UA.UTF-8", "en_US.UTF-8", got, 8), 1);
+    cr_expect_str_eq(got[0], "uk", "an empty LC_ALL is unset; LC_MESSAGES before LANG");
+    cr_expect_eq(lesson_user_languages("uk", "C", NULL, NULL, got, 8), 0, "LANGUAGE is ignored in the C locale");
+    cr_expect_eq(lesson_user_languages("uk", NULL, NULL, "POSIX", got, 8), 0);
+    cr_expect_eq(lesson_user_languages("uk", "C.UTF-8", NULL, NULL, got, 8), 2, "C.UTF-8 is not the C locale");
+    cr_expect_str_eq(got[0], "uk");
+    cr_expect_eq(lesson_user_languages("", NULL, NULL, NULL, got, 8), 0);
+    cr_expect_eq(lesson_user_languages("de:fr:uk", NULL, NULL, "ru_UA.UTF-8@x", got, 2), 2, "at most max");
+    cr_expect(strcmp(got[0], "de") == 0 && strcmp(got[1], "fr") == 0);
+}
+
+static const char short_lesson_uk[] = "title Короткий тестовий урок\n"
+                                      "summary Дві сторінки і запитання\n"
+                                      "duration 2 min\n"
+                                      "page Перша сторінка\n"
+                                      "> Трохи розповіді.\n"
+                                      "question Яка літера перша?\n"
+                                      "choice Альфа\n"
+                                      "choice Бета\n"
+                                      "answer 1\n"
+                                      "page Друга сторінка\n"
+                                      "> Останні слова.\n";
+
+/* Under a Ukrainian locale the menu lists the Ukrainian course, l switches
+ * to the English one, and a lesson's progress is one whatever language it
+ * was played in and whatever folder held it when it was saved. */
+Test(learn, the_menu_follows_the_language_and_progress_follows_the_lesson, .timeout = 60)
+{
+    make_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lessons/uk", folder);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/lessons/uk/00-short.lesson", folder);
+    write_file(path, short_lesson_uk);
+    start("LC_ALL=C.UTF-8 LANGUAGE=uk", "learn", 100, 30);
+    cr_assert(wait_for("Короткий тестовий урок"), "the Ukrainian course is not listed:\n%s", screen);
+    cr_expect(strstr(screen, "Course: Українська (l: English)") != NULL, "no line naming the course:\n%s", screen);
+    cr_expect(strstr(screen, "A short test lesson") == NULL && strstr(screen, "Meet the cloth") == NULL,
+              "English lessons in the Ukrainian course:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("Перша сторінка"), "Enter did not open the Ukrainian lesson:\n%s", screen);
+    tmux("send-keys -t t Enter"); /* skips the question */
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("Друга сторінка"), "no second page:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_assert(wait_for("Дві сторінки і запитання"), "q did not go back to the menu:\n%s", screen);
+    tmux("send-keys -t t l");
+    cr_assert(wait_for("A short test lesson"), "l did not switch to the English course:\n%s", screen);
+    cr_expect(strstr(screen, "Course: English (l: Українська)") != NULL, "the course line:\n%s", screen);
+    cr_expect(strstr(screen, "Короткий") == NULL, "the Ukrainian course is still listed:\n%s", screen);
+    cr_expect(wait_for("at page 2"), "the English lesson does not have the Ukrainian one's progress:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    /* any other language: the English course first, the others a key away */
+    start("LC_ALL=C.UTF-8 LANGUAGE=de", "learn", 100, 30);
+    cr_assert(wait_for("A short test lesson"), "not the English course:\n%s", screen);
+    cr_expect(strstr(screen, "Course: English (l: Українська)") != NULL, "the course line:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    /* a progress file from when lessons were known by absolute path, in a
+     * checkout since moved: read, and the lesson resumes */
+    char saved[512];
+    snprintf(saved, sizeof saved, "%s/state/clothsim", folder);
+    char command[1100];
+    snprintf(command, sizeof command, "rm -rf %s && mkdir -p %s", saved, saved);
+    cr_assert_eq(system(command), 0);
+    snprintf(saved, sizeof saved, "%s/state/clothsim/progress", folder);
+    write_file(saved, "1\t0\t/home/somebody/old-checkout/lessons/00-short.lesson\n");
+    start("LC_ALL=C.UTF-8 LANGUAGE=en", "learn", 100, 30);
+    cr_assert(wait_for("A short test lesson"));
+    cr_expect(wait_for("at page 2"), "the old line was not read:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("The second page heading"), "the lesson did not resume on its second page:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_assert(wait_for("A short test lesson"));
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    FILE *f = fopen(saved, "r");
+    cr_assert(f);
+    char line[512] = "";
+    cr_expect(fgets(line, sizeof line, f) && strncmp(line, "lesson\t1\t0\t-\t", 13) == 0 &&
+                  strstr(line, "\t00-short.lesson\n"),
+              "not written anew: %s", line);
+    fclose(f);
+    remove_folder();
+}
+
+/* ---------------------------------------------------------------- the teacher's view */
+
+static const char noted_lesson[] = "title A noted lesson\n"
+                                   "summary Notes for the teacher\n"
+                                   "duration 1 min\n"
+                                   "teacher NOTE-ONE\n"
+                                   "page The noted page\n"
+                                   "teacher NOTE-TWO\n"
+                                   "> Words for everyone.\n"
+                                   "question Which?\n"
+                                   "choice Alpha\n"
+                                   "choice Beta\n"
+                                   "answer 1\n"
+                                   "page The plain page\n"
+                                   "> More words.\n";
+
+/* Teacher notes are never on a student's screen; --teacher shows them, with
+ * the answer, on their page. */
+Test(learn, teacher_notes_show_only_in_the_teachers_view, .timeout = 40)
+{
+    make_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lessons/noted.lesson", folder);
+    write_file(path, noted_lesson);
+    start("", "lessons/noted.lesson", 80, 24);
+    cr_assert(wait_for("Words for everyone."), "the lesson did not open:\n%s", screen);
+    cr_expect(strstr(screen, "NOTE-") == NULL && strstr(screen, "Teacher:") == NULL,
+              "a student sees a teacher note:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+
+    start("", "lessons/noted.lesson --teacher", 100, 40);
+    cr_assert(wait_for("Words for everyone."), "the lesson did not open:\n%s", screen);
+    cr_expect(strstr(screen, "Teacher: NOTE-ONE") != NULL, "no lesson note:\n%s", screen);
+    cr_expect(strstr(screen, "Teacher: NOTE-TWO") != NULL, "no page note:\n%s", screen);
+    cr_expect(strstr(screen, "Teacher: the answer is 1, Alpha.") != NULL, "no answer:\n%s", screen);
+    tmux("send-keys -t t Enter Enter");
+    cr_assert(wait_for("More words."), "no second page:\n%s", screen);
+    cr_expect(strstr(screen, "NOTE-") == NULL, "the first page's notes on the second:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    remove_folder();
+}
+
+/* ---------------------------------------------------------------- homework */
+
+/* A homework waits for a number: a wrong one is told so, the right one
+ * too, and both go into the record with the progress. */
+Test(learn, a_homework_takes_a_number_and_keeps_it_in_the_record, .timeout = 40)
+{
+    make_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/lessons/hw.lesson", folder);
+    write_file(path, "title A homework lesson\nsummary One number\nduration 1 min\n"
+                     "set cols=6 rows=4 collider=none\n"
+                     "page Find the number\n> Explore first.\n"
+                     "homework How many iterations does the test key name?\n"
+                     "solve iterations smallest 1 after 100ms if not exploded\n"
+                     "page After\n> Done.\n");
+    start("", "lessons/hw.lesson", 80, 24);
+    cr_assert(wait_for("Homework: How many iterations"), "the homework is not shown:\n%s", screen);
+    cr_expect(strstr(screen, "Type the number and press Enter") != NULL, "no prompt:\n%s", screen);
+    tmux("send-keys -t t 2 3");
+    cr_expect(wait_for("Your answer: 23_"), "the typed number is not shown:\n%s", screen);
+    tmux("send-keys -t t BSpace Enter");
+    cr_expect(wait_for("Not 2. Try another number"), "a wrong number is not told:\n%s", screen);
+    tmux("send-keys -t t 1 Enter");
+    cr_expect(wait_for("Right: 1. Enter goes on."), "the right number is not told:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("Enter: next page."), "Enter did not go on:\n%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_expect(wait_for("Done."), "no next page:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    char saved[512], line[512] = "";
+    snprintf(saved, sizeof saved, "%s/state/clothsim/progress", folder);
+    FILE *f = fopen(saved, "r");
+    cr_assert(f, "no progress file");
+    bool found = false;
+    while (fgets(line, sizeof line, f))
+        found = found || strcmp(line, "answer\thomework\t1\t1\t2\t2\t0\t1\t1\thw.lesson\n") == 0;
+    fclose(f);
+    cr_expect(found, "the homework is not in the record");
     remove_folder();
 }

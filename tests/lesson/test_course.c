@@ -113,7 +113,8 @@ static const char *item_diff(const LessonItem *en, const LessonItem *uk, char *d
         return "the question";
     }
     if (en->answer != uk->answer) {
-        snprintf(detail, size, " (answer %d against %d)", uk->answer + 1, en->answer + 1);
+        int shown = en->kind == LESSON_HOMEWORK ? 0 : 1; /* a choice counts from 1; a homework's is the number */
+        snprintf(detail, size, " (answer %d against %d)", uk->answer + shown, en->answer + shown);
         return "the answer";
     }
     for (int c = 0; c < en->choice_count; c++)
@@ -127,7 +128,9 @@ static const char *item_diff(const LessonItem *en, const LessonItem *uk, char *d
         names = strcmp(en->names[n], uk->names[n]) == 0;
     if (!names)
         return "a name";
-    if (en->kind == LESSON_EXPECT && !same_expect(&en->expect, &uk->expect)) {
+    if (en->seek != uk->seek)
+        return "the homework's sought end";
+    if ((en->kind == LESSON_EXPECT || en->kind == LESSON_HOMEWORK) && !same_expect(&en->expect, &uk->expect)) {
         snprintf(detail, size, " (%s against %s)", uk->expect.source, en->expect.source);
         return "the claim";
     }
@@ -357,4 +360,41 @@ Test(course, ukrainian_lessons_keep_the_english_commands)
     }
     cr_expect_geq(compared, 15, "compared %d lessons", compared);
     globfree(&g);
+}
+
+/* A homework's answer and condition are the English one's. */
+Test(course, a_changed_homework_is_caught)
+{
+    static const char with_homework[] = "homework Find it.\nsolve a iterations smallest 4 after 1s if not exploded\n";
+    char why[600] = "";
+    char en_text[4096], uk_text[4096];
+    snprintf(en_text, sizeof en_text, "%s%s", english, with_homework);
+    snprintf(uk_text, sizeof uk_text, "%s%s", english,
+             "homework Знайдіть.\nsolve a iterations smallest 5 after 1s if not exploded\n");
+    Lesson *en = parse("en.lesson", en_text), *uk = parse("uk.lesson", uk_text);
+    cr_expect(!same_commands(en, uk, why, sizeof why));
+    cr_expect_str_eq(why, "uk.lesson:24: the answer differs from en.lesson:24 (answer 5 against 4)");
+    lesson_destroy(uk);
+    snprintf(uk_text, sizeof uk_text, "%s%s", english,
+             "homework Знайдіть.\nsolve a iterations smallest 4 after 1s if max_strain < 1%\n");
+    uk = parse("uk.lesson", uk_text);
+    cr_expect(!same_commands(en, uk, why, sizeof why));
+    cr_expect_str_eq(why, "uk.lesson:24: the claim differs from en.lesson:24 (max_strain < 1% against not exploded)");
+    lesson_destroy(uk);
+    snprintf(uk_text, sizeof uk_text, "%s%s", english,
+             "homework Знайдіть.\nsolve a iterations smallest 4 after 1s if not exploded\n");
+    uk = parse("uk.lesson", uk_text);
+    cr_expect(same_commands(en, uk, why, sizeof why), "%s", why);
+    lesson_destroy(uk);
+    lesson_destroy(en);
+}
+
+/* A teacher note is a command: the translation keeps it where the English
+ * has it (its text written anew), and one more or one fewer is caught. */
+Test(course, a_teacher_note_is_kept_where_the_english_has_it)
+{
+    cr_expect_str_eq(diff_of("recap The point.\n", "recap The point.\nteacher Stop here.\n"),
+                     "uk.lesson:20: the command differs from en.lesson:21 ('teacher' against 'pause')");
+    cr_expect_str_eq(diff_of("> The end.\n", "> The end.\nteacher Collect the sheets.\n"),
+                     "uk.lesson:24: an extra 'teacher' after the last of en.lesson");
 }

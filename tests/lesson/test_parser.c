@@ -503,3 +503,64 @@ Test(parser, explain_and_recap)
     cr_expect_str_eq(error_of(HEAD "page P\nrecap\n"),
                      "t.lesson:5:1: recap: say in a line what the page showed, e.g. 'recap Euler gains energy'");
 }
+
+/* teacher TEXT: notes for the teacher, in the header (the whole lesson) or on
+ * a page; never words a student reads. */
+Test(parser, teacher_notes)
+{
+    Lesson *l = parse(HEAD "teacher Plan 10 minutes.\npage P\n> Look.\nteacher Ask first what they expect.\n"
+                           "teacher Many say it will not sag.\npage Q\n> None here.\n");
+    cr_assert_not_null(l, "%s", err);
+    const char *notes[4];
+    cr_expect_eq(lesson_teacher_notes(l, -1, notes, 4), 1);
+    cr_expect_str_eq(notes[0], "Plan 10 minutes.");
+    cr_expect_eq(lesson_teacher_notes(l, 0, notes, 4), 2);
+    cr_expect_str_eq(notes[0], "Ask first what they expect.");
+    cr_expect_str_eq(notes[1], "Many say it will not sag.");
+    cr_expect_eq(lesson_teacher_notes(l, 0, notes, 1), 1, "at most max");
+    cr_expect_eq(lesson_teacher_notes(l, 1, notes, 4), 0);
+    cr_expect_eq(lesson_teacher_notes(l, 2, notes, 4), 0);
+    cr_expect_eq(lesson_page_words(l, 0), 1 + 1, "the notes are not on a student's screen");
+    lesson_destroy(l);
+    cr_expect_str_eq(error_of(HEAD "page P\n  teacher\n"),
+                     "t.lesson:5:3: teacher: write the note, e.g. 'teacher Ask first what they expect; 2 minutes'");
+}
+
+Test(parser, homework_and_its_solve_line)
+{
+    Lesson *l = parse(HEAD "pane a\npane b\npage P\nhomework Find the passes.\n"
+                           "solve b iterations largest 12 after 500ms if max_strain within 1% of start\n");
+    cr_assert_not_null(l, "%s", err);
+    const LessonItem *h = &l->items[l->pages[0].first_item];
+    cr_assert_eq(h->kind, LESSON_HOMEWORK);
+    cr_expect_str_eq(h->pane, "b");
+    cr_expect_str_eq(h->names[0], "iterations");
+    cr_expect(h->seek == 1 && h->answer == 12 && h->seconds == 0.5);
+    cr_expect(h->expect.kind == EXPECT_WITHIN && h->expect.reference == REF_START && h->expect.tolerance_relative);
+    cr_expect_str_eq(h->expect.source, "max_strain within 1% of start");
+    cr_expect_eq(l->expect_count, 1);
+    lesson_destroy(l);
+    cr_expect_str_eq(error_of(HEAD "page P\nhomework Find it.\n> Words.\n"),
+                     "t.lesson:5:1: homework: the next line must say its answer, e.g. 'solve substeps smallest 7 "
+                     "after 5s if not exploded'");
+    cr_expect_str_eq(error_of(HEAD "page P\nhomework Find it.\n"),
+                     "t.lesson:5:1: homework: the next line must say its answer, e.g. 'solve substeps smallest 7 "
+                     "after 5s if not exploded'",
+                     "at the end of the file too");
+    cr_expect_str_eq(error_of(HEAD "page P\nsolve substeps smallest 7 after 5s if not exploded\n"),
+                     "t.lesson:5:1: 'solve' goes on the line after a 'homework'");
+    cr_expect_str_eq(error_of(HEAD "page P\nhomework X\nsolve dt smallest 7 after 5s if not exploded\n"),
+                     "t.lesson:6:7: solve: dt is not a whole number; a homework seeks a count (substeps, iterations "
+                     "...)");
+    cr_expect_str_eq(error_of(HEAD "page P\nhomework X\nsolve substeps least 7 after 5s if not exploded\n"),
+                     "t.lesson:6:16: solve: expected 'smallest' or 'largest' after substeps");
+    cr_expect_str_eq(error_of(HEAD "page P\nhomework X\nsolve substeps smallest 7 after 5m if not exploded\n"),
+                     "t.lesson:6:33: solve: expected a time such as '5s', got '5m'");
+    cr_expect_str_eq(error_of(HEAD "page P\nhomework X\nsolve substeps smallest 7 after 90s if not exploded\n"),
+                     "t.lesson:6:33: solve: the run must last over 0 s and at most 60 s");
+    cr_expect_str_eq(error_of(HEAD "page P\nhomework X\nsolve substeps smallest 7 after 5s if screen_hot < 1%\n"),
+                     "t.lesson:6:39: solve: screen_hot cannot be a homework's condition; use 'not exploded' or a "
+                     "measure of the cloth");
+    cr_expect_str_eq(error_of(HEAD "page P\nhomework\n"),
+                     "t.lesson:5:1: homework: say what to find, e.g. 'homework Find the fewest substeps that hold'");
+}

@@ -1,6 +1,7 @@
 /* test_player.c - a lesson driven headless, page by page, checking the state
  * the player sets: pane settings, step counts, waits, answers, results. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lesson/lesson.h"
@@ -464,4 +465,81 @@ Test(player, the_score_counts_first_tries_of_graded_questions)
     cr_expect_eq(graded, 3);
     lesson_player_destroy(p);
     lesson_destroy(l);
+}
+
+/* ------------------------------------------------------------ homework */
+
+/* The fewest substeps that keep a stiff Verlet curtain whole for 2 s: the
+ * walk stops at the homework for the student's number; with proofs asked
+ * for (the checker), the answer is run and one substep fewer too. */
+static const char homework_lesson[] = HEAD "set integrator=verlet spring_k=50 substeps=12\n"
+                                           "pane safe\n"
+                                           "page Find it\n"
+                                           "> Explore.\n"
+                                           "homework The fewest substeps that hold for 2 s?\n"
+                                           "solve substeps smallest %d after 2s if not exploded\n"
+                                           "> Done.\n";
+
+static LessonPlayer *homework_player(int answer, Lesson **lesson)
+{
+    static char text[1024];
+    snprintf(text, sizeof text, homework_lesson, answer);
+    *lesson = parse(text);
+    LessonPlayer *p = lesson_player_create(*lesson);
+    cr_assert_not_null(p);
+    return p;
+}
+
+Test(player, a_homework_waits_for_a_number_and_grades_it)
+{
+    Lesson *lesson;
+    LessonPlayer *p = homework_player(9, &lesson);
+    cr_assert_eq(p->state, LESSON_WAITING);
+    const LessonItem *h = lesson_player_pause(p);
+    cr_assert(h && h->kind == LESSON_HOMEWORK);
+    cr_expect_str_eq(h->text, "The fewest substeps that hold for 2 s?");
+    cr_expect_str_eq(h->names[0], "substeps");
+    cr_expect(h->answer == 9 && h->seek == -1 && h->seconds == 2.0);
+    bool right, first;
+    cr_expect(!lesson_player_homework_answer(p, "nine", &right, &first), "not a number");
+    cr_expect(!lesson_player_homework_answer(p, "", &right, &first));
+    cr_expect(lesson_player_homework_answer(p, "8", &right, &first));
+    cr_expect(!right && first);
+    cr_expect(lesson_player_homework_answer(p, " 9", &right, &first));
+    cr_expect(right && !first);
+    cr_expect_eq(p->state, LESSON_WAITING, "an answer does not go on; Enter does");
+    cr_expect_eq(p->results[h - lesson->items].reached, false, "no proof unless the checker asks");
+    cr_assert(lesson_player_next(p));
+    cr_expect_eq(p->state, LESSON_PAGE_END);
+    lesson_player_destroy(p);
+    lesson_destroy(lesson);
+}
+
+/* The proof is bit-exact, so a wrong key fails the check on every machine:
+ * too large (one fewer holds too) and too small (it does not hold). */
+Test(player, the_checker_proves_a_homeworks_answer_by_running_it)
+{
+    const int answers[] = {9, 10, 8};
+    const bool good[] = {true, false, false};
+    const char *says[] = {"homework held: substeps smallest 9: 'not exploded' holds after 2 s at 9, not at 8",
+                          "homework failed: substeps smallest 10: 'not exploded' holds at 9 too, so 10 is not the "
+                          "smallest",
+                          "homework failed: substeps smallest 8: 'not exploded' does not hold after 2 s at 8"};
+    for (int k = 0; k < 3; k++) {
+        Lesson *lesson;
+        LessonPlayer *p = homework_player(answers[k], &lesson);
+        p->verify_homework = true;
+        cr_assert(lesson_player_play_to_end(p));
+        int item = lesson->pages[0].first_item + 1;
+        cr_assert_eq(lesson->items[item].kind, LESSON_HOMEWORK);
+        const LessonResult *r = &p->results[item];
+        cr_expect(r->reached && r->passed == good[k], "answer %d", answers[k]);
+        char want[400];
+        snprintf(want, sizeof want, "p.lesson:8:1: %s", says[k]);
+        cr_expect_str_eq(r->message, want);
+        cr_expect_eq(p->expects_failed, good[k] ? 0 : 1);
+        cr_expect_eq(lesson->expect_count, 1, "a homework is a claim");
+        lesson_player_destroy(p);
+        lesson_destroy(lesson);
+    }
 }

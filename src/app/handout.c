@@ -1,0 +1,540 @@
+/* handout.c - a lesson as one HTML page to print (see handout.h).
+ *
+ * The lesson is played headless, as `check --run` plays it: runs finish at
+ * once, pauses and questions are passed. Its items are written in order, and
+ * where the player stops first on a page, and after each run, the panes are
+ * drawn by the renderer (src/render) into a canvas and written as text art:
+ * a <pre> of braille cells, a <span> per run of one colour. The expects'
+ * measured values are the figures printed under the pictures.
+ *
+ * Plain HTML: the elements of HTML 4 as well as 5 (div, not section), so that
+ * any HTML parser reads it, xmllint's too. The page holds everything it needs: one inline stylesheet, no script, no
+ * font, image or link to fetch. It prints on A4 and on Letter alike: no
+ * paper size is set, the text column is narrower than either sheet less its
+ * margins, and a picture or a question is never cut across two sheets.
+ */
+#include "handout.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "lesson_menu.h"
+#include "lesson/player.h"
+#include "lesson/view.h"
+#include "output.h"
+#include "render/canvas.h"
+#include "render/render.h"
+
+/* A pane's picture, in cells: narrower than twice LESSON_SHOW_COLUMNS, so
+ * that no strip is kept for numbers shown large (the handout prints them). */
+#define HANDOUT_PANE_COLS 33
+#define HANDOUT_PANE_ROWS 15
+
+typedef struct Handout {
+    FILE *f;
+    const Lesson *lesson;
+    LessonPlayer *player;
+    Canvas *canvas;
+    bool teacher;
+    int emitted;        /* the next item of the page to write */
+    bool explanation;   /* student's edition: within the narration that explains an explain */
+    int pictures;       /* on this page */
+} Handout;
+
+/* text with &, <, > and " escaped. */
+static void put_text(FILE *f, const char *text)
+{
+    for (const char *c = text; *c; c++) {
+        switch (*c) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*c, f);
+        }
+    }
+}
+
+static const char stylesheet[] =
+    "body{font:11pt/1.45 'DejaVu Serif','Liberation Serif',Georgia,serif;max-width:175mm;margin:1em auto;"
+    "padding:0 1em;color:#000;background:#fff}\n"
+    "h1{font-size:18pt;margin:0 0 .2em}h2{font-size:13pt;margin:1.4em 0 .4em;border-bottom:1px solid #888}\n"
+    ".meta{color:#444}.who{margin:.8em 0 1.2em;white-space:pre}\n"
+    ".figure{display:flex;flex-wrap:wrap;gap:4mm;margin:.6em 0;break-inside:avoid;page-break-inside:avoid}\n"
+    ".pane{border:1px solid #bbb;padding:1mm 2mm}.pane p{margin:0;font-size:8.5pt;color:#333}\n"
+    "pre.art{font:8.5pt/1.0 'DejaVu Sans Mono','Noto Sans Mono','Liberation Mono',monospace;margin:0;color:#000}\n"
+    ".question{break-inside:avoid;page-break-inside:avoid;margin:.6em 0}"
+    ".question ol{list-style:none;padding-left:1em;margin:.2em 0}\n"
+    ".right{font-weight:bold}.feedback{color:#333;font-style:italic}\n"
+    ".line{height:1.7em;border-bottom:1px solid #999}.lines{margin:.2em 0 .9em}\n"
+    ".figures{font-size:9.5pt;margin:.2em 0 .6em 1.2em;padding:0}\n"
+    ".teacher{border-left:3px solid #2a7;padding:.1em .6em;margin:.4em 0;background:#eef8f1}\n"
+    ".recap{font-weight:bold}.play{font-style:italic}\n"
+    ".held{color:#161}.failed{color:#a00;font-weight:bold}\n"
+    ".foot{margin-top:2em;font-size:8.5pt;color:#555}\n"
+    "@page{margin:14mm}\n"
+    "@media print{body{max-width:none;margin:0;padding:0}h2{break-after:avoid;page-break-after:avoid}"
+    ".teacher{background:none}}\n";
+
+/* One class a palette colour, as on a light background (paper). */
+static void put_palette(FILE *f)
+{
+    for (int k = 1; k < PALETTE_COUNT; k++) {
+        if (k == PALETTE_TEXT)
+            continue;
+        fprintf(f, ".k%d{color:#%06x}", k, (unsigned)palette_colour(k, PALETTE_ON_LIGHT, false) & 0xffffffu);
+    }
+    fputc('\n', f);
+}
+
+/* The canvas as a <pre>: a span a run of cells of one colour. */
+static void put_canvas(FILE *f, const Canvas *c)
+{
+    fputs("<pre class=\"art\">", f);
+    for (int y = 0; y < c->height; y++) {
+        int open = -1; /* the colour of the open span; -1 none */
+        for (int x = 0; x < c->width; x++) {
+            const CanvasCell *cell = &c->cells[y * c->width + x];
+            uint32_t glyph = cell->glyph == 0x2800 || cell->glyph == 0 ? ' ' : cell->glyph;
+            int colour = glyph == ' ' || cell->fg == PALETTE_DEFAULT || cell->fg == PALETTE_TEXT ? -1 : cell->fg;
+            if (colour != open && glyph != ' ') {
+                if (open >= 0)
+                    fputs("</span>", f);
+                if (colour >= 0)
+                    fprintf(f, "<span class=\"k%d\">", colour);
+                open = colour;
+            }
+            char bytes[8] = "";
+            int n = canvas_utf8_encode(glyph, bytes);
+            bytes[n] = '\0';
+            if (glyph == '<' || glyph == '>' || glyph == '&')
+                fputs(glyph == '<' ? "&lt;" : glyph == '>' ? "&gt;" : "&amp;", f);
+            else
+                fputs(bytes, f);
+        }
+        if (open >= 0)
+            fputs("</span>", f);
+        fputc('\n', f);
+    }
+    fputs("</pre>", f);
+}
+
+/* The panes as they are now, side by side, each with its label and time. */
+static void put_picture(Handout *h, const char *caption)
+{
+    const LessonPlayer *p = h->player;
+    fprintf(h->f, "<div class=\"figure\" title=\"");
+    put_text(h->f, caption);
+    fputs("\">\n", h->f);
+    for (int i = 0; i < p->pane_count; i++) {
+        RenderOptions base, options;
+        render_options_default(&base);
+        base.legend = false;
+        lesson_view_options(p, i, &base, &options);
+        Camera camera;
+        lesson_view_camera(p, i, h->canvas->width, h->canvas->height, &camera);
+        render_solver(h->canvas, &camera, p->panes[i].solver, &options);
+        const Solver *s = p->panes[i].solver;
+        fputs("<div class=\"pane\"><p><b>", h->f);
+        put_text(h->f, p->panes[i].label && p->panes[i].label[0] ? p->panes[i].label : p->panes[i].name);
+        fputs("</b> &middot; ", h->f);
+        put_text(h->f, caption);
+        if (s->exploded)
+            fprintf(h->f, " &middot; exploded at t = %.2f s", s->exploded_time);
+        else
+            fprintf(h->f, " &middot; t = %.2f s", s->time);
+        fputs("</p>\n", h->f);
+        put_canvas(h->f, h->canvas);
+        fputs("</div>\n", h->f);
+    }
+    fputs("</div>\n", h->f);
+    h->pictures++;
+}
+
+/* A measured value as a person reads it: strains and screen shares as %. */
+static void put_value(FILE *f, int metric, double value)
+{
+    bool percent = metric == METRIC_MAX_STRAIN || metric == METRIC_MEAN_STRAIN || metric == METRIC_SCREEN_COVER ||
+                   metric == METRIC_SCREEN_ROWS || metric == METRIC_SCREEN_HOT || metric == METRIC_SCREEN_UNLIKE;
+    if (percent)
+        fprintf(f, "%.3g %%", 100.0 * value);
+    else if (lesson_metrics[metric].unit[0])
+        fprintf(f, "%.4g %s", value, lesson_metrics[metric].unit);
+    else
+        fprintf(f, "%.4g", value);
+}
+
+/* An expect as a figure: what was measured; the teacher's edition adds the
+ * claim and whether it held. */
+static void put_expect(Handout *h, int k)
+{
+    const LessonItem *item = &h->lesson->items[k];
+    const LessonResult *r = &h->player->results[k];
+    const LessonExpect *e = &item->expect;
+    int pane = lesson_player_find_pane(h->player, item->pane);
+    const char *label = pane >= 0 ? h->player->panes[pane].label : item->pane;
+    fputs("<li>", h->f);
+    put_text(h->f, label && label[0] ? label : item->pane ? item->pane : "");
+    fputs(": ", h->f);
+    if (!r->reached) {
+        fputs("not measured", h->f);
+    } else if (e->kind == EXPECT_EXPLODED) {
+        const Solver *s = pane >= 0 ? h->player->panes[pane].solver : NULL;
+        if (s && s->exploded)
+            fprintf(h->f, "exploded at t = %.3g s", s->exploded_time);
+        else
+            fputs("did not explode", h->f);
+    } else {
+        fprintf(h->f, "%s = ", lesson_metrics[e->metric].name);
+        put_value(h->f, e->metric, r->seen);
+        if (lesson_metric_on_screen(e->metric))
+            fprintf(h->f, " (as drawn at %dx%d)", lesson_screen_sizes[0][0], lesson_screen_sizes[0][1]);
+    }
+    if (h->teacher) {
+        fputs(r->reached && r->passed ? " <span class=\"held\">&mdash; claim held: expect " :
+                                        " <span class=\"failed\">&mdash; claim FAILED: expect ", h->f);
+        put_text(h->f, e->source);
+        fputs("</span>", h->f);
+    }
+    fputs("</li>\n", h->f);
+}
+
+static void put_question(Handout *h, int k)
+{
+    const LessonItem *q = &h->lesson->items[k];
+    fprintf(h->f, "<div class=\"question\"><p><b>Question %d.</b> ", lesson_item_number(h->lesson, k));
+    put_text(h->f, q->text);
+    fputs("</p>\n<ol>\n", h->f);
+    for (int c = 0; c < q->choice_count; c++) {
+        bool right = h->teacher && c == q->answer;
+        fprintf(h->f, "<li%s>%s %d. ", right ? " class=\"right\"" : "", right ? "&#9745;" : "&#9744;", c + 1);
+        put_text(h->f, q->choices[c].text);
+        if (h->teacher && q->choices[c].feedback) {
+            fputs(" <span class=\"feedback\">&mdash; ", h->f);
+            put_text(h->f, q->choices[c].feedback);
+            fputs("</span>", h->f);
+        }
+        fputs("</li>\n", h->f);
+    }
+    fputs("</ol>\n", h->f);
+    if (h->teacher && q->answer >= 0)
+        fprintf(h->f, "<p class=\"teacher\">The answer is %d.</p>\n", q->answer + 1);
+    else if (h->teacher)
+        fputs("<p class=\"teacher\">No answer is right or wrong: the question asks for a prediction.</p>\n", h->f);
+    fputs("</div>\n", h->f);
+}
+
+/* A homework: the task and a line for the number; the teacher's edition
+ * adds the answer and the checker's proof of it. */
+static void put_homework(Handout *h, int k)
+{
+    const LessonItem *item = &h->lesson->items[k];
+    const LessonResult *r = &h->player->results[k];
+    fprintf(h->f, "<div class=\"question\"><p><b>Homework %d.</b> ", lesson_item_number(h->lesson, k));
+    put_text(h->f, item->text);
+    fputs("</p>\n<p>Your answer: ____________</p>\n", h->f);
+    if (h->teacher) {
+        fprintf(h->f, "<p class=\"teacher\">The answer is %d: the %s %s for which '", item->answer,
+                item->seek < 0 ? "smallest" : "largest", item->names[0]);
+        put_text(h->f, item->expect.source);
+        fprintf(h->f, "' holds after %g s. <span class=\"%s\">", item->seconds,
+                r->reached && r->passed ? "held" : "failed");
+        const char *proof = r->reached ? strstr(r->message, "homework ") : NULL; /* without file:line:col */
+        put_text(h->f, proof ? proof : "not checked");
+        fputs("</span></p>\n", h->f);
+    }
+    fputs("</div>\n", h->f);
+}
+
+/* Writes the page's items from h->emitted up to (not including) end. */
+static void put_items(Handout *h, int end)
+{
+    bool in_figures = false;
+    for (int k = h->emitted; k < end; k++) {
+        const LessonItem *item = &h->lesson->items[k];
+        if (item->kind != LESSON_EXPECT && in_figures) {
+            fputs("</ul>\n", h->f);
+            in_figures = false;
+        }
+        if (item->kind != LESSON_SAY)
+            h->explanation = false;
+        switch (item->kind) {
+        case LESSON_SAY:
+            if (h->explanation) /* the student writes their own first */
+                break;
+            fputs("<p>", h->f);
+            put_text(h->f, item->text);
+            fputs("</p>\n", h->f);
+            break;
+        case LESSON_QUESTION:
+            put_question(h, k);
+            break;
+        case LESSON_EXPLAIN:
+            fputs("<div class=\"question\"><p><b>Explain.</b> ", h->f);
+            put_text(h->f, item->text);
+            /* ruled lines drawn as borders: a printer leaves out backgrounds */
+            fputs("</p>\n<div class=\"lines\"><div class=\"line\"></div><div class=\"line\"></div>"
+                  "<div class=\"line\"></div></div></div>\n", h->f);
+            h->explanation = !h->teacher;
+            break;
+        case LESSON_EXPECT: {
+            /* two claims on one measure (exploded after 1 s, before 3 s) are
+             * one figure to a student, who is not shown the claims */
+            const LessonItem *before = in_figures ? &h->lesson->items[k - 1] : NULL;
+            if (!h->teacher && before && before->kind == LESSON_EXPECT && before->expect.metric == item->expect.metric &&
+                before->expect.other_pane == item->expect.other_pane && before->pane && item->pane &&
+                strcmp(before->pane, item->pane) == 0)
+                break;
+            if (!in_figures)
+                fputs("<ul class=\"figures\">\n", h->f);
+            in_figures = true;
+            put_expect(h, k);
+            break;
+        }
+        case LESSON_HOMEWORK:
+            put_homework(h, k);
+            break;
+        case LESSON_TEACHER:
+            if (!h->teacher)
+                break;
+            fputs("<p class=\"teacher\"><b>Teacher:</b> ", h->f);
+            put_text(h->f, item->text);
+            fputs("</p>\n", h->f);
+            break;
+        case LESSON_RECAP:
+            fputs("<p class=\"recap\">In one line: ", h->f);
+            put_text(h->f, item->text);
+            fputs("</p>\n", h->f);
+            break;
+        case LESSON_PLAY:
+            fputs("<p class=\"play\">Your turn at the keyboard: change", h->f);
+            for (int n = 0; n < item->name_count; n++) {
+                fputs(n == 0 ? " " : ", ", h->f);
+                put_text(h->f, item->names[n]);
+            }
+            fputs(" and watch what happens.</p>\n", h->f);
+            break;
+        default:
+            break;
+        }
+    }
+    if (in_figures)
+        fputs("</ul>\n", h->f);
+    if (end > h->emitted)
+        h->emitted = end;
+}
+
+/* Plays the page the player is on to its end, writing it. */
+static bool put_page(Handout *h)
+{
+    LessonPlayer *p = h->player;
+    const Lesson *lesson = h->lesson;
+    const LessonPage *page = &lesson->pages[p->page];
+    fprintf(h->f, "<div class=\"page\" id=\"page-%d\">\n<h2>%d. ", p->page + 1, p->page + 1);
+    put_text(h->f, page->heading && page->heading[0] ? page->heading : lesson->title);
+    fputs("</h2>\n", h->f);
+    h->emitted = page->first_item;
+    h->explanation = false;
+    h->pictures = 0;
+    int page_number = p->page;
+    while (p->page == page_number && p->state != LESSON_FINISHED) {
+        if (p->state == LESSON_PAGE_END) {
+            put_items(h, page->first_item + page->item_count);
+            if (h->pictures == 0)
+                put_picture(h, "at the end of the page");
+            if (!lesson_player_next(p)) /* the next page, or the end */
+                return false;
+            break;
+        }
+        put_items(h, p->item);
+        if (p->state == LESSON_RUNNING) {
+            const LessonItem *run = &lesson->items[p->item];
+            char caption[80];
+            if (run->steps)
+                snprintf(caption, sizeof caption, "after a run of %lld steps", (long long)run->steps);
+            else
+                snprintf(caption, sizeof caption, "after a run of %g s", run->seconds);
+            if (!lesson_player_finish(p))
+                return false;
+            put_picture(h, caption);
+        } else {
+            if (h->pictures == 0)
+                put_picture(h, "as the page opens");
+            if (!lesson_player_next(p))
+                return false;
+        }
+    }
+    fputs("</div>\n", h->f);
+    return !p->failed;
+}
+
+bool handout_write(FILE *f, const Lesson *lesson, bool teacher)
+{
+    Handout h = {.f = f, .lesson = lesson, .teacher = teacher};
+    h.player = lesson_player_create(lesson);
+    if (h.player)
+        h.player->verify_homework = true; /* the teacher's edition prints the proof */
+    h.canvas = canvas_create(HANDOUT_PANE_COLS, HANDOUT_PANE_ROWS);
+    if (!h.player || !h.canvas) {
+        lesson_player_destroy(h.player);
+        canvas_destroy(h.canvas);
+        return false;
+    }
+    fputs("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
+    put_text(f, lesson->title);
+    fputs(teacher ? " (teacher's edition)</title>\n<style>\n" : "</title>\n<style>\n", f);
+    fputs(stylesheet, f);
+    put_palette(f);
+    fputs("</style>\n</head>\n<body>\n<div class=\"head\">\n<h1>", f);
+    put_text(f, lesson->title);
+    fputs("</h1>\n<p class=\"meta\">", f);
+    put_text(f, lesson->summary);
+    fprintf(f, " &middot; %g min &middot; %d pages%s</p>\n", lesson->minutes, lesson->page_count,
+            teacher ? " &middot; <b>teacher's edition</b>" : "");
+    if (teacher) {
+        const char *notes[32];
+        int count = lesson_teacher_notes(lesson, -1, notes, 32);
+        for (int k = 0; k < count; k++) {
+            fputs("<p class=\"teacher\"><b>Teacher:</b> ", f);
+            put_text(f, notes[k]);
+            fputs("</p>\n", f);
+        }
+    } else {
+        fputs("<p class=\"who\">Name: ______________________________    Date: ______________</p>\n", f);
+    }
+    fputs("</div>\n", f);
+    bool ok = true;
+    while (ok && h.player->state != LESSON_FINISHED)
+        ok = put_page(&h);
+    int graded = 0;
+    for (int k = 0; k < lesson->item_count; k++)
+        if (lesson->items[k].kind == LESSON_QUESTION && lesson->items[k].answer >= 0)
+            graded++;
+    fprintf(f, "<div class=\"foot\">%d %s with a right answer. Every picture and figure above was drawn and measured by "
+               "clothsim " CLOTHSIM_VERSION ", playing the lesson ",
+            graded, graded == 1 ? "question" : "questions");
+    put_text(f, lesson->name);
+    fprintf(f, " headless: %d of %d claims held.</div>\n</body>\n</html>\n", h.player->expects_passed,
+            lesson->expect_count);
+    lesson_player_destroy(h.player);
+    canvas_destroy(h.canvas);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- the command */
+
+static const char usage[] =
+    "usage: clothsim handout FILE.lesson [--teacher] [-o FILE.html]\n"
+    "\n"
+    "The lesson as one HTML page to print or share, with nothing to fetch: each\n"
+    "page's text, its questions with room to answer, pictures of the panes drawn\n"
+    "at the page's key moments, and the figures the lesson measures (it is\n"
+    "played headless, as check --run plays it). It prints on A4 and Letter. In\n"
+    "your language where the lesson has a translation (lessons/uk/ for uk).\n"
+    "  --teacher   the teacher's edition: the notes, the answers, the feedback,\n"
+    "              the explanations and every claim, held or not\n"
+    "  -o FILE     where to write it (- standard output); by default NAME.html,\n"
+    "              or NAME-teacher.html, in the current folder\n";
+
+/* The lesson's translation in the user's language (lesson_user_languages),
+ * lessons/LANG/NAME beside lessons/NAME, into out; or path itself when the
+ * first language with a translation is English or there is none. */
+static const char *translation(const char *path, char *out, size_t size)
+{
+    char languages[LESSON_MAX_LANGUAGES][16];
+    int count = lesson_user_languages(getenv("LANGUAGE"), getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG"),
+                                      languages, LESSON_MAX_LANGUAGES);
+    const char *slash = strrchr(path, '/');
+    int folder = slash ? (int)(slash - path + 1) : 0;
+    for (int k = 0; k < count; k++) {
+        if (strcmp(languages[k], "en") == 0)
+            break;
+        int n = snprintf(out, size, "%.*s%s/%s", folder, path, languages[k], path + folder);
+        if (n > 0 && (size_t)n < size && access(out, R_OK) == 0)
+            return out;
+    }
+    return path;
+}
+
+int handout_main(int argc, char **argv)
+{
+    const char *lesson_path = NULL, *out_path = NULL;
+    bool teacher = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return EXIT_SUCCESS;
+        } else if (strcmp(argv[i], "--teacher") == 0) {
+            teacher = true;
+        } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+            if (i + 1 >= argc) {
+                cli_error("handout: %s needs a file name (clothsim handout --help)", argv[i]);
+                return EXIT_USAGE;
+            }
+            out_path = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error("handout: unknown option '%s' (clothsim handout --help)", cli_cut(argv[i], CLI_CUT_WORD));
+            return EXIT_USAGE;
+        } else if (lesson_path) {
+            cli_error("handout: one lesson at a time (got '%s' after '%s')", cli_cut(argv[i], CLI_CUT_WORD),
+                      cli_cut(lesson_path, CLI_CUT_WORD));
+            return EXIT_USAGE;
+        } else {
+            lesson_path = argv[i];
+        }
+    }
+    if (!lesson_path) {
+        cli_error("handout: name a lesson file (clothsim handout --help)");
+        return EXIT_USAGE;
+    }
+    char err[CLI_CUT_PATH * 2 + 200], translated[1024];
+    lesson_path = translation(lesson_path, translated, sizeof translated);
+    Lesson *lesson = lesson_parse_file(lesson_path, err, sizeof err);
+    if (!lesson) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_USAGE;
+    }
+    char default_path[512];
+    if (!out_path) {
+        const char *slash = strrchr(lesson_path, '/');
+        const char *name = slash ? slash + 1 : lesson_path;
+        size_t length = strlen(name);
+        if (length > 7 && strcmp(name + length - 7, ".lesson") == 0)
+            length -= 7;
+        snprintf(default_path, sizeof default_path, "%.*s%s.html", (int)(length < 400 ? length : 400), name,
+                 teacher ? "-teacher" : "");
+        out_path = default_path;
+    }
+    Output out = {0};
+    if (!output_open(&out, "-o", out_path, err, sizeof err)) {
+        cli_error("%s", err);
+        lesson_destroy(lesson);
+        return EXIT_USAGE;
+    }
+    bool written = handout_write(out.f, lesson, teacher);
+    lesson_destroy(lesson);
+    if (!written) {
+        output_discard(&out);
+        cli_error("handout: out of memory");
+        return EXIT_FAILURE;
+    }
+    if (!output_close(&out, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_FAILURE;
+    }
+    if (strcmp(out_path, "-") != 0)
+        printf("%s\n", out_path);
+    return EXIT_SUCCESS;
+}
