@@ -19,9 +19,10 @@
 #include "cli.h"
 #include "lesson/lesson.h"
 #include "lesson/player.h"
+#include "i18n.h"
 
 static const char usage[] =
-    "usage: clothsim check [--run [--verbose]] [--tap] FILE...\n"
+    N_("usage: clothsim check [--run [--verbose]] [--tap] FILE...\n"
     "\n"
     "Checks lesson scripts (lessons/README.md describes the language).\n"
     "  --run       also play each lesson headless and verify every 'expect'\n"
@@ -32,7 +33,7 @@ static const char usage[] =
     "A mistake is reported as one line 'file:line:col: message'; a failed\n"
     "expect as 'file:line:col: expect failed: CONDITION (saw VALUE)'.\n"
     "Exit status: 0 all good, 1 an expect failed, 2 a mistake in a file or\n"
-    "in the arguments (then nothing is run).\n";
+    "in the arguments (then nothing is run).\n");
 
 /* One TAP test point per expect of a lesson played to its end, numbered
  * from *point + 1; '#' in a message is escaped, as TAP asks. */
@@ -70,7 +71,7 @@ int check_main(int argc, char **argv)
         if (options && strcmp(argv[i], "--") == 0) {
             options = false;
         } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
-            fputs(usage, stdout);
+            fputs(_(usage), stdout);
             free(files);
             return EXIT_SUCCESS;
         } else if (options && strcmp(argv[i], "--run") == 0) {

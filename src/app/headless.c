@@ -14,6 +14,7 @@
 #include "core/metrics.h"
 #include "core/solver.h"
 #include "render/render.h"
+#include "i18n.h"
 
 /* Help and listings fit a terminal of this many columns. */
 #define TEXT_COLUMNS 80
@@ -46,7 +47,7 @@ static void print_wrapped(const char *text, int column, int indent)
     }
 }
 
-static const char run_usage[] =
+static const char run_usage[] = N_(
     "usage: clothsim run [--scene NAME] [--set KEY=VALUE]...\n"
     "                    [--steps N | --seconds S] [--every K]\n"
     "                    [--csv PATH|-] [--dump PATH|-]\n"
@@ -70,7 +71,7 @@ static const char run_usage[] =
     "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
     "is run or written), 3 the cloth exploded (the run stops on its last good step).\n"
     "\n"
-    "CSV columns:\n" /* metrics_csv_header follows, wrapped */;
+    "CSV columns:\n") /* metrics_csv_header follows, wrapped */;
 
 /* A CSV row waits here until the next step is known to be good: an
  * explosion then takes the row of the step it froze on, rather than adding a
@@ -351,16 +352,16 @@ int headless_run(int argc, char **argv)
 }
 
 static const char params_usage[] =
-    "usage: clothsim params [--scene NAME] [--set KEY=VALUE]...\n"
+    N_("usage: clothsim params [--scene NAME] [--set KEY=VALUE]...\n"
     "\n"
     "Every setting of the scene (default curtain), with the changes --set makes:\n"
     "its key, value, unit and range, then what it means. A setting marked\n"
-    "[on reset] takes effect when the scene is built again.\n";
+    "[on reset] takes effect when the scene is built again.\n");
 
 static const char scenes_usage[] =
-    "usage: clothsim scenes\n"
+    N_("usage: clothsim scenes\n"
     "\n"
-    "The scenes --scene NAME builds, each with what it shows.\n";
+    "The scenes --scene NAME builds, each with what it shows.\n");
 
 static bool wants_help(int argc, char **argv)
 {
@@ -373,7 +374,7 @@ static bool wants_help(int argc, char **argv)
 int headless_params(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(params_usage, stdout);
+        fputs(_(params_usage), stdout);
         return EXIT_SUCCESS;
     }
     CliSettings settings = {.scene = SCENE_CURTAIN};
@@ -416,7 +417,7 @@ int headless_params(int argc, char **argv)
 int headless_scenes(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(scenes_usage, stdout);
+        fputs(_(scenes_usage), stdout);
         return EXIT_SUCCESS;
     }
     if (argc > 1) {

@@ -1,5 +1,6 @@
 /* progress.c - the student's progress through the lessons (see progress.h). */
 #include "progress.h"
+#include "i18n.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -438,7 +439,7 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
 /* ---------------------------------------------------------------- clothsim progress */
 
 static const char progress_usage[] =
-    "usage: clothsim progress [--csv]\n"
+    N_("usage: clothsim progress [--csv]\n"
     "\n"
     "What this user has done in the lessons, from the progress file\n"
     "($XDG_STATE_HOME/clothsim/progress): for each lesson the page reached,\n"
@@ -446,7 +447,7 @@ static const char progress_usage[] =
     "at the first try, of those that have a right answer).\n"
     "  --csv   the same as CSV with the user's name in every row, for a teacher\n"
     "          to collect from a shared server: user,lesson,page,finished,right,\n"
-    "          questions\n";
+    "          questions\n");
 
 /* s as a CSV field: quoted when it holds a comma, a quote or a line break. */
 static void csv_field(const char *s)
@@ -469,7 +470,7 @@ int progress_main(int argc, char **argv)
     bool csv = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(progress_usage, stdout);
+            fputs(_(progress_usage), stdout);
             return 0;
         } else if (strcmp(argv[i], "--csv") == 0) {
             csv = true;

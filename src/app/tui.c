@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "tui_private.h"
+#include "i18n.h"
 
 /* Steps one frame may take to catch up with the clock; more are dropped. */
 #define TUI_MAX_CATCHUP 8
@@ -31,7 +32,7 @@
 const double tui_speeds[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
 const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
 
-static const char usage[] = "usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
+static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
                             "                [--compare KEY=V1,V2[,V3,V4]] [--fps N] [--ascii]\n"
                             "                [--high-contrast] [--background=dark|light|auto]\n"
                             "                [--stats] [--record FILE.cast]\n"
@@ -54,7 +55,7 @@ static const char usage[] = "usage: clothsim [--scene NAME] [--set KEY=VALUE]...
                             "\n"
                             "The sandbox solves in order=colored, the fast path (--set order=sequential for\n"
                             "the classic one-link-at-a-time order that clothsim run and the lessons use).\n"
-                            "Press ? in the sandbox for the keys; man clothsim tells all.\n";
+                            "Press ? in the sandbox for the keys; man clothsim tells all.\n");
 
 /* ---------------------------------------------------------------- messages */
 
@@ -62,7 +63,7 @@ void tui_message(Tui *tui, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    vsnprintf(tui->message, sizeof tui->message, format, args);
+    vsnprintf(tui->message, sizeof tui->message, _(format), args);
     va_end(args);
     tui->message_time = tui_now();
     /* a reader's pace, some 12 characters a second, and never less than the usual */
@@ -556,7 +557,7 @@ static int parse_options(Tui *tui, int argc, char **argv)
         const char *value;
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage, stdout);
+            fputs(_(usage), stdout);
             return 0;
         } else if (strcmp(arg, "--ascii") == 0) {
             tui->ascii_only = true;
@@ -740,7 +741,7 @@ void tui_defaults(Tui *tui)
     tui->grab_pane = -1;
     tui->calm_since = -1.0;
     tui->help_keys = tui_key_help;
-    tui->help_footer = "mouse: left-drag pulls a particle, right-drag orbits, wheel zooms";
+    tui->help_footer = _("mouse: left-drag pulls a particle, right-drag orbits, wheel zooms");
 }
 
 void tui_locale(Tui *tui)

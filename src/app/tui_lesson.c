@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "i18n.h"
 #include "lesson/player.h"
 #include "lesson/view.h"
 #include "lesson_menu.h"
@@ -39,18 +40,18 @@
 
 /* clang-format off */
 const char *const tui_lesson_key_help[] = {
-    "Enter Right", "next: go on, skip, next page",
-    "Left",       "previous page",
-    "r",          "replay this page; in free play: reset, keep settings",
-    "R",          "replay this page",
-    "Space",      "pause / resume the run",
-    "1 .. 9",     "answer the question",
-    "Up Down",    "scroll the text; in free play: choose a setting",
-    "Left Right", "in free play: change it",
-    "PgUp PgDn",  "scroll the text",
-    "B",          "light / dark background",
-    "?",          "this help",
-    "q  Ctrl-D",  "quit the lesson",
+    "Enter Right", N_("next: go on, skip, next page"),
+    "Left",       N_("previous page"),
+    "r",          N_("replay this page; in free play: reset, keep settings"),
+    "R",          N_("replay this page"),
+    "Space",      N_("pause / resume the run"),
+    "1 .. 9",     N_("answer the question"),
+    "Up Down",    N_("scroll the text; in free play: choose a setting"),
+    "Left Right", N_("in free play: change it"),
+    "PgUp PgDn",  N_("scroll the text"),
+    "B",          N_("light / dark background"),
+    "?",          N_("this help"),
+    "q  Ctrl-D",  N_("quit the lesson"),
     NULL,         NULL,
 };
 /* clang-format on */
@@ -108,22 +109,23 @@ static void format_metric(int metric, double value, bool big, char *out, size_t 
             snprintf(out, size, fabs(value) >= 0.1 ? "%.0f%%" : "%.1f%%", 100.0 * value);
         else
             snprintf(out, size, fabs(value) >= 0.1 ? "%.1f %%" : "%.3g %%", 100.0 * value);
-        return;
+        break;
     case METRIC_TORN:
     case METRIC_STEP:
     case METRIC_EXPLODED:
         snprintf(out, size, "%.0f", value);
-        return;
+        break;
     case METRIC_TIME:
-        snprintf(out, size, big ? "%.1f" : "%.2f s", value);
-        return;
+        snprintf(out, size, big ? "%.1f" : _("%.2f s"), value);
+        break;
     default:
         if (big)
             snprintf(out, size, fabs(value) >= 100.0 ? "%.0f" : "%.3g", value);
         else
             snprintf(out, size, "%.4g%s%s", value, info->unit[0] ? " " : "", info->unit);
-        return;
+        break;
     }
+    i18n_decimals(out, size);
 }
 
 /* The TuiPanes show the player's solvers: borrowed, never freed here. When
@@ -306,7 +308,7 @@ static void build_narration(LessonScreen *v, int width)
     if (p->state == LESSON_FINISHED) {
         add_wrapped(v, lesson->title, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         add_blank(v);
-        add_wrapped(v, "The end of the lesson. What it showed:", 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
+        add_wrapped(v, _("The end of the lesson. What it showed:"), 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
         /* the recap: each page's line; a lesson that has none lists its headings */
         bool recaps = false;
         for (int k = 0; k < lesson->page_count; k++)
@@ -324,14 +326,14 @@ static void build_narration(LessonScreen *v, int width)
         if (graded) {
             add_blank(v);
             if (answered < graded)
-                snprintf(text, sizeof text, "Your score: %d of %d questions right at the first try (%d skipped).", right,
+                snprintf(text, sizeof text, _("Your score: %d of %d questions right at the first try (%d skipped)."), right,
                          graded, graded - answered);
             else
-                snprintf(text, sizeof text, "Your score: %d of %d questions right at the first try.", right, graded);
+                snprintf(text, sizeof text, _("Your score: %d of %d questions right at the first try."), right, graded);
             add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         }
         add_blank(v);
-        add_wrapped(v, "Left goes back a page, q (or Enter) closes the lesson.", 0, 0, width, PALETTE_DIM, ATTR_NONE);
+        add_wrapped(v, _("Left goes back a page, q (or Enter) closes the lesson."), 0, 0, width, PALETTE_DIM, ATTR_NONE);
         return;
     }
     const char *heading = lesson_player_heading(p);
@@ -348,7 +350,7 @@ static void build_narration(LessonScreen *v, int width)
             add_wrapped(v, item->text, 0, 0, width, PALETTE_TEXT, ATTR_NONE);
             add_blank(v);
         } else if (item->kind == LESSON_EXPLAIN && k < p->item) { /* answered: the explanation follows */
-            snprintf(text, sizeof text, "Explain: %s", item->text);
+            snprintf(text, sizeof text, _("Explain: %s"), item->text);
             add_wrapped(v, text, 0, 9, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             add_blank(v);
         } else if (item->kind == LESSON_QUESTION) {
@@ -377,18 +379,18 @@ static void build_narration(LessonScreen *v, int width)
                 }
             }
             if (answer >= 0 && !lesson_player_feedback_ready(p)) {
-                snprintf(text, sizeof text, "You said %d. Watch what happens.", answer + 1);
+                snprintf(text, sizeof text, _("You said %d. Watch what happens."), answer + 1);
                 add_wrapped(v, text, 1, 1, width, PALETTE_DIM, ATTR_NONE);
             } else if (answer >= 0) {
                 const char *feedback = lesson_player_feedback(p);
                 bool right = lesson_player_answer_correct(p);
                 if (item->answer >= 0)
-                    snprintf(text, sizeof text, "%s%s", right ? "Right. " : "Not quite. ", feedback ? feedback : "");
+                    snprintf(text, sizeof text, "%s%s", right ? _("Right. ") : _("Not quite. "), feedback ? feedback : "");
                 else
                     snprintf(text, sizeof text, "%s", feedback ? feedback : "Noted.");
                 add_wrapped(v, text, 1, 1, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             } else if (current && p->state == LESSON_ASKING) {
-                snprintf(text, sizeof text, "Press 1 to %d to answer (Enter skips).", item->choice_count);
+                snprintf(text, sizeof text, _("Press 1 to %d to answer (Enter skips)."), item->choice_count);
                 add_wrapped(v, text, 1, 1, width, PALETTE_DIM, ATTR_NONE);
             }
             add_blank(v);
@@ -400,30 +402,31 @@ static void build_narration(LessonScreen *v, int width)
         lesson_player_run_progress(p, &done, &total);
         const LessonItem *item = &lesson->items[p->item];
         if (v->skipping)
-            snprintf(text, sizeof text, "Skipping to the end: %.2f of %.2f s (q quits)", done, total);
+            snprintf(text, sizeof text, _("Skipping to the end: %.2f of %.2f s (q quits)"), done, total);
         else
-            snprintf(text, sizeof text, "%s %.2f of %.2f s at %gx%s", v->paused ? "Paused:" : "Running:", done, total,
-                     item->speed, v->paused ? " (Space resumes)" : " (Enter skips to its end)");
+            snprintf(text, sizeof text, _("%s %.2f of %.2f s at %gx%s"), v->paused ? _("Paused:") : _("Running:"), done, total,
+                     item->speed, v->paused ? _(" (Space resumes)") : _(" (Enter skips to its end)"));
+        i18n_decimals(text, sizeof text);
         add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         break;
     }
     case LESSON_WAITING: {
         const LessonItem *pause = lesson_player_pause(p);
         if (pause && pause->kind == LESSON_EXPLAIN) {
-            snprintf(text, sizeof text, "Explain: %s", pause->text);
+            snprintf(text, sizeof text, _("Explain: %s"), pause->text);
             add_wrapped(v, text, 0, 9, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
-            add_wrapped(v, "Explain it in your own words (aloud, or to a neighbour), then press Enter.", 0, 0, width,
+            add_wrapped(v, _("Explain it in your own words (aloud, or to a neighbour), then press Enter."), 0, 0, width,
                         PALETTE_DIM, ATTR_NONE);
             break;
         }
-        add_wrapped(v, pause && pause->text ? pause->text : "Press Enter to go on.", 0, 0, width, PALETTE_HIGHLIGHT,
+        add_wrapped(v, pause && pause->text ? pause->text : _("Press Enter to go on."), 0, 0, width, PALETTE_HIGHLIGHT,
                     ATTR_BOLD);
         if (pause && pause->text)
-            add_wrapped(v, "(Enter goes on)", 0, 0, width, PALETTE_DIM, ATTR_NONE);
+            add_wrapped(v, _("(Enter goes on)"), 0, 0, width, PALETTE_DIM, ATTR_NONE);
         break;
     }
     case LESSON_PLAYING: {
-        add_wrapped(v, v->paused ? "Free play (paused):" : "Free play:", 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        add_wrapped(v, v->paused ? _("Free play (paused):") : _("Free play:"), 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         for (int k = 0; k < p->unlocked_count; k++) {
             char value[64];
             bool selected = k == v->selected;
@@ -434,14 +437,14 @@ static void build_narration(LessonScreen *v, int width)
         }
         add_wrapped(v,
                     tui_text(tui, "\u2191\u2193 choose  \u2190\u2192 change  Enter: done",
-                             "Up/Down choose  Left/Right change  Enter: done"),
+                             _("Up/Down choose  Left/Right change  Enter: done")),
                     0, 0, width, PALETTE_DIM, ATTR_NONE);
         break;
     }
     case LESSON_PAGE_END:
         add_wrapped(v,
-                    p->page + 1 < lesson->page_count ? "Enter: next page.  Left: back.  r: replay."
-                                                     : "Enter: finish the lesson.  Left: back.  r: replay.",
+                    p->page + 1 < lesson->page_count ? _("Enter: next page.  Left: back.  r: replay.")
+                                                     : _("Enter: finish the lesson.  Left: back.  r: replay."),
                     0, 0, width, PALETTE_DIM, ATTR_NONE);
         break;
     default:
@@ -463,13 +466,14 @@ static void draw_status(LessonScreen *v)
     for (int i = 0; i < p->pane_count; i++)
         time = fmax(time, p->panes[i].solver->time);
     if (p->state == LESSON_FINISHED)
-        snprintf(text, sizeof text, "  finished");
+        snprintf(text, sizeof text, "%s", _("  finished"));
     else
-        snprintf(text, sizeof text, "  page %d/%d  t %.2f s%s", p->page + 1, v->lesson->page_count, time,
-                 v->paused ? "  paused" : tui->blowing_up ? "  blowing up: slow motion" : "");
+        snprintf(text, sizeof text, _("  page %d/%d  t %.2f s%s"), p->page + 1, v->lesson->page_count, time,
+                 v->paused ? _("  paused") : tui->blowing_up ? _("  blowing up: slow motion") : "");
+    i18n_decimals(text, sizeof text);
     bool loud = v->paused || tui->blowing_up;
     x = tui_text_put(c, x, 0, c->width, text, loud ? PALETTE_HIGHLIGHT : PALETTE_TEXT, loud ? ATTR_BOLD : ATTR_NONE);
-    const char *hint = "? keys  q quit ";
+    const char *hint = _("? keys  q quit ");
     int hint_x = c->width - tui_text_cells(hint);
     if (hint_x > x + 1)
         tui_text_put(c, hint_x, 0, c->width, hint, PALETTE_DIM, ATTR_NONE);
@@ -562,7 +566,7 @@ static void mark_page(LessonScreen *v)
     const LessonPlayer *p = v->player;
     char label[200];
     if (p->page >= v->lesson->page_count)
-        snprintf(label, sizeof label, "the end: %s", v->lesson->title);
+        snprintf(label, sizeof label, _("the end: %s"), v->lesson->title);
     else
         snprintf(label, sizeof label, "%d/%d %s", p->page + 1, v->lesson->page_count,
                  p->lesson->pages[p->page].heading[0] ? p->lesson->pages[p->page].heading : v->lesson->title);
@@ -607,7 +611,7 @@ static void adjust(LessonScreen *v, int presses)
     for (int i = 0; i < p->pane_count; i++)
         exploded = exploded || ((pane < 0 || pane == i) && p->panes[i].solver->exploded);
     if (lesson_player_adjust(p, pane, key, value, err, sizeof err))
-        tui_message(v->tui, exploded ? "%s %s: r starts again with it" : "%s %s", key, value);
+        tui_message(v->tui, exploded ? N_("%s %s: r starts again with it") : "%s %s", key, value);
     else
         tui_message(v->tui, "%s", err);
 }
@@ -856,7 +860,7 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
     tui->lesson_layout = true;
     tui->help = false;
     tui->help_keys = tui_lesson_key_help;
-    tui->help_footer = "the lesson's text scrolls with Up/Down and PgUp/PgDn";
+    tui->help_footer = _("the lesson's text scrolls with Up/Down and PgUp/PgDn");
     int status = play(v);
     if (status == 0)
         tui->message[0] = '\0'; /* the lesson's hints ("Enter next") mean nothing in the menu */
@@ -903,15 +907,16 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         return;
     Canvas *c = m->canvas;
     canvas_clear(c);
-    tui_text_put(c, 1, 0, cols, "clothsim - lessons", PALETTE_HIGHLIGHT, ATTR_BOLD);
-    const char *hint = tui_text(tui, "\u2191\u2193 choose  Enter open  q quit ", "Up/Down choose  Enter open  q quit ");
+    tui_text_put(c, 1, 0, cols, _("clothsim - lessons"), PALETTE_HIGHLIGHT, ATTR_BOLD);
+    const char *hint = tui_text(tui, _("\u2191\u2193 choose  Enter open  q quit "), _("Up/Down choose  Enter open  q quit "));
     int hint_x = cols - tui_text_cells(hint);
     if (hint_x > 22)
         tui_text_put(c, hint_x, 0, cols, hint, PALETTE_DIM, ATTR_NONE);
     if (m->catalogue.count == 0) {
-        tui_text_put(c, 2, 2, cols, "No lessons found in ./lessons, " CLOTHSIM_SHAREDIR "/lessons", PALETTE_TEXT,
-                     ATTR_NONE);
-        tui_text_put(c, 2, 3, cols, "or $CLOTHSIM_LESSONS.", PALETTE_TEXT, ATTR_NONE);
+        char no_lessons[PATH_MAX + 80];
+        snprintf(no_lessons, sizeof no_lessons, _("No lessons found in ./lessons, %s/lessons"), CLOTHSIM_SHAREDIR);
+        tui_text_put(c, 2, 2, cols, no_lessons, PALETTE_TEXT, ATTR_NONE);
+        tui_text_put(c, 2, 3, cols, _("or $CLOTHSIM_LESSONS."), PALETTE_TEXT, ATTR_NONE);
     }
     int per_screen = (rows - 3) / 3; /* three rows a lesson: title, summary, air */
     if (per_screen < 1)
@@ -927,16 +932,16 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         const ProgressEntry *saved = progress ? progress_find(progress, e->path) : NULL;
         char state[64] = "";
         if (e->broken)
-            snprintf(state, sizeof state, "does not parse");
+            snprintf(state, sizeof state, "%s", _("does not parse"));
         else if (saved && saved->finished && saved->graded)
-            snprintf(state, sizeof state, "%s %d/%d", tui_text(tui, "\u2713 finished", "finished"), saved->right,
+            snprintf(state, sizeof state, "%s %d/%d", tui_text(tui, _("\u2713 finished"), _("finished")), saved->right,
                      saved->graded);
         else if (saved && saved->finished)
-            snprintf(state, sizeof state, "%s", tui_text(tui, "\u2713 finished", "finished"));
+            snprintf(state, sizeof state, "%s", tui_text(tui, _("\u2713 finished"), _("finished")));
         else if (saved)
-            snprintf(state, sizeof state, "at page %d", saved->page + 1);
+            snprintf(state, sizeof state, _("at page %d"), saved->page + 1);
         char minutes[32];
-        snprintf(minutes, sizeof minutes, "%.0f min", e->minutes);
+        snprintf(minutes, sizeof minutes, _("%.0f min"), e->minutes);
         int right = cols - 2 - tui_text_cells(state);
         int title_limit = right - 12;
         tui_text_put(c, 1, y, cols, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
@@ -1057,10 +1062,11 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
 
 /* ---------------------------------------------------------------- entry */
 
-static const char learn_usage[] =
+/* %s: the installed lessons' folder */
+static const char learn_usage[] = N_(
     "usage: clothsim learn                 the lessons: a menu of those in\n"
     "                                      ./lessons, $CLOTHSIM_LESSONS and\n"
-    "    " CLOTHSIM_SHAREDIR "/lessons\n"
+    "    %s/lessons\n"
     "       clothsim FILE.lesson           play one lesson\n"
     "  either takes --background=dark|light|auto: the colours for a dark or a\n"
     "  light terminal (auto: ask the terminal), and --record FILE.cast: the\n"
@@ -1069,7 +1075,7 @@ static const char learn_usage[] =
     "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
     "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
     "keys, q quits. Progress is kept in $XDG_STATE_HOME/clothsim/progress\n"
-    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n";
+    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n");
 
 int tui_learn_main(int argc, char **argv)
 {
@@ -1080,7 +1086,7 @@ int tui_learn_main(int argc, char **argv)
     const char *record_path = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(learn_usage, stdout);
+            printf(_(learn_usage), CLOTHSIM_SHAREDIR);
             return 0;
         }
         int matched = 0;

@@ -3,6 +3,7 @@
 
 #include "render/camera.h"
 #include "view.h"
+#include "core/text.h"
 
 #include <assert.h>
 #include <float.h>
@@ -738,19 +739,19 @@ bool lesson_player_reset_panes(LessonPlayer *p)
 bool lesson_player_adjust(LessonPlayer *p, int pane, const char *key, const char *value, char *err, size_t err_size)
 {
     if (p->state != LESSON_PLAYING) {
-        snprintf(err, err_size, "%s: the lesson unlocks no setting here", key);
+        snprintf(err, err_size, T_("%s: the lesson unlocks no setting here"), key);
         return false;
     }
     bool unlocked = false;
     for (int k = 0; k < p->unlocked_count; k++)
         unlocked = unlocked || strcmp(p->unlocked[k], key) == 0;
     if (!unlocked) {
-        snprintf(err, err_size, "%s: locked in this part of the lesson", key);
+        snprintf(err, err_size, T_("%s: locked in this part of the lesson"), key);
         return false;
     }
     int from = pane < 0 ? 0 : pane, to = pane < 0 ? p->pane_count : pane + 1;
     if (pane >= p->pane_count || (p->unlocked_pane && (pane < 0 || strcmp(p->panes[pane].name, p->unlocked_pane)))) {
-        snprintf(err, err_size, "%s: locked in this pane", key);
+        snprintf(err, err_size, T_("%s: locked in this pane"), key);
         return false;
     }
     Params changed[LESSON_MAX_PANES];
@@ -762,7 +763,7 @@ bool lesson_player_adjust(LessonPlayer *p, int pane, const char *key, const char
     for (int i = from; i < to; i++) {
         p->stage.params[i] = changed[i];
         if (!solver_set_params(p->panes[i].solver, &changed[i]))
-            return out_of_memory(p), snprintf(err, err_size, "out of memory"), false;
+            return out_of_memory(p), snprintf(err, err_size, T_("out of memory")), false;
         if (p->panes[i].solver->step == 0)
             record_start(&p->panes[i]);
     }
