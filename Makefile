@@ -258,8 +258,8 @@ uninstall:
 # ngettext, cli_error or lesson_error, with its place in the sources.
 XGETTEXT = xgettext --from-code=UTF-8 --language=C --sort-by-file --add-location=file \
   --add-comments=TRANSLATORS: --package-name=clothsim --package-version=$(VERSION) \
-  --keyword=_ --keyword=N_ --keyword=T_ --keyword=ngettext:1,2 --keyword=cli_error --keyword=lesson_error:6 \
-  --flag=cli_error:1:c-format --flag=lesson_error:6:c-format
+  --keyword=_ --keyword=N_ --keyword=T_ --keyword=ngettext:1,2 --keyword=cli_error --keyword=tui_message:2 --keyword=lesson_error:6 \
+  --flag=cli_error:1:c-format --flag=tui_message:2:c-format --flag=lesson_error:6:c-format
 pot:
 	$(XGETTEXT) -o src/po/clothsim.pot $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(wildcard src/*/*.h)
 	for po in $(PO_FILES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching --add-location=file $$po src/po/clothsim.pot; done

@@ -45,7 +45,7 @@ static void tap_points(const Lesson *lesson, const LessonPlayer *player, int *po
         const LessonResult *r = &player->results[k];
         printf("%s %d - ", r->reached && r->passed ? "ok" : "not ok", ++*point);
         if (!r->reached) {
-            printf("%s:%d:%d: expect not reached\n", lesson->name, lesson->items[k].line, lesson->items[k].col);
+            printf(_("%s:%d:%d: expect not reached\n"), lesson->name, lesson->items[k].line, lesson->items[k].col);
             continue;
         }
         for (const char *c = r->message; *c; c++) {
@@ -130,8 +130,8 @@ int check_main(int argc, char **argv)
             for (int page = 0; page < lesson->page_count; page++) {
                 int words = lesson_page_words(lesson, page);
                 if (words > LESSON_PAGE_WORDS)
-                    fprintf(stderr, "%s:%d:1: warning: page %d puts %d words on screen; about %d read well from a "
-                                    "projector\n",
+                    fprintf(stderr, _("%s:%d:1: warning: page %d puts %d words on screen; about %d read well from a "
+                                      "projector\n"),
                             files[f], lesson->pages[page].line, page + 1, words, LESSON_PAGE_WORDS);
             }
             if (!run) {
@@ -139,12 +139,12 @@ int check_main(int argc, char **argv)
                     printf("ok %d - %s parses (%d pages, %d expects)\n", ++point, files[f], lesson->page_count,
                            lesson->expect_count);
                 else
-                    printf("%s: ok (%d pages, %d expects)\n", files[f], lesson->page_count, lesson->expect_count);
+                    printf(_("%s: ok (%d pages, %d expects)\n"), files[f], lesson->page_count, lesson->expect_count);
                 continue;
             }
             LessonPlayer *player = lesson_player_create(lesson);
             if (!player || !lesson_player_play_to_end(player)) {
-                fprintf(stderr, "%s: out of memory\n", files[f]);
+                fprintf(stderr, _("%s: out of memory\n"), files[f]);
                 if (tap)
                     printf("Bail out! %s: out of memory\n", files[f]);
                 lesson_player_destroy(player);
@@ -166,10 +166,10 @@ int check_main(int argc, char **argv)
                 else if (player->results[k].reached && verbose)
                     printf("%s\n", player->results[k].message);
             if (player->expects_failed) {
-                printf("%s: FAILED %d of %d expects\n", files[f], player->expects_failed, lesson->expect_count);
+                printf(_("%s: FAILED %d of %d expects\n"), files[f], player->expects_failed, lesson->expect_count);
                 status = EXIT_FAILURE;
             } else {
-                printf("%s: ok (%d pages, %d expects held)\n", files[f], lesson->page_count, player->expects_passed);
+                printf(_("%s: ok (%d pages, %d expects held)\n"), files[f], lesson->page_count, player->expects_passed);
             }
             lesson_player_destroy(player);
         }

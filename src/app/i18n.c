@@ -60,8 +60,6 @@ void i18n_init(void)
     bindtextdomain(I18N_DOMAIN, catalogue_folder(folder, sizeof folder));
     textdomain(I18N_DOMAIN);
     text_set_translator(translate);
-    /* the catalogue is read now, not on the first frame */
-    (void)gettext("");
 }
 
 const char *i18n_decimal_point(void) { return decimal_point; }

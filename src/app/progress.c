@@ -42,7 +42,7 @@ static bool make_folders(const char *path, char *err, size_t err_size)
             char saved = *p;
             *p = '\0';
             if (mkdir(partial, 0755) != 0 && errno != EEXIST) {
-                snprintf(err, err_size, "cannot create %.200s: %s", partial, strerror(errno));
+                snprintf(err, err_size, _("cannot create %.200s: %s"), partial, strerror(errno));
                 return false;
             }
             *p = saved;
@@ -62,7 +62,7 @@ static bool state_folder(char *out, size_t out_size, char *err, size_t err_size)
     if (state && state[0] == '/') { /* the spec ignores a relative one */
         n = snprintf(out, out_size, "%s/clothsim", state);
         if (n < 0 || (size_t)n >= out_size) {
-            snprintf(err, err_size, "XDG_STATE_HOME is too long (%zu bytes; at most %zu)", strlen(state),
+            snprintf(err, err_size, _("XDG_STATE_HOME is too long (%zu bytes; at most %zu)"), strlen(state),
                      out_size - sizeof "/clothsim/progress.tmp.XXXXXX");
             return false;
         }
@@ -70,12 +70,12 @@ static bool state_folder(char *out, size_t out_size, char *err, size_t err_size)
     }
     const char *home = getenv("HOME");
     if (!home || home[0] != '/') {
-        snprintf(err, err_size, "neither XDG_STATE_HOME nor HOME is set");
+        snprintf(err, err_size, _("neither XDG_STATE_HOME nor HOME is set"));
         return false;
     }
     n = snprintf(out, out_size, "%s/.local/state/clothsim", home);
     if (n < 0 || (size_t)n >= out_size) {
-        snprintf(err, err_size, "HOME is too long (%zu bytes)", strlen(home));
+        snprintf(err, err_size, _("HOME is too long (%zu bytes)"), strlen(home));
         return false;
     }
     return true;
@@ -188,13 +188,13 @@ static int read_file(const char *path, char **text, size_t *length, char *err, s
     if (fd < 0) {
         if (errno == ENOENT)
             return 0;
-        snprintf(err, err_size, "%.200s: cannot read: %s", path, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+        snprintf(err, err_size, _("%.200s: cannot read: %s"), path, errno == ELOOP ? _("it is a symbolic link") : strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE_BYTES) {
-        snprintf(err, err_size, "%.200s: cannot read: %s", path,
-                 !S_ISREG(st.st_mode) ? "not a regular file" : "over 16 MiB");
+        snprintf(err, err_size, _("%.200s: cannot read: %s"), path,
+                 !S_ISREG(st.st_mode) ? _("not a regular file") : _("over 16 MiB"));
         close(fd);
         return -1;
     }
@@ -210,7 +210,7 @@ static int read_file(const char *path, char **text, size_t *length, char *err, s
     }
     close(fd);
     if (!buffer) {
-        snprintf(err, err_size, "%.200s: out of memory", path);
+        snprintf(err, err_size, _("%.200s: out of memory"), path);
         return -1;
     }
     *text = buffer;
@@ -226,10 +226,10 @@ static void set_aside(Progress *progress, int bad_line)
     snprintf(aside, sizeof aside, "%s.corrupt", progress->file);
     if (rename(progress->file, aside) == 0)
         snprintf(progress->err, sizeof progress->err,
-                 "%.200s: line %d is not 'PAGE<TAB>0|1<TAB>RIGHT/GRADED<TAB>/PATH': the file is set aside as %.200s.corrupt", progress->file,
+                 _("%.200s: line %d is not 'PAGE<TAB>0|1<TAB>RIGHT/GRADED<TAB>/PATH': the file is set aside as %.200s.corrupt"), progress->file,
                  bad_line, progress->file);
     else
-        snprintf(progress->err, sizeof progress->err, "%.200s: line %d is not 'PAGE<TAB>0|1<TAB>RIGHT/GRADED<TAB>/PATH' (%s)",
+        snprintf(progress->err, sizeof progress->err, _("%.200s: line %d is not 'PAGE<TAB>0|1<TAB>RIGHT/GRADED<TAB>/PATH' (%s)"),
                  progress->file, bad_line, strerror(errno));
     progress->set_aside = true;
 }
@@ -302,13 +302,13 @@ static bool write_entries(Progress *progress, const char *folder)
     snprintf(temporary, sizeof temporary, "%s/" TEMPORARY_PREFIX "XXXXXX", folder);
     int fd = mkstemp(temporary);
     if (fd < 0) {
-        snprintf(progress->err, sizeof progress->err, "cannot write in %.200s: %s", folder, strerror(errno));
+        snprintf(progress->err, sizeof progress->err, _("cannot write in %.200s: %s"), folder, strerror(errno));
         return false;
     }
     fchmod(fd, 0644);
     FILE *f = fdopen(fd, "w");
     if (!f) {
-        snprintf(progress->err, sizeof progress->err, "cannot write %.200s: %s", temporary, strerror(errno));
+        snprintf(progress->err, sizeof progress->err, _("cannot write %.200s: %s"), temporary, strerror(errno));
         close(fd);
         unlink(temporary);
         return false;
@@ -330,7 +330,7 @@ static bool write_entries(Progress *progress, const char *folder)
         ok = false;
     }
     if (!ok) {
-        snprintf(progress->err, sizeof progress->err, "cannot write %.200s: %s", progress->file, strerror(saved));
+        snprintf(progress->err, sizeof progress->err, _("cannot write %.200s: %s"), progress->file, strerror(saved));
         unlink(temporary);
     }
     return ok;
@@ -384,13 +384,13 @@ static bool write_file(Progress *progress)
     snprintf(lock_path, sizeof lock_path, "%s.lock", progress->file);
     int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY, 0644);
     if (lock_fd < 0) {
-        snprintf(progress->err, sizeof progress->err, "cannot lock %.200s: %s", lock_path, strerror(errno));
+        snprintf(progress->err, sizeof progress->err, _("cannot lock %.200s: %s"), lock_path, strerror(errno));
         return false;
     }
     struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
     while (fcntl(lock_fd, F_SETLKW, &lock) != 0)
         if (errno != EINTR) {
-            snprintf(progress->err, sizeof progress->err, "cannot lock %.200s: %s", lock_path, strerror(errno));
+            snprintf(progress->err, sizeof progress->err, _("cannot lock %.200s: %s"), lock_path, strerror(errno));
             close(lock_fd);
             return false;
         }
@@ -411,7 +411,7 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
     bool named = progress_absolute(path, absolute, sizeof absolute);
     ProgressEntry *entry = named ? find_entry(progress, absolute) : NULL;
     if (!named) {
-        snprintf(progress->err, sizeof progress->err, "the lesson's path is too long to keep its progress");
+        snprintf(progress->err, sizeof progress->err, _("the lesson's path is too long to keep its progress"));
     } else if (entry) {
         entry->page = page;
         entry->finished = entry->finished || finished;
@@ -419,7 +419,7 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
             entry->right = score.right, entry->graded = score.graded;
     } else if (!add_entry(progress, absolute, strlen(absolute), page, finished,
                           score.graded >= 0 ? score : (ProgressScore){0, 0})) {
-        snprintf(progress->err, sizeof progress->err, "out of memory");
+        snprintf(progress->err, sizeof progress->err, _("out of memory"));
     } else {
         entry = &progress->entries[progress->count - 1];
     }
@@ -475,7 +475,7 @@ int progress_main(int argc, char **argv)
         } else if (strcmp(argv[i], "--csv") == 0) {
             csv = true;
         } else {
-            fprintf(stderr, "clothsim: progress: unknown argument '%.80s' (clothsim progress --help)\n", argv[i]);
+            fprintf(stderr, _("clothsim: progress: unknown argument '%.80s' (clothsim progress --help)\n"), argv[i]);
             return 2;
         }
     }
@@ -496,7 +496,7 @@ int progress_main(int argc, char **argv)
     if (csv)
         puts("user,lesson,page,finished,right,questions");
     else if (progress.count == 0)
-        printf("No lesson played yet (clothsim learn). Progress is kept in %s.\n", progress.file);
+        printf(_("No lesson played yet (clothsim learn). Progress is kept in %s.\n"), progress.file);
     for (int k = 0; k < progress.count; k++) {
         const ProgressEntry *e = &progress.entries[k];
         if (csv) {
@@ -511,11 +511,11 @@ int progress_main(int argc, char **argv)
         } else {
             char state[64];
             if (e->finished && e->graded)
-                snprintf(state, sizeof state, "finished, %d of %d right", e->right, e->graded);
+                snprintf(state, sizeof state, _("finished, %d of %d right"), e->right, e->graded);
             else if (e->finished)
-                snprintf(state, sizeof state, "finished");
+                snprintf(state, sizeof state, "%s", _("finished"));
             else
-                snprintf(state, sizeof state, "at page %d", e->page + 1);
+                snprintf(state, sizeof state, _("at page %d"), e->page + 1);
             printf("%-24s %s\n", state, e->path);
         }
     }

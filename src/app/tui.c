@@ -520,7 +520,7 @@ static bool parse_compare(Tui *tui, const char *text)
             return false;
         }
         if (length == 0 || length >= sizeof tui->compare_values[0]) {
-            cli_error("--compare %s: value %d is %s", text, count + 1, length ? "too long" : "empty");
+            cli_error("--compare %s: value %d is %s", text, count + 1, length ? _("too long") : _("empty"));
             return false;
         }
         memcpy(tui->compare_values[count], p, length);
@@ -787,7 +787,7 @@ static bool size_from_environment_fits(char *err, size_t err_size)
     for (int k = 0; k < 2; k++) {
         const char *value = getenv(names[k]);
         if (value && strtol(value, NULL, 10) > TUI_MAX_CELLS) {
-            snprintf(err, err_size, "%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)",
+            snprintf(err, err_size, _("%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)"),
                      names[k], cli_cut(value, CLI_CUT_WORD), TUI_MAX_CELLS, names[k]);
             return false;
         }
@@ -882,11 +882,11 @@ int tui_main(int argc, char **argv)
         unsigned long frames = tui->frames;
         double per_frame = frames ? 1.0 / (double)frames : 0.0;
         fprintf(stderr,
-                "clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
-                "%.2f ms drawing and %.2f ms physics a frame\n",
+                _("clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
+                  "%.2f ms drawing and %.2f ms physics a frame\n"),
                 frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
                 1000.0 * tui->physics_seconds * per_frame);
-        fprintf(stderr, "clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n",
+        fprintf(stderr, _("clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n"),
                 tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
     }
     panes_destroy(tui);

@@ -626,7 +626,7 @@ static void draw_panel(Tui *tui)
     if (tui->selected < tui->slider_count) {
         const ParamInfo *info = tui->sliders[tui->selected].info;
         if (info->unit[0])
-            snprintf(about, sizeof about, "%s (%s): %s", info->name, info->unit, _(info->help));
+            snprintf(about, sizeof about, "%s (%s): %s", info->name, _(info->unit), _(info->help));
         else
             snprintf(about, sizeof about, "%s: %s", info->name, _(info->help));
     }

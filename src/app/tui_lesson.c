@@ -326,10 +326,15 @@ static void build_narration(LessonScreen *v, int width)
         if (graded) {
             add_blank(v);
             if (answered < graded)
-                snprintf(text, sizeof text, _("Your score: %d of %d questions right at the first try (%d skipped)."), right,
-                         graded, graded - answered);
+                snprintf(text, sizeof text,
+                         ngettext("Your score: %d of %d question right at the first try (%d skipped).",
+                                  "Your score: %d of %d questions right at the first try (%d skipped).", graded),
+                         right, graded, graded - answered);
             else
-                snprintf(text, sizeof text, _("Your score: %d of %d questions right at the first try."), right, graded);
+                snprintf(text, sizeof text,
+                         ngettext("Your score: %d of %d question right at the first try.",
+                                  "Your score: %d of %d questions right at the first try.", graded),
+                         right, graded);
             add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         }
         add_blank(v);
