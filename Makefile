@@ -158,7 +158,8 @@ endif
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/config
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_BIN_DEF) -DCLOTHSIM_SRCDIR='"$(CURDIR)"' -Wno-missing-prototypes -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(TEST_BIN_DEF) -DCLOTHSIM_SRCDIR='"$(CURDIR)"' \
+	  -DCLOTHSIM_XGETTEXT_FLAGS='"$(XGETTEXT_FLAGS)"' -Wno-missing-prototypes -c $< -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(BUILD)/libclothsim.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(CURSES_LIBS) -lm
@@ -255,13 +256,15 @@ uninstall:
 	for lang in $(LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/clothsim.mo; done
 
 # What a translator works from: every string wrapped in _(), N_(), T_(),
-# ngettext, cli_error or lesson_error, with its place in the sources.
-XGETTEXT = xgettext --from-code=UTF-8 --language=C --sort-by-file --add-location=file \
+# ngettext, or given to a message funnel (cli_error, tui_message,
+# lesson_error, the lesson parser's fail), with its place in the sources.
+XGETTEXT_FLAGS = --from-code=UTF-8 --language=C --sort-by-file --add-location=file \
   --add-comments=TRANSLATORS: --package-name=clothsim --package-version=$(VERSION) \
   --keyword=_ --keyword=N_ --keyword=T_ --keyword=ngettext:1,2 --keyword=cli_error --keyword=tui_message:2 --keyword=lesson_error:6 \
+  --keyword=fail:3 --keyword=fail_at:4 --flag=fail:3:c-format --flag=fail_at:4:c-format \
   --flag=cli_error:1:c-format --flag=tui_message:2:c-format --flag=lesson_error:6:c-format
 pot:
-	$(XGETTEXT) -o src/po/clothsim.pot $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(wildcard src/*/*.h)
+	xgettext $(XGETTEXT_FLAGS) -o src/po/clothsim.pot $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(wildcard src/*/*.h)
 	for po in $(PO_FILES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching --add-location=file $$po src/po/clothsim.pot; done
 
 clean:

@@ -235,7 +235,7 @@ int headless_run_options(int argc, char **argv, RunOptions *o)
         } else if (strcmp(argv[i], "--ascii") == 0) {
             ascii = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("%s  ", run_usage);
+            printf("%s  ", _(run_usage));
             print_wrapped(metrics_csv_header, 2, 2);
             return EXIT_SUCCESS;
         } else {

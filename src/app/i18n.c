@@ -15,8 +15,6 @@
 #define CLOTHSIM_LOCALEDIR "/usr/local/share/locale"
 #endif
 
-static char decimal_point[8] = ".";
-
 static bool is_directory(const char *path)
 {
     struct stat st;
@@ -52,9 +50,7 @@ static const char *translate(const char *msgid) { return gettext(msgid); }
 void i18n_init(void)
 {
     setlocale(LC_ALL, "");
-    const char *point = localeconv()->decimal_point;
-    if (point && point[0] && strlen(point) < sizeof decimal_point)
-        memcpy(decimal_point, point, strlen(point) + 1);
+    text_set_decimal_point(localeconv()->decimal_point);
     setlocale(LC_NUMERIC, "C");
     char folder[PATH_MAX + 16];
     bindtextdomain(I18N_DOMAIN, catalogue_folder(folder, sizeof folder));
@@ -62,25 +58,9 @@ void i18n_init(void)
     text_set_translator(translate);
 }
 
-const char *i18n_decimal_point(void) { return decimal_point; }
+const char *i18n_decimal_point(void) { return text_decimal_point(); }
 
-void i18n_decimals(char *text, size_t text_size)
-{
-    size_t point_length = strlen(decimal_point);
-    if (point_length == 1 && decimal_point[0] == '.')
-        return;
-    size_t length = strnlen(text, text_size);
-    for (size_t i = 1; i + 1 < length; i++) {
-        if (text[i] != '.' || text[i - 1] < '0' || text[i - 1] > '9' || text[i + 1] < '0' || text[i + 1] > '9')
-            continue;
-        if (length + point_length - 1 >= text_size)
-            return; /* no room: the rest keeps its '.' */
-        memmove(text + i + point_length, text + i + 1, length - i);
-        memcpy(text + i, decimal_point, point_length);
-        length += point_length - 1;
-        i += point_length - 1;
-    }
-}
+void i18n_decimals(char *text, size_t text_size) { text_decimals(text, text_size); }
 
 char *i18n_number(char *out, size_t out_size, const char *format, double value)
 {

@@ -116,7 +116,7 @@ static const TuiSlider slider_table[] = {
     {"cone_radius", N_("Cone rad."), 0.05, 1.0, 0.05, false, NULL, a_cone},
     {"edge_samples", N_("Edge samples"), 0.0, 3.0, 3.0, false, NULL, a_collider},
     {"floor", N_("Floor"), 0, 0, 1, false, NULL, NULL},
-    {"self_collision", "Self-collide", 0, 0, 1, false, NULL, NULL},
+    {"self_collision", N_("Self-collide"), 0, 0, 1, false, NULL, NULL},
     {"strain_limit", N_("Strain limit"), 0.0, 1.0, 0.05, false, NULL, NULL},
     {"integrator", N_("Integrator"), 0, 0, 1, false, NULL, NULL},
     {"iterations", N_("Iterations"), 1.0, 200.0, 1.25, true, NULL, position_based},

@@ -9,6 +9,8 @@
 #ifndef CLOTHSIM_CORE_TEXT_H
 #define CLOTHSIM_CORE_TEXT_H
 
+#include <stddef.h>
+
 #define N_(text) text
 
 /* Gives the text a person reads for msgid: a string that lives as long as
@@ -23,5 +25,17 @@ void text_set_translator(TextTranslator translate);
  * compiler check printf formats through it. */
 const char *text_translate(const char *msgid) __attribute__((format_arg(1)));
 #define T_(text) text_translate(text)
+
+/* The decimal separator of numbers a person reads: "." until app/ sets
+ * the locale's (i18n_init: "," in Ukrainian). Data (CSV, scripts, --set)
+ * never goes through it. point: at most 7 bytes, copied. */
+void text_set_decimal_point(const char *point);
+const char *text_decimal_point(void);
+
+/* Replaces, in place, each '.' of text that stands between two digits by
+ * the decimal separator (text printed in the C locale; text_size bytes in
+ * all, never overrun: with no room the rest keeps its '.'). For what a
+ * person reads only. */
+void text_decimals(char *text, size_t text_size);
 
 #endif
