@@ -39,9 +39,19 @@ ALL_CFLAGS = -std=c17 $(WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -pthread -D_
              -Isrc -MMD -MP
 LDFLAGS  ?=
 
+# What xgettext extracts: every string wrapped in _(), N_(), T_(), ngettext,
+# or given to a message funnel (cli_error, tui_message, lesson_error, the
+# lesson parser's fail). make pot and the translation test use the same.
+XGETTEXT_FLAGS = --from-code=UTF-8 --language=C --sort-by-file --add-location=file \
+  --add-comments=TRANSLATORS: --package-name=clothsim --package-version=$(VERSION) \
+  --keyword=_ --keyword=N_ --keyword=T_ --keyword=ngettext:1,2 \
+  --keyword=cli_error --keyword=tui_message:2 --keyword=lesson_error:6 --keyword=fail:3 --keyword=fail_at:4 \
+  --flag=cli_error:1:c-format --flag=tui_message:2:c-format --flag=lesson_error:6:c-format \
+  --flag=fail:3:c-format --flag=fail_at:4:c-format
+
 # What the objects are built with, kept in $(BUILD)/config: a change (another
 # PREFIX, whose share folder is compiled in; CFLAGS, CPPFLAGS) rebuilds them.
-CONFIG_TEXT = $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(EXTRA_CFLAGS) | $(LDFLAGS) | $(SHAREDIR) | $(VERSION)
+CONFIG_TEXT = $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(EXTRA_CFLAGS) | $(LDFLAGS) | $(SHAREDIR) | $(VERSION) | $(XGETTEXT_FLAGS)
 ifneq ($(file < $(BUILD)/config),$(CONFIG_TEXT))
 $(shell mkdir -p $(BUILD))
 $(file > $(BUILD)/config,$(CONFIG_TEXT))
@@ -255,14 +265,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(SHAREDIR)
 	for lang in $(LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/clothsim.mo; done
 
-# What a translator works from: every string wrapped in _(), N_(), T_(),
-# ngettext, or given to a message funnel (cli_error, tui_message,
-# lesson_error, the lesson parser's fail), with its place in the sources.
-XGETTEXT_FLAGS = --from-code=UTF-8 --language=C --sort-by-file --add-location=file \
-  --add-comments=TRANSLATORS: --package-name=clothsim --package-version=$(VERSION) \
-  --keyword=_ --keyword=N_ --keyword=T_ --keyword=ngettext:1,2 --keyword=cli_error --keyword=tui_message:2 --keyword=lesson_error:6 \
-  --keyword=fail:3 --keyword=fail_at:4 --flag=fail:3:c-format --flag=fail_at:4:c-format \
-  --flag=cli_error:1:c-format --flag=tui_message:2:c-format --flag=lesson_error:6:c-format
+# What a translator works from: src/po/clothsim.pot, merged into every LANG.po.
 pot:
 	xgettext $(XGETTEXT_FLAGS) -o src/po/clothsim.pot $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(wildcard src/*/*.h)
 	for po in $(PO_FILES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching --add-location=file $$po src/po/clothsim.pot; done
