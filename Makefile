@@ -168,8 +168,11 @@ endif
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/config
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_BIN_DEF) -DCLOTHSIM_SRCDIR='"$(CURDIR)"' \
-	  -DCLOTHSIM_XGETTEXT_FLAGS='"$(XGETTEXT_FLAGS)"' -Wno-missing-prototypes -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(TEST_BIN_DEF) -DCLOTHSIM_SRCDIR='"$(CURDIR)"' $(TEST_DEFS) -Wno-missing-prototypes -c $< -o $@
+
+# The translation test extracts the strings as make pot does.
+$(BUILD)/tests/app/test_i18n.o: TEST_DEFS = -DCLOTHSIM_XGETTEXT_FLAGS='"$(XGETTEXT_FLAGS)"'
+
 
 $(TEST_BIN): $(TEST_OBJ) $(BUILD)/libclothsim.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(CURSES_LIBS) -lm
