@@ -91,16 +91,30 @@ typedef struct LessonScreen {
  * exponent form but for the tiniest and largest. In a line (big false) with
  * its unit; shown large, only digits, '.', '-' and '%' (what the big font
  * draws), and label, if not NULL, gets its name and unit. */
+/* A metric's name as a person reads it: the script's name with spaces for
+ * '_' (scripts and CSV keep the name itself). */
+static const char *const metric_labels[METRIC_COUNT] = {
+    [METRIC_KINETIC] = N_("kinetic"),          [METRIC_POTENTIAL] = N_("potential"),
+    [METRIC_ELASTIC] = N_("elastic"),          [METRIC_TOTAL] = N_("total"),
+    [METRIC_MAX_STRAIN] = N_("max strain"),    [METRIC_MEAN_STRAIN] = N_("mean strain"),
+    [METRIC_RESIDUAL] = N_("residual"),        [METRIC_PENETRATION] = N_("penetration"),
+    [METRIC_TORN] = N_("torn"),                [METRIC_EXPLODED] = N_("exploded"),
+    [METRIC_TIME] = N_("time"),                [METRIC_STEP] = N_("step"),
+    [METRIC_OMEGA_DT] = N_("omega dt"),        [METRIC_HIGHEST] = N_("highest"),
+    [METRIC_LOWEST] = N_("lowest"),            [METRIC_CATENARY] = N_("catenary"),
+    [METRIC_CLOSEST] = N_("closest"),          [METRIC_CENTRE_X] = N_("centre x"),
+    [METRIC_SCREEN_COVER] = N_("screen cover"), [METRIC_SCREEN_ROWS] = N_("screen rows"),
+    [METRIC_SCREEN_HOLES] = N_("screen holes"), [METRIC_SCREEN_HOT] = N_("screen hot"),
+    [METRIC_SCREEN_UNLIKE] = N_("screen unlike"),
+};
+
 static void format_metric(int metric, double value, bool big, char *out, size_t size, char *label,
                           size_t label_size)
 {
     const LessonMetricInfo *info = &lesson_metrics[metric];
-    if (label) {
-        snprintf(label, label_size, "%s%s%s", info->name, info->unit[0] ? " " : "", info->unit);
-        for (char *c = label; *c; c++)
-            if (*c == '_')
-                *c = ' ';
-    }
+    if (label)
+        snprintf(label, label_size, "%s%s%s", _(metric_labels[metric]), info->unit[0] ? " " : "",
+                 info->unit[0] ? _(info->unit) : "");
     switch (metric) {
     case METRIC_MAX_STRAIN:
     case METRIC_MEAN_STRAIN:
@@ -122,7 +136,7 @@ static void format_metric(int metric, double value, bool big, char *out, size_t 
         if (big)
             snprintf(out, size, fabs(value) >= 100.0 ? "%.0f" : "%.3g", value);
         else
-            snprintf(out, size, "%.4g%s%s", value, info->unit[0] ? " " : "", info->unit);
+            snprintf(out, size, "%.4g%s%s", value, info->unit[0] ? " " : "", info->unit[0] ? _(info->unit) : "");
         break;
     }
     i18n_decimals(out, size);
@@ -193,7 +207,9 @@ static void sync_panes(LessonScreen *v)
             if (metric >= 0 && !lesson_metric_on_screen(metric)) {
                 char value[32];
                 format_metric(metric, lesson_measure(lp, metric), false, value, sizeof value, NULL, 0);
-                snprintf(part, sizeof part, "%s %s", name, value);
+                /* the script's name, or its translation where there is one */
+                const char *shown = _(metric_labels[metric]);
+                snprintf(part, sizeof part, "%s %s", shown == metric_labels[metric] ? name : shown, value);
             } else if (info) {
                 char value[40];
                 params_format(&lp->solver->params, info, value, sizeof value);

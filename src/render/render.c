@@ -760,7 +760,7 @@ int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
         x = canvas_text(canvas, x, y, "|=10%  ", PALETTE_TEXT, ATTR_NONE);
     canvas_put(canvas, x++, y, ascii ? (uint32_t)WARN_ASCII : FULL_BLOCK, PALETTE_STRAIN_WARN, PALETTE_DEFAULT,
                ATTR_BOLD);
-    return compact ? x : canvas_text(canvas, x, y, " tearing", PALETTE_TEXT, ATTR_NONE);
+    return compact ? x : canvas_text(canvas, x, y, T_(" tearing"), PALETTE_TEXT, ATTR_NONE);
 }
 
 void render_draw_solver_cloth(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options)
