@@ -873,7 +873,7 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
     term->screen = newterm_sized(term);
     if (!term->screen) {
         const char *name = getenv("TERM");
-        snprintf(err, err_size, "cannot use the terminal type '%s' (is TERM right?)", name ? name : "");
+        snprintf(err, err_size, _("cannot use the terminal type '%s' (is TERM right?)"), name ? name : "");
         goto fail;
     }
     eight_bit_input();

@@ -134,7 +134,7 @@ static void record_start(LessonPane *pane)
 static bool out_of_memory(LessonPlayer *p)
 {
     p->failed = true;
-    snprintf(p->err, sizeof p->err, "%s: out of memory", p->lesson->name);
+    snprintf(p->err, sizeof p->err, T_("%s: out of memory"), p->lesson->name);
     return false;
 }
 
@@ -316,9 +316,9 @@ static void evaluate(LessonPlayer *p, int index)
         else
             r->passed = exploded;
         if (exploded)
-            snprintf(saw, sizeof saw, "it exploded at t = %.4g s", s->exploded_time);
+            snprintf(saw, sizeof saw, T_("it exploded at t = %.4g s"), s->exploded_time);
         else
-            snprintf(saw, sizeof saw, "no explosion by t = %.4g s", s->time);
+            snprintf(saw, sizeof saw, T_("no explosion by t = %.4g s"), s->time);
     } else {
         double reference = e->value;
         char against[120] = "";
