@@ -25,8 +25,9 @@
 
 /* Sets the locale from the environment, keeps LC_NUMERIC at "C" (after
  * noting its decimal separator), binds the domain to the catalogues and
- * installs gettext as core's translator (core/text.h). Call first in main,
- * before any thread starts. Safe to call again (tui_locale does). */
+ * installs gettext as core's translator and the separator as core's
+ * (core/text.h). Call first in main, before any thread starts; again only
+ * to change the locale (the tests do). */
 void i18n_init(void);
 
 /* The locale's decimal separator as i18n_init found it: "." or "," ... */
@@ -38,8 +39,8 @@ const char *i18n_decimal_point(void);
 char *i18n_number(char *out, size_t out_size, const char *format, double value);
 
 /* Replaces, in place, each '.' of text that stands between two digits by the
- * locale's decimal separator (text already printed in the C locale; at most
- * out_size bytes in all). For lines a person reads that print several
+ * locale's decimal separator (text already printed in the C locale;
+ * text_size bytes in all). For lines a person reads that print several
  * numbers at once; never for data. */
 void i18n_decimals(char *text, size_t text_size);
 
