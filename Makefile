@@ -11,6 +11,8 @@
 #   make fuzz-keys  random keys, mouse and resizes at the sandbox and two lessons,
 #                   on the sanitizer build, FUZZ_SECONDS each (FUZZ_SEED= to replay)
 #   make install    PREFIX=/usr/local DESTDIR= ; make uninstall
+#   make pot        extract the translatable strings into src/po/clothsim.pot
+#                   and merge them into every src/po/LANG.po (msgmerge)
 #   make format     apply .clang-format
 #   make deps       install the packages the build needs (apt-get)
 #
@@ -24,6 +26,7 @@ BINDIR    = $(PREFIX)/bin
 MANDIR    = $(PREFIX)/share/man/man1
 COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 SHAREDIR  = $(PREFIX)/share/clothsim
+LOCALEDIR = $(PREFIX)/share/locale
 VERSION   = 0.1.0
 
 BUILD    ?= build
@@ -32,12 +35,23 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 ALL_CFLAGS = -std=c17 $(WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -pthread -D_POSIX_C_SOURCE=200809L \
              -DCLOTHSIM_VERSION='"$(VERSION)"' -DCLOTHSIM_SHAREDIR='"$(SHAREDIR)"' \
+             -DCLOTHSIM_LOCALEDIR='"$(LOCALEDIR)"' \
              -Isrc -MMD -MP
 LDFLAGS  ?=
 
+# What xgettext extracts: every string wrapped in _(), N_(), T_(), ngettext,
+# or given to a message funnel (cli_error, tui_message, lesson_error, the
+# lesson parser's fail). make pot and the translation test use the same.
+XGETTEXT_FLAGS = --from-code=UTF-8 --language=C --sort-by-file --add-location=file \
+  --add-comments=TRANSLATORS: --package-name=clothsim --package-version=$(VERSION) \
+  --keyword=_ --keyword=N_ --keyword=T_ --keyword=ngettext:1,2 \
+  --keyword=cli_error --keyword=tui_message:2 --keyword=lesson_error:6 --keyword=fail:3 --keyword=fail_at:4 \
+  --flag=cli_error:1:c-format --flag=tui_message:2:c-format --flag=lesson_error:6:c-format \
+  --flag=fail:3:c-format --flag=fail_at:4:c-format
+
 # What the objects are built with, kept in $(BUILD)/config: a change (another
 # PREFIX, whose share folder is compiled in; CFLAGS, CPPFLAGS) rebuilds them.
-CONFIG_TEXT = $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(EXTRA_CFLAGS) | $(LDFLAGS) | $(SHAREDIR) | $(VERSION)
+CONFIG_TEXT = $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(EXTRA_CFLAGS) | $(LDFLAGS) | $(SHAREDIR) | $(VERSION) | $(XGETTEXT_FLAGS)
 ifneq ($(file < $(BUILD)/config),$(CONFIG_TEXT))
 $(shell mkdir -p $(BUILD))
 $(file > $(BUILD)/config,$(CONFIG_TEXT))
@@ -60,15 +74,22 @@ TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      = clothsim
 TEST_BIN = $(BUILD)/clothsim-tests
 
-.PHONY: all run test test-unit test-e2e test-xterm sanitize strict bench fuzz fuzz-keys install uninstall clean format deps check-deps
+# Translations: every src/po/LANG.po is a language (a new one is only that
+# file and lessons/LANG/), compiled into the build tree, where a binary run
+# from the checkout finds it (src/app/i18n.c).
+PO_FILES = $(sort $(wildcard src/po/*.po))
+LANGS    = $(PO_FILES:src/po/%.po=%)
+MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-all: check-deps $(BIN)
+.PHONY: pot check-test-locale all run test test-unit test-e2e test-xterm sanitize strict bench fuzz fuzz-keys install uninstall clean format deps check-deps
+
+all: check-deps $(BIN) $(MO_FILES)
 
 # ---------------------------------------------------------------- packages
 # Debian package -> a file that proves it is there.
-NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config
+NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config gettext:/usr/bin/msgfmt
 NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux \
-             libxml2-utils:/usr/bin/xmllint
+             libxml2-utils:/usr/bin/xmllint locales:/usr/share/i18n/locales/uk_UA
 
 missing = $(strip $(foreach p,$(1),$(if $(wildcard $(lastword $(subst :, ,$(p)))),,$(firstword $(subst :, ,$(p))))))
 
@@ -98,6 +119,19 @@ check-deps:
 
 check-test-deps: check-deps
 	$(call install_packages,$(call missing,$(NEED_TEST)))
+	@$(MAKE) --no-print-directory check-test-locale
+
+# The tests play the interface in Ukrainian: uk_UA.UTF-8 must exist, and a
+# fresh Debian has only C and POSIX. localedef makes it (as root).
+check-test-locale:
+	@if ! locale -a 2>/dev/null | grep -qix 'uk_UA\.utf-\?8'; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "clothsim: the tests need the uk_UA.UTF-8 locale; make it as root:  localedef -i uk_UA -f UTF-8 uk_UA.UTF-8"; exit 1; fi; \
+	  echo "clothsim: making the uk_UA.UTF-8 locale (localedef)"; \
+	  $$SUDO localedef -i uk_UA -f UTF-8 uk_UA.UTF-8 || \
+	  { echo "clothsim: localedef failed; as root:  localedef -i uk_UA -f UTF-8 uk_UA.UTF-8"; exit 1; }; \
+	fi
 
 deps:
 	$(call install_packages,$(call missing,$(NEED_BUILD) $(NEED_TEST)))
@@ -111,6 +145,10 @@ $(TEST_OBJ): | check-test-deps
 $(BUILD)/%.o: %.c $(BUILD)/config
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c $< -o $@
+
+$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo: src/po/%.po | check-deps
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
 
 $(BUILD)/libclothsim.a: $(LIB_OBJ)
 	@rm -f $@
@@ -130,7 +168,11 @@ endif
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/config
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_BIN_DEF) -DCLOTHSIM_SRCDIR='"$(CURDIR)"' -Wno-missing-prototypes -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(TEST_BIN_DEF) -DCLOTHSIM_SRCDIR='"$(CURDIR)"' $(TEST_DEFS) -Wno-missing-prototypes -c $< -o $@
+
+# The translation test extracts the strings as make pot does.
+$(BUILD)/tests/app/test_i18n.o: TEST_DEFS = -DCLOTHSIM_XGETTEXT_FLAGS='"$(XGETTEXT_FLAGS)"'
+
 
 $(TEST_BIN): $(TEST_OBJ) $(BUILD)/libclothsim.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(CURSES_LIBS) -lm
@@ -142,7 +184,7 @@ run: all
 TEST_JOBS ?= 2
 TEST_ARGS ?=
 # The sanitizer build tests its own binary and leaves ./clothsim alone.
-test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN)
+test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
 	$(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
 
 # A real terminal emulator, not only tmux: xterm on Xvfb, keys and a mouse
@@ -202,9 +244,9 @@ fuzz: check-deps
 	printf '3\t0\t/a.lesson\n0\t1\t/b/c.lesson\n' > build/fuzz/corpus-progress/seed-1
 	printf 'lesson\t2\t1\t1/2\t125\t01-a.lesson\nanswer\tquestion\t1\t2\t2\t3\t0\t1\t1\t01-a.lesson\n' > build/fuzz/corpus-progress/seed-2
 	$(FUZZ_CC) tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
-	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c $(RENDER_SRC) $(CORE_SRC) \
+	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c src/app/i18n.c $(RENDER_SRC) $(CORE_SRC) \
 	  -lm -lpthread -o build/fuzz/fuzz_args
-	$(FUZZ_CC) tests/fuzz/fuzz_progress.c src/app/progress.c -o build/fuzz/fuzz_progress
+	$(FUZZ_CC) tests/fuzz/fuzz_progress.c src/app/progress.c src/app/i18n.c src/core/text.c -o build/fuzz/fuzz_progress
 	build/fuzz/fuzz_lesson $(FUZZ_RUN) -max_len=4096 build/fuzz/corpus
 	build/fuzz/fuzz_args $(FUZZ_RUN) -max_len=2048 build/fuzz/corpus-args
 	build/fuzz/fuzz_progress $(FUZZ_RUN) -max_len=8192 build/fuzz/corpus-progress
@@ -218,10 +260,19 @@ install: all
 	install -d $(DESTDIR)$(COMPLETIONDIR) && install -m 644 src/completion/clothsim.bash $(DESTDIR)$(COMPLETIONDIR)/clothsim
 	cd lessons && find . -name '*.lesson' -o -name README.md | while read -r f; do \
 	  install -d "$(DESTDIR)$(SHAREDIR)/lessons/$$(dirname "$$f")" && install -m 644 "$$f" "$(DESTDIR)$(SHAREDIR)/lessons/$$f"; done
+	for lang in $(LANGS); do \
+	  install -d $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES && \
+	  install -m 644 $(BUILD)/locale/$$lang/LC_MESSAGES/clothsim.mo $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/clothsim.mo; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/clothsim.1 $(DESTDIR)$(COMPLETIONDIR)/clothsim
 	rm -rf $(DESTDIR)$(SHAREDIR)
+	for lang in $(LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/clothsim.mo; done
+
+# What a translator works from: src/po/clothsim.pot, merged into every LANG.po.
+pot:
+	xgettext $(XGETTEXT_FLAGS) -o src/po/clothsim.pot $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(wildcard src/*/*.h)
+	for po in $(PO_FILES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching --add-location=file $$po src/po/clothsim.pot; done
 
 clean:
 	rm -rf build $(BIN)

@@ -38,15 +38,16 @@
 #include "core/solver.h"
 #include "render/render.h"
 #include "tui_private.h"
+#include "i18n.h"
 
 static const char bench_usage[] =
-    "usage: clothsim bench [--quick] [--json] [--reps N]\n"
+    N_("usage: clothsim bench [--quick] [--json] [--reps N]\n"
     "\n"
     "Measures the solver, the renderer and the bytes the sandbox sends its terminal\n"
     "on this machine (about a minute; no terminal needed).\n"
     "  --quick   a fast smoke run: fewer, shorter repetitions (a few seconds)\n"
     "  --json    the same figures as JSON on standard output\n"
-    "  --reps N  repetitions of each measurement (default 7, quick 3)\n";
+    "  --reps N  repetitions of each measurement (default 7, quick 3)\n");
 
 #define BENCH_SIZES 4
 #define BENCH_INTEGRATORS 3
@@ -908,7 +909,7 @@ int bench_main(int argc, char **argv)
         } else if (strcmp(argv[i], "--json") == 0) {
             cfg.json = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(bench_usage, stdout);
+            fputs(_(bench_usage), stdout);
             return EXIT_SUCCESS;
         } else {
             cli_error("bench: unknown argument '%s' (clothsim bench --help lists the options)", argv[i]);

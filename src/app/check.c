@@ -21,9 +21,10 @@
 #include "cli.h"
 #include "lesson/lesson.h"
 #include "lesson/player.h"
+#include "i18n.h"
 
 static const char usage[] =
-    "usage: clothsim check [--run [--verbose]] [--tap] FILE...\n"
+    N_("usage: clothsim check [--run [--verbose]] [--tap] FILE...\n"
     "\n"
     "Checks lesson scripts (lessons/README.md describes the language).\n"
     "  --run       also play each lesson headless and verify every 'expect' and\n"
@@ -35,7 +36,7 @@ static const char usage[] =
     "A mistake is reported as one line 'file:line:col: message'; a failed\n"
     "expect as 'file:line:col: expect failed: CONDITION (saw VALUE)'.\n"
     "Exit status: 0 all good, 1 an expect failed, 2 a mistake in a file or\n"
-    "in the arguments (then nothing is run).\n";
+    "in the arguments (then nothing is run).\n");
 
 /* One TAP test point per expect of a lesson played to its end, numbered
  * from *point + 1; '#' in a message is escaped, as TAP asks. */
@@ -47,7 +48,7 @@ static void tap_points(const Lesson *lesson, const LessonPlayer *player, int *po
         const LessonResult *r = &player->results[k];
         printf("%s %d - ", r->reached && r->passed ? "ok" : "not ok", ++*point);
         if (!r->reached) {
-            printf("%s:%d:%d: expect not reached\n", lesson->name, lesson->items[k].line, lesson->items[k].col);
+            printf(_("%s:%d:%d: expect not reached\n"), lesson->name, lesson->items[k].line, lesson->items[k].col);
             continue;
         }
         for (const char *c = r->message; *c; c++) {
@@ -73,7 +74,7 @@ int check_main(int argc, char **argv)
         if (options && strcmp(argv[i], "--") == 0) {
             options = false;
         } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
-            fputs(usage, stdout);
+            fputs(_(usage), stdout);
             free(files);
             return EXIT_SUCCESS;
         } else if (options && strcmp(argv[i], "--run") == 0) {
@@ -132,8 +133,8 @@ int check_main(int argc, char **argv)
             for (int page = 0; page < lesson->page_count; page++) {
                 int words = lesson_page_words(lesson, page);
                 if (words > LESSON_PAGE_WORDS)
-                    fprintf(stderr, "%s:%d:1: warning: page %d puts %d words on screen; about %d read well from a "
-                                    "projector\n",
+                    fprintf(stderr, _("%s:%d:1: warning: page %d puts %d words on screen; about %d read well from a "
+                                      "projector\n"),
                             files[f], lesson->pages[page].line, page + 1, words, LESSON_PAGE_WORDS);
             }
             if (!run) {
@@ -141,14 +142,14 @@ int check_main(int argc, char **argv)
                     printf("ok %d - %s parses (%d pages, %d expects)\n", ++point, files[f], lesson->page_count,
                            lesson->expect_count);
                 else
-                    printf("%s: ok (%d pages, %d expects)\n", files[f], lesson->page_count, lesson->expect_count);
+                    printf(_("%s: ok (%d pages, %d expects)\n"), files[f], lesson->page_count, lesson->expect_count);
                 continue;
             }
             LessonPlayer *player = lesson_player_create(lesson);
             if (player)
                 player->verify_homework = true; /* a homework's answer is a claim too */
             if (!player || !lesson_player_play_to_end(player)) {
-                fprintf(stderr, "%s: out of memory\n", files[f]);
+                fprintf(stderr, _("%s: out of memory\n"), files[f]);
                 if (tap)
                     printf("Bail out! %s: out of memory\n", files[f]);
                 lesson_player_destroy(player);
@@ -170,10 +171,10 @@ int check_main(int argc, char **argv)
                 else if (player->results[k].reached && verbose)
                     printf("%s\n", player->results[k].message);
             if (player->expects_failed) {
-                printf("%s: FAILED %d of %d expects\n", files[f], player->expects_failed, lesson->expect_count);
+                printf(_("%s: FAILED %d of %d expects\n"), files[f], player->expects_failed, lesson->expect_count);
                 status = EXIT_FAILURE;
             } else {
-                printf("%s: ok (%d pages, %d expects held)\n", files[f], lesson->page_count, player->expects_passed);
+                printf(_("%s: ok (%d pages, %d expects held)\n"), files[f], lesson->page_count, player->expects_passed);
             }
             lesson_player_destroy(player);
         }

@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/i18n.h"
+
 void cli_error(const char *format, ...)
 {
     va_list args;
     va_start(args, format);
     fputs("clothsim: ", stderr);
-    vfprintf(stderr, format, args);
+    vfprintf(stderr, _(format), args);
     fputc('\n', stderr);
     va_end(args);
 }

@@ -14,6 +14,7 @@
 #include "core/metrics.h"
 #include "core/solver.h"
 #include "render/render.h"
+#include "i18n.h"
 
 /* Help and listings fit a terminal of this many columns. */
 #define TEXT_COLUMNS 80
@@ -21,18 +22,33 @@
 /* Writes text from column `column` (already written on the line) on lines of
  * at most TEXT_COLUMNS, breaking after a space or a comma; the lines after
  * the first start with `indent` spaces. Ends the last line. */
+/* Characters of a UTF-8 text: its columns on a terminal (no wide glyphs here). */
+static int utf8_cells(const char *text)
+{
+    int cells = 0;
+    for (; *text; text++)
+        cells += ((unsigned char)*text & 0xC0) != 0x80;
+    return cells;
+}
+
 static void print_wrapped(const char *text, int column, int indent)
 {
     while (*text) {
         int room = TEXT_COLUMNS - column;
-        size_t length = strlen(text);
-        if ((int)length > room) {
-            size_t cut = 0;
-            for (size_t k = 0; k < (size_t)room && text[k]; k++)
-                if (text[k] == ' ' || text[k] == ',')
-                    cut = k + 1;
-            length = cut > 0 ? cut : (size_t)(room > 1 ? room : 1); /* a word longer than the line: cut it */
+        /* columns are characters, not bytes: a translation in Cyrillic
+         * takes two bytes a letter */
+        size_t length = 0, cut = 0;
+        int cells = 0;
+        while (text[length] && cells < room) {
+            if (text[length] == ' ' || text[length] == ',')
+                cut = length + 1;
+            length++;
+            while (((unsigned char)text[length] & 0xC0) == 0x80)
+                length++;
+            cells++;
         }
+        if (text[length])
+            length = cut > 0 ? cut : (length > 0 ? length : 1); /* a word longer than the line: cut it */
         size_t shown = length;
         while (shown > 0 && text[shown - 1] == ' ')
             shown--;
@@ -46,7 +62,7 @@ static void print_wrapped(const char *text, int column, int indent)
     }
 }
 
-static const char run_usage[] =
+static const char run_usage[] = N_(
     "usage: clothsim run [--scene NAME] [--set KEY=VALUE]...\n"
     "                    [--steps N | --seconds S] [--every K]\n"
     "                    [--csv PATH|-] [--dump PATH|-]\n"
@@ -70,7 +86,7 @@ static const char run_usage[] =
     "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
     "is run or written), 3 the cloth exploded (the run stops on its last good step).\n"
     "\n"
-    "CSV columns:\n" /* metrics_csv_header follows, wrapped */;
+    "CSV columns:\n") /* metrics_csv_header follows, wrapped */;
 
 /* A CSV row waits here until the next step is known to be good: an
  * explosion then takes the row of the step it froze on, rather than adding a
@@ -219,7 +235,7 @@ int headless_run_options(int argc, char **argv, RunOptions *o)
         } else if (strcmp(argv[i], "--ascii") == 0) {
             ascii = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("%s  ", run_usage);
+            printf("%s  ", _(run_usage));
             print_wrapped(metrics_csv_header, 2, 2);
             return EXIT_SUCCESS;
         } else {
@@ -315,7 +331,7 @@ int headless_run(int argc, char **argv)
             csv_row(&rows, solver);
             if (frames)
                 frames_write(&writer, &frame_out, solver);
-            fprintf(stderr, "clothsim: exploded at t = %.4f s (step %lld); frozen on the last good step\n",
+            fprintf(stderr, _("clothsim: exploded at t = %.4f s (step %lld); frozen on the last good step\n"),
                     solver->exploded_time, (long long)solver->exploded_step + 1);
             exploded = true;
             break;
@@ -351,16 +367,16 @@ int headless_run(int argc, char **argv)
 }
 
 static const char params_usage[] =
-    "usage: clothsim params [--scene NAME] [--set KEY=VALUE]...\n"
+    N_("usage: clothsim params [--scene NAME] [--set KEY=VALUE]...\n"
     "\n"
     "Every setting of the scene (default curtain), with the changes --set makes:\n"
     "its key, value, unit and range, then what it means. A setting marked\n"
-    "[on reset] takes effect when the scene is built again.\n";
+    "[on reset] takes effect when the scene is built again.\n");
 
 static const char scenes_usage[] =
-    "usage: clothsim scenes\n"
+    N_("usage: clothsim scenes\n"
     "\n"
-    "The scenes --scene NAME builds, each with what it shows.\n";
+    "The scenes --scene NAME builds, each with what it shows.\n");
 
 static bool wants_help(int argc, char **argv)
 {
@@ -373,7 +389,7 @@ static bool wants_help(int argc, char **argv)
 int headless_params(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(params_usage, stdout);
+        fputs(_(params_usage), stdout);
         return EXIT_SUCCESS;
     }
     CliSettings settings = {.scene = SCENE_CURTAIN};
@@ -387,7 +403,7 @@ int headless_params(int argc, char **argv)
     Params params;
     if (!cli_build_params(&settings, &params))
         return EXIT_USAGE;
-    printf("Settings of scene '%s' (change any with --set KEY=VALUE):\n\n", scene_names[settings.scene]);
+    printf(_("Settings of scene '%s' (change any with --set KEY=VALUE):\n\n"), scene_names[settings.scene]);
     /* a key's line starts at the left edge (the bash completion takes the
      * first word of those), what it means follows on indented lines */
     printf("%-17s %-12s %-8s %s\n", "KEY", "VALUE", "UNIT", "RANGE");
@@ -397,8 +413,10 @@ int headless_params(int argc, char **argv)
         char value[64], range[200], line[400], meaning[600];
         params_format(&params, info, value, sizeof value);
         params_describe_range(info, range, sizeof range);
-        int n = snprintf(line, sizeof line, "%-17s %-12s %-8s ", info->name, value, info->unit);
-        if (n + (int)strlen(range) <= TEXT_COLUMNS)
+        const char *unit = info->unit[0] ? _(info->unit) : "";
+        int n = snprintf(line, sizeof line, "%-17s %-12s %s%*s", info->name, value, unit,
+                         utf8_cells(unit) < 8 ? 9 - utf8_cells(unit) : 1, "");
+        if (utf8_cells(line) + utf8_cells(range) <= TEXT_COLUMNS)
             printf("%s%s\n", line, range);
         else {
             while (n > 0 && line[n - 1] == ' ')
@@ -406,7 +424,7 @@ int headless_params(int argc, char **argv)
             printf("%s\n    ", line); /* the range on a line of its own */
             print_wrapped(range, 4, 4);
         }
-        snprintf(meaning, sizeof meaning, "%s%s", info->help, info->effect == EFFECT_REBUILD ? " [on reset]" : "");
+        snprintf(meaning, sizeof meaning, "%s%s", _(info->help), info->effect == EFFECT_REBUILD ? _(" [on reset]") : "");
         printf("    ");
         print_wrapped(meaning, 4, 4);
     }
@@ -416,7 +434,7 @@ int headless_params(int argc, char **argv)
 int headless_scenes(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(scenes_usage, stdout);
+        fputs(_(scenes_usage), stdout);
         return EXIT_SUCCESS;
     }
     if (argc > 1) {
@@ -425,7 +443,7 @@ int headless_scenes(int argc, char **argv)
     }
     for (int s = 0; s < SCENE_COUNT; s++) {
         printf("%-8s ", scene_names[s]);
-        print_wrapped(scene_summaries[s], 9, 9);
+        print_wrapped(_(scene_summaries[s]), 9, 9);
     }
     return 0;
 }

@@ -11,11 +11,13 @@
 #include "cli.h"
 #include "handout.h"
 #include "headless.h"
+#include "i18n.h"
 #include "progress.h"
 #include "tui.h"
 
-static const char usage[] =
-    "clothsim " CLOTHSIM_VERSION " - a cloth simulator that shows how cloth solvers work\n"
+/* %s: the version */
+static const char usage[] = N_(
+    "clothsim %s - a cloth simulator that shows how cloth solvers work\n"
     "\n"
     "usage: clothsim [--scene NAME] [--set KEY=VALUE]... [--compare KEY=V1,V2]\n"
     "                [--ascii] [--fps N] [--high-contrast] [--stats]\n"
@@ -34,10 +36,11 @@ static const char usage[] =
     "       clothsim --help | --version\n"
     "\n"
     "In the sandbox, ? lists the keys. COMMAND --help tells more about each command\n"
-    "(clothsim --ascii --help: the sandbox's options); man clothsim tells everything.\n";
+    "(clothsim --ascii --help: the sandbox's options); man clothsim tells everything.\n");
 
 int main(int argc, char **argv)
 {
+    i18n_init();
     /* standard output into a file or a pipe is written in one piece at the
      * end where it fits, so the final flush sees (and names) any failure */
     static char stdout_buffer[1 << 16];
@@ -71,7 +74,7 @@ int main(int argc, char **argv)
         cli_error("%s takes no arguments (got '%s')", command, cli_cut(argv[2], CLI_CUT_WORD));
         status = EXIT_USAGE;
     } else if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
-        fputs(usage, stdout);
+        printf(_(usage), CLOTHSIM_VERSION);
         status = EXIT_SUCCESS;
     } else if (strcmp(command, "--version") == 0) {
         printf("clothsim %s\n", CLOTHSIM_VERSION);

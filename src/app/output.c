@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "i18n.h"
 
 static void say(char *err, size_t err_size, const Output *o, const char *what, int error)
 {
@@ -38,7 +39,7 @@ bool output_open(Output *o, const char *option, const char *path, char *err, siz
     struct stat st;
     bool exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
-        say(err, err_size, o, "cannot write", EISDIR);
+        say(err, err_size, o, _("cannot write"), EISDIR);
         return false;
     }
     if (exists && !S_ISREG(st.st_mode)) { /* a device, a FIFO: written in place */
@@ -49,18 +50,18 @@ bool output_open(Output *o, const char *option, const char *path, char *err, siz
             int saved = errno == ENXIO ? EPIPE : errno; /* a FIFO nobody reads */
             if (fd >= 0)
                 close(fd);
-            say(err, err_size, o, "cannot write", saved);
+            say(err, err_size, o, _("cannot write"), saved);
             return false;
         }
         return true;
     }
     o->target = resolve_target(path);
     if (!o->target) {
-        say(err, err_size, o, "cannot write", errno);
+        say(err, err_size, o, _("cannot write"), errno);
         return false;
     }
     if (exists && access(o->target, W_OK) != 0) { /* a read-only file stays so */
-        say(err, err_size, o, "cannot write", errno);
+        say(err, err_size, o, _("cannot write"), errno);
         free(o->target);
         o->target = NULL;
         return false;
@@ -68,7 +69,7 @@ bool output_open(Output *o, const char *option, const char *path, char *err, siz
     size_t length = strlen(o->target);
     o->temporary = malloc(length + sizeof ".tmp.XXXXXX");
     if (!o->temporary) {
-        say(err, err_size, o, "cannot write", ENOMEM);
+        say(err, err_size, o, _("cannot write"), ENOMEM);
         free(o->target);
         o->target = NULL;
         return false;
@@ -77,7 +78,7 @@ bool output_open(Output *o, const char *option, const char *path, char *err, siz
     memcpy(o->temporary + length, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
     int fd = mkstemp(o->temporary);
     if (fd < 0) {
-        say(err, err_size, o, exists ? "cannot write a temporary file beside it" : "cannot write", errno);
+        say(err, err_size, o, exists ? _("cannot write a temporary file beside it") : _("cannot write"), errno);
         output_discard(o);
         return false;
     }
@@ -89,7 +90,7 @@ bool output_open(Output *o, const char *option, const char *path, char *err, siz
     if (!o->f) {
         int saved = errno;
         close(fd);
-        say(err, err_size, o, "cannot write", saved);
+        say(err, err_size, o, _("cannot write"), saved);
         output_discard(o);
         return false;
     }
@@ -110,12 +111,12 @@ bool output_check(Output *o)
 static void say_failure(const Output *o, char *err, size_t err_size)
 {
     if (strcmp(o->path, "-") == 0)
-        snprintf(err, err_size, "%s: cannot write to standard output: %s", o->option, strerror(o->error));
+        snprintf(err, err_size, _("%s: cannot write to standard output: %s"), o->option, strerror(o->error));
     else if (o->temporary)
-        snprintf(err, err_size, "%s %s: cannot write: %s (the file is left as it was)", o->option,
+        snprintf(err, err_size, _("%s %s: cannot write: %s (the file is left as it was)"), o->option,
                  cli_cut(o->path, CLI_CUT_PATH), strerror(o->error));
     else
-        say(err, err_size, o, "cannot write", o->error);
+        say(err, err_size, o, _("cannot write"), o->error);
 }
 
 bool output_finish(Output *o, char *err, size_t err_size)

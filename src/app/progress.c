@@ -1,5 +1,6 @@
 /* progress.c - the student's progress through the lessons (see progress.h). */
 #include "progress.h"
+#include "i18n.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -41,7 +42,7 @@ static bool make_folders(const char *path, char *err, size_t err_size)
             char saved = *p;
             *p = '\0';
             if (mkdir(partial, 0755) != 0 && errno != EEXIST) {
-                snprintf(err, err_size, "cannot create %.200s: %s", partial, strerror(errno));
+                snprintf(err, err_size, _("cannot create %.200s: %s"), partial, strerror(errno));
                 return false;
             }
             *p = saved;
@@ -61,7 +62,7 @@ static bool state_folder(char *out, size_t out_size, char *err, size_t err_size)
     if (state && state[0] == '/') { /* the spec ignores a relative one */
         n = snprintf(out, out_size, "%s/clothsim", state);
         if (n < 0 || (size_t)n >= out_size) {
-            snprintf(err, err_size, "XDG_STATE_HOME is too long (%zu bytes; at most %zu)", strlen(state),
+            snprintf(err, err_size, _("XDG_STATE_HOME is too long (%zu bytes; at most %zu)"), strlen(state),
                      out_size - sizeof "/clothsim/progress.tmp.XXXXXX");
             return false;
         }
@@ -69,12 +70,12 @@ static bool state_folder(char *out, size_t out_size, char *err, size_t err_size)
     }
     const char *home = getenv("HOME");
     if (!home || home[0] != '/') {
-        snprintf(err, err_size, "neither XDG_STATE_HOME nor HOME is set");
+        snprintf(err, err_size, _("neither XDG_STATE_HOME nor HOME is set"));
         return false;
     }
     n = snprintf(out, out_size, "%s/.local/state/clothsim", home);
     if (n < 0 || (size_t)n >= out_size) {
-        snprintf(err, err_size, "HOME is too long (%zu bytes)", strlen(home));
+        snprintf(err, err_size, _("HOME is too long (%zu bytes)"), strlen(home));
         return false;
     }
     return true;
@@ -357,13 +358,13 @@ static int read_file(const char *path, char **text, size_t *length, char *err, s
     if (fd < 0) {
         if (errno == ENOENT)
             return 0;
-        snprintf(err, err_size, "%.200s: cannot read: %s", path, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+        snprintf(err, err_size, _("%.200s: cannot read: %s"), path, errno == ELOOP ? _("it is a symbolic link") : strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE_BYTES) {
-        snprintf(err, err_size, "%.200s: cannot read: %s", path,
-                 !S_ISREG(st.st_mode) ? "not a regular file" : "over 16 MiB");
+        snprintf(err, err_size, _("%.200s: cannot read: %s"), path,
+                 !S_ISREG(st.st_mode) ? _("not a regular file") : _("over 16 MiB"));
         close(fd);
         return -1;
     }
@@ -379,7 +380,7 @@ static int read_file(const char *path, char **text, size_t *length, char *err, s
     }
     close(fd);
     if (!buffer) {
-        snprintf(err, err_size, "%.200s: out of memory", path);
+        snprintf(err, err_size, _("%.200s: out of memory"), path);
         return -1;
     }
     *text = buffer;
@@ -508,13 +509,13 @@ static bool write_entries(Progress *progress, const char *folder)
     snprintf(temporary, sizeof temporary, "%s/" TEMPORARY_PREFIX "XXXXXX", folder);
     int fd = mkstemp(temporary);
     if (fd < 0) {
-        snprintf(progress->err, sizeof progress->err, "cannot write in %.200s: %s", folder, strerror(errno));
+        snprintf(progress->err, sizeof progress->err, _("cannot write in %.200s: %s"), folder, strerror(errno));
         return false;
     }
     fchmod(fd, 0644);
     FILE *f = fdopen(fd, "w");
     if (!f) {
-        snprintf(progress->err, sizeof progress->err, "cannot write %.200s: %s", temporary, strerror(errno));
+        snprintf(progress->err, sizeof progress->err, _("cannot write %.200s: %s"), temporary, strerror(errno));
         close(fd);
         unlink(temporary);
         return false;
@@ -546,7 +547,7 @@ static bool write_entries(Progress *progress, const char *folder)
         ok = false;
     }
     if (!ok) {
-        snprintf(progress->err, sizeof progress->err, "cannot write %.200s: %s", progress->file, strerror(saved));
+        snprintf(progress->err, sizeof progress->err, _("cannot write %.200s: %s"), progress->file, strerror(saved));
         unlink(temporary);
     }
     return ok;
@@ -598,13 +599,13 @@ static bool write_file(Progress *progress)
     snprintf(lock_path, sizeof lock_path, "%s.lock", progress->file);
     int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY, 0644);
     if (lock_fd < 0) {
-        snprintf(progress->err, sizeof progress->err, "cannot lock %.200s: %s", lock_path, strerror(errno));
+        snprintf(progress->err, sizeof progress->err, _("cannot lock %.200s: %s"), lock_path, strerror(errno));
         return false;
     }
     struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
     while (fcntl(lock_fd, F_SETLKW, &lock) != 0)
         if (errno != EINTR) {
-            snprintf(progress->err, sizeof progress->err, "cannot lock %.200s: %s", lock_path, strerror(errno));
+            snprintf(progress->err, sizeof progress->err, _("cannot lock %.200s: %s"), lock_path, strerror(errno));
             close(lock_fd);
             return false;
         }
@@ -713,14 +714,14 @@ int progress_main(int argc, char **argv)
     bool csv = false, answers = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(progress_usage, stdout);
+            fputs(_(progress_usage), stdout);
             return 0;
         } else if (strcmp(argv[i], "--csv") == 0) {
             csv = true;
         } else if (strcmp(argv[i], "--answers") == 0) {
             answers = true;
         } else {
-            fprintf(stderr, "clothsim: progress: unknown argument '%.80s' (clothsim progress --help)\n", argv[i]);
+            fprintf(stderr, _("clothsim: progress: unknown argument '%.80s' (clothsim progress --help)\n"), argv[i]);
             return 2;
         }
     }
@@ -747,7 +748,7 @@ int progress_main(int argc, char **argv)
     else if (csv)
         puts("user,lesson,page,finished,right,questions,seconds");
     else if (progress.count == 0)
-        printf("No lesson played yet (clothsim learn). Progress is kept in %s.\n", progress.file);
+        printf(_("No lesson played yet (clothsim learn). Progress is kept in %s.\n"), progress.file);
     for (int k = 0; k < progress.count; k++) {
         const ProgressEntry *e = &progress.entries[k];
         if (answers) {

@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "tui_private.h"
+#include "i18n.h"
 
 /* Steps one frame may take to catch up with the clock; more are dropped. */
 #define TUI_MAX_CATCHUP 8
@@ -31,7 +32,7 @@
 const double tui_speeds[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
 const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
 
-static const char usage[] = "usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
+static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
                             "                [--compare KEY=V1,V2[,V3,V4]] [--fps N] [--ascii]\n"
                             "                [--high-contrast] [--background=dark|light|auto]\n"
                             "                [--stats] [--record FILE.cast]\n"
@@ -54,7 +55,7 @@ static const char usage[] = "usage: clothsim [--scene NAME] [--set KEY=VALUE]...
                             "\n"
                             "The sandbox solves in order=colored, the fast path (--set order=sequential for\n"
                             "the classic one-link-at-a-time order that clothsim run and the lessons use).\n"
-                            "Press ? in the sandbox for the keys; man clothsim tells all.\n";
+                            "Press ? in the sandbox for the keys; man clothsim tells all.\n");
 
 /* ---------------------------------------------------------------- messages */
 
@@ -62,7 +63,7 @@ void tui_message(Tui *tui, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    vsnprintf(tui->message, sizeof tui->message, format, args);
+    vsnprintf(tui->message, sizeof tui->message, _(format), args);
     va_end(args);
     tui->message_time = tui_now();
     /* a reader's pace, some 12 characters a second, and never less than the usual */
@@ -519,7 +520,7 @@ static bool parse_compare(Tui *tui, const char *text)
             return false;
         }
         if (length == 0 || length >= sizeof tui->compare_values[0]) {
-            cli_error("--compare %s: value %d is %s", text, count + 1, length ? "too long" : "empty");
+            cli_error("--compare %s: value %d is %s", text, count + 1, length ? _("too long") : _("empty"));
             return false;
         }
         memcpy(tui->compare_values[count], p, length);
@@ -583,11 +584,11 @@ void tui_print_stats(const Tui *tui)
     unsigned long frames = tui->frames;
     double per_frame = frames ? 1.0 / (double)frames : 0.0;
     fprintf(stderr,
-            "clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
-            "%.2f ms drawing and %.2f ms physics a frame\n",
+            _("clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
+              "%.2f ms drawing and %.2f ms physics a frame\n"),
             frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
             1000.0 * tui->physics_seconds * per_frame);
-    fprintf(stderr, "clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n",
+    fprintf(stderr, _("clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n"),
             tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
 }
 
@@ -602,7 +603,7 @@ static int parse_options(Tui *tui, int argc, char **argv)
         const char *value;
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage, stdout);
+            fputs(_(usage), stdout);
             return 0;
         } else if ((matched = tui_screen_option(tui, argc, argv, &i)) != 0) {
             if (matched < 0)
@@ -771,7 +772,7 @@ void tui_defaults(Tui *tui)
     tui->grab_pane = -1;
     tui->calm_since = -1.0;
     tui->help_keys = tui_key_help;
-    tui->help_footer = "mouse: left-drag pulls a particle, right-drag orbits, wheel zooms";
+    tui->help_footer = _("mouse: left-drag pulls a particle, right-drag orbits, wheel zooms");
 }
 
 void tui_locale(Tui *tui)
@@ -817,7 +818,7 @@ static bool size_from_environment_fits(char *err, size_t err_size)
     for (int k = 0; k < 2; k++) {
         const char *value = getenv(names[k]);
         if (value && strtol(value, NULL, 10) > TUI_MAX_CELLS) {
-            snprintf(err, err_size, "%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)",
+            snprintf(err, err_size, _("%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)"),
                      names[k], cli_cut(value, CLI_CUT_WORD), TUI_MAX_CELLS, names[k]);
             return false;
         }

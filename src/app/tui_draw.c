@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "colours.h"
+#include "i18n.h"
 #include "lesson/view.h"
 #include "render/layout.h"
 #include "tui_private.h"
@@ -109,7 +110,8 @@ void tui_background_toggle(Tui *tui)
         return;
     }
     tui_colours_apply(tui);
-    tui_message(tui, "colours for a %s background", background_names[tui->background_asked]);
+    tui_message(tui, "%s",
+                tui->background_asked == BACKGROUND_LIGHT ? _("colours for a light background") : _("colours for a dark background"));
 }
 
 /* The colour pair of fg on bg: made for every combination at start, so that
@@ -454,35 +456,36 @@ static void draw_status(Tui *tui)
         strncat(names, name, sizeof names - strlen(names) - 1);
     }
     char counters[96], sizes[48], state[48], speed[32] = "";
-    snprintf(counters, sizeof counters, "  step %lld  t %.2f s", (long long)first->step, first->time);
-    snprintf(sizes, sizeof sizes, "  iter %d  sub %d", first->params.iterations, first->params.substeps);
+    snprintf(counters, sizeof counters, _("  step %lld  t %.2f s"), (long long)first->step, first->time);
+    i18n_decimals(counters, sizeof counters);
+    snprintf(sizes, sizeof sizes, _("  iter %d  sub %d"), first->params.iterations, first->params.substeps);
     bool exploded = true;
     for (int i = 0; i < tui->pane_count; i++)
         exploded = exploded && tui->panes[i].solver->exploded;
     if (exploded)
-        snprintf(state, sizeof state, "  exploded");
+        snprintf(state, sizeof state, "%s", _("  exploded"));
     else if (tui->blowing_up && !tui->paused)
-        snprintf(state, sizeof state, "  blowing up: slow motion");
+        snprintf(state, sizeof state, "%s", _("  blowing up: slow motion"));
     else if (tui->paused)
-        snprintf(state, sizeof state, "  paused");
+        snprintf(state, sizeof state, "%s", _("  paused"));
     else if (tui->settled)
-        snprintf(state, sizeof state, "  settled");
+        snprintf(state, sizeof state, "%s", _("  settled"));
     else
-        snprintf(state, sizeof state, "  %.0f fps", tui->fps_measured);
+        snprintf(state, sizeof state, _("  %.0f fps"), tui->fps_measured);
     bool loud = tui->paused || exploded || tui->blowing_up;
     if (tui->speed != TUI_SPEED_NORMAL) {
         double s = tui_speeds[tui->speed];
         if (s < 1.0)
-            snprintf(speed, sizeof speed, "  slow x1/%.0f", 1.0 / s);
+            snprintf(speed, sizeof speed, _("  slow x1/%.0f"), 1.0 / s);
         else
-            snprintf(speed, sizeof speed, "  fast x%.0f", s);
+            snprintf(speed, sizeof speed, _("  fast x%.0f"), s);
     }
-    const char *holding = tui->grab_pane >= 0 && tui->drag_button == 0 ? "  holding: arrows drag, g throws" : "";
+    const char *holding = tui->grab_pane >= 0 && tui->drag_button == 0 ? _("  holding: arrows drag, g throws") : "";
     /* a line that does not fit sheds the least needed first, so that what
      * is left is whole: the hint, then the iterations and substeps (the
      * panel shows them), then the holding keys, then the integrators past
      * the first */
-    const char *hint = "? help  q quit ";
+    const char *hint = _("? help  q quit ");
     int room = c->width - 1;
     int need = text_width(names) + text_width(counters) + text_width(sizes) + text_width(state) + text_width(speed) +
                text_width(holding);
@@ -491,7 +494,7 @@ static void draw_status(Tui *tui)
     need = text_width(names) + text_width(counters) + text_width(sizes) + text_width(state) + text_width(speed) +
            text_width(holding);
     if (need > room && holding[0])
-        holding = "  holding";
+        holding = _("  holding");
     need = text_width(names) + text_width(counters) + text_width(state) + text_width(speed) + text_width(holding);
     if (need > room && strchr(names, '/')) {
         int others = 0;
@@ -531,6 +534,26 @@ static double value_of(const Params *params, const ParamInfo *info)
 }
 
 /* Where value sits along the slider, 0..1. */
+/* text cut or padded with spaces to exactly cells cells (a translated
+ * slider name is as many bytes as it likes: Cyrillic takes two a letter) */
+static void label_cells(char *out, size_t out_size, const char *text, int cells)
+{
+    size_t n = 0;
+    int width = 0;
+    while (text[n] && width < cells) {
+        uint32_t code_point;
+        size_t length = (size_t)canvas_utf8_decode(text + n, &code_point);
+        if (n + length >= out_size)
+            break;
+        n += length;
+        width += glyph_cells(code_point);
+    }
+    memcpy(out, text, n);
+    while (width < cells && n + 1 < out_size)
+        out[n++] = ' ', width++;
+    out[n] = '\0';
+}
+
 static double slider_fraction(const TuiSlider *slider, double value)
 {
     double f = slider->scale && slider->lo > 0.0 ? log(value / slider->lo) / log(slider->hi / slider->lo)
@@ -596,16 +619,16 @@ static void draw_panel(Tui *tui)
     const char *rule = tui_text(tui, "\u2502", "|");
     for (int y = 0; y < c->height; y++)
         put(c, 0, y, rule, PALETTE_DIM, ATTR_NONE);
-    put(c, 2, 0, tui->compare_key ? "Settings (all panes)" : "Settings", PALETTE_TEXT, ATTR_BOLD);
+    put(c, 2, 0, tui->compare_key ? _("Settings (all panes)") : _("Settings"), PALETTE_TEXT, ATTR_BOLD);
     const Params *params = &tui->base;
     /* what the chosen key means, from the key table, whole */
     char about[512] = "";
     if (tui->selected < tui->slider_count) {
         const ParamInfo *info = tui->sliders[tui->selected].info;
         if (info->unit[0])
-            snprintf(about, sizeof about, "%s (%s): %s", info->name, info->unit, info->help);
+            snprintf(about, sizeof about, "%s (%s): %s", info->name, _(info->unit), _(info->help));
         else
-            snprintf(about, sizeof about, "%s: %s", info->name, info->help);
+            snprintf(about, sizeof about, "%s: %s", info->name, _(info->help));
     }
     int about_lines = 0;
     char line[160];
@@ -621,7 +644,7 @@ static void draw_panel(Tui *tui)
     int y = 1;
     if (first > 0) {
         char more[48];
-        snprintf(more, sizeof more, "%s %d more (Up)", tui_text(tui, "\u25b2", "^"), first);
+        snprintf(more, sizeof more, _("%s %d more (Up)"), tui_text(tui, "\u25b2", "^"), first);
         put(c, 3, y++, more, PALETTE_DIM, ATTR_NONE);
     }
     for (int k = first; k <= last && y < c->height; k++, y++) {
@@ -631,9 +654,9 @@ static void draw_panel(Tui *tui)
         char value[64];
         bool differs = tui->compare_key == info;
         if (differs)
-            snprintf(value, sizeof value, "(panes)");
+            snprintf(value, sizeof value, "%s", _("(panes)"));
         else if (info->type == PARAM_REAL)
-            snprintf(value, sizeof value, "%.4g", value_of(params, info));
+            i18n_number(value, sizeof value, "%.4g", value_of(params, info));
         else
             params_format(params, info, value, sizeof value);
         uint8_t attr = selected ? ATTR_REVERSE | ATTR_BOLD : bold;
@@ -642,8 +665,10 @@ static void draw_panel(Tui *tui)
         if (value_width > c->width - 2 - 12)
             value_width = c->width - 2 - 12;
         bool bar = info->type != PARAM_ENUM && !differs && (int)strlen(value) <= 9;
-        char row[64];
-        snprintf(row, sizeof row, "%-12.12s%*.*s", slider->label, value_width, value_width, value);
+        char row[96];
+        label_cells(row, sizeof row, _(slider->label), 12);
+        size_t used = strlen(row);
+        snprintf(row + used, sizeof row - used, "%*.*s", value_width, value_width, value);
         put(c, 1, y, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
         put(c, 2, y, row, selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT, attr);
         if (bar) {
@@ -655,24 +680,24 @@ static void draw_panel(Tui *tui)
     }
     if (last < tui->slider_count - 1 && y < c->height) {
         char more[48];
-        snprintf(more, sizeof more, "%s %d more (Down)", tui_text(tui, "\u25bc", "v"), tui->slider_count - 1 - last);
+        snprintf(more, sizeof more, _("%s %d more (Down)"), tui_text(tui, "\u25bc", "v"), tui->slider_count - 1 - last);
         put(c, 3, y++, more, PALETTE_DIM, ATTR_NONE);
     }
     y++;
     if (y < c->height)
-        put(c, 2, y++, tui_text(tui, "\u2191\u2193 choose  \u2190\u2192 change", "Up/Dn choose  Lt/Rt change"),
+        put(c, 2, y++, tui_text(tui, _("\u2191\u2193 choose  \u2190\u2192 change"), _("Up/Dn choose  Lt/Rt change")),
             PALETTE_DIM, ATTR_NONE);
     if (about[0] && y < c->height)
         y = put_wrapped(c, 2, y, c->width - 3, c->height - 1, about, PALETTE_DIM) + 1;
     if (tui->show_residual && y < c->height - 1) {
         const Solver *solver = tui->panes[0].solver;
         char text[96];
-        snprintf(text, sizeof text, "residual, pass %d/%d:", solver->residual_count, solver->params.iterations);
+        snprintf(text, sizeof text, _("residual, pass %d/%d:"), solver->residual_count, solver->params.iterations);
         put(c, 2, y++, text, PALETTE_TEXT, bold);
         if (solver->residual_count > 0)
-            snprintf(text, sizeof text, "%.4g", (double)solver->residual_trace[solver->residual_count - 1]);
+            i18n_number(text, sizeof text, "%.4g", (double)solver->residual_trace[solver->residual_count - 1]);
         else
-            snprintf(text, sizeof text, "(no pass yet)");
+            snprintf(text, sizeof text, "%s", _("(no pass yet)"));
         put(c, 4, y++, text, PALETTE_HIGHLIGHT, ATTR_BOLD);
     }
     tui_blit(tui, tui->panel_win, c);
@@ -711,7 +736,8 @@ static const struct {
 } big_font[] = {
     {'0', {7, 5, 5, 5, 7}, 3}, {'1', {2, 6, 2, 2, 7}, 3}, {'2', {7, 1, 7, 4, 7}, 3}, {'3', {7, 1, 7, 1, 7}, 3},
     {'4', {5, 5, 7, 1, 1}, 3}, {'5', {7, 4, 7, 1, 7}, 3}, {'6', {7, 4, 7, 5, 7}, 3}, {'7', {7, 1, 1, 1, 1}, 3},
-    {'8', {7, 5, 7, 5, 7}, 3}, {'9', {7, 5, 7, 1, 7}, 3}, {'.', {0, 0, 0, 0, 2}, 1}, {'-', {0, 0, 7, 0, 0}, 3},
+    {'8', {7, 5, 7, 5, 7}, 3}, {'9', {7, 5, 7, 1, 7}, 3}, {'.', {0, 0, 0, 0, 2}, 1}, {',', {0, 0, 0, 2, 2}, 1},
+    {'-', {0, 0, 7, 0, 0}, 3},
     {'%', {5, 1, 2, 4, 5}, 3}, {' ', {0, 0, 0, 0, 0}, 1},
 };
 
@@ -838,22 +864,24 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
                    ATTR_BOLD);
     char lines[4][128];
     int count = 0;
-    snprintf(lines[count++], sizeof lines[0], " EXPLODED at t = %.2f s ", solver->exploded_time);
+    snprintf(lines[count++], sizeof lines[0], _(" EXPLODED at t = %.2f s "), solver->exploded_time);
     if (isfinite(from) && isfinite(to))
-        snprintf(lines[count++], sizeof lines[0], " energy %.3g J %s %.3g J ", (double)from,
+        snprintf(lines[count++], sizeof lines[0], _(" energy %.3g J %s %.3g J "), (double)from,
                  tui_text(tui, "\u2192", "->"), (double)to);
     /* why, in the words of the lessons */
     Integrator integrator = solver->params.integrator;
     if (integrator == INTEGRATOR_EULER)
-        snprintf(lines[count++], sizeof lines[0], " Euler gains energy every step ");
+        snprintf(lines[count++], sizeof lines[0], "%s", _(" Euler gains energy every step "));
     else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
-        snprintf(lines[count++], sizeof lines[0], " omega h = %.2g: stable only below 2 ", solver_omega_dt(solver));
+        snprintf(lines[count++], sizeof lines[0], _(" omega h = %.2g: stable only below 2 "), solver_omega_dt(solver));
     else
-        snprintf(lines[count++], sizeof lines[0], " a link stretched past 10 rest lengths ");
+        snprintf(lines[count++], sizeof lines[0], "%s", _(" a link stretched past 10 rest lengths "));
     if (!tui->lesson_layout)
-        snprintf(lines[count++], sizeof lines[0], " r resets ");
+        snprintf(lines[count++], sizeof lines[0], "%s", _(" r resets "));
     if (text_width(lines[0]) > view->width)
-        snprintf(lines[0], sizeof lines[0], " EXPLODED t=%.2fs ", solver->exploded_time);
+        snprintf(lines[0], sizeof lines[0], _(" EXPLODED t=%.2fs "), solver->exploded_time);
+    for (int k = 0; k < count; k++)
+        i18n_decimals(lines[k], sizeof lines[k]);
     /* each line whole: wrapped where the view is narrow (four panes at 80 columns) */
     char wrapped[2 * WRAP_MAX_LINES][160];
     int rows = 0;
@@ -932,16 +960,16 @@ static void draw_pane(Tui *tui, int i)
         energy_scale.log = true; /* a blow-up's growth reads on a log scale */
     int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
     render_plot_scaled(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count,
-                       PALETTE_HIGHLIGHT, "energy J", tui->render.glyphs, &energy_scale);
+                       PALETTE_HIGHLIGHT, _("energy J"), tui->render.glyphs, &energy_scale);
     if (pane->highlight_energy)
         mark_row(plots, 0, 0, half - 1);
     if (tui->show_residual && solver->residual_count > 0) {
         render_plot(plots, half, 0, plots->width - half, plots->height, solver->residual_trace, solver->residual_count,
-                    PALETTE_STRAIN_1, "residual/pass", tui->render.glyphs);
+                    PALETTE_STRAIN_1, _("residual/pass"), tui->render.glyphs);
     } else {
         start = (strain->next - strain->count + TUI_HISTORY) % TUI_HISTORY;
         render_plot_scaled(plots, half, 0, plots->width - half, plots->height, strain->values + start, strain->count,
-                           PALETTE_STRAIN_4, "max strain", tui->render.glyphs, &strain_scale);
+                           PALETTE_STRAIN_4, _("max strain"), tui->render.glyphs, &strain_scale);
         if (pane->highlight_strain)
             mark_row(plots, half, 0, plots->width - half);
     }
@@ -977,7 +1005,7 @@ static int help_page_count(const char *const *keys, int text_width, int body_row
 {
     int column = 0, used = 0;
     for (int k = 0; keys[2 * k]; k++) {
-        int line_count = help_lines(keys[2 * k + 1], text_width);
+        int line_count = help_lines(_(keys[2 * k + 1]), text_width);
         if (used > 0 && used + line_count > body_rows)
             column++, used = 0;
         used += line_count;
@@ -989,7 +1017,7 @@ void tui_help_plan(const char *const *keys, const char *footer, int rows, int co
 {
     int key_width = 0, text_most = 1;
     for (int k = 0; keys[2 * k]; k++) {
-        int label = tui_text_cells(keys[2 * k]), text = tui_text_cells(keys[2 * k + 1]);
+        int label = tui_text_cells(keys[2 * k]), text = tui_text_cells(_(keys[2 * k + 1]));
         key_width = label > key_width ? label : key_width;
         text_most = text > text_most ? text : text_most;
     }
@@ -1020,7 +1048,7 @@ void tui_help_plan(const char *const *keys, const char *footer, int rows, int co
             body_rows = 1;
         int line_count = 0;
         for (int k = 0; keys[2 * k]; k++)
-            line_count += help_lines(keys[2 * k + 1], text_width);
+            line_count += help_lines(_(keys[2 * k + 1]), text_width);
         int pages = help_page_count(keys, text_width, body_rows, across);
         if (pages == 1) { /* the box as tall as its longest column */
             int low = (line_count + across - 1) / across;
@@ -1075,18 +1103,18 @@ void tui_help_render(Canvas *c, const char *const *keys, const char *footer, con
         }
     char title[96];
     if (plan->pages > 1)
-        snprintf(title, sizeof title, " Keys %d/%d (Space: more) ", page + 1, plan->pages);
+        snprintf(title, sizeof title, _(" Keys %d/%d (Space: more) "), page + 1, plan->pages);
     else
-        snprintf(title, sizeof title, " Keys (any key closes) ");
+        snprintf(title, sizeof title, "%s", _(" Keys (any key closes) "));
     tui_text_put(c, 2, 0, width - 2, title, PALETTE_HIGHLIGHT, ATTR_BOLD);
     if (plan->pages > 1 && page + 1 < plan->pages) {
-        const char *more = ascii ? " more: Space " : " more: Space \u25bc ";
+        const char *more = ascii ? _(" more: Space ") : _(" more: Space \u25bc ");
         tui_text_put(c, width - 2 - tui_text_cells(more), height - 1, width - 1, more, PALETTE_HIGHLIGHT, ATTR_BOLD);
     }
     int column_width = plan->key_width + plan->text_width + HELP_GAP;
     int column = 0, used = 0;
     for (int k = 0; keys[2 * k]; k++) {
-        const char *text = keys[2 * k + 1];
+        const char *text = _(keys[2 * k + 1]);
         int line_count = help_lines(text, plan->text_width);
         if (used > 0 && used + line_count > plan->body_rows)
             column++, used = 0;
@@ -1134,10 +1162,10 @@ void tui_draw_too_small(Tui *tui)
     werase(stdscr);
     int rows = tui->term.rows, cols = tui->term.cols;
     char size[64];
-    snprintf(size, sizeof size, "%dx%d, needs %dx%d", cols, rows, TUI_MIN_COLS, TUI_MIN_ROWS);
+    snprintf(size, sizeof size, _("%dx%d, needs %dx%d"), cols, rows, TUI_MIN_COLS, TUI_MIN_ROWS);
     bool small = cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS;
-    const char *lines[] = {small ? "terminal too small" : "cannot draw at this size", size,
-                           small ? "enlarge it, or q quits" : "resize it, or q quits"};
+    const char *lines[] = {small ? _("terminal too small") : _("cannot draw at this size"), size,
+                           small ? _("enlarge it, or q quits") : _("resize it, or q quits")};
     for (int k = 0; k < 3; k++) {
         int length = (int)strlen(lines[k]);
         int x = (cols - length) / 2;

@@ -9,37 +9,38 @@
 #include <string.h>
 
 #include "core/scene.h"
+#include "i18n.h"
 #include "tui_private.h"
 
 /* clang-format off */
 const char *const tui_key_help[] = {
-    "Space",        "pause / resume",
-    "n",            "one step",
-    "s",            "one substep",
-    "p",            "one relaxation pass",
-    "1 .. 6",       "euler symplectic verlet jakobsen pbd xpbd",
-    "Tab S-Tab",    "next / previous integrator",
-    "[  ]",         "iterations down / up",
-    "Up Down",      "choose a setting",
-    "Left Right",   "change it",
-    "r",            "reset the scene",
-    "f",            "freeze: stop all motion",
-    "w",            "wind off / on",
-    "P",            "next pinning",
-    "t",            "tearing: off, naive, hysteresis",
-    "m",            "shaded wire strain points",
-    "a",            "braille / half / ascii",
-    "h j k l",      "orbit (or Shift+arrows)",
-    "+ =  - _",     "zoom in / out",
-    "0",            "frame the cloth again",
-    ", <  . >",     "slow motion / fast",
-    "g",            "grab a particle (arrows drag it, PgUp PgDn move it away / nearer, g throws it)",
-    "Esc",          "let go of the particle",
-    "c",            "compare the chosen setting",
-    "C",            "high contrast",
-    "B",            "light / dark background",
-    "?",            "this help",
-    "q  Ctrl-D",    "quit",
+    "Space",        N_("pause / resume"),
+    "n",            N_("one step"),
+    "s",            N_("one substep"),
+    "p",            N_("one relaxation pass"),
+    "1 .. 6",       N_("euler symplectic verlet jakobsen pbd xpbd"),
+    "Tab S-Tab",    N_("next / previous integrator"),
+    "[  ]",         N_("iterations down / up"),
+    "Up Down",      N_("choose a setting"),
+    "Left Right",   N_("change it"),
+    "r",            N_("reset the scene"),
+    "f",            N_("freeze: stop all motion"),
+    "w",            N_("wind off / on"),
+    "P",            N_("next pinning"),
+    "t",            N_("tearing: off, naive, hysteresis"),
+    "m",            N_("shaded wire strain points"),
+    "a",            N_("braille / half / ascii"),
+    "h j k l",      N_("orbit (or Shift+arrows)"),
+    "+ =  - _",     N_("zoom in / out"),
+    "0",            N_("frame the cloth again"),
+    ", <  . >",     N_("slow motion / fast"),
+    "g",            N_("grab a particle (arrows drag it, PgUp PgDn move it away / nearer, g throws it)"),
+    "Esc",          N_("let go of the particle"),
+    "c",            N_("compare the chosen setting"),
+    "C",            N_("high contrast"),
+    "B",            N_("light / dark background"),
+    "?",            N_("this help"),
+    "q  Ctrl-D",    N_("quit"),
     NULL,           NULL,
 };
 /* clang-format on */
@@ -101,32 +102,32 @@ static bool hysteresis(const Params *p)
  * solver's settings. Rows whose key does not exist (yet) are left out, and
  * rows that do not act on the panes' settings are hidden. */
 static const TuiSlider slider_table[] = {
-    {"gravity", "Gravity", 0.0, 20.0, 0.5, false, NULL, NULL},
-    {"wind_x", "Wind X", -10.0, 10.0, 0.5, false, NULL, in_3d},
-    {"wind_z", "Wind Z", -10.0, 10.0, 0.5, false, NULL, in_3d},
-    {"stiffness", "Stiffness", 0.0, 1.0, 0.05, false, NULL, not_xpbd},
-    {"compliance", "Compliance", 1e-6, 10.0, 2.0, true, NULL, xpbd},
-    {"shear_compliance", "Shear compl.", 1e-6, 10.0, 2.0, true, NULL, xpbd},
-    {"bend_compliance", "Bend compl.", 1e-6, 10.0, 2.0, true, NULL, xpbd},
-    {"damping", "Damping", 0.0, 5.0, 0.1, false, NULL, NULL},
-    {"collider", "Collider", 0, 0, 1, false, NULL, NULL},
-    {"sphere_radius", "Sphere rad.", 0.05, 1.0, 0.05, false, NULL, a_sphere},
-    {"box_size", "Box size", 0.1, 2.0, 0.1, false, NULL, a_box},
-    {"cone_radius", "Cone rad.", 0.05, 1.0, 0.05, false, NULL, a_cone},
-    {"edge_samples", "Edge samples", 0.0, 3.0, 3.0, false, NULL, a_collider},
-    {"floor", "Floor", 0, 0, 1, false, NULL, NULL},
-    {"self_collision", "Self-collide", 0, 0, 1, false, NULL, NULL},
-    {"strain_limit", "Strain limit", 0.0, 1.0, 0.05, false, NULL, NULL},
-    {"integrator", "Integrator", 0, 0, 1, false, NULL, NULL},
-    {"iterations", "Iterations", 1.0, 200.0, 1.25, true, NULL, position_based},
-    {"substeps", "Substeps", 1.0, 50.0, 1.0, false, NULL, NULL},
-    {"dt", "dt", 1.0 / 960.0, 1.0 / 15.0, 1.25, true, NULL, NULL},
-    {"material", "Material", 0, 0, 1, false, NULL, NULL},
-    {"tear", "Tearing", 0, 0, 1, false, NULL, NULL},
-    {"tear_limit", "Tear limit", 0.05, 2.0, 0.05, false, NULL, tearing},
-    {"tear_hold", "Tear hold", 1.0, 100.0, 1.0, false, NULL, hysteresis},
-    {"pin", "Pin", 0, 0, 1, false, NULL, NULL},
-    {"scene", "Scene", 0, 0, 1, false, NULL, NULL},
+    {"gravity", N_("Gravity"), 0.0, 20.0, 0.5, false, NULL, NULL},
+    {"wind_x", N_("Wind X"), -10.0, 10.0, 0.5, false, NULL, in_3d},
+    {"wind_z", N_("Wind Z"), -10.0, 10.0, 0.5, false, NULL, in_3d},
+    {"stiffness", N_("Stiffness"), 0.0, 1.0, 0.05, false, NULL, not_xpbd},
+    {"compliance", N_("Compliance"), 1e-6, 10.0, 2.0, true, NULL, xpbd},
+    {"shear_compliance", N_("Shear compl."), 1e-6, 10.0, 2.0, true, NULL, xpbd},
+    {"bend_compliance", N_("Bend compl."), 1e-6, 10.0, 2.0, true, NULL, xpbd},
+    {"damping", N_("Damping"), 0.0, 5.0, 0.1, false, NULL, NULL},
+    {"collider", N_("Collider"), 0, 0, 1, false, NULL, NULL},
+    {"sphere_radius", N_("Sphere rad."), 0.05, 1.0, 0.05, false, NULL, a_sphere},
+    {"box_size", N_("Box size"), 0.1, 2.0, 0.1, false, NULL, a_box},
+    {"cone_radius", N_("Cone rad."), 0.05, 1.0, 0.05, false, NULL, a_cone},
+    {"edge_samples", N_("Edge samples"), 0.0, 3.0, 3.0, false, NULL, a_collider},
+    {"floor", N_("Floor"), 0, 0, 1, false, NULL, NULL},
+    {"self_collision", N_("Self-collide"), 0, 0, 1, false, NULL, NULL},
+    {"strain_limit", N_("Strain limit"), 0.0, 1.0, 0.05, false, NULL, NULL},
+    {"integrator", N_("Integrator"), 0, 0, 1, false, NULL, NULL},
+    {"iterations", N_("Iterations"), 1.0, 200.0, 1.25, true, NULL, position_based},
+    {"substeps", N_("Substeps"), 1.0, 50.0, 1.0, false, NULL, NULL},
+    {"dt", N_("dt"), 1.0 / 960.0, 1.0 / 15.0, 1.25, true, NULL, NULL},
+    {"material", N_("Material"), 0, 0, 1, false, NULL, NULL},
+    {"tear", N_("Tearing"), 0, 0, 1, false, NULL, NULL},
+    {"tear_limit", N_("Tear limit"), 0.05, 2.0, 0.05, false, NULL, tearing},
+    {"tear_hold", N_("Tear hold"), 1.0, 100.0, 1.0, false, NULL, hysteresis},
+    {"pin", N_("Pin"), 0, 0, 1, false, NULL, NULL},
+    {"scene", N_("Scene"), 0, 0, 1, false, NULL, NULL},
 };
 #define SLIDER_TABLE_COUNT (sizeof slider_table / sizeof slider_table[0])
 
@@ -417,7 +418,7 @@ static void toggle_wind(Tui *tui)
     }
     tui->wind_off = !tui->wind_off;
     tui_apply_base(tui);
-    tui_message(tui, tui->wind_off ? "wind off" : "wind on");
+    tui_message(tui, tui->wind_off ? N_("wind off") : N_("wind on"));
 }
 
 static void next_tearing(Tui *tui)
@@ -738,13 +739,13 @@ void tui_handle_key(Tui *tui, int key)
         toggle_pause(tui);
         break;
     case 'n':
-        single_step(tui, solver_step, "one step");
+        single_step(tui, solver_step, _("one step"));
         break;
     case 's':
-        single_step(tui, solver_substep, "one substep");
+        single_step(tui, solver_substep, _("one substep"));
         break;
     case 'p':
-        single_step(tui, solver_pass, "one pass");
+        single_step(tui, solver_pass, _("one pass"));
         break;
     case '1':
     case '2':
@@ -860,7 +861,7 @@ void tui_handle_key(Tui *tui, int key)
         tui->render.high_contrast = !tui->render.high_contrast;
         tui_colours_apply(tui); /* its text colours are farther from the background */
         tui->panel_dirty = true;
-        tui_message(tui, tui->render.high_contrast ? "high contrast on" : "high contrast off");
+        tui_message(tui, tui->render.high_contrast ? N_("high contrast on") : N_("high contrast off"));
         break;
     case 'B':
         tui_background_toggle(tui);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "i18n.h"
 #include "lesson/player.h"
 #include "lesson/view.h"
 #include "lesson_menu.h"
@@ -39,18 +40,18 @@
 
 /* clang-format off */
 const char *const tui_lesson_key_help[] = {
-    "Enter Right", "next: go on, skip, next page",
-    "Left",       "previous page",
-    "r",          "replay this page; in free play: reset, keep settings",
-    "R",          "replay this page",
-    "Space",      "pause / resume the run",
-    "1 .. 9",     "answer the question",
-    "Up Down",    "scroll the text; in free play: choose a setting",
-    "Left Right", "in free play: change it",
-    "PgUp PgDn",  "scroll the text",
-    "B",          "light / dark background",
-    "?",          "this help",
-    "q  Ctrl-D",  "quit the lesson",
+    "Enter Right", N_("next: go on, skip, next page"),
+    "Left",       N_("previous page"),
+    "r",          N_("replay this page; in free play: reset, keep settings"),
+    "R",          N_("replay this page"),
+    "Space",      N_("pause / resume the run"),
+    "1 .. 9",     N_("answer the question"),
+    "Up Down",    N_("scroll the text; in free play: choose a setting"),
+    "Left Right", N_("in free play: change it"),
+    "PgUp PgDn",  N_("scroll the text"),
+    "B",          N_("light / dark background"),
+    "?",          N_("this help"),
+    "q  Ctrl-D",  N_("quit the lesson"),
     NULL,         NULL,
 };
 /* clang-format on */
@@ -95,16 +96,30 @@ typedef struct LessonScreen {
  * exponent form but for the tiniest and largest. In a line (big false) with
  * its unit; shown large, only digits, '.', '-' and '%' (what the big font
  * draws), and label, if not NULL, gets its name and unit. */
+/* A metric's name as a person reads it: the script's name with spaces for
+ * '_' (scripts and CSV keep the name itself). */
+static const char *const metric_labels[METRIC_COUNT] = {
+    [METRIC_KINETIC] = N_("kinetic"),          [METRIC_POTENTIAL] = N_("potential"),
+    [METRIC_ELASTIC] = N_("elastic"),          [METRIC_TOTAL] = N_("total"),
+    [METRIC_MAX_STRAIN] = N_("max strain"),    [METRIC_MEAN_STRAIN] = N_("mean strain"),
+    [METRIC_RESIDUAL] = N_("residual"),        [METRIC_PENETRATION] = N_("penetration"),
+    [METRIC_TORN] = N_("torn"),                [METRIC_EXPLODED] = N_("exploded"),
+    [METRIC_TIME] = N_("time"),                [METRIC_STEP] = N_("step"),
+    [METRIC_OMEGA_DT] = N_("omega dt"),        [METRIC_HIGHEST] = N_("highest"),
+    [METRIC_LOWEST] = N_("lowest"),            [METRIC_CATENARY] = N_("catenary"),
+    [METRIC_CLOSEST] = N_("closest"),          [METRIC_CENTRE_X] = N_("centre x"),
+    [METRIC_SCREEN_COVER] = N_("screen cover"), [METRIC_SCREEN_ROWS] = N_("screen rows"),
+    [METRIC_SCREEN_HOLES] = N_("screen holes"), [METRIC_SCREEN_HOT] = N_("screen hot"),
+    [METRIC_SCREEN_UNLIKE] = N_("screen unlike"),
+};
+
 static void format_metric(int metric, double value, bool big, char *out, size_t size, char *label,
                           size_t label_size)
 {
     const LessonMetricInfo *info = &lesson_metrics[metric];
-    if (label) {
-        snprintf(label, label_size, "%s%s%s", info->name, info->unit[0] ? " " : "", info->unit);
-        for (char *c = label; *c; c++)
-            if (*c == '_')
-                *c = ' ';
-    }
+    if (label)
+        snprintf(label, label_size, "%s%s%s", _(metric_labels[metric]), info->unit[0] ? " " : "",
+                 info->unit[0] ? _(info->unit) : "");
     switch (metric) {
     case METRIC_MAX_STRAIN:
     case METRIC_MEAN_STRAIN:
@@ -113,22 +128,23 @@ static void format_metric(int metric, double value, bool big, char *out, size_t 
             snprintf(out, size, fabs(value) >= 0.1 ? "%.0f%%" : "%.1f%%", 100.0 * value);
         else
             snprintf(out, size, fabs(value) >= 0.1 ? "%.1f %%" : "%.3g %%", 100.0 * value);
-        return;
+        break;
     case METRIC_TORN:
     case METRIC_STEP:
     case METRIC_EXPLODED:
         snprintf(out, size, "%.0f", value);
-        return;
+        break;
     case METRIC_TIME:
-        snprintf(out, size, big ? "%.1f" : "%.2f s", value);
-        return;
+        snprintf(out, size, big ? "%.1f" : _("%.2f s"), value);
+        break;
     default:
         if (big)
             snprintf(out, size, fabs(value) >= 100.0 ? "%.0f" : "%.3g", value);
         else
-            snprintf(out, size, "%.4g%s%s", value, info->unit[0] ? " " : "", info->unit);
-        return;
+            snprintf(out, size, "%.4g%s%s", value, info->unit[0] ? " " : "", info->unit[0] ? _(info->unit) : "");
+        break;
     }
+    i18n_decimals(out, size);
 }
 
 /* The TuiPanes show the player's solvers: borrowed, never freed here. When
@@ -196,7 +212,9 @@ static void sync_panes(LessonScreen *v)
             if (metric >= 0 && !lesson_metric_on_screen(metric)) {
                 char value[32];
                 format_metric(metric, lesson_measure(lp, metric), false, value, sizeof value, NULL, 0);
-                snprintf(part, sizeof part, "%s %s", name, value);
+                /* the script's name, or its translation where there is one */
+                const char *shown = _(metric_labels[metric]);
+                snprintf(part, sizeof part, "%s %s", shown == metric_labels[metric] ? name : shown, value);
             } else if (info) {
                 char value[40];
                 params_format(&lp->solver->params, info, value, sizeof value);
@@ -380,7 +398,7 @@ static void build_narration(LessonScreen *v, int width)
     if (p->state == LESSON_FINISHED) {
         add_wrapped(v, lesson->title, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         add_blank(v);
-        add_wrapped(v, "The end of the lesson. What it showed:", 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
+        add_wrapped(v, _("The end of the lesson. What it showed:"), 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
         /* the recap: each page's line; a lesson that has none lists its headings */
         bool recaps = false;
         for (int k = 0; k < lesson->page_count; k++)
@@ -398,14 +416,19 @@ static void build_narration(LessonScreen *v, int width)
         if (graded) {
             add_blank(v);
             if (answered < graded)
-                snprintf(text, sizeof text, "Your score: %d of %d questions right at the first try (%d skipped).", right,
-                         graded, graded - answered);
+                snprintf(text, sizeof text,
+                         ngettext("Your score: %d of %d question right at the first try (%d skipped).",
+                                  "Your score: %d of %d questions right at the first try (%d skipped).", graded),
+                         right, graded, graded - answered);
             else
-                snprintf(text, sizeof text, "Your score: %d of %d questions right at the first try.", right, graded);
+                snprintf(text, sizeof text,
+                         ngettext("Your score: %d of %d question right at the first try.",
+                                  "Your score: %d of %d questions right at the first try.", graded),
+                         right, graded);
             add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         }
         add_blank(v);
-        add_wrapped(v, "Left goes back a page, q (or Enter) closes the lesson.", 0, 0, width, PALETTE_DIM, ATTR_NONE);
+        add_wrapped(v, _("Left goes back a page, q (or Enter) closes the lesson."), 0, 0, width, PALETTE_DIM, ATTR_NONE);
         return;
     }
     const char *heading = lesson_player_heading(p);
@@ -424,7 +447,7 @@ static void build_narration(LessonScreen *v, int width)
             add_wrapped(v, item->text, 0, 0, width, PALETTE_TEXT, ATTR_NONE);
             add_blank(v);
         } else if (item->kind == LESSON_EXPLAIN && k < p->item) { /* answered: the explanation follows */
-            snprintf(text, sizeof text, "Explain: %s", item->text);
+            snprintf(text, sizeof text, _("Explain: %s"), item->text);
             add_wrapped(v, text, 0, 9, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             add_blank(v);
         } else if (item->kind == LESSON_QUESTION) {
@@ -453,18 +476,18 @@ static void build_narration(LessonScreen *v, int width)
                 }
             }
             if (answer >= 0 && !lesson_player_feedback_ready(p)) {
-                snprintf(text, sizeof text, "You said %d. Watch what happens.", answer + 1);
+                snprintf(text, sizeof text, _("You said %d. Watch what happens."), answer + 1);
                 add_wrapped(v, text, 1, 1, width, PALETTE_DIM, ATTR_NONE);
             } else if (answer >= 0) {
                 const char *feedback = lesson_player_feedback(p);
                 bool right = lesson_player_answer_correct(p);
                 if (item->answer >= 0)
-                    snprintf(text, sizeof text, "%s%s", right ? "Right. " : "Not quite. ", feedback ? feedback : "");
+                    snprintf(text, sizeof text, "%s%s", right ? _("Right. ") : _("Not quite. "), feedback ? feedback : "");
                 else
                     snprintf(text, sizeof text, "%s", feedback ? feedback : "Noted.");
                 add_wrapped(v, text, 1, 1, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             } else if (current && p->state == LESSON_ASKING) {
-                snprintf(text, sizeof text, "Press 1 to %d to answer (Enter skips).", item->choice_count);
+                snprintf(text, sizeof text, _("Press 1 to %d to answer (Enter skips)."), item->choice_count);
                 add_wrapped(v, text, 1, 1, width, PALETTE_DIM, ATTR_NONE);
             }
             add_blank(v);
@@ -476,10 +499,11 @@ static void build_narration(LessonScreen *v, int width)
         lesson_player_run_progress(p, &done, &total);
         const LessonItem *item = &lesson->items[p->item];
         if (v->skipping)
-            snprintf(text, sizeof text, "Skipping to the end: %.2f of %.2f s (q quits)", done, total);
+            snprintf(text, sizeof text, _("Skipping to the end: %.2f of %.2f s (q quits)"), done, total);
         else
-            snprintf(text, sizeof text, "%s %.2f of %.2f s at %gx%s", v->paused ? "Paused:" : "Running:", done, total,
-                     item->speed, v->paused ? " (Space resumes)" : " (Enter skips to its end)");
+            snprintf(text, sizeof text, _("%s %.2f of %.2f s at %gx%s"), v->paused ? _("Paused:") : _("Running:"), done, total,
+                     item->speed, v->paused ? _(" (Space resumes)") : _(" (Enter skips to its end)"));
+        i18n_decimals(text, sizeof text);
         add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         break;
     }
@@ -488,20 +512,20 @@ static void build_narration(LessonScreen *v, int width)
             break;
         const LessonItem *pause = lesson_player_pause(p);
         if (pause && pause->kind == LESSON_EXPLAIN) {
-            snprintf(text, sizeof text, "Explain: %s", pause->text);
+            snprintf(text, sizeof text, _("Explain: %s"), pause->text);
             add_wrapped(v, text, 0, 9, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
-            add_wrapped(v, "Explain it in your own words (aloud, or to a neighbour), then press Enter.", 0, 0, width,
+            add_wrapped(v, _("Explain it in your own words (aloud, or to a neighbour), then press Enter."), 0, 0, width,
                         PALETTE_DIM, ATTR_NONE);
             break;
         }
-        add_wrapped(v, pause && pause->text ? pause->text : "Press Enter to go on.", 0, 0, width, PALETTE_HIGHLIGHT,
+        add_wrapped(v, pause && pause->text ? pause->text : _("Press Enter to go on."), 0, 0, width, PALETTE_HIGHLIGHT,
                     ATTR_BOLD);
         if (pause && pause->text)
-            add_wrapped(v, "(Enter goes on)", 0, 0, width, PALETTE_DIM, ATTR_NONE);
+            add_wrapped(v, _("(Enter goes on)"), 0, 0, width, PALETTE_DIM, ATTR_NONE);
         break;
     }
     case LESSON_PLAYING: {
-        add_wrapped(v, v->paused ? "Free play (paused):" : "Free play:", 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        add_wrapped(v, v->paused ? _("Free play (paused):") : _("Free play:"), 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         for (int k = 0; k < p->unlocked_count; k++) {
             char value[64];
             bool selected = k == v->selected;
@@ -512,14 +536,14 @@ static void build_narration(LessonScreen *v, int width)
         }
         add_wrapped(v,
                     tui_text(tui, "\u2191\u2193 choose  \u2190\u2192 change  Enter: done",
-                             "Up/Down choose  Left/Right change  Enter: done"),
+                             _("Up/Down choose  Left/Right change  Enter: done")),
                     0, 0, width, PALETTE_DIM, ATTR_NONE);
         break;
     }
     case LESSON_PAGE_END:
         add_wrapped(v,
-                    p->page + 1 < lesson->page_count ? "Enter: next page.  Left: back.  r: replay."
-                                                     : "Enter: finish the lesson.  Left: back.  r: replay.",
+                    p->page + 1 < lesson->page_count ? _("Enter: next page.  Left: back.  r: replay.")
+                                                     : _("Enter: finish the lesson.  Left: back.  r: replay."),
                     0, 0, width, PALETTE_DIM, ATTR_NONE);
         break;
     default:
@@ -541,13 +565,14 @@ static void draw_status(LessonScreen *v)
     for (int i = 0; i < p->pane_count; i++)
         time = fmax(time, p->panes[i].solver->time);
     if (p->state == LESSON_FINISHED)
-        snprintf(text, sizeof text, "  finished");
+        snprintf(text, sizeof text, "%s", _("  finished"));
     else
-        snprintf(text, sizeof text, "  page %d/%d  t %.2f s%s", p->page + 1, v->lesson->page_count, time,
-                 v->paused ? "  paused" : tui->blowing_up ? "  blowing up: slow motion" : "");
+        snprintf(text, sizeof text, _("  page %d/%d  t %.2f s%s"), p->page + 1, v->lesson->page_count, time,
+                 v->paused ? _("  paused") : tui->blowing_up ? _("  blowing up: slow motion") : "");
+    i18n_decimals(text, sizeof text);
     bool loud = v->paused || tui->blowing_up;
     x = tui_text_put(c, x, 0, c->width, text, loud ? PALETTE_HIGHLIGHT : PALETTE_TEXT, loud ? ATTR_BOLD : ATTR_NONE);
-    const char *hint = "? keys  q quit ";
+    const char *hint = _("? keys  q quit ");
     int hint_x = c->width - tui_text_cells(hint);
     if (hint_x > x + 1)
         tui_text_put(c, hint_x, 0, c->width, hint, PALETTE_DIM, ATTR_NONE);
@@ -640,7 +665,7 @@ static void mark_page(LessonScreen *v)
     const LessonPlayer *p = v->player;
     char label[200];
     if (p->page >= v->lesson->page_count)
-        snprintf(label, sizeof label, "the end: %s", v->lesson->title);
+        snprintf(label, sizeof label, _("the end: %s"), v->lesson->title);
     else
         snprintf(label, sizeof label, "%d/%d %s", p->page + 1, v->lesson->page_count,
                  p->lesson->pages[p->page].heading[0] ? p->lesson->pages[p->page].heading : v->lesson->title);
@@ -692,7 +717,7 @@ static void adjust(LessonScreen *v, int presses)
     for (int i = 0; i < p->pane_count; i++)
         exploded = exploded || ((pane < 0 || pane == i) && p->panes[i].solver->exploded);
     if (lesson_player_adjust(p, pane, key, value, err, sizeof err))
-        tui_message(v->tui, exploded ? "%s %s: r starts again with it" : "%s %s", key, value);
+        tui_message(v->tui, exploded ? N_("%s %s: r starts again with it") : "%s %s", key, value);
     else
         tui_message(v->tui, "%s", err);
 }
@@ -1004,7 +1029,7 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
     tui->lesson_layout = true;
     tui->help = false;
     tui->help_keys = tui_lesson_key_help;
-    tui->help_footer = "the lesson's text scrolls with Up/Down and PgUp/PgDn";
+    tui->help_footer = _("the lesson's text scrolls with Up/Down and PgUp/PgDn");
     int status = play(v);
     if (status == 0)
         tui->message[0] = '\0'; /* the lesson's hints ("Enter next") mean nothing in the menu */
@@ -1083,15 +1108,16 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         return;
     Canvas *c = m->canvas;
     canvas_clear(c);
-    tui_text_put(c, 1, 0, cols, "clothsim - lessons", PALETTE_HIGHLIGHT, ATTR_BOLD);
-    const char *hint = tui_text(tui, "\u2191\u2193 choose  Enter open  q quit ", "Up/Down choose  Enter open  q quit ");
+    tui_text_put(c, 1, 0, cols, _("clothsim - lessons"), PALETTE_HIGHLIGHT, ATTR_BOLD);
+    const char *hint = tui_text(tui, _("\u2191\u2193 choose  Enter open  q quit "), _("Up/Down choose  Enter open  q quit "));
     int hint_x = cols - tui_text_cells(hint);
     if (hint_x > 22)
         tui_text_put(c, hint_x, 0, cols, hint, PALETTE_DIM, ATTR_NONE);
     if (m->catalogue.count == 0) {
-        tui_text_put(c, 2, 2, cols, "No lessons found in ./lessons, " CLOTHSIM_SHAREDIR "/lessons", PALETTE_TEXT,
-                     ATTR_NONE);
-        tui_text_put(c, 2, 3, cols, "or $CLOTHSIM_LESSONS.", PALETTE_TEXT, ATTR_NONE);
+        char no_lessons[PATH_MAX + 80];
+        snprintf(no_lessons, sizeof no_lessons, _("No lessons found in ./lessons, %s/lessons"), CLOTHSIM_SHAREDIR);
+        tui_text_put(c, 2, 2, cols, no_lessons, PALETTE_TEXT, ATTR_NONE);
+        tui_text_put(c, 2, 3, cols, _("or $CLOTHSIM_LESSONS."), PALETTE_TEXT, ATTR_NONE);
     }
     int per_screen = (rows - 3) / 3; /* three rows a lesson: title, summary, air */
     if (per_screen < 1)
@@ -1108,16 +1134,16 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
         const ProgressEntry *saved = progress ? progress_find(progress, e->path) : NULL;
         char state[64] = "";
         if (e->broken)
-            snprintf(state, sizeof state, "does not parse");
+            snprintf(state, sizeof state, "%s", _("does not parse"));
         else if (saved && saved->finished && saved->graded)
-            snprintf(state, sizeof state, "%s %d/%d", tui_text(tui, "\u2713 finished", "finished"), saved->right,
+            snprintf(state, sizeof state, "%s %d/%d", tui_text(tui, _("\u2713 finished"), _("finished")), saved->right,
                      saved->graded);
         else if (saved && saved->finished)
-            snprintf(state, sizeof state, "%s", tui_text(tui, "\u2713 finished", "finished"));
+            snprintf(state, sizeof state, "%s", tui_text(tui, _("\u2713 finished"), _("finished")));
         else if (saved)
-            snprintf(state, sizeof state, "at page %d", saved->page + 1);
+            snprintf(state, sizeof state, _("at page %d"), saved->page + 1);
         char minutes[32];
-        snprintf(minutes, sizeof minutes, "%.0f min", e->minutes);
+        snprintf(minutes, sizeof minutes, _("%.0f min"), e->minutes);
         int right = cols - 2 - tui_text_cells(state);
         int title_limit = right - 12;
         tui_text_put(c, 1, y, cols, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
@@ -1242,10 +1268,11 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
 
 /* ---------------------------------------------------------------- entry */
 
-static const char learn_usage[] =
+/* %s: the installed lessons' folder */
+static const char learn_usage[] = N_(
     "usage: clothsim learn                 the lessons: a menu of those in\n"
     "                                      ./lessons, $CLOTHSIM_LESSONS and\n"
-    "    " CLOTHSIM_SHAREDIR "/lessons\n"
+    "    %s/lessons\n"
     "       clothsim FILE.lesson           play one lesson\n"
     "  either takes the sandbox's screen options:\n"
     "  --fps N             frames drawn per second (default 30; 10 on a slow link)\n"
@@ -1261,7 +1288,7 @@ static const char learn_usage[] =
     "keys, q quits. Progress is kept in $XDG_STATE_HOME/clothsim/progress\n"
     "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n"
     "The menu lists the course in your language (LANGUAGE, LC_ALL, LC_MESSAGES,\n"
-    "LANG; lessons/uk/ for Ukrainian) and l switches to another course.\n";
+    "LANG; lessons/uk/ for Ukrainian) and l switches to another course.\n");
 
 int tui_learn_main(int argc, char **argv)
 {
@@ -1276,7 +1303,7 @@ int tui_learn_main(int argc, char **argv)
     tui_defaults(tui);
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(learn_usage, stdout);
+            printf(_(learn_usage), CLOTHSIM_SHAREDIR);
             free(tui);
             return 0;
         }
@@ -1288,7 +1315,7 @@ int tui_learn_main(int argc, char **argv)
         if (matched > 0)
             continue;
         if (matched == 0)
-            cli_error("%s: unknown option '%s' (clothsim learn --help lists them)", menu ? "learn" : path, argv[i]);
+            cli_error(_("%s: unknown option '%s' (clothsim learn --help lists them)"), menu ? "learn" : path, argv[i]);
         free(tui);
         return EXIT_USAGE;
     }

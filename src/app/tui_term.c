@@ -47,6 +47,7 @@
 
 #include "colours.h"
 #include "tui_private.h"
+#include "i18n.h"
 
 /* ---------------------------------------------------------------- signals */
 
@@ -812,19 +813,19 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
     *term = (TuiTerm){.tty_fd = STDOUT_FILENO, .pipe_fd = {-1, -1}, .master_fd = -1};
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         snprintf(err, err_size,
-                 "the sandbox needs a terminal on standard input and output "
-                 "(clothsim run works without one)");
+                 _("the sandbox needs a terminal on standard input and output "
+                   "(clothsim run works without one)"));
         return false;
     }
     if (tcgetattr(STDIN_FILENO, &saved_modes) != 0) {
-        snprintf(err, err_size, "cannot read the terminal's modes: %s", strerror(errno));
+        snprintf(err, err_size, _("cannot read the terminal's modes: %s"), strerror(errno));
         return false;
     }
     if (!can_place_cursor()) {
         const char *name = getenv("TERM");
         snprintf(err, err_size,
-                 "this terminal (TERM=%s) cannot place the cursor; use a terminal such as xterm, "
-                 "or run `clothsim run --frames` for text output",
+                 _("this terminal (TERM=%s) cannot place the cursor; use a terminal such as xterm, "
+                   "or run `clothsim run --frames` for text output"),
                  name ? name : "");
         term->refused = true;
         return false;
@@ -845,7 +846,7 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
         ask_background(term); /* before ncurses reads a key: the replies are not keys */
 
     if (pipe(term->pipe_fd) != 0 || pipe(forward_control) != 0) {
-        snprintf(err, err_size, "cannot make a pipe: %s", strerror(errno));
+        snprintf(err, err_size, _("cannot make a pipe: %s"), strerror(errno));
         goto fail;
     }
     close_on_exec(forward_control[0]);
@@ -857,7 +858,7 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
     pthread_t thread;
     int started = start_signal_free_thread(&thread, forward, term);
     if (started != 0) {
-        snprintf(err, err_size, "cannot start the output thread: %s", strerror(started));
+        snprintf(err, err_size, _("cannot start the output thread: %s"), strerror(started));
         goto fail;
     }
     term->forwarding = true;
@@ -865,14 +866,14 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
 
     term->curses_out = fdopen(term->pipe_fd[1], "w");
     if (!term->curses_out) {
-        snprintf(err, err_size, "cannot open the output stream: %s", strerror(errno));
+        snprintf(err, err_size, _("cannot open the output stream: %s"), strerror(errno));
         goto fail;
     }
     term->pipe_fd[1] = -1; /* owned by curses_out now */
     term->screen = newterm_sized(term);
     if (!term->screen) {
         const char *name = getenv("TERM");
-        snprintf(err, err_size, "cannot use the terminal type '%s' (is TERM right?)", name ? name : "");
+        snprintf(err, err_size, _("cannot use the terminal type '%s' (is TERM right?)"), name ? name : "");
         goto fail;
     }
     eight_bit_input();
@@ -930,7 +931,7 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
         if (master >= 0)
             close(master);
         if (pipe(term->pipe_fd) != 0) {
-            snprintf(err, err_size, "cannot open a pseudo-terminal or a pipe: %s", strerror(errno));
+            snprintf(err, err_size, _("cannot open a pseudo-terminal or a pipe: %s"), strerror(errno));
             goto fail;
         }
         *through_pipe = true;
@@ -947,21 +948,21 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
             close(out_fd);
         if (in_fd >= 0)
             close(in_fd);
-        snprintf(err, err_size, "cannot open the output stream: %s", strerror(errno));
+        snprintf(err, err_size, _("cannot open the output stream: %s"), strerror(errno));
         goto fail;
     }
     term->curses_in = in_fd >= 0 ? fdopen(in_fd, "r") : NULL;
     if (!term->curses_in) {
         if (in_fd >= 0)
             close(in_fd);
-        snprintf(err, err_size, "cannot open the input stream: %s", strerror(errno));
+        snprintf(err, err_size, _("cannot open the input stream: %s"), strerror(errno));
         goto fail;
     }
 
     pthread_t thread;
     int started = start_signal_free_thread(&thread, drain, term);
     if (started != 0) {
-        snprintf(err, err_size, "cannot start the drain thread: %s", strerror(started));
+        snprintf(err, err_size, _("cannot start the drain thread: %s"), strerror(started));
         goto fail;
     }
     term->draining = true;
@@ -970,7 +971,7 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
     install_measuring_handlers(); /* before newterm: see there */
     term->screen = newterm(term_name, term->curses_out, term->curses_in);
     if (!term->screen) {
-        snprintf(err, err_size, "cannot use the terminal type '%s'", term_name ? term_name : "");
+        snprintf(err, err_size, _("cannot use the terminal type '%s'"), term_name ? term_name : "");
         goto fail;
     }
     eight_bit_input();

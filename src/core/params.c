@@ -9,6 +9,7 @@
 
 #include "cloth.h"
 #include "scene.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,13 +20,13 @@
 
 const char *const scene_names[] = {"curtain", "flag", "chain", "net", "drape", "tear", "heap", NULL};
 const char *const scene_summaries[] = {
-    "30 x 24 cloth hanging from a crossbar, wind with turbulence, a sphere moving through it",
-    "a flag held along its left edge in strong gusty wind",
-    "2D rope between two pins: it settles into the catenary y = a cosh(x/a)",
-    "2D net hung from its two top corners",
-    "a 2 m square of 40 x 40 falling flat onto a box above the floor (seed 003)",
-    "a cloth held by its left and right edges, pulled apart until it tears",
-    "a silk square hung from its centre, lowered to the floor and let go: a heap",
+    N_("30 x 24 cloth hanging from a crossbar, wind with turbulence, a sphere moving through it"),
+    N_("a flag held along its left edge in strong gusty wind"),
+    N_("2D rope between two pins: it settles into the catenary y = a cosh(x/a)"),
+    N_("2D net hung from its two top corners"),
+    N_("a 2 m square of 40 x 40 falling flat onto a box above the floor (seed 003)"),
+    N_("a cloth held by its left and right edges, pulled apart until it tears"),
+    N_("a silk square hung from its centre, lowered to the floor and let go: a heap"),
 };
 const char *const integrator_names[] = {"euler", "symplectic", "verlet", "jakobsen", "pbd", "xpbd", NULL};
 const char *const pin_names[] = {"top", "corners", "left", "ends", "sides", "centre", "none", NULL};
@@ -39,63 +40,64 @@ const char *const switch_names[] = {"off", "on", NULL};
 
 /* clang-format off */
 const ParamInfo params_table[] = {
-    {"scene", PARAM_ENUM, FIELD(scene), 0, 0, scene_names, "", EFFECT_REBUILD, "which scene to build (clothsim scenes lists them)"},
-    {"integrator", PARAM_ENUM, FIELD(integrator), 0, 0, integrator_names, "", EFFECT_LIVE, "how positions advance in time"},
-    {"dim", PARAM_INT, FIELD(dim), 2, 3, NULL, "", EFFECT_REBUILD, "2: the cloth stays in the z = 0 plane (and meets a sphere's section by it); 3: free in space"},
-    {"cols", PARAM_INT, FIELD(cols), 2, 1000, NULL, "", EFFECT_REBUILD, "particles per row"},
-    {"rows", PARAM_INT, FIELD(rows), 1, 1000, NULL, "", EFFECT_REBUILD, "rows of particles (1 makes a rope)"},
-    {"spacing", PARAM_REAL, FIELD(spacing), 0.001, 10, NULL, "m", EFFECT_REBUILD, "rest distance between neighbouring particles"},
-    {"material", PARAM_ENUM, FIELD(material), 0, 0, material_names, "", EFFECT_REBUILD, "sets density, stiffnesses, spring_k, compliances, tear_limit"},
-    {"density", PARAM_REAL, FIELD(density), 0.001, 100, NULL, "kg/m^2", EFFECT_REBUILD, "cloth mass per area; lumped onto the particles"},
-    {"pin", PARAM_ENUM, FIELD(pin), 0, 0, pin_names, "", EFFECT_REBUILD, "which particles are held fixed"},
-    {"span", PARAM_REAL, FIELD(span), 0.01, 0.99, NULL, "", EFFECT_REBUILD, "chain: distance between its pins as a fraction of its length"},
-    {"dt", PARAM_REAL, FIELD(dt), 1e-5, 0.1, NULL, "s", EFFECT_LIVE, "time step (one frame of physics)"},
-    {"substeps", PARAM_INT, FIELD(substeps), 1, 100, NULL, "", EFFECT_LIVE, "substeps per step, each dt/substeps long"},
-    {"iterations", PARAM_INT, FIELD(iterations), 1, 500, NULL, "", EFFECT_LIVE, "relaxation passes over the links per substep"},
-    {"order", PARAM_ENUM, FIELD(order), 0, 0, order_names, "", EFFECT_LIVE, "order links are relaxed in: sequential, shuffled each step, jacobi (all from the same positions: jakobsen and pbd average them, xpbd shares each link's step so its compliance holds; needs more passes to converge), or colored (the fast path: colour by colour, same bits as the plain loop in that order)"},
-    {"strain_limit", PARAM_REAL, FIELD(strain_limit), 0, 10, NULL, "", EFFECT_LIVE, "Provot limit on structural stretch over rest length (0.1 = 10 %), 0 = off; holds at the end of a substep where nothing pushes after it: contact (colliders, floor, self-collision) runs later and wins, so touching cloth can end over it"},
-    {"stiffness", PARAM_REAL, FIELD(stiffness), 0, 1, NULL, "", EFFECT_LIVE, "structural links: fraction of the error corrected per pass; springs: times spring_k"},
-    {"shear_stiffness", PARAM_REAL, FIELD(shear_stiffness), 0, 1, NULL, "", EFFECT_LIVE, "shear (diagonal) links, as stiffness"},
-    {"bend_stiffness", PARAM_REAL, FIELD(bend_stiffness), 0, 1, NULL, "", EFFECT_LIVE, "bend (skip-one) links, as stiffness"},
-    {"spring_k", PARAM_REAL, FIELD(spring_k), 0, 1e6, NULL, "N/m", EFFECT_LIVE, "euler/symplectic/verlet: Hooke constant of a link at stiffness 1"},
-    {"spring_damping", PARAM_REAL, FIELD(spring_damping), 0, 2, NULL, "", EFFECT_LIVE, "euler/symplectic/verlet: damping ratio of each link's dashpot"},
-    {"compliance", PARAM_REAL, FIELD(compliance), 0, 1e3, NULL, "1/N", EFFECT_LIVE, "xpbd structural links: strain per newton of tension (0 = rigid)"},
-    {"shear_compliance", PARAM_REAL, FIELD(shear_compliance), 0, 1e3, NULL, "1/N", EFFECT_LIVE, "xpbd shear links, as compliance"},
-    {"bend_compliance", PARAM_REAL, FIELD(bend_compliance), 0, 1e3, NULL, "1/N", EFFECT_LIVE, "xpbd bend links, as compliance"},
-    {"damping", PARAM_REAL, FIELD(damping), 0, 100, NULL, "1/s", EFFECT_LIVE, "velocity decays as exp(-damping t), whatever dt and substeps"},
-    {"gravity", PARAM_REAL, FIELD(gravity), -100, 100, NULL, "m/s^2", EFFECT_LIVE, "pulls every free particle towards -y"},
-    {"wind_x", PARAM_REAL, FIELD(wind_x), -100, 100, NULL, "m/s", EFFECT_LIVE, "air velocity along x; each cell feels the air relative to its own velocity, along its normal (no wind and no turbulence: no air at all)"},
-    {"wind_z", PARAM_REAL, FIELD(wind_z), -100, 100, NULL, "m/s", EFFECT_LIVE, "air velocity along z, as wind_x"},
-    {"turbulence", PARAM_REAL, FIELD(turbulence), 0, 100, NULL, "m/s", EFFECT_LIVE, "amplitude of the gusts added to the wind"},
-    {"seed", PARAM_SEED, FIELD(seed), 0, 0, NULL, "", EFFECT_REBUILD, "seeds the gusts and the shuffled order: same seed, same run"},
-    {"collider", PARAM_ENUM, FIELD(collider), 0, 0, collider_names, "", EFFECT_LIVE, "solid the cloth meets"},
-    {"sphere_radius", PARAM_REAL, FIELD(sphere_radius), 0.01, 100, NULL, "m", EFFECT_LIVE, "radius of the sphere"},
-    {"sphere_x", PARAM_REAL, FIELD(sphere_x), -1000, 1000, NULL, "m", EFFECT_LIVE, "sphere centre x"},
-    {"sphere_y", PARAM_REAL, FIELD(sphere_y), -1000, 1000, NULL, "m", EFFECT_LIVE, "sphere centre y"},
-    {"sphere_z", PARAM_REAL, FIELD(sphere_z), -1000, 1000, NULL, "m", EFFECT_LIVE, "sphere centre z, the middle of its travel"},
-    {"sphere_travel", PARAM_REAL, FIELD(sphere_travel), 0, 1000, NULL, "m", EFFECT_LIVE, "how far the sphere moves each way along z (0 = still)"},
-    {"sphere_period", PARAM_REAL, FIELD(sphere_period), 0.1, 1e4, NULL, "s", EFFECT_LIVE, "time for the sphere to go there and back"},
-    {"box_size", PARAM_REAL, FIELD(box_size), 0.01, 100, NULL, "m", EFFECT_LIVE, "edge of the box (a cube)"},
-    {"box_x", PARAM_REAL, FIELD(box_x), -1000, 1000, NULL, "m", EFFECT_LIVE, "box centre x"},
-    {"box_y", PARAM_REAL, FIELD(box_y), -1000, 1000, NULL, "m", EFFECT_LIVE, "box centre y"},
-    {"box_z", PARAM_REAL, FIELD(box_z), -1000, 1000, NULL, "m", EFFECT_LIVE, "box centre z"},
-    {"cone_radius", PARAM_REAL, FIELD(cone_radius), 0.01, 100, NULL, "m", EFFECT_LIVE, "radius of the cone's base"},
-    {"cone_height", PARAM_REAL, FIELD(cone_height), 0.01, 100, NULL, "m", EFFECT_LIVE, "height of the cone, base to tip"},
-    {"cone_x", PARAM_REAL, FIELD(cone_x), -1000, 1000, NULL, "m", EFFECT_LIVE, "centre of the cone's base, x"},
-    {"cone_y", PARAM_REAL, FIELD(cone_y), -1000, 1000, NULL, "m", EFFECT_LIVE, "centre of the cone's base, y"},
-    {"cone_z", PARAM_REAL, FIELD(cone_z), -1000, 1000, NULL, "m", EFFECT_LIVE, "centre of the cone's base, z"},
-    {"floor", PARAM_ENUM, FIELD(floor), 0, 0, switch_names, "", EFFECT_LIVE, "a floor under any scene"},
-    {"floor_y", PARAM_REAL, FIELD(floor_y), -1000, 1000, NULL, "m", EFFECT_LIVE, "height of the floor"},
-    {"margin", PARAM_REAL, FIELD(margin), 0, 10, NULL, "m", EFFECT_LIVE, "collision skin added to every collider's surface"},
-    {"friction", PARAM_REAL, FIELD(friction), 0, 1, NULL, "", EFFECT_LIVE, "fraction of the sliding a contact takes away"},
-    {"restitution", PARAM_REAL, FIELD(restitution), 0, 1, NULL, "", EFFECT_LIVE, "bounce off the floor: 0 sticks, 1 bounces back fully"},
-    {"edge_samples", PARAM_INT, FIELD(edge_samples), 0, 3, NULL, "", EFFECT_LIVE, "0, or 3: also test 1/4, 1/2, 3/4 of every link against colliders"},
-    {"self_collision", PARAM_ENUM, FIELD(self_collision), 0, 0, switch_names, "", EFFECT_LIVE, "keep unlinked parts of the cloth at least thickness apart"},
-    {"thickness", PARAM_REAL, FIELD(thickness), 0.001, 1, NULL, "m", EFFECT_LIVE, "cloth thickness, for self-collision"},
-    {"tear", PARAM_ENUM, FIELD(tear), 0, 0, tear_names, "", EFFECT_LIVE, "off, naive (breaks at once) or hysteresis (after tear_hold steps)"},
-    {"tear_hold", PARAM_INT, FIELD(tear_hold), 1, 1000, NULL, "", EFFECT_LIVE, "hysteresis: consecutive steps over the limit before a link breaks"},
-    {"tear_limit", PARAM_REAL, FIELD(tear_limit), 0.001, 100, NULL, "", EFFECT_LIVE, "strain at which a link starts to tear (0.15 = 15 % over rest)"},
-    {"pull_speed", PARAM_REAL, FIELD(pull_speed), 0, 10, NULL, "m/s", EFFECT_LIVE, "tear: speed at which each held edge moves out; heap: the held centre down"},
+    {"scene", PARAM_ENUM, FIELD(scene), 0, 0, scene_names, "", EFFECT_REBUILD, N_("which scene to build (clothsim scenes lists them)")},
+    {"integrator", PARAM_ENUM, FIELD(integrator), 0, 0, integrator_names, "", EFFECT_LIVE, N_("how positions advance in time")},
+    {"dim", PARAM_INT, FIELD(dim), 2, 3, NULL, "", EFFECT_REBUILD, N_("2: the cloth stays in the z = 0 plane (and meets a sphere's section by it); 3: free in space")},
+    {"cols", PARAM_INT, FIELD(cols), 2, 1000, NULL, "", EFFECT_REBUILD, N_("particles per row")},
+    {"rows", PARAM_INT, FIELD(rows), 1, 1000, NULL, "", EFFECT_REBUILD, N_("rows of particles (1 makes a rope)")},
+    {"spacing", PARAM_REAL, FIELD(spacing), 0.001, 10, NULL, N_("m"), EFFECT_REBUILD, N_("rest distance between neighbouring particles")},
+    {"material", PARAM_ENUM, FIELD(material), 0, 0, material_names, "", EFFECT_REBUILD, N_("sets density, stiffnesses, spring_k, compliances, tear_limit")},
+    {"density", PARAM_REAL, FIELD(density), 0.001, 100, NULL, N_("kg/m^2"), EFFECT_REBUILD, N_("cloth mass per area; lumped onto the particles")},
+    {"pin", PARAM_ENUM, FIELD(pin), 0, 0, pin_names, "", EFFECT_REBUILD, N_("which particles are held fixed")},
+    {"span", PARAM_REAL, FIELD(span), 0.01, 0.99, NULL, "", EFFECT_REBUILD, N_("chain: distance between its pins as a fraction of its length")},
+    {"dt", PARAM_REAL, FIELD(dt), 1e-5, 0.1, NULL, N_("s"), EFFECT_LIVE, N_("time step (one frame of physics)")},
+    {"substeps", PARAM_INT, FIELD(substeps), 1, 100, NULL, "", EFFECT_LIVE, N_("substeps per step, each dt/substeps long")},
+    {"iterations", PARAM_INT, FIELD(iterations), 1, 500, NULL, "", EFFECT_LIVE, N_("relaxation passes over the links per substep")},
+    {"order", PARAM_ENUM, FIELD(order), 0, 0, order_names, "", EFFECT_LIVE, N_("order links are relaxed in: sequential, shuffled each step, jacobi (all from the same positions: jakobsen and pbd average them, xpbd shares each link's step so its compliance holds; needs more passes to converge), or colored (the fast path: colour by colour, same bits as the plain loop in that order)")},
+    {"strain_limit", PARAM_REAL, FIELD(strain_limit), 0, 10, NULL, "", EFFECT_LIVE, N_("Provot limit on structural stretch over rest length (0.1 = 10 %), 0 = off; holds at the end of a substep where nothing pushes after it: contact (colliders, floor, self-collision) runs later and wins, so touching cloth can end over it")},
+    {"stiffness", PARAM_REAL, FIELD(stiffness), 0, 1, NULL, "", EFFECT_LIVE, N_("structural links: fraction of the error corrected per pass; springs: times spring_k")},
+    {"shear_stiffness", PARAM_REAL, FIELD(shear_stiffness), 0, 1, NULL, "", EFFECT_LIVE, N_("shear (diagonal) links, as stiffness")},
+    {"bend_stiffness", PARAM_REAL, FIELD(bend_stiffness), 0, 1, NULL, "", EFFECT_LIVE, N_("bend (skip-one) links, as stiffness")},
+    {"spring_k", PARAM_REAL, FIELD(spring_k), 0, 1e6, NULL, N_("N/m"), EFFECT_LIVE, N_("euler/symplectic/verlet: Hooke constant of a link at stiffness 1")},
+    {"spring_damping", PARAM_REAL, FIELD(spring_damping), 0, 2, NULL, "", EFFECT_LIVE, N_("euler/symplectic/verlet: damping ratio of each link's dashpot")},
+    {"compliance", PARAM_REAL, FIELD(compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd structural links: strain per newton of tension (0 = rigid)")},
+    {"shear_compliance", PARAM_REAL, FIELD(shear_compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd shear links, as compliance")},
+    {"bend_compliance", PARAM_REAL, FIELD(bend_compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd bend links, as compliance")},
+    {"damping", PARAM_REAL, FIELD(damping), 0, 100, NULL, N_("1/s"), EFFECT_LIVE, N_("velocity decays as exp(-damping t), whatever dt and substeps")},
+    {"gravity", PARAM_REAL, FIELD(gravity), -100, 100, NULL, N_("m/s^2"), EFFECT_LIVE, N_("pulls every free particle towards -y")},
+    {"wind_x", PARAM_REAL, FIELD(wind_x), -100, 100, NULL, N_("m/s"), EFFECT_LIVE, N_("air velocity along x; each cell feels the air relative to its own velocity, along its normal (no wind and no turbulence: no air at all)")},
+    {"wind_z", PARAM_REAL, FIELD(wind_z), -100, 100, NULL, N_("m/s"), EFFECT_LIVE, N_("air velocity along z, as wind_x")},
+    {"turbulence", PARAM_REAL, FIELD(turbulence), 0, 100, NULL, N_("m/s"), EFFECT_LIVE, N_("amplitude of the gusts added to the wind")},
+    {"seed", PARAM_SEED, FIELD(seed), 0, 0, NULL, "", EFFECT_REBUILD, N_("seeds the gusts and the shuffled order: same seed, same run")},
+    {"collider", PARAM_ENUM, FIELD(collider), 0, 0, collider_names, "", EFFECT_LIVE, N_("solid the cloth meets")},
+    {"sphere_radius", PARAM_REAL, FIELD(sphere_radius), 0.01, 100, NULL, N_("m"), EFFECT_LIVE, N_("radius of the sphere")},
+    {"sphere_x", PARAM_REAL, FIELD(sphere_x), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("sphere centre x")},
+    {"sphere_y", PARAM_REAL, FIELD(sphere_y), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("sphere centre y")},
+    {"sphere_z", PARAM_REAL, FIELD(sphere_z), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("sphere centre z, the middle of its travel")},
+    {"sphere_travel", PARAM_REAL, FIELD(sphere_travel), 0, 1000, NULL, N_("m"), EFFECT_LIVE, N_("how far the sphere moves each way along z (0 = still)")},
+    {"sphere_period", PARAM_REAL, FIELD(sphere_period), 0.1, 1e4, NULL, N_("s"), EFFECT_LIVE, N_("time for the sphere to go there and back")},
+    {"box_size", PARAM_REAL, FIELD(box_size), 0.01, 100, NULL, N_("m"), EFFECT_LIVE, N_("edge of the box (a cube)")},
+    {"box_x", PARAM_REAL, FIELD(box_x), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("box centre x")},
+    {"box_y", PARAM_REAL, FIELD(box_y), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("box centre y")},
+    {"box_z", PARAM_REAL, FIELD(box_z), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("box centre z")},
+    {"cone_radius", PARAM_REAL, FIELD(cone_radius), 0.01, 100, NULL, N_("m"), EFFECT_LIVE, N_("radius of the cone's base")},
+    {"cone_height", PARAM_REAL, FIELD(cone_height), 0.01, 100, NULL, N_("m"), EFFECT_LIVE, N_("height of the cone, base to tip")},
+    {"cone_x", PARAM_REAL, FIELD(cone_x), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("centre of the cone's base, x")},
+    {"cone_y", PARAM_REAL, FIELD(cone_y), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("centre of the cone's base, y")},
+    {"cone_z", PARAM_REAL, FIELD(cone_z), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("centre of the cone's base, z")},
+    {"floor", PARAM_ENUM, FIELD(floor), 0, 0, switch_names, "", EFFECT_LIVE, N_("a floor under any scene")},
+    {"floor_y", PARAM_REAL, FIELD(floor_y), -1000, 1000, NULL, N_("m"), EFFECT_LIVE, N_("height of the floor")},
+    {"margin", PARAM_REAL, FIELD(margin), 0, 10, NULL, N_("m"), EFFECT_LIVE, N_("collision skin added to every collider's surface")},
+    {"friction", PARAM_REAL, FIELD(friction), 0, 1, NULL, "", EFFECT_LIVE, N_("fraction of the sliding a contact takes away")},
+    {"restitution", PARAM_REAL, FIELD(restitution), 0, 1, NULL, "", EFFECT_LIVE, N_("bounce off the floor: 0 sticks, 1 bounces back fully")},
+    {"edge_samples", PARAM_INT, FIELD(edge_samples), 0, 3, NULL, "", EFFECT_LIVE, N_("0, or 3: also test 1/4, 1/2, 3/4 of every link against colliders")},
+    {"self_collision", PARAM_ENUM, FIELD(self_collision), 0, 0, switch_names, "", EFFECT_LIVE, N_("keep unlinked parts of the cloth at least thickness apart")},
+    {"thickness", PARAM_REAL, FIELD(thickness), 0.001, 1, NULL, N_("m"), EFFECT_LIVE, N_("cloth thickness, for self-collision")},
+    {"tear", PARAM_ENUM, FIELD(tear), 0, 0, tear_names, "", EFFECT_LIVE, N_("off, naive (breaks at once) or hysteresis (after tear_hold steps)")},
+    {"tear_hold", PARAM_INT, FIELD(tear_hold), 1, 1000, NULL, "", EFFECT_LIVE, N_("hysteresis: consecutive steps over the limit before a link breaks")},
+    /* xgettext:no-c-format */
+    {"tear_limit", PARAM_REAL, FIELD(tear_limit), 0.001, 100, NULL, "", EFFECT_LIVE, N_("strain at which a link starts to tear (0.15 = 15 % over rest)")},
+    {"pull_speed", PARAM_REAL, FIELD(pull_speed), 0, 10, NULL, N_("m/s"), EFFECT_LIVE, N_("tear: speed at which each held edge moves out; heap: the held centre down")},
 };
 /* clang-format on */
 const int params_count = (int)(sizeof params_table / sizeof params_table[0]);
@@ -356,13 +358,13 @@ void params_describe_range(const ParamInfo *info, char *out, size_t out_size)
 {
     switch (info->type) {
     case PARAM_INT:
-        snprintf(out, out_size, "%d to %d", (int)info->min, (int)info->max);
+        snprintf(out, out_size, T_("%d to %d"), (int)info->min, (int)info->max);
         break;
     case PARAM_REAL:
-        snprintf(out, out_size, "%g to %g", info->min, info->max);
+        snprintf(out, out_size, T_("%g to %g"), info->min, info->max);
         break;
     case PARAM_SEED:
-        snprintf(out, out_size, "0 to 18446744073709551615");
+        snprintf(out, out_size, T_("%d to %s"), 0, "18446744073709551615");
         break;
     case PARAM_ENUM: {
         size_t used = 0;
@@ -405,9 +407,9 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
     if (!info) {
         const char *near = params_suggest(key);
         if (near)
-            snprintf(err, err_size, "unknown key '%s'; did you mean '%s'? (clothsim params lists them)", key, near);
+            snprintf(err, err_size, T_("unknown key '%s'; did you mean '%s'? (clothsim params lists them)"), key, near);
         else
-            snprintf(err, err_size, "unknown key '%s' (clothsim params lists them)", key);
+            snprintf(err, err_size, T_("unknown key '%s' (clothsim params lists them)"), key);
         return false;
     }
     char range[160];
@@ -424,10 +426,10 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
                 count++;
             const char *near = nearest_name(value, info->names, count);
             if (near)
-                snprintf(err, err_size, "%s: unknown value '%s'; did you mean '%s'? (one of %s)", key, value, near,
+                snprintf(err, err_size, T_("%s: unknown value '%s'; did you mean '%s'? (one of %s)"), key, value, near,
                          range);
             else
-                snprintf(err, err_size, "%s: unknown value '%s' (one of %s)", key, value, range);
+                snprintf(err, err_size, T_("%s: unknown value '%s' (one of %s)"), key, value, range);
             return false;
         }
         *(int *)base = index;
@@ -438,24 +440,24 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
     case PARAM_INT: {
         long v = strtol(value, &end, 10);
         if (end == value || *end != '\0' || errno == ERANGE || isspace((unsigned char)value[0])) {
-            snprintf(err, err_size, "%s: '%s' is not a whole number (%s)", key, value, range);
+            snprintf(err, err_size, T_("%s: '%s' is not a whole number (%s)"), key, value, range);
             return false;
         }
         if (v < (long)info->min || v > (long)info->max) {
-            snprintf(err, err_size, "%s: %s is out of range (%s)", key, value, range);
+            snprintf(err, err_size, T_("%s: %s is out of range (%s)"), key, value, range);
             return false;
         }
         /* cols x rows is bounded as a whole too, so a grid cannot exhaust memory */
         if (info->offset == offsetof(Params, cols) || info->offset == offsetof(Params, rows)) {
             long other = info->offset == offsetof(Params, cols) ? params->rows : params->cols;
             if (v * other > CLOTH_MAX_PARTICLES) {
-                snprintf(err, err_size, "%s: %s makes %ld particles; the limit is %d (cols x rows)", key, value,
+                snprintf(err, err_size, T_("%s: %s makes %ld particles; the limit is %d (cols x rows)"), key, value,
                          v * other, CLOTH_MAX_PARTICLES);
                 return false;
             }
         }
         if (info->offset == offsetof(Params, edge_samples) && v != 0 && v != 3) {
-            snprintf(err, err_size, "%s: %s is not 0 or 3 (0 = ends only, 3 = also 1/4, 1/2, 3/4 of every link)", key,
+            snprintf(err, err_size, T_("%s: %s is not 0 or 3 (0 = ends only, 3 = also 1/4, 1/2, 3/4 of every link)"), key,
                      value);
             return false;
         }
@@ -467,13 +469,13 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
         /* strtod also reads hexadecimal (0x10): not a way to write a setting */
         if (end == value || *end != '\0' || !isfinite(v) || isspace((unsigned char)value[0]) ||
             strpbrk(value, "xX")) {
-            snprintf(err, err_size, "%s: '%s' is not a number (%s%s%s)", key, value, range, info->unit[0] ? " " : "",
-                     info->unit);
+            snprintf(err, err_size, T_("%s: '%s' is not a number (%s%s%s)"), key, value, range, info->unit[0] ? " " : "",
+                     info->unit[0] ? T_(info->unit) : "");
             return false;
         }
         if (v < info->min || v > info->max) {
-            snprintf(err, err_size, "%s: %s is out of range (%s%s%s)", key, value, range, info->unit[0] ? " " : "",
-                     info->unit);
+            snprintf(err, err_size, T_("%s: %s is out of range (%s%s%s)"), key, value, range, info->unit[0] ? " " : "",
+                     info->unit[0] ? T_(info->unit) : "");
             return false;
         }
         *(double *)base = v;
@@ -481,12 +483,12 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
     }
     case PARAM_SEED: {
         if (value[0] == '-' || value[0] == '+' || isspace((unsigned char)value[0])) {
-            snprintf(err, err_size, "%s: '%s' is not a whole number (%s)", key, value, range);
+            snprintf(err, err_size, T_("%s: '%s' is not a whole number (%s)"), key, value, range);
             return false;
         }
         unsigned long long v = strtoull(value, &end, 10);
         if (end == value || *end != '\0' || errno == ERANGE) {
-            snprintf(err, err_size, "%s: '%s' is not a whole number (%s)", key, value, range);
+            snprintf(err, err_size, T_("%s: '%s' is not a whole number (%s)"), key, value, range);
             return false;
         }
         *(uint64_t *)base = (uint64_t)v;
@@ -500,13 +502,13 @@ bool params_assign(Params *params, const char *assignment, char *err, size_t err
 {
     const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment) {
-        snprintf(err, err_size, "'%s' is not KEY=VALUE", assignment);
+        snprintf(err, err_size, T_("'%s' is not KEY=VALUE"), assignment);
         return false;
     }
     char key[64];
     size_t len = (size_t)(eq - assignment);
     if (len >= sizeof key) {
-        snprintf(err, err_size, "unknown key '%.40s...'", assignment);
+        snprintf(err, err_size, T_("unknown key '%.40s...'"), assignment);
         return false;
     }
     memcpy(key, assignment, len);
@@ -517,11 +519,11 @@ bool params_assign(Params *params, const char *assignment, char *err, size_t err
 bool params_validate(const Params *params, char *err, size_t err_size)
 {
     if (params->scene == SCENE_CHAIN && params->rows != 1) {
-        snprintf(err, err_size, "rows: the chain scene is a rope, so rows must be 1 (got %d)", params->rows);
+        snprintf(err, err_size, T_("rows: the chain scene is a rope, so rows must be 1 (got %d)"), params->rows);
         return false;
     }
     if ((long)params->cols * params->rows > CLOTH_MAX_PARTICLES) {
-        snprintf(err, err_size, "cols x rows: %d x %d is %ld particles; the limit is %d", params->cols,
+        snprintf(err, err_size, T_("cols x rows: %d x %d is %ld particles; the limit is %d"), params->cols,
                  params->rows, (long)params->cols * params->rows, CLOTH_MAX_PARTICLES);
         return false;
     }

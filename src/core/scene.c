@@ -5,6 +5,7 @@
  * from the same state.
  */
 #include "scene.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -206,8 +207,8 @@ bool scene_collider_fits(const Params *p, char *err, size_t err_size)
             inside++;
             if (cloth->pinned[i]) {
                 snprintf(err, err_size,
-                         "collider: the %s %s pinned particle (%d, %d) of the %s scene%s; a pinned particle "
-                         "cannot get out of it (change %s)",
+                         T_("collider: the %s %s pinned particle (%d, %d) of the %s scene%s; a pinned particle "
+                         "cannot get out of it (change %s)"),
                          shape, k == 0 ? "holds" : "reaches", i % cloth->cols, i / cloth->cols, scene_names[p->scene],
                          k == 0 ? "" : " on its path", keys);
                 fits = false;
@@ -218,14 +219,14 @@ bool scene_collider_fits(const Params *p, char *err, size_t err_size)
              * is, or grows, inside it throws the particles in it to its rim
              * at once, tearing the links across it (it explodes) */
             snprintf(err, err_size,
-                     "collider: in 2D the %s's section by the cloth's plane %s %d particles of the %s scene%s; a 2D "
-                     "cloth cannot go round it (change %s so that it stays out of the cloth, or dim=3)",
+                     T_("collider: in 2D the %s's section by the cloth's plane %s %d particles of the %s scene%s; a 2D "
+                     "cloth cannot go round it (change %s so that it stays out of the cloth, or dim=3)"),
                      shape, k == 0 ? "holds" : "reaches", inside, scene_names[p->scene], k == 0 ? "" : " on its path",
                      keys);
             fits = false;
         }
         if (fits && k == 0 && inside == cloth->count) {
-            snprintf(err, err_size, "collider: the %s swallows the whole cloth of the %s scene (change %s)", shape,
+            snprintf(err, err_size, T_("collider: the %s swallows the whole cloth of the %s scene (change %s)"), shape,
                      scene_names[p->scene], keys);
             fits = false;
         }

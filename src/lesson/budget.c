@@ -12,6 +12,7 @@
 
 #include "lesson.h"
 #include "stage.h"
+#include "core/text.h"
 
 static double pane_particles(const Params *p) { return (double)p->cols * (double)p->rows; }
 
@@ -28,7 +29,7 @@ bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size)
         const char *over = NULL;
         char what[160];
         if (k >= LESSON_BUDGET_COMMANDS) {
-            snprintf(what, sizeof what, "more than %d commands", LESSON_BUDGET_COMMANDS);
+            snprintf(what, sizeof what, T_("more than %d commands"), LESSON_BUDGET_COMMANDS);
             over = what;
         }
         unsigned changed = 0;
@@ -65,19 +66,19 @@ bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size)
         }
         if (over) {
         } else if (open > LESSON_BUDGET_PARTICLES_OPEN) {
-            snprintf(what, sizeof what, "%.0f particles in the open panes (at most %d)", open,
+            snprintf(what, sizeof what, T_("%.0f particles in the open panes (at most %d)"), open,
                      LESSON_BUDGET_PARTICLES_OPEN);
             over = what;
         } else if (built > LESSON_BUDGET_PARTICLES_BUILT) {
-            snprintf(what, sizeof what, "%.0f particles built by panes, resets and settings (at most %.0f)", built,
+            snprintf(what, sizeof what, T_("%.0f particles built by panes, resets and settings (at most %.0f)"), built,
                      LESSON_BUDGET_PARTICLES_BUILT);
             over = what;
         } else if (seconds > LESSON_BUDGET_SECONDS) {
-            snprintf(what, sizeof what, "%.0f simulated seconds of runs (at most %.0f)", seconds,
+            snprintf(what, sizeof what, T_("%.0f simulated seconds of runs (at most %.0f)"), seconds,
                      LESSON_BUDGET_SECONDS);
             over = what;
         } else if (work > LESSON_BUDGET_PARTICLE_STEPS) {
-            snprintf(what, sizeof what, "%.3g particle-steps of runs (at most %.3g)", work,
+            snprintf(what, sizeof what, T_("%.3g particle-steps of runs (at most %.3g)"), work,
                      LESSON_BUDGET_PARTICLE_STEPS);
             over = what;
         }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "core/text.h"
 
 const char *const lesson_item_names[] = {
     [LESSON_SAY] = ">",           [LESSON_SET] = "set",       [LESSON_PANE] = "pane",
@@ -110,7 +111,7 @@ void lesson_verror(char *out, size_t out_size, const char *file, int line, int c
         return;
     int n = snprintf(out, out_size, "%s:%d:%d: ", file, line, col);
     if (n >= 0 && (size_t)n < out_size)
-        vsnprintf(out + n, out_size - (size_t)n, format, args);
+        vsnprintf(out + n, out_size - (size_t)n, T_(format), args);
 }
 
 void lesson_error(char *out, size_t out_size, const char *file, int line, int col, const char *format, ...)
@@ -244,20 +245,20 @@ Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(errno));
         if (fd >= 0)
             close(fd);
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, err_size, "%s: cannot read: %s", path,
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path,
                  S_ISDIR(st.st_mode) ? "it is a folder" : "not a regular file (a lesson is a file)");
         close(fd);
         return NULL;
     }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
-        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(errno));
         close(fd);
         return NULL;
     }
@@ -268,7 +269,7 @@ Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
             if (capacity >= ((size_t)1 << 26)) { /* 64 MiB: no lesson is that long */
                 free(text);
                 fclose(f);
-                snprintf(err, err_size, "%s: cannot read: the file is over 64 MiB", path);
+                snprintf(err, err_size, T_("%s: cannot read: the file is over 64 MiB"), path);
                 return NULL;
             }
             char *bigger = realloc(text, capacity * 2);
@@ -289,12 +290,12 @@ Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
     int saved = errno;
     fclose(f);
     if (!text) {
-        snprintf(err, err_size, "%s: out of memory", path);
+        snprintf(err, err_size, T_("%s: out of memory"), path);
         return NULL;
     }
     if (failed) {
         free(text);
-        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(saved));
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(saved));
         return NULL;
     }
     Lesson *lesson = lesson_parse_buffer(path, text, length, err, err_size);

@@ -1,5 +1,6 @@
 /* lexer.c - splits one line of a lesson script into words (see lexer.h). */
 #include "lexer.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,12 +23,12 @@ bool lexer_check_text(const char *line, size_t length, size_t *bad_offset, char 
         if (c < 0x80) {
             if (c == 0) {
                 *bad_offset = i;
-                snprintf(err, err_size, "a NUL byte in the text");
+                snprintf(err, err_size, T_("a NUL byte in the text"));
                 return false;
             }
             if ((c < 0x20 && c != '\t') || c == 0x7F) {
                 *bad_offset = i;
-                snprintf(err, err_size, "control character 0x%02x in the text", c);
+                snprintf(err, err_size, T_("control character 0x%02x in the text"), c);
                 return false;
             }
             i++;
@@ -43,20 +44,20 @@ bool lexer_check_text(const char *line, size_t length, size_t *bad_offset, char 
             extra = 3, min = 0x10000, cp = c & 0x07;
         } else {
             *bad_offset = i;
-            snprintf(err, err_size, "invalid UTF-8 (byte 0x%02x)", c);
+            snprintf(err, err_size, T_("invalid UTF-8 (byte 0x%02x)"), c);
             return false;
         }
         for (int k = 1; k <= extra; k++) {
             if (i + (size_t)k >= length || (s[i + k] & 0xC0) != 0x80) {
                 *bad_offset = i;
-                snprintf(err, err_size, "invalid UTF-8 (byte 0x%02x)", c);
+                snprintf(err, err_size, T_("invalid UTF-8 (byte 0x%02x)"), c);
                 return false;
             }
             cp = (cp << 6) | (s[i + k] & 0x3F);
         }
         if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
             *bad_offset = i;
-            snprintf(err, err_size, "invalid UTF-8 (byte 0x%02x)", c);
+            snprintf(err, err_size, T_("invalid UTF-8 (byte 0x%02x)"), c);
             return false;
         }
         i += (size_t)extra + 1;
@@ -78,7 +79,7 @@ int lexer_split(const char *line, size_t length, size_t from, LessonToken *token
             return count;
         if (count == LEXER_MAX_TOKENS) {
             *bad_offset = i;
-            snprintf(err, err_size, "too many words on one line (at most %d)", LEXER_MAX_TOKENS);
+            snprintf(err, err_size, T_("too many words on one line (at most %d)"), LEXER_MAX_TOKENS);
             return -1;
         }
         LessonToken *t = &tokens[count++];
@@ -96,7 +97,7 @@ int lexer_split(const char *line, size_t length, size_t from, LessonToken *token
             }
             if (i >= length) {
                 *bad_offset = start;
-                snprintf(err, err_size, "unterminated string");
+                snprintf(err, err_size, T_("unterminated string"));
                 return -1;
             }
             i++; /* the closing quote */

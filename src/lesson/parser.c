@@ -24,6 +24,7 @@
 #include "lexer.h"
 #include "render/render.h"
 #include "stage.h"
+#include "core/text.h"
 
 /* Words of the language that may not name a pane. */
 static const char *const keywords[] = {"pane", "start", "not", "all", "off", "within", "of", "at",
@@ -291,9 +292,9 @@ static bool parse_count(Parser *P, const LessonToken *t, const char *what, long 
     if (!parse_quantity(P, t, &q))
         return false;
     if (q.unit[0] || q.value != floor(q.value))
-        return fail(P, t->col, "%s must be a whole number, got '%s'", what, quote(t).text);
+        return fail(P, t->col, "%s must be a whole number, got '%s'", T_(what), quote(t).text);
     if (q.value < (double)min || q.value > (double)max)
-        return fail(P, t->col, "%s must be %ld to %ld, got '%s'", what, min, max, quote(t).text);
+        return fail(P, t->col, "%s must be %ld to %ld, got '%s'", T_(what), min, max, quote(t).text);
     *out = (long)q.value;
     return true;
 }
@@ -351,7 +352,7 @@ static int take_pane(Parser *P, int *i, const char **pane)
         if (*i + 1 >= P->ntok)
             return fail(P, t->col + 5, "expected a pane number after 'pane'"), -1;
         long n;
-        if (!parse_count(P, &P->tok[*i + 1], "a pane number", 1, LESSON_MAX_PANES, &n))
+        if (!parse_count(P, &P->tok[*i + 1], N_("a pane number"), 1, LESSON_MAX_PANES, &n))
             return -1;
         if (n > P->stage.pane_count)
             return fail(P, P->tok[*i + 1].col, "there is no pane %ld (%d %s open)", n, P->stage.pane_count,
@@ -558,15 +559,15 @@ static bool valid_pane_name(Parser *P, const LessonToken *t, char *name)
     lexer_text(t, name, LESSON_MAX_NAME);
     const char *what = NULL;
     if (lesson_metric_find(name) >= 0)
-        what = "a metric";
+        what = N_("a metric");
     else if (params_find(name))
-        what = "a setting";
+        what = N_("a setting");
     else if (params_lookup_name(lesson_plot_names, name) >= 0)
-        what = "a plot";
+        what = N_("a plot");
     else if (params_lookup_name(keywords, name) >= 0)
-        what = "a word of the language";
+        what = N_("a word of the language");
     if (what)
-        return fail(P, t->col, "'%s' cannot name a pane: it is %s", name, what);
+        return fail(P, t->col, "'%s' cannot name a pane: it is %s", name, T_(what));
     return true;
 }
 
@@ -634,7 +635,7 @@ static bool cmd_stepping(Parser *P, int col, LessonItemKind kind)
     long count = 1;
     if (kind != LESSON_RESET && i < P->ntok && looks_numeric(&P->tok[i])) {
         char what[40];
-        snprintf(what, sizeof what, "%s: the count", command);
+        snprintf(what, sizeof what, T_("%s: the count"), command);
         if (!parse_count(P, &P->tok[i++], what, 1, LESSON_MAX_STEP_COUNT, &count))
             return false;
     }
@@ -656,12 +657,12 @@ static bool cmd_stepping(Parser *P, int col, LessonItemKind kind)
 static bool cmd_run(Parser *P, int col, const char *text, size_t length)
 {
     (void)text, (void)length;
-    static const char usage[] = "run: expected a duration such as '600 steps' or '10s'";
+    static const char usage[] = N_("run: expected a duration such as '600 steps' or '10s'");
     if (P->ntok < 2)
         return fail(P, col + 3, usage);
     const LessonToken *t = &P->tok[1];
     if (!looks_numeric(t))
-        return fail(P, t->col, "%s, got '%s'", usage, quote(t).text);
+        return fail(P, t->col, "%s, got '%s'", T_(usage), quote(t).text);
     Quantity q;
     if (!parse_quantity(P, t, &q))
         return false;
@@ -682,7 +683,7 @@ static bool cmd_run(Parser *P, int col, const char *text, size_t length)
                         quote(t).text);
         item->seconds = q.value;
     } else {
-        return fail(P, t->col, "%s, got '%s'", usage, quote(t).text);
+        return fail(P, t->col, "%s, got '%s'", T_(usage), quote(t).text);
     }
     if (i < P->ntok && lexer_is(&P->tok[i], "at")) {
         i++;

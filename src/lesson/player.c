@@ -3,6 +3,7 @@
 
 #include "render/camera.h"
 #include "view.h"
+#include "core/text.h"
 
 #include <assert.h>
 #include <float.h>
@@ -133,7 +134,7 @@ static void record_start(LessonPane *pane)
 static bool out_of_memory(LessonPlayer *p)
 {
     p->failed = true;
-    snprintf(p->err, sizeof p->err, "%s: out of memory", p->lesson->name);
+    snprintf(p->err, sizeof p->err, T_("%s: out of memory"), p->lesson->name);
     return false;
 }
 
@@ -315,9 +316,9 @@ static void evaluate(LessonPlayer *p, int index)
         else
             r->passed = exploded;
         if (exploded)
-            snprintf(saw, sizeof saw, "it exploded at t = %.4g s", s->exploded_time);
+            snprintf(saw, sizeof saw, T_("it exploded at t = %.4g s"), s->exploded_time);
         else
-            snprintf(saw, sizeof saw, "no explosion by t = %.4g s", s->time);
+            snprintf(saw, sizeof saw, T_("no explosion by t = %.4g s"), s->time);
     } else {
         double reference = e->value;
         char against[120] = "";
@@ -841,19 +842,19 @@ bool lesson_player_reset_panes(LessonPlayer *p)
 bool lesson_player_adjust(LessonPlayer *p, int pane, const char *key, const char *value, char *err, size_t err_size)
 {
     if (p->state != LESSON_PLAYING) {
-        snprintf(err, err_size, "%s: the lesson unlocks no setting here", key);
+        snprintf(err, err_size, T_("%s: the lesson unlocks no setting here"), key);
         return false;
     }
     bool unlocked = false;
     for (int k = 0; k < p->unlocked_count; k++)
         unlocked = unlocked || strcmp(p->unlocked[k], key) == 0;
     if (!unlocked) {
-        snprintf(err, err_size, "%s: locked in this part of the lesson", key);
+        snprintf(err, err_size, T_("%s: locked in this part of the lesson"), key);
         return false;
     }
     int from = pane < 0 ? 0 : pane, to = pane < 0 ? p->pane_count : pane + 1;
     if (pane >= p->pane_count || (p->unlocked_pane && (pane < 0 || strcmp(p->panes[pane].name, p->unlocked_pane)))) {
-        snprintf(err, err_size, "%s: locked in this pane", key);
+        snprintf(err, err_size, T_("%s: locked in this pane"), key);
         return false;
     }
     Params changed[LESSON_MAX_PANES];
@@ -865,7 +866,7 @@ bool lesson_player_adjust(LessonPlayer *p, int pane, const char *key, const char
     for (int i = from; i < to; i++) {
         p->stage.params[i] = changed[i];
         if (!solver_set_params(p->panes[i].solver, &changed[i]))
-            return out_of_memory(p), snprintf(err, err_size, "out of memory"), false;
+            return out_of_memory(p), snprintf(err, err_size, T_("out of memory")), false;
         if (p->panes[i].solver->step == 0)
             record_start(&p->panes[i]);
     }

@@ -1,5 +1,6 @@
 /* stage.c - the panes a lesson has open and their settings (see stage.h). */
 #include "stage.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -50,7 +51,7 @@ bool stage_play(LessonStage *stage, const LessonItem *item, unsigned *changed, c
     case LESSON_SET:
         if (item->pane) {
             if (index < 0) {
-                snprintf(err, err_size, "pane '%s' is not open", item->pane);
+                snprintf(err, err_size, T_("pane '%s' is not open"), item->pane);
                 return false;
             }
             /* on a copy, so that a refused line changes nothing */
@@ -70,7 +71,7 @@ bool stage_play(LessonStage *stage, const LessonItem *item, unsigned *changed, c
                 if (!stage_apply_settings(&panes[i], item->settings, item->setting_count, err, err_size, col)) {
                     char inner[320];
                     snprintf(inner, sizeof inner, "%s", err);
-                    snprintf(err, err_size, "in pane '%s': %s", stage->names[i], inner);
+                    snprintf(err, err_size, T_("in pane '%s': %s"), stage->names[i], inner);
                     return false;
                 }
             }
@@ -82,11 +83,11 @@ bool stage_play(LessonStage *stage, const LessonItem *item, unsigned *changed, c
         }
     case LESSON_PANE: {
         if (index >= 0) {
-            snprintf(err, err_size, "pane '%s' is already open", item->pane);
+            snprintf(err, err_size, T_("pane '%s' is already open"), item->pane);
             return false;
         }
         if (stage->pane_count == LESSON_MAX_PANES) {
-            snprintf(err, err_size, "too many panes: %d are open already (close one first)", LESSON_MAX_PANES);
+            snprintf(err, err_size, T_("too many panes: %d are open already (close one first)"), LESSON_MAX_PANES);
             return false;
         }
         Params p = stage->base;
@@ -102,7 +103,7 @@ bool stage_play(LessonStage *stage, const LessonItem *item, unsigned *changed, c
     case LESSON_CLOSE:
     case LESSON_LABEL:
         if (index < 0) {
-            snprintf(err, err_size, "pane '%s' is not open", item->pane);
+            snprintf(err, err_size, T_("pane '%s' is not open"), item->pane);
             return false;
         }
         if (item->kind == LESSON_LABEL) {

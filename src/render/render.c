@@ -8,6 +8,7 @@
  * on screen.
  */
 #include "render.h"
+#include "core/text.h"
 
 #include <assert.h>
 #include <math.h>
@@ -743,7 +744,8 @@ int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
     /* the 10 % line before the step where Provot's limit falls, when it is on the ramp */
     float limit_at = 0.1f / full * (float)PALETTE_STRAIN_STEPS;
     int limit_step = limit_at > 0.5f && limit_at < (float)PALETTE_STRAIN_STEPS - 0.5f ? (int)lroundf(limit_at) : -1;
-    x = canvas_text(canvas, x, y, compact ? "0%" : "strain 0% ", PALETTE_TEXT, ATTR_NONE);
+    /* xgettext:no-c-format */
+    x = canvas_text(canvas, x, y, compact ? "0%" : T_("strain 0% "), PALETTE_TEXT, ATTR_NONE);
     for (int step = 0; step < PALETTE_STRAIN_STEPS; step++) {
         if (step == limit_step)
             canvas_put(canvas, x++, y, '|', PALETTE_TEXT, PALETTE_DEFAULT, ATTR_BOLD);
@@ -752,12 +754,13 @@ int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
     }
     char top[24];
     snprintf(top, sizeof top, compact ? "%.3g%% " : " %.3g%%  ", 100.0 * full);
+    text_decimals(top, sizeof top);
     x = canvas_text(canvas, x, y, top, PALETTE_TEXT, ATTR_NONE);
     if (limit_step >= 0 && !compact)
         x = canvas_text(canvas, x, y, "|=10%  ", PALETTE_TEXT, ATTR_NONE);
     canvas_put(canvas, x++, y, ascii ? (uint32_t)WARN_ASCII : FULL_BLOCK, PALETTE_STRAIN_WARN, PALETTE_DEFAULT,
                ATTR_BOLD);
-    return compact ? x : canvas_text(canvas, x, y, " tearing", PALETTE_TEXT, ATTR_NONE);
+    return compact ? x : canvas_text(canvas, x, y, T_(" tearing"), PALETTE_TEXT, ATTR_NONE);
 }
 
 void render_draw_solver_cloth(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options)
@@ -854,6 +857,7 @@ static void plot_number(char *out, size_t size, double value, bool percent)
         snprintf(out, size, "%.3g", value);
     if (percent)
         strncat(out, "%", size - strlen(out) - 1);
+    text_decimals(out, size); /* 0,692% in Ukrainian */
 }
 
 /* Code points in a UTF-8 text: the cells it takes in a plot's label. */

@@ -3,7 +3,9 @@
 #define _XOPEN_SOURCE 700 /* wcwidth */
 #include <criterion/criterion.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -204,8 +206,13 @@ static int widest_line(const char *text, char *line, size_t line_size)
     return widest;
 }
 
-Test(cli, every_help_and_listing_fits_in_80_columns)
+/* Every --help and listing, in the locale lc_all (NULL: the suite's, which
+ * speaks English); with ukrainian, each must be in Ukrainian too (a
+ * catalogue that did not load would pass the width by being English). */
+static void expect_every_help_within_80_columns(const char *lc_all, bool ukrainian)
 {
+    if (lc_all)
+        setenv("LC_ALL", lc_all, 1);
     /* six lines of --help were 84 to 98 columns; params was a table of 386 */
     const char *const commands[][5] = {
         {"", "--help", NULL},
@@ -235,8 +242,22 @@ Test(cli, every_help_and_listing_fits_in_80_columns)
         cr_expect_gt(strlen(out), 10, "%s: says nothing", name);
         char line[1024];
         int widest = widest_line(out, line, sizeof line);
-        cr_expect_leq(widest, 80, "%s: a line of %d columns:\n%s", name, widest, line);
+        cr_expect_leq(widest, 80, "%s (LC_ALL=%s): a line of %d columns:\n%s", name, lc_all ? lc_all : "", widest,
+                      line);
+        if (ukrainian && strcmp(commands[k][1], "--version") != 0)
+            cr_expect(strstr(out, "використання") || strstr(out, "тканин") || strstr(out, "частин"),
+                      "%s (LC_ALL=%s) is not in Ukrainian:\n%s", name, lc_all, out);
     }
+}
+
+Test(cli, every_help_and_listing_fits_in_80_columns)
+{
+    expect_every_help_within_80_columns(NULL, false);
+}
+
+Test(cli, every_help_and_listing_fits_in_80_columns_in_ukrainian)
+{
+    expect_every_help_within_80_columns("uk_UA.UTF-8", true);
 }
 
 Test(cli, a_bad_background_is_one_line_before_the_terminal_is_touched)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/i18n.h"
 #include "app/tui_private.h"
 #include "render/canvas.h"
 
@@ -179,6 +180,10 @@ static void expect_every_word(const char *shown, const char *line, const char *w
  * of it is there; returns the pages. */
 static int expect_whole_help(const char *const *keys, const char *footer, int cols, int rows)
 {
+    /* "more: Space", in the language the help is drawn in */
+    char more[64];
+    snprintf(more, sizeof more, "%s", _(" more: Space ") + 1);
+    more[strlen(more) - 1] = '\0';
     TuiHelpPlan plan;
     tui_help_plan(keys, footer, rows, cols, &plan);
     cr_assert(plan.pages >= 1);
@@ -195,13 +200,13 @@ static int expect_whole_help(const char *const *keys, const char *footer, int co
         strcat(shown, page_text);
         strcat(shown, "\n");
         if (page + 1 < plan.pages)
-            cr_expect(strstr(page_text, "more") != NULL, "%dx%d: page %d of %d does not say there is more:\n%s",
+            cr_expect(strstr(page_text, more) != NULL, "%dx%d: page %d of %d does not say there is more:\n%s",
                       cols, rows, page + 1, plan.pages, page_text);
     }
     canvas_destroy(c);
     for (int k = 0; keys[2 * k]; k++) {
         expect_every_word(shown, keys[2 * k], "the label", cols, rows);
-        expect_every_word(shown, keys[2 * k + 1], "the line", cols, rows);
+        expect_every_word(shown, _(keys[2 * k + 1]), "the line", cols, rows);
     }
     expect_every_word(shown, footer, "the footer", cols, rows);
     return plan.pages;
@@ -224,6 +229,29 @@ Test(help, the_lesson_help_shows_every_key_whole_on_one_page_from_80x24)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         cr_expect_eq(expect_whole_help(tui_lesson_key_help, lesson_footer, sizes[k][0], sizes[k][1]), 1,
                      "%dx%d: pages", sizes[k][0], sizes[k][1]);
+}
+
+/* The help as a Ukrainian class sees it (words are longer): still one page
+ * at 80x24. The catalogue is the build tree's, as the program finds it. */
+static void speak_ukrainian(void)
+{
+    setenv("LC_ALL", "uk_UA.UTF-8", 1);
+    i18n_init();
+    if (strcmp(_("this help"), "this help") == 0)
+        cr_skip_test("no Ukrainian catalogue (uk_UA.UTF-8 not generated, or build/locale missing)");
+}
+
+Test(help, the_sandbox_help_shows_every_key_whole_on_one_page_from_80x24_in_ukrainian)
+{
+    speak_ukrainian();
+    cr_expect_eq(expect_whole_help(tui_key_help, _(sandbox_footer), 80, 24), 1, "80x24: pages");
+    cr_expect_gt(expect_whole_help(tui_key_help, _(sandbox_footer), 40, 12), 1, "40x12: pages");
+}
+
+Test(help, the_lesson_help_shows_every_key_whole_on_one_page_from_80x24_in_ukrainian)
+{
+    speak_ukrainian();
+    cr_expect_eq(expect_whole_help(tui_lesson_key_help, _(lesson_footer), 80, 24), 1, "80x24: pages");
 }
 
 Test(help, a_screen_too_small_for_the_help_pages_it_and_says_there_is_more)

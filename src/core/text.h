@@ -1,0 +1,41 @@
+/* text.h - how core marks the words a person reads, without gettext.
+ *
+ * Core is libc + libm only and never calls gettext. A string a person reads
+ * is marked N_("...") (a no-op: xgettext finds it, app/ translates it where
+ * it is shown). A message core formats itself (an error into err) passes
+ * its format through T_(): the translator app/ installs at start
+ * (text_set_translator; none: the text as written, which is what the tests
+ * and every caller that never installs one get). */
+#ifndef CLOTHSIM_CORE_TEXT_H
+#define CLOTHSIM_CORE_TEXT_H
+
+#include <stddef.h>
+
+#define N_(text) text
+
+/* Gives the text a person reads for msgid: a string that lives as long as
+ * the program (gettext's are). */
+typedef const char *(*TextTranslator)(const char *msgid);
+
+/* Installs translate for T_ (NULL: the text as written). Call once, before
+ * any thread starts. */
+void text_set_translator(TextTranslator translate);
+
+/* msgid as the installed translator gives it. The format attribute lets the
+ * compiler check printf formats through it. */
+const char *text_translate(const char *msgid) __attribute__((format_arg(1)));
+#define T_(text) text_translate(text)
+
+/* The decimal separator of numbers a person reads: "." until app/ sets
+ * the locale's (i18n_init: "," in Ukrainian). Data (CSV, scripts, --set)
+ * never goes through it. point: at most 7 bytes, copied. */
+void text_set_decimal_point(const char *point);
+const char *text_decimal_point(void);
+
+/* Replaces, in place, each '.' of text that stands between two digits by
+ * the decimal separator (text printed in the C locale; text_size bytes in
+ * all, never overrun: with no room the rest keeps its '.'). For what a
+ * person reads only. */
+void text_decimals(char *text, size_t text_size);
+
+#endif
