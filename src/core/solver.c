@@ -57,7 +57,10 @@ const char *const solver_stage_names[] = {"kinematics", "forces",       "integra
  * the wind, integration, sphere contact, velocity and explosion check
  * stages below, vectorised, with the same bits as the plain code, which
  * stays the readable reference (plain_relax forces it; test_fast.c). */
-static bool fast_path(const Solver *s) { return s->params.order == ORDER_COLORED && !s->plain_relax; }
+static bool fast_path(const Solver *s)
+{
+    return (s->params.order == ORDER_COLORED || s->params.order == ORDER_SEQUENTIAL) && !s->plain_relax;
+}
 
 bool solver_is_position_based(int integrator)
 {
@@ -573,17 +576,6 @@ DEFINE_PICK(pick_double, double, uint64_t)
 /* A value as a float and its remainder. */
 #define SPLIT(sum, x, r) ((x) = (float)(sum), (r) = (float)((sum) - (double)(x)))
 
-/* x + r + step as a float nx and its remainder nr. The step goes to the
- * remainder first: x + step in double would already round a step of 1e-13
- * at 1.5 m (double resolves 2e-16 there) by a quarter of a percent, the
- * same way step after step. */
-#define ADD_KEPT(x, r, step, nx, nr)                                                                             \
-    do {                                                                                                         \
-        double t_ = (double)(r) + (step);                                                                        \
-        (nx) = (float)((double)(x) + t_);                                                                        \
-        (nr) = ((double)(x) - (double)(nx)) + t_;                                                                \
-    } while (0)
-
 /* Where particle i moved since the substep began, in double: the floats'
  * difference (exact for the small moves of one substep) plus the
  * remainders'. */
@@ -770,15 +762,6 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
  * free ends' link counts, into its multiplier and into the full move of both
  * ends: no particle moves more than the mean of its links' steps, and the
  * multiplier stays the force the moves add up to, as in Gauss-Seidel. */
-/* Particle i moved by factor * d, kept as the integrators keep a step. */
-static inline void move_kept(Cloth *c, uint32_t i, double factor, const float d[3])
-{
-    float x = c->x[i], y = c->y[i], z = c->z[i];
-    ADD_KEPT(x, c->rx[i], factor * d[0], c->x[i], c->rx[i]);
-    ADD_KEPT(y, c->ry[i], factor * d[1], c->y[i], c->ry[i]);
-    ADD_KEPT(z, c->rz[i], factor * d[2], c->z[i], c->rz[i]);
-}
-
 static void project_links(Solver *s, float h)
 {
     Cloth *c = s->cloth;
@@ -828,15 +811,14 @@ static void project_links(Solver *s, float h)
                 most = s->jacobi_count[b];
             share = most > 0 ? 1.0f / (float)most : 1.0f;
         }
+        if (!jacobi) {
+            solver_relax_link(c, (uint32_t)l, k[f], alpha[f], xpbd, kept, &s->lambda[l]);
+            continue;
+        }
         float scale, d[3];
         if (k[f] <= 0.0f ||
             !solver_link_correction(c, (uint32_t)l, k[f], alpha[f], xpbd, share, &s->lambda[l], &scale, d))
             continue;
-        if (kept && !jacobi) {
-            move_kept(c, a, wa * (double)scale, d);
-            move_kept(c, b, -wb * (double)scale, d);
-            continue;
-        }
         tx[a] += wa * scale * d[0], ty[a] += wa * scale * d[1], tz[a] += wa * scale * d[2];
         tx[b] -= wb * scale * d[0], ty[b] -= wb * scale * d[1], tz[b] -= wb * scale * d[2];
     }
@@ -849,7 +831,7 @@ static void project_links(Solver *s, float h)
             float mean = xpbd ? 1.0f : 1.0f / (float)s->jacobi_count[i];
             if (kept) {
                 float move[3] = {s->jx[i], s->jy[i], s->jz[i]};
-                move_kept(c, i, mean, move);
+                solver_move_kept(c, (uint32_t)i, mean, move);
             } else {
                 c->x[i] += s->jx[i] * mean, c->y[i] += s->jy[i] * mean, c->z[i] += s->jz[i] * mean;
             }
@@ -1115,7 +1097,13 @@ static void begin_substep(Solver *s)
 static void relax_pass(Solver *s)
 {
     float h = (float)params_substep(&s->params);
-    if (fast_path(s)) {
+    if (fast_path(s) && s->params.order == ORDER_SEQUENTIAL) {
+        /* project_links on the sequential schedule: the same bits */
+        float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
+        link_constants(s, h, k, alpha);
+        relax_fast_sequential(s->relax_fast, s, k, alpha, h < SOLVER_KEEP_BELOW);
+        stage_collide(s, false, false);
+    } else if (fast_path(s)) {
         /* the fast path: the two calls below, vectorised and threaded */
         float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
         link_constants(s, h, k, alpha);
@@ -1198,7 +1186,7 @@ void solver_substep(Solver *s)
 {
     if (!ensure_substep_started(s))
         return;
-    if (s->phase == PHASE_RELAXING && fast_path(s) && !s->trace_residual) {
+    if (s->phase == PHASE_RELAXING && fast_path(s) && s->params.order == ORDER_COLORED && !s->trace_residual) {
         /* the passes left as one job on the threads, where it can: the same
          * as relax_pass each time, with no residual to trace between them */
         float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
