@@ -70,6 +70,10 @@ struct RelaxSchedule {
     int32_t *slot_link, *slot_a, *slot_b, *slot_family;
     uint8_t *slot_real; /* 0 for padding */
     uint8_t *slot_live; /* real and not torn */
+    /* per vector of SLOT_LANES slots: 1 where its real slots are a prefix
+     * and their links, a ends and b ends each run on by one (the vertical
+     * families): plain vector loads and stores instead of gathers */
+    uint8_t *vector_run;
     int group_count;
     int *group_start; /* group_count + 1 entries: group g is slots group_start[g] .. group_start[g + 1] */
     int *wait_start;  /* group_count + 1 entries: group g waits for waits[wait_start[g] .. wait_start[g + 1]] */
@@ -295,13 +299,14 @@ RelaxSchedule *relax_schedule_create(const Cloth *c, int threads)
     s->slot_b = aligned_ints((size_t)slots), s->slot_family = aligned_ints((size_t)slots);
     s->slot_real = calloc((size_t)slots + 64, 1);
     s->slot_live = calloc((size_t)slots + 64, 1);
+    s->vector_run = calloc((size_t)slots / SLOT_LANES + 1, 1);
     s->progress = aligned_alloc(64, (size_t)threads * sizeof *s->progress);
     group_thread = malloc(group_slots * sizeof *group_thread);
     group_phase = malloc(group_slots * sizeof *group_phase);
     group_local = malloc(group_slots * sizeof *group_local);
     dense = malloc(group_slots * (size_t)threads * sizeof *dense);
     if (!s->group_start || !s->wait_start || !s->waits || !s->publish || !s->slot_link || !s->slot_a || !s->slot_b ||
-        !s->slot_family || !s->slot_real || !s->slot_live || !s->progress || !group_thread || !group_phase ||
+        !s->slot_family || !s->slot_real || !s->slot_live || !s->vector_run || !s->progress || !group_thread || !group_phase ||
         !group_local || !dense)
         goto fail;
     for (int t = 0; t < threads; t++)
@@ -358,6 +363,15 @@ RelaxSchedule *relax_schedule_create(const Cloth *c, int threads)
         }
     }
     s->wait_start[groups] = w;
+    for (int v = 0; v < slots / SLOT_LANES; v++) {
+        const int i = v * SLOT_LANES;
+        bool run = s->slot_real[i];
+        for (int j = 1; j < SLOT_LANES && run; j++)
+            run = !s->slot_real[i + j] ||
+                  (s->slot_real[i + j - 1] && s->slot_link[i + j] == s->slot_link[i] + j &&
+                   s->slot_a[i + j] == s->slot_a[i] + j && s->slot_b[i + j] == s->slot_b[i] + j);
+        s->vector_run[v] = run;
+    }
     check_schedule(s, c, link_group, dep, group_thread, group_phase, group_local);
     free(level), free(last), free(dep), free(link_group), free(order), free(thread_of), free(phase_of);
     free(group_thread), free(group_phase), free(group_local), free(dense);
@@ -374,7 +388,7 @@ void relax_schedule_destroy(RelaxSchedule *s)
     if (!s)
         return;
     free(s->slot_link), free(s->slot_a), free(s->slot_b), free(s->slot_family);
-    free(s->slot_real), free(s->slot_live);
+    free(s->slot_real), free(s->slot_live), free(s->vector_run);
     free(s->group_start), free(s->wait_start), free(s->waits), free(s->publish);
     free(s->progress);
     free(s);
@@ -428,40 +442,56 @@ AVX512 static void run_wide(const RelaxSchedule *s, Cloth *c, float *lambda, con
         __m512i family = _mm512_load_si512(s->slot_family + i);
         __mmask16 live = _mm512_test_epi32_mask(_mm512_cvtepu8_epi32(_mm_loadu_si128((const void *)(s->slot_live + i))),
                                                 _mm512_set1_epi32(0xff));
+        const bool run = s->vector_run[i / SLOT_LANES];
+        const int a0 = s->slot_a[i], b0 = s->slot_b[i], l0 = s->slot_link[i];
         __m512 k = _mm512_permutexvar_ps(family, k_family);
         live &= _mm512_cmp_ps_mask(k, zero, _CMP_NLE_UQ); /* the plain loop skips k <= 0 */
-        __m512 wa = _mm512_i32gather_ps(a, c->inv_mass, 4), wb = _mm512_i32gather_ps(b, c->inv_mass, 4);
+        if (!live)
+            continue;
+        /* a run's lanes past the live ones are not read: masked loads */
+#define LOAD(base, index, first) \
+    (run ? _mm512_maskz_loadu_ps(live, (base) + (first)) : _mm512_mask_i32gather_ps(zero, live, index, base, 4))
+#define STORE(base, index, first, value)                                                                       \
+    do {                                                                                                        \
+        if (run)                                                                                                \
+            _mm512_mask_storeu_ps((base) + (first), live, value);                                               \
+        else                                                                                                    \
+            _mm512_mask_i32scatter_ps(base, live, index, value, 4);                                              \
+    } while (0)
+        __m512 wa = LOAD(c->inv_mass, a, a0), wb = LOAD(c->inv_mass, b, b0);
         __m512 w = _mm512_add_ps(wa, wb);
         live &= _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
-        __m512 xa = _mm512_i32gather_ps(a, x, 4), ya = _mm512_i32gather_ps(a, y, 4), za = _mm512_i32gather_ps(a, z, 4);
-        __m512 xb = _mm512_i32gather_ps(b, x, 4), yb = _mm512_i32gather_ps(b, y, 4), zb = _mm512_i32gather_ps(b, z, 4);
+        __m512 xa = LOAD(x, a, a0), ya = LOAD(y, a, a0), za = LOAD(z, a, a0);
+        __m512 xb = LOAD(x, b, b0), yb = LOAD(y, b, b0), zb = LOAD(z, b, b0);
         __m512 d0 = _mm512_sub_ps(xb, xa), d1 = _mm512_sub_ps(yb, ya), d2 = _mm512_sub_ps(zb, za);
         __m512 length = _mm512_sqrt_ps(
             _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d0, d0), _mm512_mul_ps(d1, d1)), _mm512_mul_ps(d2, d2)));
         live &= _mm512_cmp_ps_mask(length, tiny, _CMP_NLT_UQ);
         if (!live)
             continue;
-        __m512 rest = _mm512_i32gather_ps(link, c->rest_length, 4);
+        __m512 rest = LOAD(c->rest_length, link, l0);
         __m512 error = _mm512_sub_ps(length, rest);
         __m512 scale;
         if (p->xpbd) {
             __m512 alpha_link = _mm512_mul_ps(_mm512_permutexvar_ps(family, alpha_family), rest);
-            __m512 old = _mm512_mask_i32gather_ps(zero, live, link, lambda, 4);
+            __m512 old = LOAD(lambda, link, l0);
             __m512 minus_error = _mm512_xor_ps(error, _mm512_set1_ps(-0.0f)); /* the plain loop's -error */
             __m512 dlambda = _mm512_div_ps(_mm512_sub_ps(minus_error, _mm512_mul_ps(alpha_link, old)),
                                            _mm512_add_ps(w, alpha_link));
-            _mm512_mask_i32scatter_ps(lambda, live, link, _mm512_add_ps(old, dlambda), 4);
+            STORE(lambda, link, l0, _mm512_add_ps(old, dlambda));
             scale = _mm512_div_ps(_mm512_xor_ps(dlambda, _mm512_set1_ps(-0.0f)), length);
         } else {
             scale = _mm512_div_ps(_mm512_mul_ps(k, error), _mm512_mul_ps(length, w));
         }
         __m512 ma = _mm512_mul_ps(wa, scale), mb = _mm512_mul_ps(wb, scale);
-        _mm512_mask_i32scatter_ps(x, live, a, _mm512_add_ps(xa, _mm512_mul_ps(ma, d0)), 4);
-        _mm512_mask_i32scatter_ps(y, live, a, _mm512_add_ps(ya, _mm512_mul_ps(ma, d1)), 4);
-        _mm512_mask_i32scatter_ps(z, live, a, _mm512_add_ps(za, _mm512_mul_ps(ma, d2)), 4);
-        _mm512_mask_i32scatter_ps(x, live, b, _mm512_sub_ps(xb, _mm512_mul_ps(mb, d0)), 4);
-        _mm512_mask_i32scatter_ps(y, live, b, _mm512_sub_ps(yb, _mm512_mul_ps(mb, d1)), 4);
-        _mm512_mask_i32scatter_ps(z, live, b, _mm512_sub_ps(zb, _mm512_mul_ps(mb, d2)), 4);
+        STORE(x, a, a0, _mm512_add_ps(xa, _mm512_mul_ps(ma, d0)));
+        STORE(y, a, a0, _mm512_add_ps(ya, _mm512_mul_ps(ma, d1)));
+        STORE(z, a, a0, _mm512_add_ps(za, _mm512_mul_ps(ma, d2)));
+        STORE(x, b, b0, _mm512_sub_ps(xb, _mm512_mul_ps(mb, d0)));
+        STORE(y, b, b0, _mm512_sub_ps(yb, _mm512_mul_ps(mb, d1)));
+        STORE(z, b, b0, _mm512_sub_ps(zb, _mm512_mul_ps(mb, d2)));
+#undef LOAD
+#undef STORE
     }
 }
 #endif
