@@ -1907,7 +1907,7 @@ bool relax_fast_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT]
 /* ------------------------------------------------------------ the sequential order */
 
 void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
-                           const float alpha[LINK_FAMILY_COUNT], bool kept)
+                           const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi)
 {
     Job *job = &f->job;
     job->kind = JOB_SEQUENTIAL;
@@ -1921,6 +1921,9 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
         job->constants.k[fam] = k[fam], job->constants.alpha[fam] = alpha[fam];
     job->constants.xpbd = s->params.integrator == INTEGRATOR_XPBD;
     job->constants.kept = kept;
+    job->constants.jacobi = jacobi;
+    job->constants.jacobi_count = s->jacobi_count;
+    job->constants.jx = s->jx, job->constants.jy = s->jy, job->constants.jz = s->jz;
     job->constants.kernels = f->wide ? RELAX_FAST_AVX512 : f->simd ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
     job->serial = ++f->sequential_serial;
     run_on_threads(f);

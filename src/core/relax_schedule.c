@@ -13,9 +13,9 @@
  * and divisions instead of waiting for each), or, where the processor has
  * AVX-512, sixteen slots a vector: gathers, the same float operations in
  * the same order (no fused multiply-add), masked scatters. Corrections kept
- * as remainders (substeps below SOLVER_KEEP_BELOW) always take the plain
- * function: the remainders are doubles, and their gathers would cost more
- * than they gain.
+ * as remainders (substeps below SOLVER_KEEP_BELOW), and order=jacobi's
+ * sums, always take the plain functions: the remainders are doubles, and
+ * their gathers would cost more than they gain.
  */
 #include "relax_schedule.h"
 
@@ -418,7 +418,10 @@ static void run_plain(const RelaxSchedule *s, Cloth *c, float *lambda, const Rel
             continue;
         int f = s->slot_family[i];
         uint32_t l = (uint32_t)s->slot_link[i];
-        solver_relax_link(c, l, p->k[f], p->alpha[f], p->xpbd, p->kept, &lambda[l]);
+        if (p->jacobi)
+            solver_jacobi_link(c, l, p->k[f], p->alpha[f], p->xpbd, p->jacobi_count, &lambda[l], p->jx, p->jy, p->jz);
+        else
+            solver_relax_link(c, l, p->k[f], p->alpha[f], p->xpbd, p->kept, &lambda[l]);
     }
 }
 
@@ -499,7 +502,7 @@ AVX512 static void run_wide(const RelaxSchedule *s, Cloth *c, float *lambda, con
 static void run_group(const RelaxSchedule *s, Cloth *c, float *lambda, const RelaxPassConstants *p, int from, int to)
 {
 #if SCHEDULE_X86
-    if (p->kernels >= RELAX_FAST_AVX512 && !p->kept) {
+    if (p->kernels >= RELAX_FAST_AVX512 && !p->kept && !p->jacobi) {
         run_wide(s, c, lambda, p, from, to);
         return;
     }

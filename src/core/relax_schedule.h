@@ -19,8 +19,11 @@
  *   is past that link's level. Every wait is for a lower level, so no two
  *   threads wait for each other.
  *
+ * order=jacobi keeps the same pairs in order: its links read the positions
+ * the pass began with and add to each particle's sum, in the listed order.
+ *
  * relax_schedule_run gives the plain loop's bits (solver.c, project_links,
- * sequential) whatever the thread count and the kernel level; test_fast.c
+ * sequential and jacobi) whatever the thread count and the kernel level; test_fast.c
  * compares them. Nothing here allocates after relax_schedule_create.
  */
 #ifndef CLOTHSIM_RELAX_SCHEDULE_H
@@ -51,6 +54,11 @@ int relax_schedule_levels(const RelaxSchedule *schedule);
 typedef struct RelaxPassConstants {
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
     bool xpbd, kept;
+    /* order=jacobi: corrections from the positions the pass began with,
+     * added to jx / jy / jz (solver_jacobi_link) */
+    bool jacobi;
+    const uint16_t *jacobi_count;
+    float *jx, *jy, *jz;
     RelaxFastKernels kernels;
 } RelaxPassConstants;
 

@@ -22,6 +22,7 @@
  */
 #include "solver.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ const char *const solver_stage_names[] = {"kinematics", "forces",       "integra
  * stays the readable reference (plain_relax forces it; test_fast.c). */
 static bool fast_path(const Solver *s)
 {
-    return (s->params.order == ORDER_COLORED || s->params.order == ORDER_SEQUENTIAL) && !s->plain_relax;
+    return s->params.order != ORDER_SHUFFLED && !s->plain_relax;
 }
 
 bool solver_is_position_based(int integrator)
@@ -762,7 +763,9 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
  * free ends' link counts, into its multiplier and into the full move of both
  * ends: no particle moves more than the mean of its links' steps, and the
  * multiplier stays the force the moves add up to, as in Gauss-Seidel. */
-static void project_links(Solver *s, float h)
+/* fast: the loop over the links on the fast path's schedule
+ * (relax_fast_sequential), sequential and jacobi: the same bits. */
+static void project_links(Solver *s, float h, bool fast)
 {
     Cloth *c = s->cloth;
     const int integrator = s->params.integrator;
@@ -785,7 +788,6 @@ static void project_links(Solver *s, float h)
      * order stays in float at every step: its fast path (relax_fast.c)
      * gives this loop's bits and keeps to float32 there. */
     const bool kept = order != ORDER_COLORED && h < SOLVER_KEEP_BELOW;
-    float *tx = jacobi ? s->jx : c->x, *ty = jacobi ? s->jy : c->y, *tz = jacobi ? s->jz : c->z;
     if (jacobi) {
         memset(s->jx, 0, (size_t)c->count * sizeof(float));
         memset(s->jy, 0, (size_t)c->count * sizeof(float));
@@ -799,28 +801,18 @@ static void project_links(Solver *s, float h)
             s->jacobi_count[a]++, s->jacobi_count[b]++;
         }
     }
-    for (int n = 0; n < c->link_count; n++) {
+    if (fast) {
+        assert(!visit);
+        relax_fast_sequential(s->relax_fast, s, k, alpha, kept, jacobi);
+    }
+    for (int n = 0; n < c->link_count && !fast; n++) {
         int l = visit ? (int)visit[n] : n;
         int f = c->family[l];
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        float wa = c->inv_mass[a], wb = c->inv_mass[b];
-        float share = 1.0f;
-        if (jacobi && xpbd) {
-            int most = wa > 0.0f ? s->jacobi_count[a] : 0;
-            if (wb > 0.0f && s->jacobi_count[b] > most)
-                most = s->jacobi_count[b];
-            share = most > 0 ? 1.0f / (float)most : 1.0f;
-        }
-        if (!jacobi) {
+        if (jacobi)
+            solver_jacobi_link(c, (uint32_t)l, k[f], alpha[f], xpbd, s->jacobi_count, &s->lambda[l], s->jx, s->jy,
+                               s->jz);
+        else
             solver_relax_link(c, (uint32_t)l, k[f], alpha[f], xpbd, kept, &s->lambda[l]);
-            continue;
-        }
-        float scale, d[3];
-        if (k[f] <= 0.0f ||
-            !solver_link_correction(c, (uint32_t)l, k[f], alpha[f], xpbd, share, &s->lambda[l], &scale, d))
-            continue;
-        tx[a] += wa * scale * d[0], ty[a] += wa * scale * d[1], tz[a] += wa * scale * d[2];
-        tx[b] -= wb * scale * d[0], ty[b] -= wb * scale * d[1], tz[b] -= wb * scale * d[2];
     }
     if (jacobi) {
         /* jakobsen, pbd: each particle takes the mean of the corrections it
@@ -1097,11 +1089,9 @@ static void begin_substep(Solver *s)
 static void relax_pass(Solver *s)
 {
     float h = (float)params_substep(&s->params);
-    if (fast_path(s) && s->params.order == ORDER_SEQUENTIAL) {
-        /* project_links on the sequential schedule: the same bits */
-        float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
-        link_constants(s, h, k, alpha);
-        relax_fast_sequential(s->relax_fast, s, k, alpha, h < SOLVER_KEEP_BELOW);
+    if (fast_path(s) && s->params.order != ORDER_COLORED) {
+        /* sequential, jacobi: the links on the fast path's schedule */
+        project_links(s, h, true);
         stage_collide(s, false, false);
     } else if (fast_path(s)) {
         /* the fast path: the two calls below, vectorised and threaded */
@@ -1109,7 +1099,7 @@ static void relax_pass(Solver *s)
         link_constants(s, h, k, alpha);
         relax_fast_pass(s->relax_fast, s, k, alpha);
     } else {
-        project_links(s, h);
+        project_links(s, h, false);
         stage_collide(s, false, false);
     }
     s->pass++;
