@@ -11,6 +11,7 @@
 
 #include "../support.h"
 #include "core/relax_fast.h"
+#include "core/relax_schedule.h"
 
 /* ------------------------------------------------------------ the colouring */
 
@@ -70,6 +71,34 @@ Test(fast, no_two_links_of_a_group_or_two_bands_of_a_phase_share_a_particle_and_
     const int sizes[][2] = {{40, 40}, {37, 23}, {1, 1}, {2, 2}, {3, 3}, {41, 1}, {1, 30}, {9, 17}, {64, 5}, {12, 9}, {20, 16}, {5, 33}, {90, 90}, {77, 101}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         expect_valid_colouring(sizes[k][0], sizes[k][1]);
+}
+
+/* relax_schedule_create checks with asserts that no particle is twice in
+ * a group, that every link comes after the last link before it at either
+ * end (in an earlier group of its thread, or behind a wait for the other
+ * thread), and that every wait is for a group that cannot wait back. */
+Test(fast, sequential_schedules_keep_their_invariants_at_any_size_and_thread_count)
+{
+    const int sizes[][2] = {{40, 40}, {37, 23}, {1, 1}, {2, 2}, {3, 3}, {41, 1}, {1, 30}, {9, 17}, {5, 33}, {80, 80}};
+    const int threads[] = {1, 2, 3, 4, 7, 16};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        Cloth *c = cloth_create(sizes[k][0], sizes[k][1]);
+        cr_assert(c);
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+            RelaxSchedule *s = relax_schedule_create(c, threads[t]);
+            cr_assert(s, "%dx%d on %d threads", sizes[k][0], sizes[k][1], threads[t]);
+            int most = relax_schedule_threads(s);
+            cr_expect(most >= 1 && most <= threads[t]);
+            relax_schedule_destroy(s);
+        }
+        /* a rope of 41 particles: 40 horizontal links, one after the other */
+        if (sizes[k][0] == 41 && sizes[k][1] == 1) {
+            RelaxSchedule *s = relax_schedule_create(c, 1);
+            cr_expect_eq(relax_schedule_levels(s), 40, "a rope of 41: %d levels", relax_schedule_levels(s));
+            relax_schedule_destroy(s);
+        }
+        cloth_destroy(c);
+    }
 }
 
 /* ------------------------------------------------------------ same bits */
