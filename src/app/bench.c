@@ -2,8 +2,9 @@
  *
  * The solver: the curtain scene (wind and the moving sphere on) at 20 x 20
  * up to 200 x 200 particles, 10 iterations, for jakobsen, pbd and xpbd; the
- * classic sequential loop, and the colored order's fast path on 1 thread
- * and on every thread count the machine has. The cost is the whole step
+ * classic sequential loop, the sequential order's fast path (the same
+ * bits) and the colored order's, each on 1 thread and on every thread count
+ * the machine has. The cost is the whole step
  * (forces, integration, relaxation, contact, velocities, checks) divided by
  * links x substeps x iterations: ns per link per relaxation pass.
  * The renderer: render_solver into a canvas, per mode, at 80 x 24 and
@@ -104,6 +105,7 @@ typedef struct SolverRow {
     int integrator, size, links, substeps;
     SolverFigure sequential;                      /* the plain loop, classic order */
     SolverFigure colored[BENCH_MAX_THREADS + 1]; /* by thread count */
+    SolverFigure fast[BENCH_MAX_THREADS + 1];    /* the sequential order's fast path, by thread count */
 } SolverRow;
 
 typedef struct Results {
@@ -114,6 +116,7 @@ typedef struct Results {
     bool frame_ok[RENDER_SIZES][RENDER_MODE_COUNT];
     SolverFigure sandbox_sequential, sandbox_colored; /* the default scene */
     SolverFigure seed_sequential, seed_colored;       /* seed 000's workload (seed_params) */
+    SolverFigure seed_plain;                          /* the same, sequential through the plain loop */
     FrameBytes bytes;                                 /* written to the terminal per frame, 80 x 24 */
     bool bytes_ok;
     Stat bytes_per_frame;
@@ -163,11 +166,12 @@ typedef struct Timing {
 } Timing;
 
 /* Creates the solver and settles the scene; false if it cannot. */
-static bool timing_start(Timing *t, const Params *params, int threads, const Config *cfg)
+static bool timing_start(Timing *t, const Params *params, int threads, bool plain, const Config *cfg)
 {
     t->solver = solver_create(params);
     if (!t->solver)
         return false;
+    t->solver->plain_relax = plain;
     if (threads > 1 && !solver_set_threads(t->solver, threads)) {
         solver_destroy(t->solver);
         t->solver = NULL;
@@ -214,12 +218,12 @@ static SolverFigure timing_end(Timing *t, const Config *cfg)
  * repetitions take turns, so that a moment when the machine is busy with
  * something else (other users, other virtual machines) slows them all
  * alike instead of one. params[k] on threads[k] into out[k]. */
-static void measure_together(const Params *params, const int *threads, int count, const Config *cfg,
-                             SolverFigure *out)
+static void measure_together(const Params *params, const int *threads, const bool *plain, int count,
+                             const Config *cfg, SolverFigure *out)
 {
-    Timing timing[BENCH_INTEGRATORS * (BENCH_MAX_THREADS + 1)];
+    Timing timing[BENCH_INTEGRATORS * (2 * BENCH_MAX_THREADS + 1)];
     for (int k = 0; k < count; k++)
-        if (!timing_start(&timing[k], &params[k], threads[k], cfg))
+        if (!timing_start(&timing[k], &params[k], threads[k], plain[k], cfg))
             timing[k].solver = NULL;
     for (int r = 0; r < cfg->reps; r++)
         for (int k = 0; k < count; k++)
@@ -271,10 +275,11 @@ static void run_solver(Results *res, const Config *cfg)
         res->floor_wide_ns = measure_floor(cfg, RELAX_FAST_AVX512);
     /* a size at a time, the three methods and every order and thread count
      * together: the ratios between them are what the targets read */
-    enum { PER_SIZE = BENCH_INTEGRATORS * (BENCH_MAX_THREADS + 1) };
+    enum { PER_SIZE = BENCH_INTEGRATORS * (2 * BENCH_MAX_THREADS + 1) };
     for (int z = 0; z < BENCH_SIZES; z++) {
         Params variant[PER_SIZE];
         int threads[PER_SIZE], count = 0;
+        bool plain[PER_SIZE] = {false};
         SolverFigure figure[PER_SIZE];
         for (int i = 0; i < BENCH_INTEGRATORS; i++) {
             SolverRow *row = &res->rows[i][z];
@@ -286,32 +291,38 @@ static void run_solver(Results *res, const Config *cfg)
             Cloth *probe = cloth_create(p.cols, p.rows);
             row->links = probe ? probe->link_count : 0;
             cloth_destroy(probe);
-            variant[count] = p, threads[count++] = 1;
+            plain[count] = true, variant[count] = p, threads[count++] = 1;
+            for (int t = 1; t <= res->threads; t++)
+                variant[count] = p, threads[count++] = t;
             p.order = ORDER_COLORED;
             for (int t = 1; t <= res->threads; t++)
                 variant[count] = p, threads[count++] = t;
         }
         fprintf(stderr, "clothsim bench: %dx%d\n", bench_sizes[z], bench_sizes[z]);
-        measure_together(variant, threads, count, cfg, figure);
+        measure_together(variant, threads, plain, count, cfg, figure);
         for (int i = 0, k = 0; i < BENCH_INTEGRATORS; i++) {
             SolverRow *row = &res->rows[i][z];
             row->sequential = figure[k++];
+            for (int t = 1; t <= res->threads; t++)
+                row->fast[t] = figure[k++];
             for (int t = 1; t <= res->threads; t++)
                 row->colored[t] = figure[k++];
         }
     }
     fprintf(stderr, "clothsim bench: the default scene and seed 000's workload\n");
-    Params variant[4];
-    const int one[4] = {1, 1, 1, 1};
-    SolverFigure figure[4];
+    Params variant[5];
+    const int one[5] = {1, 1, 1, 1, 1};
+    const bool plain[5] = {false, false, false, false, true};
+    SolverFigure figure[5];
     params_default(&variant[0], SCENE_CURTAIN);
     variant[1] = variant[0];
     variant[1].order = ORDER_COLORED;
     seed_params(&variant[2], ORDER_SEQUENTIAL);
     seed_params(&variant[3], ORDER_COLORED);
-    measure_together(variant, one, 4, cfg, figure);
+    seed_params(&variant[4], ORDER_SEQUENTIAL);
+    measure_together(variant, one, plain, 5, cfg, figure);
     res->sandbox_sequential = figure[0], res->sandbox_colored = figure[1];
-    res->seed_sequential = figure[2], res->seed_colored = figure[3];
+    res->seed_sequential = figure[2], res->seed_colored = figure[3], res->seed_plain = figure[4];
 }
 
 /* One thread of jakobsen 200 x 200 on each core the process may use, in
@@ -335,7 +346,7 @@ static void run_cores(Results *res, const Config *cfg)
     Params p;
     bench_params(&p, INTEGRATOR_JAKOBSEN, 200, ORDER_COLORED);
     Timing timing;
-    if (!timing_start(&timing, &p, 1, cfg)) {
+    if (!timing_start(&timing, &p, 1, false, cfg)) {
         res->cores = 0;
         return;
     }
@@ -619,6 +630,20 @@ static int targets(const Results *res, const Config *cfg, Target *out)
     out[n++] = (Target){"seed 000's workload (jakobsen 40x40, sphere), 1 thread", res->seed_colored.ns.median,
                         TARGET_40_NS, true, "ns/link/pass"};
     out[n++] = (Target){"jakobsen 200x200, 1 thread", j200->colored[1].ns.median, TARGET_200_NS, true, "ns/link/pass"};
+    out[n++] = (Target){"seed 000's workload, sequential (clothsim run), 1 thread", res->seed_sequential.ns.median,
+                        TARGET_40_NS, true, "ns/link/pass"};
+    out[n++] = (Target){"jakobsen 200x200, sequential, 1 thread", j200->fast[1].ns.median, TARGET_200_NS, true,
+                        "ns/link/pass"};
+    if (two == 2)
+        out[n++] = (Target){"jakobsen 200x200, sequential, 2 threads over 1",
+                            paired_ratio(&j200->fast[1], &j200->fast[2], cfg->reps), TARGET_SPEEDUP, false, "x"};
+    for (int i = 1; i < BENCH_INTEGRATORS; i++) {
+        static char what[2][64];
+        snprintf(what[i - 1], sizeof what[0], "%s over jakobsen, sequential, 200x200, 1 thread",
+                 integrator_names[bench_integrators[i]]);
+        out[n++] = (Target){what[i - 1], paired_ratio(&res->rows[i][3].fast[1], &j200->fast[1], cfg->reps),
+                            TARGET_METHOD_RATIO, true, "x"};
+    }
     if (two == 2)
         out[n++] = (Target){"jakobsen 200x200, 2 threads over 1",
                             paired_ratio(&j200->colored[1], &j200->colored[2], cfg->reps), TARGET_SPEEDUP, false, "x"};
@@ -709,6 +734,31 @@ static void print_table(const Results *res, const Config *cfg)
                    row->colored[best].steps_per_second.median);
         }
     printf("(speed-up: sequential over the best colored; steps/s: the best colored)\n");
+    /* the sequential order's fast path: the plain loop's bits */
+    printf("\nsequential order on the fast path (the plain loop's bits), ns/link/pass:\n");
+    printf("%-9s %-8s %7s", "method", "grid", "links");
+    for (int t = 1; t <= res->threads && t <= 2; t++) {
+        char head[32];
+        snprintf(head, sizeof head, "%d thread%s", t, t > 1 ? "s" : "");
+        printf("  %-19s", head);
+    }
+    printf("  %8s\n", "speed-up");
+    for (int i = 0; i < BENCH_INTEGRATORS; i++)
+        for (int z = 0; z < BENCH_SIZES; z++) {
+            const SolverRow *row = &res->rows[i][z];
+            char grid[16], cell[64];
+            snprintf(grid, sizeof grid, "%dx%d", row->size, row->size);
+            printf("%-9s %-8s %7d", integrator_names[row->integrator], grid, row->links);
+            int best = 1;
+            for (int t = 1; t <= res->threads && t <= 2; t++) {
+                format_figure(cell, sizeof cell, &row->fast[t]);
+                printf("  %-19s", cell);
+                if (row->fast[t].ok && row->fast[t].ns.median < row->fast[best].ns.median)
+                    best = t;
+            }
+            printf("  %7.1fx\n", row->sequential.ns.median / row->fast[best].ns.median);
+        }
+    printf("(speed-up: the plain loop over the best of these)\n");
     double fast, slow;
     if (core_range(res, &fast, &slow)) {
         printf("jakobsen 200x200 on one thread, on each core in turn:");
@@ -768,6 +818,8 @@ static void print_table(const Results *res, const Config *cfg)
     printf("seed 000's workload (jakobsen 40x40, 10 passes a step, one substep, the moving sphere, no wind):\n"
            "  sequential %s, colored %s ns/link/pass (%s); %.0f and %.0f steps/s on 1 thread\n",
            seq, col, times, res->seed_sequential.steps_per_second.median, res->seed_colored.steps_per_second.median);
+    format_figure(seq, sizeof seq, &res->seed_plain);
+    printf("  sequential, the plain loop (the same bits): %s ns/link/pass\n", seq);
     char bytes[64] = "n/a";
     if (res->bytes_ok)
         format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
@@ -834,7 +886,13 @@ static void print_json(const Results *res, const Config *cfg)
                    "\"sequential\": ",
                    integrator_names[row->integrator], row->size, row->size, row->links, row->substeps);
             json_figure(&row->sequential);
-            printf(", \"colored\": {");
+            printf(", \"sequential_fast\": {");
+            for (int t = 1; t <= res->threads; t++) {
+                printf("\"%d\": ", t);
+                json_figure(&row->fast[t]);
+                printf("%s", t < res->threads ? ", " : "");
+            }
+            printf("}, \"colored\": {");
             for (int t = 1; t <= res->threads; t++) {
                 printf("\"%d\": ", t);
                 json_figure(&row->colored[t]);
@@ -867,7 +925,9 @@ static void print_json(const Results *res, const Config *cfg)
     json_stat("floor_ns", res->floor_ns, ",\n");
     if (res->kernels >= RELAX_FAST_AVX512)
         json_stat("floor_avx512_ns", res->floor_wide_ns, ",\n");
-    printf(" \"seed_workload\": {\"sequential\": ");
+    printf(" \"seed_workload\": {\"sequential_plain\": ");
+    json_figure(&res->seed_plain);
+    printf(", \"sequential\": ");
     json_figure(&res->seed_sequential);
     printf(", \"colored\": ");
     json_figure(&res->seed_colored);

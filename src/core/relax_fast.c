@@ -102,6 +102,7 @@
 #include <unistd.h>
 
 #include "collide.h"
+#include "relax_schedule.h"
 #include "solver.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
@@ -168,7 +169,15 @@ typedef struct BlockEnds {
 
 /* What the threads are asked to do: a relaxation pass, or one of the
  * stages around the passes, each split by particles or rows. */
-typedef enum JobKind { JOB_PASS, JOB_FORCES, JOB_INTEGRATE, JOB_VELOCITY, JOB_CONTACT, JOB_BLEW_UP } JobKind;
+typedef enum JobKind {
+    JOB_PASS,
+    JOB_SEQUENTIAL,
+    JOB_FORCES,
+    JOB_INTEGRATE,
+    JOB_VELOCITY,
+    JOB_CONTACT,
+    JOB_BLEW_UP
+} JobKind;
 
 /* What one job asks of every thread. */
 typedef struct Job {
@@ -194,6 +203,10 @@ typedef struct Job {
     bool bad[RELAX_FAST_MAX_THREADS];
     float least[RELAX_FAST_MAX_THREADS][3], most[RELAX_FAST_MAX_THREADS][3];
     int threads; /* taking part in this job */
+    /* a sequential pass: its schedule (relax_schedule.h) and constants */
+    RelaxSchedule *schedule;
+    RelaxPassConstants constants;
+    unsigned serial;
 } Job;
 
 typedef struct BandDone {
@@ -241,6 +254,10 @@ struct RelaxFast {
     bool wind_grid; /* the triangles are cloth_create's: two a cell, row by row */
 
     Job job;
+
+    /* order=sequential: its schedule for one thread, and for `threads` */
+    RelaxSchedule *sequential[2];
+    unsigned sequential_serial;
 
     /* the threads: the caller is thread 0 */
     int threads;
@@ -1570,6 +1587,7 @@ static void run_stage(RelaxFast *f, int t)
         run_blew_up(f, t);
         break;
     case JOB_PASS:
+    case JOB_SEQUENTIAL:
         break;
     }
 #else
@@ -1581,6 +1599,8 @@ static void run_job(RelaxFast *f, int t)
 {
     if (f->job.kind == JOB_PASS)
         run_pass(f, t);
+    else if (f->job.kind == JOB_SEQUENTIAL)
+        relax_schedule_run(f->job.schedule, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.serial);
     else
         run_stage(f, t);
 }
@@ -1762,6 +1782,10 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     }
     f->sync_made = true;
     start_threads(f, threads);
+    f->sequential[0] = relax_schedule_create(cloth, 1);
+    f->sequential[1] = f->threads > 1 ? relax_schedule_create(cloth, f->threads) : NULL;
+    if (!f->sequential[0] || (f->threads > 1 && !f->sequential[1]))
+        return relax_fast_destroy(f), NULL;
     return f;
 }
 
@@ -1776,6 +1800,7 @@ void relax_fast_destroy(RelaxFast *f)
     }
     free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest), free(f->block_live);
     free(f->units), free((void *)f->band_done), free(f->group_start);
+    relax_schedule_destroy(f->sequential[0]), relax_schedule_destroy(f->sequential[1]);
     free(f);
 }
 
@@ -1877,4 +1902,29 @@ bool relax_fast_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT]
     pass_job(f, s, k, alpha, passes);
     run_on_threads(f);
     return true;
+}
+
+/* ------------------------------------------------------------ the sequential order */
+
+void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
+                           const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi)
+{
+    Job *job = &f->job;
+    job->kind = JOB_SEQUENTIAL;
+    job->cloth = s->cloth;
+    job->lambda = s->lambda;
+    /* as run_on_threads decides */
+    bool shared = f->threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
+    job->schedule = f->sequential[shared];
+    relax_schedule_refresh(job->schedule, s->cloth);
+    for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)
+        job->constants.k[fam] = k[fam], job->constants.alpha[fam] = alpha[fam];
+    job->constants.xpbd = s->params.integrator == INTEGRATOR_XPBD;
+    job->constants.kept = kept;
+    job->constants.jacobi = jacobi;
+    job->constants.jacobi_count = s->jacobi_count;
+    job->constants.jx = s->jx, job->constants.jy = s->jy, job->constants.jz = s->jz;
+    job->constants.kernels = f->wide ? RELAX_FAST_AVX512 : f->simd ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
+    job->serial = ++f->sequential_serial;
+    run_on_threads(f);
 }

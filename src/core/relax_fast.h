@@ -98,6 +98,15 @@ void relax_fast_pass(RelaxFast *fast, struct Solver *solver, const float k[LINK_
 bool relax_fast_passes(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                        const float alpha[LINK_FAMILY_COUNT], int passes);
 
+/* The loop over the links of a relaxation pass in the sequential order,
+ * or jacobi's (project_links in solver.c, which does the rest), on the
+ * schedule relax_schedule.h describes: the plain loop's bits on any number
+ * of threads and at every kernel level. kept: corrections kept as
+ * remainders (below SOLVER_KEEP_BELOW); jacobi: the corrections go to the
+ * solver's jx / jy / jz. */
+void relax_fast_sequential(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
+                           const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi);
+
 /* stage_forces (solver.c) for the position-based integrators: every
  * particle's gravity and, if sin_t is not NULL, the wind field
  * (solver_wind_field with those time factors) and the wind's force:

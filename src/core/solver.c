@@ -22,6 +22,7 @@
  */
 #include "solver.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,10 @@ const char *const solver_stage_names[] = {"kinematics", "forces",       "integra
  * the wind, integration, sphere contact, velocity and explosion check
  * stages below, vectorised, with the same bits as the plain code, which
  * stays the readable reference (plain_relax forces it; test_fast.c). */
-static bool fast_path(const Solver *s) { return s->params.order == ORDER_COLORED && !s->plain_relax; }
+static bool fast_path(const Solver *s)
+{
+    return s->params.order != ORDER_SHUFFLED && !s->plain_relax;
+}
 
 bool solver_is_position_based(int integrator)
 {
@@ -573,17 +577,6 @@ DEFINE_PICK(pick_double, double, uint64_t)
 /* A value as a float and its remainder. */
 #define SPLIT(sum, x, r) ((x) = (float)(sum), (r) = (float)((sum) - (double)(x)))
 
-/* x + r + step as a float nx and its remainder nr. The step goes to the
- * remainder first: x + step in double would already round a step of 1e-13
- * at 1.5 m (double resolves 2e-16 there) by a quarter of a percent, the
- * same way step after step. */
-#define ADD_KEPT(x, r, step, nx, nr)                                                                             \
-    do {                                                                                                         \
-        double t_ = (double)(r) + (step);                                                                        \
-        (nx) = (float)((double)(x) + t_);                                                                        \
-        (nr) = ((double)(x) - (double)(nx)) + t_;                                                                \
-    } while (0)
-
 /* Where particle i moved since the substep began, in double: the floats'
  * difference (exact for the small moves of one substep) plus the
  * remainders'. */
@@ -770,16 +763,9 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
  * free ends' link counts, into its multiplier and into the full move of both
  * ends: no particle moves more than the mean of its links' steps, and the
  * multiplier stays the force the moves add up to, as in Gauss-Seidel. */
-/* Particle i moved by factor * d, kept as the integrators keep a step. */
-static inline void move_kept(Cloth *c, uint32_t i, double factor, const float d[3])
-{
-    float x = c->x[i], y = c->y[i], z = c->z[i];
-    ADD_KEPT(x, c->rx[i], factor * d[0], c->x[i], c->rx[i]);
-    ADD_KEPT(y, c->ry[i], factor * d[1], c->y[i], c->ry[i]);
-    ADD_KEPT(z, c->rz[i], factor * d[2], c->z[i], c->rz[i]);
-}
-
-static void project_links(Solver *s, float h)
+/* fast: the loop over the links on the fast path's schedule
+ * (relax_fast_sequential), sequential and jacobi: the same bits. */
+static void project_links(Solver *s, float h, bool fast)
 {
     Cloth *c = s->cloth;
     const int integrator = s->params.integrator;
@@ -802,7 +788,6 @@ static void project_links(Solver *s, float h)
      * order stays in float at every step: its fast path (relax_fast.c)
      * gives this loop's bits and keeps to float32 there. */
     const bool kept = order != ORDER_COLORED && h < SOLVER_KEEP_BELOW;
-    float *tx = jacobi ? s->jx : c->x, *ty = jacobi ? s->jy : c->y, *tz = jacobi ? s->jz : c->z;
     if (jacobi) {
         memset(s->jx, 0, (size_t)c->count * sizeof(float));
         memset(s->jy, 0, (size_t)c->count * sizeof(float));
@@ -816,29 +801,18 @@ static void project_links(Solver *s, float h)
             s->jacobi_count[a]++, s->jacobi_count[b]++;
         }
     }
-    for (int n = 0; n < c->link_count; n++) {
+    if (fast) {
+        assert(!visit);
+        relax_fast_sequential(s->relax_fast, s, k, alpha, kept, jacobi);
+    }
+    for (int n = 0; n < c->link_count && !fast; n++) {
         int l = visit ? (int)visit[n] : n;
         int f = c->family[l];
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        float wa = c->inv_mass[a], wb = c->inv_mass[b];
-        float share = 1.0f;
-        if (jacobi && xpbd) {
-            int most = wa > 0.0f ? s->jacobi_count[a] : 0;
-            if (wb > 0.0f && s->jacobi_count[b] > most)
-                most = s->jacobi_count[b];
-            share = most > 0 ? 1.0f / (float)most : 1.0f;
-        }
-        float scale, d[3];
-        if (k[f] <= 0.0f ||
-            !solver_link_correction(c, (uint32_t)l, k[f], alpha[f], xpbd, share, &s->lambda[l], &scale, d))
-            continue;
-        if (kept && !jacobi) {
-            move_kept(c, a, wa * (double)scale, d);
-            move_kept(c, b, -wb * (double)scale, d);
-            continue;
-        }
-        tx[a] += wa * scale * d[0], ty[a] += wa * scale * d[1], tz[a] += wa * scale * d[2];
-        tx[b] -= wb * scale * d[0], ty[b] -= wb * scale * d[1], tz[b] -= wb * scale * d[2];
+        if (jacobi)
+            solver_jacobi_link(c, (uint32_t)l, k[f], alpha[f], xpbd, s->jacobi_count, &s->lambda[l], s->jx, s->jy,
+                               s->jz);
+        else
+            solver_relax_link(c, (uint32_t)l, k[f], alpha[f], xpbd, kept, &s->lambda[l]);
     }
     if (jacobi) {
         /* jakobsen, pbd: each particle takes the mean of the corrections it
@@ -849,7 +823,7 @@ static void project_links(Solver *s, float h)
             float mean = xpbd ? 1.0f : 1.0f / (float)s->jacobi_count[i];
             if (kept) {
                 float move[3] = {s->jx[i], s->jy[i], s->jz[i]};
-                move_kept(c, i, mean, move);
+                solver_move_kept(c, (uint32_t)i, mean, move);
             } else {
                 c->x[i] += s->jx[i] * mean, c->y[i] += s->jy[i] * mean, c->z[i] += s->jz[i] * mean;
             }
@@ -1115,13 +1089,17 @@ static void begin_substep(Solver *s)
 static void relax_pass(Solver *s)
 {
     float h = (float)params_substep(&s->params);
-    if (fast_path(s)) {
+    if (fast_path(s) && s->params.order != ORDER_COLORED) {
+        /* sequential, jacobi: the links on the fast path's schedule */
+        project_links(s, h, true);
+        stage_collide(s, false, false);
+    } else if (fast_path(s)) {
         /* the fast path: the two calls below, vectorised and threaded */
         float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
         link_constants(s, h, k, alpha);
         relax_fast_pass(s->relax_fast, s, k, alpha);
     } else {
-        project_links(s, h);
+        project_links(s, h, false);
         stage_collide(s, false, false);
     }
     s->pass++;
@@ -1198,7 +1176,7 @@ void solver_substep(Solver *s)
 {
     if (!ensure_substep_started(s))
         return;
-    if (s->phase == PHASE_RELAXING && fast_path(s) && !s->trace_residual) {
+    if (s->phase == PHASE_RELAXING && fast_path(s) && s->params.order == ORDER_COLORED && !s->trace_residual) {
         /* the passes left as one job on the threads, where it can: the same
          * as relax_pass each time, with no residual to trace between them */
         float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];

@@ -146,6 +146,71 @@ static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, f
     return true;
 }
 
+/* x + r + step as a float nx and its remainder nr. The step goes to the
+ * remainder first: x + step in double would already round a step of 1e-13
+ * at 1.5 m (double resolves 2e-16 there) by a quarter of a percent, the
+ * same way step after step. */
+#define ADD_KEPT(x, r, step, nx, nr)                                                                             \
+    do {                                                                                                         \
+        double t_ = (double)(r) + (step);                                                                        \
+        (nx) = (float)((double)(x) + t_);                                                                        \
+        (nr) = ((double)(x) - (double)(nx)) + t_;                                                                \
+    } while (0)
+
+/* Particle i moved by factor * d, kept as the integrators keep a step. */
+static inline void solver_move_kept(Cloth *c, uint32_t i, double factor, const float d[3])
+{
+    float x = c->x[i], y = c->y[i], z = c->z[i];
+    ADD_KEPT(x, c->rx[i], factor * d[0], c->x[i], c->rx[i]);
+    ADD_KEPT(y, c->ry[i], factor * d[1], c->y[i], c->ry[i]);
+    ADD_KEPT(z, c->rz[i], factor * d[2], c->z[i], c->rz[i]);
+}
+
+/* One link's turn in a Gauss-Seidel pass (sequential, shuffled, colored):
+ * its correction, both ends moved by their share, in float or, with kept
+ * (substeps below SOLVER_KEEP_BELOW), as x + r. Nothing where the family's
+ * stiffness k is 0 or the link takes no part. The plain loop and the
+ * fast path's sequential schedule (relax_schedule.c) both call this. */
+static inline void solver_relax_link(Cloth *c, uint32_t l, float k, float alpha, bool xpbd, bool kept, float *lambda)
+{
+    float scale, d[3];
+    if (k <= 0.0f || !solver_link_correction(c, l, k, alpha, xpbd, 1.0f, lambda, &scale, d))
+        return;
+    uint32_t a = c->link_a[l], b = c->link_b[l];
+    float wa = c->inv_mass[a], wb = c->inv_mass[b];
+    if (kept) {
+        solver_move_kept(c, a, wa * (double)scale, d);
+        solver_move_kept(c, b, -wb * (double)scale, d);
+        return;
+    }
+    c->x[a] += wa * scale * d[0], c->y[a] += wa * scale * d[1], c->z[a] += wa * scale * d[2];
+    c->x[b] -= wb * scale * d[0], c->y[b] -= wb * scale * d[1], c->z[b] -= wb * scale * d[2];
+}
+
+/* One link's turn in an order=jacobi pass: its correction from the
+ * positions the pass began with, added to the particles' sums jx / jy / jz
+ * (solver.c, project_links, tells why xpbd takes a share of it, from
+ * jacobi_count, the links that take part at each particle). The plain
+ * loop and the fast path's schedule both call this. */
+static inline void solver_jacobi_link(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd,
+                                      const uint16_t *jacobi_count, float *lambda, float *jx, float *jy, float *jz)
+{
+    uint32_t a = c->link_a[l], b = c->link_b[l];
+    float wa = c->inv_mass[a], wb = c->inv_mass[b];
+    float share = 1.0f;
+    if (xpbd) {
+        int most = wa > 0.0f ? jacobi_count[a] : 0;
+        if (wb > 0.0f && jacobi_count[b] > most)
+            most = jacobi_count[b];
+        share = most > 0 ? 1.0f / (float)most : 1.0f;
+    }
+    float scale, d[3];
+    if (k <= 0.0f || !solver_link_correction(c, l, k, alpha, xpbd, share, lambda, &scale, d))
+        return;
+    jx[a] += wa * scale * d[0], jy[a] += wa * scale * d[1], jz[a] += wa * scale * d[2];
+    jx[b] -= wb * scale * d[0], jy[b] -= wb * scale * d[1], jz[b] -= wb * scale * d[2];
+}
+
 /* The wind at particles from .. to - 1 into wind_x_at / wind_z_at: the
  * mean wind plus the gusts, whose time factors (wave by wave) are sin_t and
  * cos_t. The fast path (relax_fast.c) does the same eight at a time. */
