@@ -89,7 +89,8 @@ all: check-deps $(BIN) $(MO_FILES)
 # Debian package -> a file that proves it is there.
 NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config gettext:/usr/bin/msgfmt
 NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux \
-             libxml2-utils:/usr/bin/xmllint locales:/usr/share/i18n/locales/uk_UA
+             libxml2-utils:/usr/bin/xmllint locales:/usr/share/i18n/locales/uk_UA \
+             asciinema:/usr/bin/asciinema
 
 missing = $(strip $(foreach p,$(1),$(if $(wildcard $(lastword $(subst :, ,$(p)))),,$(firstword $(subst :, ,$(p))))))
 
