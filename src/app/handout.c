@@ -237,8 +237,10 @@ static void put_expect(Handout *h, int k)
         put_text(h->f, metric_label(e->metric, name, sizeof name));
         fputs(" = ", h->f);
         put_value(h->f, e->metric, r->seen);
-        if (lesson_metric_on_screen(e->metric))
-            fputc(' ', h->f), put_format(h->f, _("(as drawn at %dx%d)"), lesson_screen_sizes[0][0], lesson_screen_sizes[0][1]);
+        if (lesson_metric_on_screen(e->metric)) {
+            fputc(' ', h->f);
+            put_format(h->f, _("(as drawn at %dx%d)"), lesson_screen_sizes[0][0], lesson_screen_sizes[0][1]);
+        }
     }
     if (h->teacher) {
         fputs(r->reached && r->passed ? " <span class=\"held\">&mdash; " : " <span class=\"failed\">&mdash; ", h->f);
@@ -515,7 +517,8 @@ bool handout_write(FILE *f, const Lesson *lesson, bool teacher, const char *lang
         if (lesson->items[k].kind == LESSON_QUESTION && lesson->items[k].answer >= 0)
             graded++;
     fputs("<div class=\"foot\">", f);
-    put_format(f, ngettext("%d question with a right answer.", "%d questions with a right answer.", (unsigned long)graded),
+    put_format(f,
+               ngettext("%d question with a right answer.", "%d questions with a right answer.", (unsigned long)graded),
                graded);
     fputc(' ', f);
     /* %1$s: the version; %2$s: the lesson's file */

@@ -625,7 +625,8 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
     const char *name = progress_name(path);
     ProgressEntry *entry = NULL;
     if (!name_field(name, strlen(name)) || strchr(name, '\n'))
-        snprintf(progress->err, sizeof progress->err, "%s", _("the lesson's file name cannot be kept in the progress file"));
+        snprintf(progress->err, sizeof progress->err, "%s",
+                 _("the lesson's file name cannot be kept in the progress file"));
     else if (!(entry = entry_for(progress, name, strlen(name))))
         snprintf(progress->err, sizeof progress->err, "%s", _("out of memory"));
     if (entry) {

@@ -534,8 +534,9 @@ static const char short_lesson_uk[] = "title Короткий тестовий �
                                       "> Останні слова.\n";
 
 /* Under a Ukrainian locale the menu, in Ukrainian, lists the Ukrainian
- * course, l switches to the English one (the menu's words stay Ukrainian), and a lesson's progress is one whatever language it
- * was played in and whatever folder held it when it was saved. */
+ * course, l switches to the English one (the menu's words stay Ukrainian),
+ * and a lesson's progress is one whatever language it was played in and
+ * whatever folder held it when it was saved. */
 Test(learn, the_menu_follows_the_language_and_progress_follows_the_lesson, .timeout = 60)
 {
     make_folder();
