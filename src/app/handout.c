@@ -15,12 +15,14 @@
  */
 #include "handout.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "i18n.h"
 #include "lesson_menu.h"
 #include "lesson/player.h"
 #include "lesson/view.h"
@@ -39,6 +41,7 @@ typedef struct Handout {
     LessonPlayer *player;
     Canvas *canvas;
     bool teacher;
+    const char *language; /* the lesson's: the page's lang */
     int emitted;        /* the next item of the page to write */
     bool explanation;   /* student's edition: within the narration that explains an explain */
     int pictures;       /* on this page */
@@ -65,6 +68,23 @@ static void put_text(FILE *f, const char *text)
             fputc(*c, f);
         }
     }
+}
+
+/* format (translated) filled in, escaped. */
+__attribute__((format(printf, 2, 3))) static void put_format(FILE *f, const char *format, ...)
+{
+    char text[1024];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    put_text(f, text);
+}
+
+/* A number a person reads: the locale's decimal separator. */
+static const char *number(char *out, size_t size, const char *format, double value)
+{
+    return i18n_number(out, size, format, value);
 }
 
 static const char stylesheet[] =
@@ -151,10 +171,12 @@ static void put_picture(Handout *h, const char *caption)
         put_text(h->f, p->panes[i].label && p->panes[i].label[0] ? p->panes[i].label : p->panes[i].name);
         fputs("</b> &middot; ", h->f);
         put_text(h->f, caption);
+        char t[32];
+        fputs(" &middot; ", h->f);
         if (s->exploded)
-            fprintf(h->f, " &middot; exploded at t = %.2f s", s->exploded_time);
+            put_format(h->f, _("exploded at t = %s s"), number(t, sizeof t, "%.2f", s->exploded_time));
         else
-            fprintf(h->f, " &middot; t = %.2f s", s->time);
+            put_format(h->f, _("t = %s s"), number(t, sizeof t, "%.2f", s->time));
         fputs("</p>\n", h->f);
         put_canvas(h->f, h->canvas);
         fputs("</div>\n", h->f);
@@ -168,12 +190,25 @@ static void put_value(FILE *f, int metric, double value)
 {
     bool percent = metric == METRIC_MAX_STRAIN || metric == METRIC_MEAN_STRAIN || metric == METRIC_SCREEN_COVER ||
                    metric == METRIC_SCREEN_ROWS || metric == METRIC_SCREEN_HOT || metric == METRIC_SCREEN_UNLIKE;
+    char text[32];
     if (percent)
-        fprintf(f, "%.3g %%", 100.0 * value);
+        fprintf(f, "%s %%", number(text, sizeof text, "%.3g", 100.0 * value));
     else if (lesson_metrics[metric].unit[0])
-        fprintf(f, "%.4g %s", value, lesson_metrics[metric].unit);
+        fprintf(f, "%s %s", number(text, sizeof text, "%.4g", value), _(lesson_metrics[metric].unit));
     else
-        fprintf(f, "%.4g", value);
+        fputs(number(text, sizeof text, "%.4g", value), f);
+}
+
+/* A measure's name as the lesson screen shows it ("max strain" for
+ * max_strain, translated); the name itself where there is no translation. */
+static const char *metric_label(int metric, char *out, size_t size)
+{
+    snprintf(out, size, "%s", lesson_metrics[metric].name);
+    for (char *c = out; *c; c++)
+        if (*c == '_')
+            *c = ' ';
+    const char *shown = gettext(out);
+    return shown == out ? lesson_metrics[metric].name : shown;
 }
 
 /* An expect as a figure: what was measured; the teacher's edition adds the
@@ -189,22 +224,29 @@ static void put_expect(Handout *h, int k)
     put_text(h->f, label && label[0] ? label : item->pane ? item->pane : "");
     fputs(": ", h->f);
     if (!r->reached) {
-        fputs("not measured", h->f);
+        put_text(h->f, _("not measured"));
     } else if (e->kind == EXPECT_EXPLODED) {
         const Solver *s = pane >= 0 ? h->player->panes[pane].solver : NULL;
+        char t[32];
         if (s && s->exploded)
-            fprintf(h->f, "exploded at t = %.3g s", s->exploded_time);
+            put_format(h->f, _("exploded at t = %s s"), number(t, sizeof t, "%.3g", s->exploded_time));
         else
-            fputs("did not explode", h->f);
+            put_text(h->f, _("did not explode"));
     } else {
-        fprintf(h->f, "%s = ", lesson_metrics[e->metric].name);
+        char name[64];
+        put_text(h->f, metric_label(e->metric, name, sizeof name));
+        fputs(" = ", h->f);
         put_value(h->f, e->metric, r->seen);
-        if (lesson_metric_on_screen(e->metric))
-            fprintf(h->f, " (as drawn at %dx%d)", lesson_screen_sizes[0][0], lesson_screen_sizes[0][1]);
+        if (lesson_metric_on_screen(e->metric)) {
+            fputc(' ', h->f);
+            put_format(h->f, _("(as drawn at %dx%d)"), lesson_screen_sizes[0][0], lesson_screen_sizes[0][1]);
+        }
     }
     if (h->teacher) {
-        fputs(r->reached && r->passed ? " <span class=\"held\">&mdash; claim held: expect " :
-                                        " <span class=\"failed\">&mdash; claim FAILED: expect ", h->f);
+        fputs(r->reached && r->passed ? " <span class=\"held\">&mdash; " : " <span class=\"failed\">&mdash; ", h->f);
+        /* TRANSLATORS: followed by the lesson's expect line, which stays as written */
+        put_text(h->f, r->reached && r->passed ? _("claim held:") : _("claim FAILED:"));
+        fputs(" expect ", h->f);
         put_text(h->f, e->source);
         fputs("</span>", h->f);
     }
@@ -214,7 +256,9 @@ static void put_expect(Handout *h, int k)
 static void put_question(Handout *h, int k)
 {
     const LessonItem *q = &h->lesson->items[k];
-    fprintf(h->f, "<div class=\"question\"><p><b>Question %d.</b> ", lesson_item_number(h->lesson, k));
+    fputs("<div class=\"question\"><p><b>", h->f);
+    put_format(h->f, _("Question %d."), lesson_item_number(h->lesson, k));
+    fputs("</b> ", h->f);
     put_text(h->f, q->text);
     fputs("</p>\n<ol>\n", h->f);
     for (int c = 0; c < q->choice_count; c++) {
@@ -229,10 +273,14 @@ static void put_question(Handout *h, int k)
         fputs("</li>\n", h->f);
     }
     fputs("</ol>\n", h->f);
-    if (h->teacher && q->answer >= 0)
-        fprintf(h->f, "<p class=\"teacher\">The answer is %d.</p>\n", q->answer + 1);
-    else if (h->teacher)
-        fputs("<p class=\"teacher\">No answer is right or wrong: the question asks for a prediction.</p>\n", h->f);
+    if (h->teacher) {
+        fputs("<p class=\"teacher\">", h->f);
+        if (q->answer >= 0)
+            put_format(h->f, _("The answer is %d."), q->answer + 1);
+        else
+            put_text(h->f, _("No answer is right or wrong: the question asks for a prediction."));
+        fputs("</p>\n", h->f);
+    }
     fputs("</div>\n", h->f);
 }
 
@@ -242,17 +290,28 @@ static void put_homework(Handout *h, int k)
 {
     const LessonItem *item = &h->lesson->items[k];
     const LessonResult *r = &h->player->results[k];
-    fprintf(h->f, "<div class=\"question\"><p><b>Homework %d.</b> ", lesson_item_number(h->lesson, k));
+    fputs("<div class=\"question\"><p><b>", h->f);
+    put_format(h->f, _("Homework %d."), lesson_item_number(h->lesson, k));
+    fputs("</b> ", h->f);
     put_text(h->f, item->text);
-    fputs("</p>\n<p>Your answer: ____________</p>\n", h->f);
+    fputs("</p>\n<p>", h->f);
+    put_text(h->f, _("Your answer:"));
+    fputs(" ____________</p>\n", h->f);
     if (h->teacher) {
-        fprintf(h->f, "<p class=\"teacher\">The answer is %d: the %s %s for which '", item->answer,
-                item->seek < 0 ? "smallest" : "largest", item->names[0]);
-        put_text(h->f, item->expect.source);
-        fprintf(h->f, "' holds after %g s. <span class=\"%s\">", item->seconds,
-                r->reached && r->passed ? "held" : "failed");
+        char seconds[32];
+        number(seconds, sizeof seconds, "%g", item->seconds);
+        fputs("<p class=\"teacher\">", h->f);
+        /* %2$s: a setting's name (substeps); %3$s: the condition, as the lesson writes it */
+        put_format(h->f,
+                   item->seek < 0 ? _("The answer is %d: the smallest %s for which '%s' holds after %s s.")
+                                  : _("The answer is %d: the largest %s for which '%s' holds after %s s."),
+                   item->answer, item->names[0], item->expect.source, seconds);
+        fprintf(h->f, " <span class=\"%s\">", r->reached && r->passed ? "held" : "failed");
         const char *proof = r->reached ? strstr(r->message, "homework ") : NULL; /* without file:line:col */
-        put_text(h->f, proof ? proof : "not checked");
+        char shown[sizeof r->message];
+        snprintf(shown, sizeof shown, "%s", proof ? proof : _("not checked"));
+        i18n_decimals(shown, sizeof shown);
+        put_text(h->f, shown);
         fputs("</span></p>\n", h->f);
     }
     fputs("</div>\n", h->f);
@@ -282,7 +341,9 @@ static void put_items(Handout *h, int end)
             put_question(h, k);
             break;
         case LESSON_EXPLAIN:
-            fputs("<div class=\"question\"><p><b>Explain.</b> ", h->f);
+            fputs("<div class=\"question\"><p><b>", h->f);
+            put_text(h->f, _("Explain."));
+            fputs("</b> ", h->f);
             put_text(h->f, item->text);
             /* ruled lines drawn as borders: a printer leaves out backgrounds */
             fputs("</p>\n<div class=\"lines\"><div class=\"line\"></div><div class=\"line\"></div>"
@@ -309,23 +370,31 @@ static void put_items(Handout *h, int end)
         case LESSON_TEACHER:
             if (!h->teacher)
                 break;
-            fputs("<p class=\"teacher\"><b>Teacher:</b> ", h->f);
+            fputs("<p class=\"teacher\"><b>", h->f);
+            put_text(h->f, _("Teacher:"));
+            fputs("</b> ", h->f);
             put_text(h->f, item->text);
             fputs("</p>\n", h->f);
             break;
         case LESSON_RECAP:
-            fputs("<p class=\"recap\">In one line: ", h->f);
+            fputs("<p class=\"recap\">", h->f);
+            put_text(h->f, _("In one line:"));
+            fputc(' ', h->f);
             put_text(h->f, item->text);
             fputs("</p>\n", h->f);
             break;
-        case LESSON_PLAY:
-            fputs("<p class=\"play\">Your turn at the keyboard: change", h->f);
+        case LESSON_PLAY: {
+            char names[512] = "";
             for (int n = 0; n < item->name_count; n++) {
-                fputs(n == 0 ? " " : ", ", h->f);
-                put_text(h->f, item->names[n]);
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", n == 0 ? "" : ", ", item->names[n]);
             }
-            fputs(" and watch what happens.</p>\n", h->f);
+            fputs("<p class=\"play\">", h->f);
+            /* %s: the settings the student may change (substeps, stiffness ...) */
+            put_format(h->f, _("Your turn at the keyboard: change %s and watch what happens."), names);
+            fputs("</p>\n", h->f);
             break;
+        }
         default:
             break;
         }
@@ -353,7 +422,7 @@ static bool put_page(Handout *h)
         if (p->state == LESSON_PAGE_END) {
             put_items(h, page->first_item + page->item_count);
             if (h->pictures == 0)
-                put_picture(h, "at the end of the page");
+                put_picture(h, _("at the end of the page"));
             if (!lesson_player_next(p)) /* the next page, or the end */
                 return false;
             break;
@@ -361,17 +430,20 @@ static bool put_page(Handout *h)
         put_items(h, p->item);
         if (p->state == LESSON_RUNNING) {
             const LessonItem *run = &lesson->items[p->item];
-            char caption[80];
+            char caption[160], seconds[32];
             if (run->steps)
-                snprintf(caption, sizeof caption, "after a run of %lld steps", (long long)run->steps);
+                snprintf(caption, sizeof caption,
+                         ngettext("after a run of %lld step", "after a run of %lld steps", (unsigned long)run->steps),
+                         (long long)run->steps);
             else
-                snprintf(caption, sizeof caption, "after a run of %g s", run->seconds);
+                snprintf(caption, sizeof caption, _("after a run of %s s"),
+                         number(seconds, sizeof seconds, "%g", run->seconds));
             if (!lesson_player_finish(p))
                 return false;
             put_picture(h, caption);
         } else {
             if (h->pictures == 0)
-                put_picture(h, "as the page opens");
+                put_picture(h, _("as the page opens"));
             if (!lesson_player_next(p))
                 return false;
         }
@@ -380,9 +452,9 @@ static bool put_page(Handout *h)
     return !p->failed;
 }
 
-bool handout_write(FILE *f, const Lesson *lesson, bool teacher)
+bool handout_write(FILE *f, const Lesson *lesson, bool teacher, const char *language)
 {
-    Handout h = {.f = f, .lesson = lesson, .teacher = teacher};
+    Handout h = {.f = f, .lesson = lesson, .teacher = teacher, .language = language && language[0] ? language : "en"};
     h.player = lesson_player_create(lesson);
     if (h.player)
         h.player->verify_homework = true; /* the teacher's edition prints the proof */
@@ -392,27 +464,49 @@ bool handout_write(FILE *f, const Lesson *lesson, bool teacher)
         canvas_destroy(h.canvas);
         return false;
     }
-    fputs("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
+    fputs("<!DOCTYPE html>\n<html lang=\"", f);
+    put_text(f, h.language);
+    fputs("\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
     put_text(f, lesson->title);
-    fputs(teacher ? " (teacher's edition)</title>\n<style>\n" : "</title>\n<style>\n", f);
+    if (teacher) {
+        fputs(" (", f);
+        put_text(f, _("teacher's edition"));
+        fputc(')', f);
+    }
+    fputs("</title>\n<style>\n", f);
     fputs(stylesheet, f);
     put_palette(f);
     fputs("</style>\n</head>\n<body>\n<div class=\"head\">\n<h1>", f);
     put_text(f, lesson->title);
     fputs("</h1>\n<p class=\"meta\">", f);
     put_text(f, lesson->summary);
-    fprintf(f, " &middot; %g min &middot; %d pages%s</p>\n", lesson->minutes, lesson->page_count,
-            teacher ? " &middot; <b>teacher's edition</b>" : "");
+    char minutes[32];
+    fputs(" &middot; ", f);
+    put_format(f, _("%s min"), number(minutes, sizeof minutes, "%g", lesson->minutes));
+    fputs(" &middot; ", f);
+    put_format(f, ngettext("%d page", "%d pages", (unsigned long)lesson->page_count), lesson->page_count);
+    if (teacher) {
+        fputs(" &middot; <b>", f);
+        put_text(f, _("teacher's edition"));
+        fputs("</b>", f);
+    }
+    fputs("</p>\n", f);
     if (teacher) {
         const char *notes[32];
         int count = lesson_teacher_notes(lesson, -1, notes, 32);
         for (int k = 0; k < count; k++) {
-            fputs("<p class=\"teacher\"><b>Teacher:</b> ", f);
+            fputs("<p class=\"teacher\"><b>", f);
+            put_text(f, _("Teacher:"));
+            fputs("</b> ", f);
             put_text(f, notes[k]);
             fputs("</p>\n", f);
         }
     } else {
-        fputs("<p class=\"who\">Name: ______________________________    Date: ______________</p>\n", f);
+        fputs("<p class=\"who\">", f);
+        put_text(f, _("Name:"));
+        fputs(" ______________________________    ", f);
+        put_text(f, _("Date:"));
+        fputs(" ______________</p>\n", f);
     }
     fputs("</div>\n", f);
     bool ok = true;
@@ -422,12 +516,19 @@ bool handout_write(FILE *f, const Lesson *lesson, bool teacher)
     for (int k = 0; k < lesson->item_count; k++)
         if (lesson->items[k].kind == LESSON_QUESTION && lesson->items[k].answer >= 0)
             graded++;
-    fprintf(f, "<div class=\"foot\">%d %s with a right answer. Every picture and figure above was drawn and measured by "
-               "clothsim " CLOTHSIM_VERSION ", playing the lesson ",
-            graded, graded == 1 ? "question" : "questions");
-    put_text(f, lesson->name);
-    fprintf(f, " headless: %d of %d claims held.</div>\n</body>\n</html>\n", h.player->expects_passed,
-            lesson->expect_count);
+    fputs("<div class=\"foot\">", f);
+    put_format(f,
+               ngettext("%d question with a right answer.", "%d questions with a right answer.", (unsigned long)graded),
+               graded);
+    fputc(' ', f);
+    /* %1$s: the version; %2$s: the lesson's file */
+    put_format(f, ngettext("Every picture and figure above was drawn and measured by clothsim %s, playing the "
+                           "lesson %s headless: %d of %d claim held.",
+                           "Every picture and figure above was drawn and measured by clothsim %s, playing the "
+                           "lesson %s headless: %d of %d claims held.",
+                           (unsigned long)lesson->expect_count),
+               CLOTHSIM_VERSION, lesson->name, h.player->expects_passed, lesson->expect_count);
+    fputs("</div>\n</body>\n</html>\n", f);
     lesson_player_destroy(h.player);
     canvas_destroy(h.canvas);
     return ok;
@@ -435,7 +536,7 @@ bool handout_write(FILE *f, const Lesson *lesson, bool teacher)
 
 /* ---------------------------------------------------------------- the command */
 
-static const char usage[] =
+static const char usage[] = N_(
     "usage: clothsim handout FILE.lesson [--teacher] [-o FILE.html]\n"
     "\n"
     "The lesson as one HTML page to print or share, with nothing to fetch: each\n"
@@ -446,12 +547,14 @@ static const char usage[] =
     "  --teacher   the teacher's edition: the notes, the answers, the feedback,\n"
     "              the explanations and every claim, held or not\n"
     "  -o FILE     where to write it (- standard output); by default NAME.html,\n"
-    "              or NAME-teacher.html, in the current folder\n";
+    "              or NAME-teacher.html, in the current folder\n");
 
 /* The lesson's translation in the user's language (lesson_user_languages),
  * lessons/LANG/NAME beside lessons/NAME, into out; or path itself when the
- * first language with a translation is English or there is none. */
-static const char *translation(const char *path, char *out, size_t size)
+ * first language with a translation is English or there is none. language
+ * (16 bytes) gets the language of the lesson chosen: that of the
+ * translation, else the course its folder names (lessons/uk/), else "en". */
+static const char *translation(const char *path, char *out, size_t size, char *language)
 {
     char languages[LESSON_MAX_LANGUAGES][16];
     int count = lesson_user_languages(getenv("LANGUAGE"), getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG"),
@@ -462,8 +565,21 @@ static const char *translation(const char *path, char *out, size_t size)
         if (strcmp(languages[k], "en") == 0)
             break;
         int n = snprintf(out, size, "%.*s%s/%s", folder, path, languages[k], path + folder);
-        if (n > 0 && (size_t)n < size && access(out, R_OK) == 0)
+        if (n > 0 && (size_t)n < size && access(out, R_OK) == 0) {
+            snprintf(language, 16, "%.15s", languages[k]);
             return out;
+        }
+    }
+    /* the folder's name, when it is a course the menu knows by name */
+    snprintf(language, 16, "en");
+    if (folder > 1) {
+        int from = folder - 1;
+        while (from > 0 && path[from - 1] != '/')
+            from--;
+        char course[16];
+        snprintf(course, sizeof course, "%.*s", folder - 1 - from < 15 ? folder - 1 - from : 15, path + from);
+        if (strcmp(lesson_course_name(course), course) != 0)
+            snprintf(language, 16, "%.15s", course);
     }
     return path;
 }
@@ -474,7 +590,7 @@ int handout_main(int argc, char **argv)
     bool teacher = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage, stdout);
+            fputs(_(usage), stdout);
             return EXIT_SUCCESS;
         } else if (strcmp(argv[i], "--teacher") == 0) {
             teacher = true;
@@ -499,8 +615,8 @@ int handout_main(int argc, char **argv)
         cli_error("handout: name a lesson file (clothsim handout --help)");
         return EXIT_USAGE;
     }
-    char err[CLI_CUT_PATH * 2 + 200], translated[1024];
-    lesson_path = translation(lesson_path, translated, sizeof translated);
+    char err[CLI_CUT_PATH * 2 + 200], translated[1024], language[16];
+    lesson_path = translation(lesson_path, translated, sizeof translated, language);
     Lesson *lesson = lesson_parse_file(lesson_path, err, sizeof err);
     if (!lesson) {
         fprintf(stderr, "%s\n", err);
@@ -523,7 +639,7 @@ int handout_main(int argc, char **argv)
         lesson_destroy(lesson);
         return EXIT_USAGE;
     }
-    bool written = handout_write(out.f, lesson, teacher);
+    bool written = handout_write(out.f, lesson, teacher, language);
     lesson_destroy(lesson);
     if (!written) {
         output_discard(&out);

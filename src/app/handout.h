@@ -14,8 +14,10 @@
  * panes drawn by the renderer at the page's key moments (when it stops
  * first, and after each run) and the figures the lesson's expects measured.
  * teacher adds the notes, the right answers, the feedback, the explanations
- * and the claims. False when out of memory (what was written is incomplete). */
-bool handout_write(FILE *f, const Lesson *lesson, bool teacher);
+ * and the claims. language: the lesson's ("en", "uk"), the page's lang; the
+ * labels are in the user's language (gettext). False when out of memory
+ * (what was written is incomplete). */
+bool handout_write(FILE *f, const Lesson *lesson, bool teacher, const char *language);
 
 /* The command: returns the exit status (0, 1 out of memory or a write that
  * failed, 2 a mistake in the arguments or the lesson). */

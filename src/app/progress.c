@@ -396,10 +396,10 @@ static void set_aside(Progress *progress, int bad_line)
     snprintf(aside, sizeof aside, "%s.corrupt", progress->file);
     if (rename(progress->file, aside) == 0)
         snprintf(progress->err, sizeof progress->err,
-                 "%.200s: line %d is not a progress record: the file is set aside as %.200s.corrupt", progress->file,
+                 _("%.200s: line %d is not a progress record: the file is set aside as %.200s.corrupt"), progress->file,
                  bad_line, progress->file);
     else
-        snprintf(progress->err, sizeof progress->err, "%.200s: line %d is not a progress record (%s)",
+        snprintf(progress->err, sizeof progress->err, _("%.200s: line %d is not a progress record (%s)"),
                  progress->file, bad_line, strerror(errno));
     progress->set_aside = true;
 }
@@ -625,9 +625,10 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
     const char *name = progress_name(path);
     ProgressEntry *entry = NULL;
     if (!name_field(name, strlen(name)) || strchr(name, '\n'))
-        snprintf(progress->err, sizeof progress->err, "the lesson's file name cannot be kept in the progress file");
+        snprintf(progress->err, sizeof progress->err, "%s",
+                 _("the lesson's file name cannot be kept in the progress file"));
     else if (!(entry = entry_for(progress, name, strlen(name))))
-        snprintf(progress->err, sizeof progress->err, "out of memory");
+        snprintf(progress->err, sizeof progress->err, "%s", _("out of memory"));
     if (entry) {
         entry->page = page;
         entry->finished = entry->finished || finished;
@@ -647,7 +648,7 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
 
 /* ---------------------------------------------------------------- clothsim progress */
 
-static const char progress_usage[] =
+static const char progress_usage[] = N_(
     "usage: clothsim progress [--csv [--answers]]\n"
     "\n"
     "What this user has done in the lessons, from the progress file\n"
@@ -659,7 +660,7 @@ static const char progress_usage[] =
     "             teacher to collect from a shared server: user,lesson,page,\n"
     "             finished,right,questions,seconds\n"
     "  --answers  with --csv: one row an answered question or homework: user,\n"
-    "             lesson,kind,number,page,tries,first,first_right,last,last_right\n";
+    "             lesson,kind,number,page,tries,first,first_right,last,last_right\n");
 
 /* s as a CSV field: quoted when it holds a comma, a quote or a line break. */
 static void csv_field(const char *s)
@@ -687,26 +688,28 @@ static void format_time(long seconds, char *out, size_t size)
 {
     long minutes = (seconds + 30) / 60;
     if (minutes < 60)
-        snprintf(out, size, "%ld min", minutes);
+        snprintf(out, size, _("%ld min"), minutes);
     else
-        snprintf(out, size, "%ld h %02ld min", minutes / 60, minutes % 60);
+        snprintf(out, size, _("%ld h %02ld min"), minutes / 60, minutes % 60);
 }
 
 static void print_answer(const ProgressAnswer *a)
 {
-    static const char *const marks[] = {"wrong", "right", "not graded"};
-    const char *first = marks[a->first_right < 0 ? 2 : a->first_right];
-    const char *last = marks[a->last_right < 0 ? 2 : a->last_right];
+    static const char *const marks[] = {N_("wrong"), N_("right"), N_("not graded")};
+    const char *first = _(marks[a->first_right < 0 ? 2 : a->first_right]);
+    const char *last = _(marks[a->last_right < 0 ? 2 : a->last_right]);
     if (a->kind == PROGRESS_QUESTION && a->tries == 1)
-        printf("    question %d (page %d): answered %s, %s.\n", a->number, a->page, a->first, first);
+        printf(_("    question %d (page %d): answered %s, %s.\n"), a->number, a->page, a->first, first);
     else if (a->kind == PROGRESS_QUESTION)
-        printf("    question %d (page %d): answered %s first, %s; %s last, %s; %d tries.\n", a->number, a->page,
-               a->first, first, a->last, last, a->tries);
+        printf(ngettext("    question %d (page %d): answered %s first, %s; %s last, %s; %d try.\n",
+                        "    question %d (page %d): answered %s first, %s; %s last, %s; %d tries.\n", a->tries),
+               a->number, a->page, a->first, first, a->last, last, a->tries);
     else if (a->tries == 1)
-        printf("    homework %d (page %d): answered %s, %s.\n", a->number, a->page, a->first, first);
+        printf(_("    homework %d (page %d): answered %s, %s.\n"), a->number, a->page, a->first, first);
     else
-        printf("    homework %d (page %d): answered %s first, %s; %s last, %s; %d tries.\n", a->number, a->page,
-               a->first, first, a->last, last, a->tries);
+        printf(ngettext("    homework %d (page %d): answered %s first, %s; %s last, %s; %d try.\n",
+                        "    homework %d (page %d): answered %s first, %s; %s last, %s; %d tries.\n", a->tries),
+               a->number, a->page, a->first, first, a->last, last, a->tries);
 }
 
 int progress_main(int argc, char **argv)
@@ -726,7 +729,7 @@ int progress_main(int argc, char **argv)
         }
     }
     if (answers && !csv) {
-        fprintf(stderr, "clothsim: progress: --answers goes with --csv (the text lists the answers already)\n");
+        fputs(_("clothsim: progress: --answers goes with --csv (the text lists the answers already)\n"), stderr);
         return 2;
     }
     Progress progress = {0};
@@ -777,12 +780,13 @@ int progress_main(int argc, char **argv)
             char spent[32];
             format_time(e->seconds, spent, sizeof spent);
             if (e->finished && e->graded)
-                printf("%s: finished, %d of %d right at the first try; %s spent.\n", e->name, e->right, e->graded,
-                       spent);
+                printf(ngettext("%s: finished, %d of %d right at the first try; %s spent.\n",
+                                "%s: finished, %d of %d right at the first try; %s spent.\n", e->graded),
+                       e->name, e->right, e->graded, spent);
             else if (e->finished)
-                printf("%s: finished; %s spent.\n", e->name, spent);
+                printf(_("%s: finished; %s spent.\n"), e->name, spent);
             else
-                printf("%s: at page %d; %s spent.\n", e->name, e->page + 1, spent);
+                printf(_("%s: at page %d; %s spent.\n"), e->name, e->page + 1, spent);
             for (int j = 0; j < e->answer_count; j++)
                 print_answer(&e->answers[j]);
         }

@@ -330,18 +330,18 @@ static void add_teacher_notes(LessonScreen *v, int width)
     int count = page == 0 ? lesson_teacher_notes(lesson, -1, notes, 32) : 0;
     count += lesson_teacher_notes(lesson, page, notes + count, 32 - count);
     for (int k = 0; k < count; k++) {
-        snprintf(text, sizeof text, "Teacher: %s", notes[k]);
+        snprintf(text, sizeof text, _("Teacher: %s"), notes[k]);
         add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
     }
     const LessonPage *p = &lesson->pages[page];
     for (int k = p->first_item; k < p->first_item + p->item_count; k++) {
         const LessonItem *item = &lesson->items[k];
         if (item->kind == LESSON_HOMEWORK)
-            snprintf(text, sizeof text, "Teacher: the homework's answer is %d.", item->answer);
+            snprintf(text, sizeof text, _("Teacher: the homework's answer is %d."), item->answer);
         else if (item->kind != LESSON_QUESTION || item->answer < 0)
             continue;
         else
-            snprintf(text, sizeof text, "Teacher: the answer is %d, %s.", item->answer + 1,
+            snprintf(text, sizeof text, _("Teacher: the answer is %d, %s."), item->answer + 1,
                      item->choices[item->answer].text);
         add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
         count++;
@@ -373,16 +373,19 @@ static bool add_homework(LessonScreen *v, int width)
     if (!h)
         return false;
     char text[NARRATION_LINE_BYTES];
-    snprintf(text, sizeof text, "Homework: %s", h->text);
-    add_wrapped(v, text, 0, 10, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
-    snprintf(text, sizeof text, "Your answer: %s_", v->homework_input);
+    /* the lines after the first start under the task, past the label */
+    const char *label = _("Homework:");
+    snprintf(text, sizeof text, "%s %s", label, h->text);
+    int hang = tui_text_cells(label) + 1;
+    add_wrapped(v, text, 0, hang < width / 2 ? hang : 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    snprintf(text, sizeof text, _("Your answer: %s_"), v->homework_input);
     add_wrapped(v, text, 1, 1, width, PALETTE_TEXT, ATTR_BOLD);
     if (v->homework_last[0] && v->homework_right)
-        snprintf(text, sizeof text, "Right: %s. Enter goes on.", v->homework_last);
+        snprintf(text, sizeof text, _("Right: %s. Enter goes on."), v->homework_last);
     else if (v->homework_last[0])
-        snprintf(text, sizeof text, "Not %s. Try another number, or press Enter to go on.", v->homework_last);
+        snprintf(text, sizeof text, _("Not %s. Try another number, or press Enter to go on."), v->homework_last);
     else
-        snprintf(text, sizeof text, "Type the number and press Enter to check it; Enter alone goes on.");
+        snprintf(text, sizeof text, "%s", _("Type the number and press Enter to check it; Enter alone goes on."));
     add_wrapped(v, text, 1, 1, width, v->homework_last[0] ? PALETTE_HIGHLIGHT : PALETTE_DIM, ATTR_NONE);
     return true;
 }
@@ -484,7 +487,7 @@ static void build_narration(LessonScreen *v, int width)
                 if (item->answer >= 0)
                     snprintf(text, sizeof text, "%s%s", right ? _("Right. ") : _("Not quite. "), feedback ? feedback : "");
                 else
-                    snprintf(text, sizeof text, "%s", feedback ? feedback : "Noted.");
+                    snprintf(text, sizeof text, "%s", feedback ? feedback : _("Noted."));
                 add_wrapped(v, text, 1, 1, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
             } else if (current && p->state == LESSON_ASKING) {
                 snprintf(text, sizeof text, _("Press 1 to %d to answer (Enter skips)."), item->choice_count);
@@ -535,7 +538,7 @@ static void build_narration(LessonScreen *v, int width)
                      selected ? ATTR_REVERSE | ATTR_BOLD : ATTR_NONE);
         }
         add_wrapped(v,
-                    tui_text(tui, "\u2191\u2193 choose  \u2190\u2192 change  Enter: done",
+                    tui_text(tui, _("\u2191\u2193 choose  \u2190\u2192 change  Enter: done"),
                              _("Up/Down choose  Left/Right change  Enter: done")),
                     0, 0, width, PALETTE_DIM, ATTR_NONE);
         break;
@@ -1086,7 +1089,7 @@ static void menu_draw_course(Tui *tui, const Menu *m, Canvas *c)
     char next[16], line[160];
     snprintf(next, sizeof next, "%s", m->course);
     lesson_catalogue_next_course(&m->catalogue, next);
-    snprintf(line, sizeof line, "Course: %s (l: %s)", lesson_course_name(m->course), lesson_course_name(next));
+    snprintf(line, sizeof line, _("Course: %s (l: %s)"), lesson_course_name(m->course), lesson_course_name(next));
     tui_text_put_fitted(c, 1, 1, c->width - 1, line, PALETTE_DIM, ATTR_NONE, tui->ascii_only);
 }
 

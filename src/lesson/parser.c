@@ -1362,7 +1362,7 @@ static bool cmd_solve(Parser *P, int col, const char *text, size_t length)
     (void)text, (void)length;
     if (P->homework < 0)
         return fail(P, col, "'solve' goes on the line after a 'homework'");
-    const char *example = "such as 'solve substeps smallest 7 after 5s if not exploded'";
+    const char *example = T_("such as 'solve substeps smallest 7 after 5s if not exploded'");
     int i = 1;
     const char *pane = NULL;
     int taken = take_pane(P, &i, &pane);
@@ -1388,7 +1388,7 @@ static bool cmd_solve(Parser *P, int col, const char *text, size_t length)
     long answer;
     if (++i >= P->ntok)
         return fail(P, P->tok[i - 1].col + (int)P->tok[i - 1].length + 1, "solve: expected the answer, a number");
-    if (!parse_count(P, &P->tok[i], "the answer", (long)info->min, (long)info->max, &answer))
+    if (!parse_count(P, &P->tok[i], N_("the answer"), (long)info->min, (long)info->max, &answer))
         return false;
     if (++i >= P->ntok || !lexer_is(&P->tok[i], "after"))
         return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
