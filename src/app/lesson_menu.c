@@ -1,5 +1,6 @@
 /* lesson_menu.c - finding the lessons the menu offers (see lesson_menu.h). */
 #include "lesson_menu.h"
+#include "grow.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -39,14 +40,10 @@ static bool add(LessonCatalogue *catalogue, const char *path, const char *course
     for (int k = 0; k < catalogue->count; k++)
         if (strcmp(catalogue->entries[k].absolute, absolute) == 0)
             return true;
-    if (catalogue->count == catalogue->capacity) {
-        int capacity = catalogue->capacity ? 2 * catalogue->capacity : 16;
-        LessonEntry *grown = realloc(catalogue->entries, (size_t)capacity * sizeof *grown);
-        if (!grown)
-            return false;
-        catalogue->entries = grown;
-        catalogue->capacity = capacity;
-    }
+    LessonEntry *grown = grow_for(catalogue->entries, &catalogue->capacity, catalogue->count, sizeof *grown, 16);
+    if (!grown)
+        return false;
+    catalogue->entries = grown;
     LessonEntry entry = {0};
     char err[512];
     Lesson *lesson = lesson_parse_file(path, err, sizeof err);

@@ -1,5 +1,6 @@
 /* progress.c - the student's progress through the lessons (see progress.h). */
 #include "progress.h"
+#include "grow.h"
 #include "i18n.h"
 
 #include <dirent.h>
@@ -99,14 +100,10 @@ static ProgressEntry *find_entry(Progress *progress, const char *name, size_t le
  * done yet; NULL when out of memory. */
 static ProgressEntry *add_entry(Progress *progress, const char *name, size_t length)
 {
-    if (progress->count == progress->capacity) {
-        int capacity = progress->capacity ? 2 * progress->capacity : 16;
-        ProgressEntry *grown = realloc(progress->entries, (size_t)capacity * sizeof *grown);
-        if (!grown)
-            return NULL;
-        progress->entries = grown;
-        progress->capacity = capacity;
-    }
+    ProgressEntry *grown = grow_for(progress->entries, &progress->capacity, progress->count, sizeof *grown, 16);
+    if (!grown)
+        return NULL;
+    progress->entries = grown;
     char *copy = malloc(length + 1);
     if (!copy)
         return NULL;
@@ -130,14 +127,10 @@ static ProgressAnswer *answer_slot(ProgressEntry *e, ProgressKind kind, int numb
     for (int k = 0; k < e->answer_count; k++)
         if (e->answers[k].kind == kind && e->answers[k].number == number)
             return &e->answers[k];
-    if (e->answer_count == e->answer_capacity) {
-        int capacity = e->answer_capacity ? 2 * e->answer_capacity : 8;
-        ProgressAnswer *grown = realloc(e->answers, (size_t)capacity * sizeof *grown);
-        if (!grown)
-            return NULL;
-        e->answers = grown;
-        e->answer_capacity = capacity;
-    }
+    ProgressAnswer *grown = grow_for(e->answers, &e->answer_capacity, e->answer_count, sizeof *grown, 8);
+    if (!grown)
+        return NULL;
+    e->answers = grown;
     ProgressAnswer *a = &e->answers[e->answer_count++];
     *a = (ProgressAnswer){.kind = kind, .number = number, .first_right = -1, .last_right = -1};
     return a;

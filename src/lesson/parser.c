@@ -140,6 +140,17 @@ static char *copy_text(Parser *P, const char *text, size_t length)
     return s;
 }
 
+/* A new item of kind holding the rest of the line as its text; NULL when
+ * out of memory (said). */
+static LessonItem *text_item(Parser *P, LessonItemKind kind, int col, const char *text, size_t length)
+{
+    LessonItem *item = new_item(P, kind, col);
+    if (!item)
+        return NULL;
+    item->text = copy_text(P, text, length);
+    return item->text ? item : NULL;
+}
+
 static char *copy_token(Parser *P, const LessonToken *t)
 {
     char *s = arena_alloc(P->arena, t->length + 1);
@@ -727,11 +738,7 @@ static bool cmd_explain(Parser *P, int col, const char *text, size_t length)
 {
     if (!length)
         return fail(P, col, "explain: say what to explain, e.g. 'explain Why does Euler gain energy?'");
-    LessonItem *item = new_item(P, LESSON_EXPLAIN, col);
-    if (!item)
-        return false;
-    item->text = copy_text(P, text, length);
-    return item->text != NULL;
+    return text_item(P, LESSON_EXPLAIN, col, text, length) != NULL;
 }
 
 /* recap TEXT: the page's point in a line, listed when the lesson ends. */
@@ -744,11 +751,7 @@ static bool cmd_recap(Parser *P, int col, const char *text, size_t length)
     for (int k = page->first_item; k < page->first_item + page->item_count; k++)
         if (L->items[k].kind == LESSON_RECAP)
             return fail(P, col, "recap: this page already has one (line %d); a page gets one line", L->items[k].line);
-    LessonItem *item = new_item(P, LESSON_RECAP, col);
-    if (!item)
-        return false;
-    item->text = copy_text(P, text, length);
-    return item->text != NULL;
+    return text_item(P, LESSON_RECAP, col, text, length) != NULL;
 }
 
 /* teacher TEXT: a note for the teacher, never shown to students; in the
@@ -757,11 +760,7 @@ static bool cmd_teacher(Parser *P, int col, const char *text, size_t length)
 {
     if (!length)
         return fail(P, col, "teacher: write the note, e.g. 'teacher Ask first what they expect; 2 minutes'");
-    LessonItem *item = new_item(P, LESSON_TEACHER, col);
-    if (!item)
-        return false;
-    item->text = copy_text(P, text, length);
-    return item->text != NULL;
+    return text_item(P, LESSON_TEACHER, col, text, length) != NULL;
 }
 
 /* A page's explain steps each need an explanation after them. Called when a
@@ -892,17 +891,15 @@ static bool cmd_question(Parser *P, int col, const char *text, size_t length)
 {
     if (!need_text(P, col, "question", length))
         return false;
-    LessonItem *item = new_item(P, LESSON_QUESTION, col);
-    if (!item)
+    if (!text_item(P, LESSON_QUESTION, col, text, length))
         return false;
-    item->text = copy_text(P, text, length);
     P->question = P->lesson->item_count - 1;
     P->question_line = P->line;
     P->question_col = col;
     P->choice_count = 0;
     P->answer = -1;
     P->general_feedback = NULL;
-    return item->text != NULL;
+    return true;
 }
 
 static bool cmd_choice(Parser *P, int col, const char *text, size_t length)
@@ -1335,13 +1332,11 @@ static bool cmd_homework(Parser *P, int col, const char *text, size_t length)
 {
     if (!length)
         return fail(P, col, "homework: say what to find, e.g. 'homework Find the fewest substeps that hold'");
-    LessonItem *item = new_item(P, LESSON_HOMEWORK, col);
-    if (!item)
+    if (!text_item(P, LESSON_HOMEWORK, col, text, length))
         return false;
-    item->text = copy_text(P, text, length);
     P->homework = P->lesson->item_count - 1;
     P->lesson->expect_count++; /* the checker proves its answer: a claim like an expect */
-    return item->text != NULL;
+    return true;
 }
 
 static bool homework_unsolved(Parser *P)
