@@ -676,11 +676,13 @@ static const char *csv_right(int right)
     return right < 0 ? "" : right ? "1" : "0";
 }
 
-/* "12 min", "1 h 05 min": time spent, to the minute. */
+/* "under a minute", "12 min", "1 h 05 min": time spent, to the minute. */
 static void format_time(long seconds, char *out, size_t size)
 {
     long minutes = (seconds + 30) / 60;
-    if (minutes < 60)
+    if (minutes == 0)
+        snprintf(out, size, "%s", _("under a minute"));
+    else if (minutes < 60)
         snprintf(out, size, _("%ld min"), minutes);
     else
         snprintf(out, size, _("%ld h %02ld min"), minutes / 60, minutes % 60);

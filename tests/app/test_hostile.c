@@ -750,7 +750,7 @@ Test(hostile, progress_migrates_paths_and_keeps_answers_and_time)
     cr_expect_str_eq(out, "01-a.lesson: finished, 1 of 2 right at the first try; 2 min spent.\n"
                           "    question 1 (page 2): answered 3 first, wrong; 1 last, right; 2 tries.\n"
                           "    homework 1 (page 3): answered 0.004, right.\n"
-                          "02-b.lesson: at page 2; 0 min spent.\n");
+                          "02-b.lesson: at page 2; under a minute spent.\n");
     cr_expect_eq(run((const char *[]){"", "progress", "--answers", NULL}), 2);
     cr_expect_str_eq(err, "clothsim: progress: --answers goes with --csv (the text lists the answers already)\n");
     clean(folder);
