@@ -546,7 +546,7 @@ bool bench_frame_bytes(FrameBytes *fb)
 
     const char *name = bytes_term_name();
     bool through_pipe = false;
-    char err[320];
+    char err[TEXT_MESSAGE_SIZE];
     bool started = tui_session_start_measured(tui, name, fb->cols, fb->rows, &through_pipe, err, sizeof err);
     if (!started && strcmp(name, BYTES_TERM) != 0) {
         name = BYTES_TERM; /* a TERM this system has no terminfo for */

@@ -13,6 +13,7 @@
  * the same.
  */
 #include "check.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,7 +106,7 @@ int check_main(int argc, char **argv)
     }
     int mistakes = 0;
     for (int f = 0; f < file_count; f++) {
-        char err[600];
+        char err[TEXT_MESSAGE_SIZE];
         lessons[f] = lesson_parse_file(files[f], err, sizeof err);
         if (!lessons[f]) {
             fprintf(stderr, "%s\n", err);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/i18n.h"
+#include "core/text.h"
 
 void cli_error(const char *format, ...)
 {
@@ -76,7 +77,7 @@ int cli_take_setting(CliSettings *settings, int argc, char **argv, int *i)
             return -1;
         int scene = params_lookup_name(scene_names, value);
         if (scene < 0) {
-            char err[256];
+            char err[TEXT_MESSAGE_SIZE];
             Params scratch;
             params_default(&scratch, SCENE_CURTAIN);
             params_set(&scratch, "scene", cli_cut(value, CLI_CUT_WORD), err, sizeof err);
@@ -123,7 +124,7 @@ int cli_next_argument(CliSettings *settings, int argc, char **argv, int *i)
 
 bool cli_build_params(const CliSettings *settings, Params *params)
 {
-    char err[320];
+    char err[TEXT_MESSAGE_SIZE];
     params_default(params, (SceneKind)settings->scene);
     for (int k = 0; k < settings->assignment_count; k++) {
         if (!params_assign(params, settings->assignments[k], err, sizeof err)) {

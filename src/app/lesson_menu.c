@@ -1,5 +1,6 @@
 /* lesson_menu.c - finding the lessons the menu offers (see lesson_menu.h). */
 #include "lesson_menu.h"
+#include "core/text.h"
 #include "grow.h"
 
 #include <dirent.h>
@@ -45,7 +46,7 @@ static bool add(LessonCatalogue *catalogue, const char *path, const char *course
         return false;
     catalogue->entries = grown;
     LessonEntry entry = {0};
-    char err[512];
+    char err[TEXT_MESSAGE_SIZE];
     Lesson *lesson = lesson_parse_file(path, err, sizeof err);
     snprintf(entry.course, sizeof entry.course, "%.15s", course);
     entry.path = strdup(path);

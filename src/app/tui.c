@@ -155,7 +155,7 @@ bool tui_rebuild_panes(Tui *tui)
     Solver *built[TUI_MAX_PANES] = {NULL};
     Params params[TUI_MAX_PANES];
     for (int i = 0; i < count; i++) {
-        char err[320];
+        char err[TEXT_MESSAGE_SIZE];
         if (!pane_params(tui, i, &params[i], err, sizeof err)) {
             tui_message(tui, "%s", err);
         } else if (!(built[i] = solver_create(&params[i]))) {
@@ -207,7 +207,7 @@ bool tui_apply_base(Tui *tui)
     for (int i = 0; i < tui->pane_count; i++) {
         TuiPane *pane = &tui->panes[i];
         Params params;
-        char err[320];
+        char err[TEXT_MESSAGE_SIZE];
         if (!pane_params(tui, i, &params, err, sizeof err)) {
             tui_message(tui, "%s", err);
             ok = false;
@@ -245,7 +245,7 @@ bool tui_set_key(Tui *tui, const char *key, const char *value)
         return false;
     }
     Params params = tui->base;
-    char err[320];
+    char err[TEXT_MESSAGE_SIZE];
     if (!params_set(&params, key, value, err, sizeof err) || !params_validate(&params, err, sizeof err)) {
         tui_message(tui, "%s", err);
         return false;
@@ -306,7 +306,7 @@ bool tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], 
      * (a sphere too big for the cloth) leaves the sandbox as it was */
     for (int i = 0; i < count; i++) {
         Params check = tui->base;
-        char err[320];
+        char err[TEXT_MESSAGE_SIZE];
         if (!params_set(&check, key->name, values[i], err, sizeof err) ||
             !params_validate(&check, err, sizeof err)) {
             tui_message(tui, "cannot compare %s=%s: %s", key->name, values[i], err);
@@ -324,7 +324,7 @@ bool tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], 
     for (int i = 0; i < count; i++)
         snprintf(tui->compare_values[i], sizeof tui->compare_values[i], "%s", values[i]);
     /* the shared settings hold the first pane's value */
-    char err[320];
+    char err[TEXT_MESSAGE_SIZE];
     params_set(&tui->base, key->name, values[0], err, sizeof err);
     if (tui_rebuild_panes(tui))
         return true;
@@ -526,7 +526,7 @@ static bool parse_compare(Tui *tui, const char *text)
         memcpy(tui->compare_values[count], p, length);
         tui->compare_values[count][length] = '\0';
         Params check = tui->base;
-        char err[320];
+        char err[TEXT_MESSAGE_SIZE];
         if (!params_set(&check, key, tui->compare_values[count], err, sizeof err) ||
             !params_validate(&check, err, sizeof err)) {
             cli_error("--compare %s: %s", text, err);
@@ -634,7 +634,7 @@ static int parse_options(Tui *tui, int argc, char **argv)
     if (compare && !parse_compare(tui, compare))
         return EXIT_USAGE;
     if (tui->compare_key) {
-        char err[320];
+        char err[TEXT_MESSAGE_SIZE];
         params_set(&tui->base, tui->compare_key->name, tui->compare_values[0], err, sizeof err);
     }
     return -1;

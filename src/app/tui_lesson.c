@@ -714,7 +714,7 @@ static void adjust(LessonScreen *v, int presses)
     int pane = p->unlocked_pane ? lesson_player_find_pane(p, p->unlocked_pane) : -1;
     if (!info || p->pane_count == 0)
         return;
-    char value[64], err[320];
+    char value[64], err[TEXT_MESSAGE_SIZE];
     tui_slider_value(v->tui, &p->panes[pane >= 0 ? pane : 0].solver->params, info, presses, value, sizeof value);
     bool exploded = false;
     for (int i = 0; i < p->pane_count; i++)
@@ -1179,7 +1179,7 @@ static void menu_free(Menu *m)
  * parse (any more) is reported in the message line. */
 static int open_lesson(Tui *tui, Progress *progress, const char *path)
 {
-    char err[512];
+    char err[TEXT_MESSAGE_SIZE];
     Lesson *lesson = lesson_parse_file(path, err, sizeof err);
     if (!lesson) {
         tui_message(tui, "%s", err);
@@ -1327,7 +1327,7 @@ int tui_learn_main(int argc, char **argv)
     /* a lesson that does not parse is reported before the terminal is touched */
     Lesson *lesson = NULL;
     if (!menu) {
-        char err[512];
+        char err[TEXT_MESSAGE_SIZE];
         lesson = lesson_parse_file(path, err, sizeof err);
         if (!lesson) {
             fprintf(stderr, "%s\n", err);

@@ -26,6 +26,7 @@
 #include "core/metrics.h"
 #include "core/params.h"
 #include "core/solver.h"
+#include "core/text.h"
 #include "render/layout.h"
 #include "render/render.h"
 
@@ -219,7 +220,7 @@ typedef struct Tui {
     bool show_residual; /* after a pass or substep: plot the residual of each pass */
     bool wind_off;
     double saved_wind_x, saved_wind_z, saved_turbulence;
-    char message[400]; /* drawn wrapped to the width of the first pane */
+    char message[TEXT_MESSAGE_SIZE]; /* drawn wrapped to the width of the first pane */
     double message_time; /* monotonic s it was set */
     double message_seconds; /* how long it shows: longer for a longer one, to be read */
 

@@ -206,11 +206,16 @@ bool scene_collider_fits(const Params *p, char *err, size_t err_size)
                 continue;
             inside++;
             if (cloth->pinned[i]) {
-                snprintf(err, err_size,
-                         T_("collider: the %s %s pinned particle (%d, %d) of the %s scene%s; a pinned particle "
-                         "cannot get out of it (change %s)"),
-                         shape, k == 0 ? "holds" : "reaches", i % cloth->cols, i / cloth->cols, scene_names[p->scene],
-                         k == 0 ? "" : " on its path", keys);
+                if (k == 0)
+                    snprintf(err, err_size,
+                             T_("collider: the %s holds pinned particle (%d, %d) of the %s scene; a pinned particle "
+                                "cannot get out of it (change %s)"),
+                             shape, i % cloth->cols, i / cloth->cols, scene_names[p->scene], keys);
+                else
+                    snprintf(err, err_size,
+                             T_("collider: the %s reaches pinned particle (%d, %d) of the %s scene on its path; a "
+                                "pinned particle cannot get out of it (change %s)"),
+                             shape, i % cloth->cols, i / cloth->cols, scene_names[p->scene], keys);
                 fits = false;
             }
         }
@@ -218,11 +223,18 @@ bool scene_collider_fits(const Params *p, char *err, size_t err_size)
             /* in the plane the cloth cannot go round the disc: a disc that
              * is, or grows, inside it throws the particles in it to its rim
              * at once, tearing the links across it (it explodes) */
-            snprintf(err, err_size,
-                     T_("collider: in 2D the %s's section by the cloth's plane %s %d particles of the %s scene%s; a 2D "
-                     "cloth cannot go round it (change %s so that it stays out of the cloth, or dim=3)"),
-                     shape, k == 0 ? "holds" : "reaches", inside, scene_names[p->scene], k == 0 ? "" : " on its path",
-                     keys);
+            if (k == 0)
+                snprintf(err, err_size,
+                         T_("collider: in 2D the %s's section by the cloth's plane holds %d particles of the %s "
+                            "scene; a 2D cloth cannot go round it (change %s so that it stays out of the cloth, or "
+                            "dim=3)"),
+                         shape, inside, scene_names[p->scene], keys);
+            else
+                snprintf(err, err_size,
+                         T_("collider: in 2D the %s's section by the cloth's plane reaches %d particles of the %s "
+                            "scene on its path; a 2D cloth cannot go round it (change %s so that it stays out of the "
+                            "cloth, or dim=3)"),
+                         shape, inside, scene_names[p->scene], keys);
             fits = false;
         }
         if (fits && k == 0 && inside == cloth->count) {

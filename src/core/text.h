@@ -13,6 +13,10 @@
 
 #define N_(text) text
 
+/* Room for one message a person reads (an error, a notice): a line in
+ * English is under 300 bytes, and Cyrillic takes two bytes a letter. */
+#define TEXT_MESSAGE_SIZE 1024
+
 /* Gives the text a person reads for msgid: a string that lives as long as
  * the program (gettext's are). */
 typedef const char *(*TextTranslator)(const char *msgid);

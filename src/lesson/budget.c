@@ -34,7 +34,7 @@ bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size)
         }
         unsigned changed = 0;
         int col;
-        char ignored[320];
+        char ignored[TEXT_MESSAGE_SIZE];
         if (!over && !stage_play(&stage, item, &changed, ignored, sizeof ignored, &col))
             changed = 0; /* the parser has said so already; nothing to count */
         int index = item->pane ? stage_find(&stage, item->pane) : -1;

@@ -163,7 +163,7 @@ static char *copy_token(Parser *P, const LessonToken *t)
 /* Plays a settings or pane item on the stage; its mistakes become errors. */
 static bool stage_item(Parser *P, int index)
 {
-    char message[400];
+    char message[TEXT_MESSAGE_SIZE];
     int col;
     unsigned changed;
     const LessonItem *item = &P->lesson->items[index];
@@ -425,7 +425,7 @@ static bool parse_settings(Parser *P, int from, int item_index)
         if (!info) {
             /* params_set words the message, as on the command line */
             Params scratch;
-            char message[320];
+            char message[TEXT_MESSAGE_SIZE];
             params_default(&scratch, SCENE_CURTAIN);
             params_set(&scratch, key, "", message, sizeof message);
             return fail(P, t->col, "%s", message);
@@ -1617,7 +1617,7 @@ static bool parse_line(Parser *P)
         return run_command(P, command, col, s + from, n - from);
     }
     size_t bad;
-    char message[160];
+    char message[TEXT_MESSAGE_SIZE];
     P->ntok = lexer_split(s, n, i, P->tok, &bad, message, sizeof message);
     if (P->ntok < 0)
         return fail(P, lexer_column(s, bad), "%s", message);
@@ -1666,7 +1666,7 @@ Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char
             break;
         }
         size_t bad;
-        char message[160];
+        char message[TEXT_MESSAGE_SIZE];
         if (!lexer_check_text(P.text, P.length, &bad, message, sizeof message)) {
             fail(&P, lexer_column(P.text, bad), "%s", message);
             break;

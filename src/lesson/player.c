@@ -171,7 +171,7 @@ static bool play_stage(LessonPlayer *p, const LessonItem *item)
 {
     int closing = item->kind == LESSON_CLOSE ? lesson_player_find_pane(p, item->pane) : -1;
     unsigned changed;
-    char message[400];
+    char message[TEXT_MESSAGE_SIZE];
     int col;
     if (!stage_play(&p->stage, item, &changed, message, sizeof message, &col))
         return true; /* only free play can get here (the parser checked the rest): keep going */
@@ -353,7 +353,7 @@ static int homework_holds(LessonPlayer *p, const LessonItem *item, const Params 
     if (!info || value < (long)info->min || value > (long)info->max)
         return -1;
     Params params = *base;
-    char text[32], err[320];
+    char text[32], err[TEXT_MESSAGE_SIZE];
     snprintf(text, sizeof text, "%ld", value);
     if (!params_set(&params, info->name, text, err, sizeof err))
         return -1;

@@ -31,6 +31,7 @@
 
 #include "core/metrics.h"
 #include "core/solver.h"
+#include "core/text.h"
 #include "lesson.h"
 #include "stage.h"
 
@@ -64,7 +65,7 @@ typedef struct LessonResult {
     bool reached, passed;
     double seen; /* the value the metric had */
     /* "file:line:col: expect failed: CONDITION (saw X)", or "expect held: ..." */
-    char message[400];
+    char message[TEXT_MESSAGE_SIZE];
 } LessonResult;
 
 typedef struct LessonPlayer {
@@ -101,7 +102,7 @@ typedef struct LessonPlayer {
     bool verify_homework;
 
     bool failed;     /* out of memory: err says so */
-    char err[160];
+    char err[TEXT_MESSAGE_SIZE];
 } LessonPlayer;
 
 /* Builds the panes of the header and opens the first page (playing its items

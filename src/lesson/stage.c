@@ -69,7 +69,7 @@ bool stage_play(LessonStage *stage, const LessonItem *item, unsigned *changed, c
             for (int i = 0; i < stage->pane_count; i++) {
                 panes[i] = stage->params[i];
                 if (!stage_apply_settings(&panes[i], item->settings, item->setting_count, err, err_size, col)) {
-                    char inner[320];
+                    char inner[TEXT_MESSAGE_SIZE];
                     snprintf(inner, sizeof inner, "%s", err);
                     snprintf(err, err_size, T_("in pane '%s': %s"), stage->names[i], inner);
                     return false;
