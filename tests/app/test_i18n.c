@@ -131,6 +131,12 @@ Test(i18n, a_command_line_mistake_is_one_ukrainian_line)
     cr_expect_str_eq(err, "clothsim: --set dt=1: dt: 1 поза межами (від 1e-05 до 0.1 с)\n");
     cr_expect_eq(run((const char *[]){"", "frobnicate", NULL}), 2);
     cr_expect_str_eq(err, "clothsim: невідома команда «frobnicate» (clothsim --help перелічує команди)\n");
+    /* the longest messages come whole: Cyrillic takes two bytes a letter (a
+     * buffer sized for English cut this one inside a letter) */
+    cr_expect_eq(run((const char *[]){"", "run", "--set", "dim=2", "--set", "sphere_z=0", "--set", "sphere_travel=0",
+                                      NULL}),
+                 2);
+    cr_expect(strstr(err, "площиною тканини містить частинок: 78") && strstr(err, "або dim=3)\n"), "cut: %s", err);
     /* LANGUAGE picks the language inside a locale that is not C */
     setenv("LC_ALL", "C.UTF-8", 1);
     setenv("LANGUAGE", "uk", 1);
