@@ -320,7 +320,11 @@ static void mark_page(LessonScreen *v);
 
 /* The teacher's view (--teacher): under the heading, the lesson's own notes
  * on the first page, the page's notes, and the right answer of each of its
- * questions, set apart in a colour of their own and never in a student's view. */
+ * questions, set apart in a colour of their own and never in a student's view.
+ * The colour is the warnings' magenta, a text colour whose contrast is tested
+ * on dark and light backgrounds (a cloth shade such as cyan is not: on white
+ * it is about 2:1). */
+#define TEACHER_NOTE_COLOUR PALETTE_STRAIN_WARN
 static void add_teacher_notes(LessonScreen *v, int width)
 {
     const Lesson *lesson = v->lesson;
@@ -331,7 +335,7 @@ static void add_teacher_notes(LessonScreen *v, int width)
     count += lesson_teacher_notes(lesson, page, notes + count, 32 - count);
     for (int k = 0; k < count; k++) {
         snprintf(text, sizeof text, _("Teacher: %s"), notes[k]);
-        add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
+        add_wrapped(v, text, 0, 2, width, TEACHER_NOTE_COLOUR, ATTR_BOLD);
     }
     const LessonPage *p = &lesson->pages[page];
     for (int k = p->first_item; k < p->first_item + p->item_count; k++) {
@@ -343,7 +347,7 @@ static void add_teacher_notes(LessonScreen *v, int width)
         else
             snprintf(text, sizeof text, _("Teacher: the answer is %d, %s."), item->answer + 1,
                      item->choices[item->answer].text);
-        add_wrapped(v, text, 0, 2, width, PALETTE_SHEAR, ATTR_BOLD);
+        add_wrapped(v, text, 0, 2, width, TEACHER_NOTE_COLOUR, ATTR_BOLD);
         count++;
     }
     if (count)
