@@ -253,6 +253,19 @@ static void count_result(LessonPlayer *p, LessonResult *r)
         p->expects_failed++;
 }
 
+/* The checker's line for an expect: the claim as the script writes it, and
+ * what was seen, its numbers as the reader's language writes them. */
+static void report_expect(LessonPlayer *p, const LessonItem *item, LessonResult *r, char *saw, size_t saw_size)
+{
+    text_decimals(saw, saw_size);
+    if (r->passed)
+        lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col, "expect held: %s (saw %s)",
+                     item->expect.source, saw);
+    else
+        lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col,
+                     "expect failed: %s (saw %s)", item->expect.source, saw);
+}
+
 /* A claim on what the screen shows: measured at every size a lesson is
  * played at, and held only if it holds at each. */
 static void evaluate_on_screen(LessonPlayer *p, const LessonItem *item, LessonResult *r)
@@ -276,15 +289,15 @@ static void evaluate_on_screen(LessonPlayer *p, const LessonItem *item, LessonRe
         if (k == 0 || (!ok && r->passed))
             r->seen = value;
         r->passed = r->passed && ok;
-        int n = ref >= 0 ? snprintf(saw + used, sizeof saw - used, "%s%.4g at %dx%d; %s %.4g", k ? ", " : "", value,
-                                    cols, rows, e->ref_pane, seen_ref)
-                         : snprintf(saw + used, sizeof saw - used, "%s%.4g at %dx%d", k ? ", " : "", value, cols, rows);
+        int n = ref >= 0 ? snprintf(saw + used, sizeof saw - used, T_("%s%.4g at %dx%d; %s %.4g"), k ? ", " : "",
+                                    value, cols, rows, e->ref_pane, seen_ref)
+                         : snprintf(saw + used, sizeof saw - used, T_("%s%.4g at %dx%d"), k ? ", " : "", value, cols,
+                                    rows);
         if (n > 0 && (size_t)n < sizeof saw - used)
             used += (size_t)n;
     }
     count_result(p, r);
-    lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col, "expect %s: %s (saw %s)",
-                 r->passed ? "held" : "failed", e->source, saw);
+    report_expect(p, item, r, saw, sizeof saw);
 }
 
 static void evaluate(LessonPlayer *p, int index)
@@ -324,7 +337,7 @@ static void evaluate(LessonPlayer *p, int index)
         char against[120] = "";
         if (e->reference == REF_START) {
             reference = e->value * pane->start[e->metric] + e->offset;
-            snprintf(against, sizeof against, "; start %.4g%s%s", pane->start[e->metric], space, unit);
+            snprintf(against, sizeof against, T_("; start %.4g%s%s"), pane->start[e->metric], space, unit);
         } else if (e->reference == REF_PANE) {
             int j = lesson_player_find_pane(p, e->ref_pane);
             assert(j >= 0);
@@ -336,8 +349,7 @@ static void evaluate(LessonPlayer *p, int index)
         snprintf(saw, sizeof saw, "%.4g%s%s%s", r->seen, space, unit, against);
     }
     count_result(p, r);
-    lesson_error(r->message, sizeof r->message, p->lesson->name, item->line, item->col, "expect %s: %s (saw %s)",
-                 r->passed ? "held" : "failed", e->source, saw);
+    report_expect(p, item, r, saw, sizeof saw);
 }
 
 /* ------------------------------------------------------------ homework */

@@ -163,6 +163,21 @@ Test(i18n, a_lesson_mistake_keeps_file_line_col_and_speaks_ukrainian)
     unlink(path);
 }
 
+/* check --run's claim lines: the claim as the script writes it, the rest
+ * (held, seen, the screen size) in Ukrainian, numbers with the comma. */
+Test(i18n, the_checkers_claim_lines_speak_ukrainian, .timeout = 60)
+{
+    if (!ukrainian_locale_exists())
+        cr_skip_test("uk_UA.UTF-8 is not generated (make check-test-locale)");
+    setenv("LC_ALL", UK, 1);
+    cr_expect_eq(run((const char *[]){"", "check", "--run", "--verbose",
+                                      CLOTHSIM_SRCDIR "/lessons/uk/01-meet-the-cloth.lesson", NULL}),
+                 0, "%s", err);
+    cr_expect(strstr(out, ":24:1: expect виконано: cloth max_strain < 1% (побачено 0,00") != NULL, "%s", out);
+    cr_expect(strstr(out, " при 80x24, ") != NULL && strstr(out, " at 80x24") == NULL, "%s", out);
+    cr_expect(strstr(out, "held") == NULL && strstr(out, "saw") == NULL, "English in the claim lines:\n%s", out);
+}
+
 /* ---------------------------------------------------------------- on screen */
 
 /* English words the Ukrainian interface must not show. Keys (Enter, Space,
