@@ -310,7 +310,7 @@ static void evaluate(LessonPlayer *p, int index)
     assert(i >= 0); /* the parser resolved every pane */
     const LessonPane *pane = &p->panes[i];
     const Solver *s = pane->solver;
-    const char *unit = lesson_metrics[e->metric].unit;
+    const char *unit = lesson_metrics[e->metric].unit[0] ? T_(lesson_metrics[e->metric].unit) : "";
     const char *space = unit[0] ? " " : "";
     char saw[200];
     if (lesson_metric_on_screen(e->metric)) {
