@@ -1674,58 +1674,6 @@ int relax_fast_finish(RelaxFast *f, Solver *s, float allowed, float stretch)
 #endif
 }
 
-/* ------------------------------------------------------------ the floor */
-
-#if RELAX_FAST_X86
-AVX2 static float divider_avx2(long rounds)
-{
-    __m256 v[8];
-    const __m256 one = _mm256_set1_ps(1.0f);
-    for (int i = 0; i < 8; i++)
-        v[i] = _mm256_set1_ps(1.5f + (float)i);
-    for (long r = 0; r < rounds; r++)
-        for (int i = 0; i < 8; i++) /* eight independent chains: throughput, not latency */
-            v[i] = _mm256_div_ps(one, _mm256_sqrt_ps(v[i]));
-    float out[8];
-    _mm256_storeu_ps(out, _mm256_add_ps(v[0], v[7]));
-    return out[0];
-}
-
-/* The same with 16 lanes: half the rounds, as many square roots. */
-AVX512 static float divider_avx512(long rounds)
-{
-    __m512 v[8];
-    const __m512 one = _mm512_set1_ps(1.0f);
-    for (int i = 0; i < 8; i++)
-        v[i] = _mm512_set1_ps(1.5f + (float)i);
-    for (long r = 0; r < rounds / 2; r++)
-        for (int i = 0; i < 8; i++)
-            v[i] = _mm512_div_ps(one, _mm512_sqrt_ps(v[i]));
-    float out[16];
-    _mm512_storeu_ps(out, _mm512_add_ps(v[0], v[7]));
-    return out[0];
-}
-#endif
-
-float relax_fast_divider_work(long rounds, RelaxFastKernels kernels)
-{
-#if RELAX_FAST_X86
-    if (kernels >= RELAX_FAST_AVX512 && relax_fast_cpu_has_wide())
-        return divider_avx512(rounds);
-    if (kernels >= RELAX_FAST_AVX2 && relax_fast_cpu_has_simd())
-        return divider_avx2(rounds);
-#else
-    (void)kernels;
-#endif
-    float v[8];
-    for (int i = 0; i < 8; i++)
-        v[i] = 1.5f + (float)i;
-    for (long r = 0; r < rounds; r++)
-        for (int i = 0; i < 8; i++)
-            v[i] = 1.0f / sqrtf(v[i]);
-    return v[0] + v[7];
-}
-
 /* ------------------------------------------------------------ lifetime */
 
 RelaxFast *relax_fast_create(const Cloth *cloth, int threads)

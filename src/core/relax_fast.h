@@ -142,10 +142,4 @@ bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver);
  * floor, edge samples, or a collider other than the sphere). */
 int relax_fast_finish(RelaxFast *fast, struct Solver *solver, float allowed, float stretch);
 
-/* The physical floor the benchmark compares with: rounds x 64 square roots
- * and divisions, 8 lanes at a time (AVX2), 16 (AVX-512) or one (scalar),
- * the widest of `kernels` this CPU has; the caller times it. Returns a
- * value that depends on all of them. */
-float relax_fast_divider_work(long rounds, RelaxFastKernels kernels);
-
 #endif
