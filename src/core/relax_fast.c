@@ -87,21 +87,15 @@
  * and 1.3. What would go faster still is fewer instructions a link, not a
  * faster square root: the arithmetic here is pinned to the plain loop's.
  */
-#if defined(__linux__)
-#define _GNU_SOURCE /* sched_getaffinity: the cores this process may use */
-#endif
 #include "relax_fast.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "collide.h"
+#include "relax_pool.h"
 #include "relax_schedule.h"
 #include "solver.h"
 
@@ -213,11 +207,6 @@ typedef struct BandDone {
     _Alignas(64) atomic_uint serial;
 } BandDone;
 
-typedef struct Worker {
-    RelaxFast *fast;
-    int index;
-} Worker;
-
 struct RelaxFast {
     int link_count;
     uint32_t *order;
@@ -260,17 +249,7 @@ struct RelaxFast {
     unsigned sequential_serial;
 
     /* the threads: the caller is thread 0 */
-    int threads;
-    pthread_t thread[RELAX_FAST_MAX_THREADS];
-    Worker worker[RELAX_FAST_MAX_THREADS];
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    bool sync_made;
-    atomic_uint generation; /* bumped for each job */
-    atomic_int finished;    /* workers done with the current job */
-    atomic_int sleepers;
-    atomic_int stop;
-    atomic_int arrived;             /* at the barrier */
+    RelaxPool pool;
     /* A pass job's bands, in the order they are taken: for each pass, its
      * even bands, then its odd ones. next_task counts those taken. */
     atomic_int next_task;
@@ -283,47 +262,15 @@ struct RelaxFast {
     BandDone *band_done;
     unsigned pass_serial; /* the serial of a job's first pass */
     unsigned next_serial; /* the next job's, from 1 */
-    atomic_uint barrier_generation; /* bumped when all have arrived */
 };
 
-/* A worker that finds no job spins this many times before it sleeps:
- * passes follow each other within microseconds, but between frames the
- * threads must cost nothing. A pause takes about 60 ns on Zen 3 but 19 ns
- * on Zen 5: 1000 spins were 19 us there, shorter than the main thread's
- * gaps between jobs at times, and a 200 x 200 step on two threads went to
- * sleep and was woken (a futex each way) some 9 times a substep. 4000:
- * 75 to 240 us. */
-#define IDLE_SPINS 4000
-
-/* A thread at a barrier spins this many times (75 to 240 us, as above:
- * longer than the threads of a 200 x 200 pass drift apart in a phase) and
- * then yields its core at every look: on a machine busy with other work
- * the thread it waits for may be queued behind it on the same core. */
-#define BARRIER_SPINS 4000
+_Static_assert(RELAX_FAST_MAX_THREADS == RELAX_POOL_MAX_THREADS, "the pool starts the threads a pass may use");
 
 /* Below this many links (a grid of about 75 x 75) a pass takes under 50
  * microseconds, and waking the threads and the barriers between the phases
  * cost too large a share of it (far more on a machine busy with other
  * work): one thread does it all. */
 #define RELAX_FAST_THREAD_MIN_LINKS 32768
-
-static inline void cpu_relax(void)
-{
-#if RELAX_FAST_X86
-    __builtin_ia32_pause();
-#endif
-}
-
-/* Waiting for another thread: spin a while, then let the system run
- * something else (the other thread, on a machine with more threads than
- * cores to spare). */
-static inline void wait_a_little(int *spins)
-{
-    if (++*spins < BARRIER_SPINS)
-        cpu_relax();
-    else
-        sched_yield();
-}
 
 /* ------------------------------------------------------------ colouring */
 
@@ -940,21 +887,6 @@ bool relax_fast_cpu_has_wide(void) { return false; }
 
 /* ------------------------------------------------------------ threads */
 
-static void barrier(RelaxFast *f)
-{
-    if (f->job.threads == 1)
-        return;
-    unsigned generation = atomic_load(&f->barrier_generation);
-    if (atomic_fetch_add(&f->arrived, 1) == f->job.threads - 1) {
-        atomic_store(&f->arrived, 0);
-        atomic_fetch_add(&f->barrier_generation, 1);
-    } else {
-        int spins = 0;
-        while (atomic_load(&f->barrier_generation) == generation)
-            wait_a_little(&spins);
-    }
-}
-
 /* The stages are cut into chunks that the threads take one at a time
  * (a thread on a busier core takes fewer), of this many particles: a
  * whole number of vectors, about 40 for a 200 x 200 cloth. */
@@ -1056,7 +988,7 @@ static void wait_for_band(RelaxFast *f, int band, int bands, unsigned serial)
         return;
     int spins = 0;
     while ((int)(atomic_load_explicit(&f->band_done[band].serial, memory_order_acquire) - serial) < 0)
-        wait_a_little(&spins);
+        relax_pool_wait_a_little(&spins);
 }
 
 /* The passes of a job, as thread t sees them: for each pass, bands of the
@@ -1122,91 +1054,18 @@ static void run_pass(RelaxFast *f, int t)
     }
 }
 
-static void *worker_main(void *arg)
-{
-    Worker *w = arg;
-    RelaxFast *f = w->fast;
-    unsigned seen = 0;
-    for (;;) {
-        unsigned generation;
-        int spins = 0;
-        while ((generation = atomic_load(&f->generation)) == seen && !atomic_load(&f->stop)) {
-            if (++spins < IDLE_SPINS) {
-                cpu_relax();
-                continue;
-            }
-            pthread_mutex_lock(&f->lock);
-            atomic_fetch_add(&f->sleepers, 1);
-            while (atomic_load(&f->generation) == seen && !atomic_load(&f->stop))
-                pthread_cond_wait(&f->wake, &f->lock);
-            atomic_fetch_sub(&f->sleepers, 1);
-            pthread_mutex_unlock(&f->lock);
-            spins = 0;
-        }
-        if (atomic_load(&f->stop))
-            return NULL;
-        seen = generation;
-        run_job(f, w->index);
-        atomic_fetch_add(&f->finished, 1);
-    }
-}
+/* The pool's job: whatever f->job says. */
+static void pool_job(void *context, int t) { run_job(context, t); }
 
+/* Runs f->job on the threads: on one where the cloth is too small for
+ * threads to pay (RELAX_FAST_THREAD_MIN_LINKS). */
 static void run_on_threads(RelaxFast *f)
 {
     for (int part = 0; part < 4; part++)
         atomic_store(&f->next_chunk[part], 0);
-    if (f->threads == 1 || f->link_count < RELAX_FAST_THREAD_MIN_LINKS) {
-        f->job.threads = 1; /* thread 0 takes every part, in turn */
-        run_job(f, 0);
-        return;
-    }
-    f->job.threads = f->threads;
-    atomic_store(&f->finished, 0);
-    atomic_fetch_add(&f->generation, 1);
-    if (atomic_load(&f->sleepers) > 0) {
-        pthread_mutex_lock(&f->lock);
-        pthread_cond_broadcast(&f->wake);
-        pthread_mutex_unlock(&f->lock);
-    }
-    run_job(f, 0);
-    int spins = 0;
-    while (atomic_load(&f->finished) < f->threads - 1)
-        wait_a_little(&spins);
-}
-
-static void stop_threads(RelaxFast *f)
-{
-    if (f->threads > 1) {
-        atomic_store(&f->stop, 1);
-        pthread_mutex_lock(&f->lock);
-        pthread_cond_broadcast(&f->wake);
-        pthread_mutex_unlock(&f->lock);
-        for (int t = 1; t < f->threads; t++)
-            pthread_join(f->thread[t], NULL);
-    }
-    f->threads = 1;
-}
-
-/* The workers are started with the signals a person sends (interrupt,
- * terminate, suspend, a resized window) blocked, so that those reach the
- * thread that owns the terminal; a fault in a worker still reaches its
- * handler, which restores the terminal. */
-static void start_threads(RelaxFast *f, int threads)
-{
-    sigset_t asynchronous, old;
-    sigfillset(&asynchronous);
-    const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t k = 0; k < sizeof faults / sizeof faults[0]; k++)
-        sigdelset(&asynchronous, faults[k]);
-    pthread_sigmask(SIG_BLOCK, &asynchronous, &old);
-    f->threads = 1;
-    for (int t = 1; t < threads; t++) {
-        f->worker[t] = (Worker){.fast = f, .index = t};
-        if (pthread_create(&f->thread[t], NULL, worker_main, &f->worker[t]) != 0)
-            break; /* run on the threads we have */
-        f->threads = t + 1;
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
+    f->job.threads = shared ? f->pool.threads : 1; /* one: thread 0 takes every part, in turn */
+    relax_pool_run(&f->pool, f->job.threads);
 }
 
 /* ------------------------------------------------------------ wind and the explosion check */
@@ -1385,10 +1244,10 @@ static void run_forces(RelaxFast *f, int t)
         forces_avx2(s, job, from, to);
     if (!job->windy)
         return;
-    barrier(f);
+    relax_pool_barrier(&f->pool);
     while (next_chunk(f, t, &cells, &from, &to))
         wind_cell_rows(s, from, to);
-    barrier(f);
+    relax_pool_barrier(&f->pool);
     while (next_chunk(f, t, &sums, &from, &to))
         wind_particle_rows(s, from, to);
 }
@@ -1495,7 +1354,7 @@ static void run_blew_up(RelaxFast *f, int t)
             }
     }
     if (job->finish)
-        barrier(f); /* a band's links reach rows another thread may have had */
+        relax_pool_barrier(&f->pool); /* a band's links reach rows another thread may have had */
     for (int phase = 0; phase < 2 && !bad; phase++)
         for (Chunks bands = {1 + phase, f->phase_bands[phase], 1, 0}; !bad && next_chunk(f, t, &bands, &from, &to);) {
             const Unit *first = f->units + f->phase_unit_start[phase] + from * RELAX_FAST_COLOURS;
@@ -1682,7 +1541,6 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     if (!f)
         return NULL;
     f->link_count = cloth->link_count;
-    f->threads = 1;
     size_t links = (size_t)(cloth->link_count > 0 ? cloth->link_count : 1);
     /* a row of a colour gives at most one block more than its links / 8 */
     size_t blocks = links / LANES + 8 * (size_t)cloth->rows + 8;
@@ -1722,17 +1580,11 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     make_wide_indices(PAIRS, f->wide_index[0]);
     make_wide_indices(QUADS, f->wide_index[1]);
 #endif
-    if (pthread_mutex_init(&f->lock, NULL) != 0)
+    if (!relax_pool_start(&f->pool, threads, pool_job, f))
         return relax_fast_destroy(f), NULL;
-    if (pthread_cond_init(&f->wake, NULL) != 0) {
-        pthread_mutex_destroy(&f->lock);
-        return relax_fast_destroy(f), NULL;
-    }
-    f->sync_made = true;
-    start_threads(f, threads);
     f->sequential[0] = relax_schedule_create(cloth, 1);
-    f->sequential[1] = f->threads > 1 ? relax_schedule_create(cloth, f->threads) : NULL;
-    if (!f->sequential[0] || (f->threads > 1 && !f->sequential[1]))
+    f->sequential[1] = f->pool.threads > 1 ? relax_schedule_create(cloth, f->pool.threads) : NULL;
+    if (!f->sequential[0] || (f->pool.threads > 1 && !f->sequential[1]))
         return relax_fast_destroy(f), NULL;
     return f;
 }
@@ -1741,29 +1593,16 @@ void relax_fast_destroy(RelaxFast *f)
 {
     if (!f)
         return;
-    stop_threads(f);
-    if (f->sync_made) {
-        pthread_cond_destroy(&f->wake);
-        pthread_mutex_destroy(&f->lock);
-    }
+    relax_pool_stop(&f->pool);
     free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest), free(f->block_live);
     free(f->units), free((void *)f->band_done), free(f->group_start);
     relax_schedule_destroy(f->sequential[0]), relax_schedule_destroy(f->sequential[1]);
     free(f);
 }
 
-int relax_fast_threads(const RelaxFast *f) { return f->threads; }
+int relax_fast_threads(const RelaxFast *f) { return f->pool.threads; }
 
-int relax_fast_usable_cores(void)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-#if defined(__linux__)
-    cpu_set_t allowed; /* taskset, a container's cpuset */
-    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
-        cores = CPU_COUNT(&allowed);
-#endif
-    return cores < 1 ? 1 : cores > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : (int)cores;
-}
+int relax_fast_usable_cores(void) { return relax_pool_usable_cores(); }
 
 const uint32_t *relax_fast_order(const RelaxFast *f) { return f->order; }
 
@@ -1862,7 +1701,7 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
     job->cloth = s->cloth;
     job->lambda = s->lambda;
     /* as run_on_threads decides */
-    bool shared = f->threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
+    bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
     job->schedule = f->sequential[shared];
     relax_schedule_refresh(job->schedule, s->cloth);
     for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)
