@@ -825,13 +825,9 @@ static void run_stage(RelaxFast *f, int t)
     int from, to;
     Chunks particles = {0, c->count, STAGE_CHUNK, 0};
     switch (job->kind) {
-    case JOB_INTEGRATE:
+    case JOB_RANGE:
         while (next_chunk(f, t, &particles, &from, &to))
-            solver_integrate_range(job->solver, from, to);
-        break;
-    case JOB_VELOCITY:
-        while (next_chunk(f, t, &particles, &from, &to))
-            solver_velocity_range(job->solver, false, from, to);
+            job->range(job->solver, from, to);
         break;
     case JOB_CONTACT:
         while (next_chunk(f, t, &particles, &from, &to))
@@ -885,18 +881,11 @@ bool relax_fast_forces(RelaxFast *f, Solver *s, float gravity, const float *sin_
     return true;
 }
 
-bool relax_fast_integrate(RelaxFast *f, Solver *s)
+bool relax_fast_range(RelaxFast *f, Solver *s, RelaxFastRange range)
 {
-    if (!stage_job(f, s, JOB_INTEGRATE))
+    if (!stage_job(f, s, JOB_RANGE))
         return false;
-    run_on_threads(f);
-    return true;
-}
-
-bool relax_fast_velocity(RelaxFast *f, Solver *s)
-{
-    if (!stage_job(f, s, JOB_VELOCITY))
-        return false;
+    f->job.range = range;
     run_on_threads(f);
     return true;
 }

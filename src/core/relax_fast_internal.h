@@ -100,8 +100,7 @@ typedef enum JobKind {
     JOB_PASS,
     JOB_SEQUENTIAL,
     JOB_FORCES,
-    JOB_INTEGRATE,
-    JOB_VELOCITY,
+    JOB_RANGE, /* a per-particle stage of solver.c: job.range */
     JOB_CONTACT,
     JOB_BLEW_UP
 } JobKind;
@@ -120,6 +119,7 @@ typedef struct Job {
     float margin;
     /* the stages: */
     struct Solver *solver;
+    RelaxFastRange range;
     float gravity, friction;
     bool windy;
     float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];

@@ -28,6 +28,10 @@ typedef enum SolverStage {
     STAGE_TEAR,         /* once per step: count steps over the limit, break links */
     STAGE_COUNT
 } SolverStage;
+/* The per-particle stages (STAGE_INTEGRATE, STAGE_VELOCITY) are each one
+ * function over a range of particles, looked up by their stage in
+ * solver.c: the plain loop runs it over all particles, the fast path over
+ * its chunks on the threads (relax_fast_range). */
 
 extern const char *const solver_stage_names[]; /* indexed by SolverStage */
 
