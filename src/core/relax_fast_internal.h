@@ -5,7 +5,8 @@
  *
  * relax_fast.c     the colouring, the jobs and their scheduling, the
  *                  stages around the passes, lifetime
- * relax_kernels_avx2.c    eight links (and eight particles) a vector
+ * relax_kernels_avx2.c    eight links (and eight particles) a vector: the
+ *                         passes, and the stages around them
  * relax_kernels_avx512.c  sixteen links a vector: pairs of blocks
  * relax_pool.c     the worker threads
  * relax_schedule.c the sequential order's schedule and its kernels
@@ -291,6 +292,17 @@ void relax_kernels_avx512_fill(RelaxPassKernels *table);
  * link (colours 0 to 3) is over stretch times its rest length. */
 bool relax_kernels_avx2_overstretched(const RelaxFast *f, const Cloth *c, const Unit *first, const Unit *last,
                                       float stretch);
+/* The stages around the passes, eight particles or cells at a time, with
+ * the plain stages' operations (solver.c): stage_forces' start for
+ * particles from .. to - 1 (gravity and, when windy, solver_wind_field);
+ * solver_wind_cells for the cells of rows from .. to - 1; and
+ * solver_wind_to_particles for the particles of rows from .. to - 1. */
+void relax_kernels_avx2_forces(Solver *s, const Job *job, int from, int to);
+void relax_kernels_avx2_wind_cell_rows(Solver *s, int from, int to);
+void relax_kernels_avx2_wind_particle_rows(Solver *s, int from, int to);
+/* blew_up's coordinate half for particles from .. to - 1: false if one is
+ * not finite; else each axis' least and most. */
+bool relax_kernels_avx2_coordinates_sane(const Cloth *c, int from, int to, float least[3], float most[3]);
 /* make_wide_indices for PAIRS [0] and QUADS [1] */
 void relax_kernels_avx512_indices(int32_t out[2][4][2 * LANES]);
 #endif

@@ -1,7 +1,9 @@
 /* relax_kernels_avx2.c - the fast path's kernels eight at a time (AVX2):
  * a block of eight links of one colour, loaded and stored with plain
  * vector moves (the stride-2 colours unzipped and zipped with shuffles),
- * and the sphere contact eight particles at a time. The same float
+ * the sphere contact eight particles at a time, and the stages around the
+ * passes: gravity and the gusts' field, the wind on eight cells and eight
+ * particles, the explosion check's halves. The same float
  * operations in the same order as the scalar kernels (relax_fast_internal.h)
  * and the plain loop, without fused multiply-add: the same bits.
  * relax_fast.c opens with why this is faster. */
@@ -267,6 +269,188 @@ AVX2 bool relax_kernels_avx2_overstretched(const RelaxFast *f, const Cloth *c, c
         }
     }
     return false;
+}
+
+/* ------------------------------------------------------------ the stages around the passes */
+
+/* Whether any of the n triangle flags from `first` on is torn. */
+static bool any_torn(const uint8_t *first, int n)
+{
+    uint8_t any = 0;
+    for (int k = 0; k < n; k++)
+        any |= first[k];
+    return any != 0;
+}
+
+/* solver_wind_cells for the 8 cells of row `row` from column col, when
+ * none of their triangles is torn: each cell whole, its corners tl, bl,
+ * br, tr in that order, with solver_wind_cells' operations. Where one is
+ * torn or of no area, solver_wind_cells itself does the 8. */
+AVX2 static void wind_on_cells(Solver *s, int row, int col)
+{
+    const Cloth *c = s->cloth;
+    int cell = row * (c->cols - 1) + col, tl = row * c->cols + col, bl = tl + c->cols;
+    if (any_torn(c->triangle_torn + 2 * cell, 2 * LANES)) {
+        solver_wind_cells(s, cell, cell + LANES);
+        return;
+    }
+    const float *v[8] = {c->x, c->y, c->z, s->wind_x_at, s->wind_z_at, c->vx, c->vy, c->vz};
+    __m256 top_left[8], top_right[8], bottom_left[8], bottom_right[8];
+    for (int k = 0; k < 8; k++) {
+        top_left[k] = _mm256_loadu_ps(v[k] + tl), top_right[k] = _mm256_loadu_ps(v[k] + tl + 1);
+        bottom_left[k] = _mm256_loadu_ps(v[k] + bl), bottom_right[k] = _mm256_loadu_ps(v[k] + bl + 1);
+    }
+    __m256 e1x = _mm256_sub_ps(bottom_right[0], top_left[0]), e1y = _mm256_sub_ps(bottom_right[1], top_left[1]);
+    __m256 e1z = _mm256_sub_ps(bottom_right[2], top_left[2]);
+    __m256 e2x = _mm256_sub_ps(top_right[0], bottom_left[0]), e2y = _mm256_sub_ps(top_right[1], bottom_left[1]);
+    __m256 e2z = _mm256_sub_ps(top_right[2], bottom_left[2]);
+    __m256 nx = _mm256_sub_ps(_mm256_mul_ps(e1y, e2z), _mm256_mul_ps(e1z, e2y));
+    __m256 ny = _mm256_sub_ps(_mm256_mul_ps(e1z, e2x), _mm256_mul_ps(e1x, e2z));
+    __m256 nz = _mm256_sub_ps(_mm256_mul_ps(e1x, e2y), _mm256_mul_ps(e1y, e2x));
+    __m256 length = _mm256_sqrt_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, nx), _mm256_mul_ps(ny, ny)), _mm256_mul_ps(nz, nz)));
+    if (_mm256_movemask_ps(_mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_NGE_UQ)) != 0) {
+        solver_wind_cells(s, cell, cell + LANES);
+        return;
+    }
+    /* the corners' sums, from 0 in the order tl, bl, br, tr */
+    __m256 sum[8];
+    for (int k = 3; k < 8; k++)
+        sum[k] = _mm256_add_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_setzero_ps(), top_left[k]), bottom_left[k]),
+                          bottom_right[k]),
+            top_right[k]);
+    const __m256 mean = _mm256_set1_ps(0.25f), sign = _mm256_set1_ps(-0.0f);
+    __m256 rx = _mm256_mul_ps(_mm256_sub_ps(sum[3], sum[5]), mean);
+    __m256 ry = _mm256_mul_ps(_mm256_xor_ps(sum[6], sign), mean);
+    __m256 rz = _mm256_mul_ps(_mm256_sub_ps(sum[4], sum[7]), mean);
+    __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, rx), _mm256_mul_ps(ny, ry)), _mm256_mul_ps(nz, rz));
+    __m256 scale = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(SOLVER_WIND_DRAG * 0.5f * 0.25f), dot), length);
+    _mm256_storeu_ps(s->wind_cell_x + cell, _mm256_mul_ps(nx, scale));
+    _mm256_storeu_ps(s->wind_cell_y + cell, _mm256_mul_ps(ny, scale));
+    _mm256_storeu_ps(s->wind_cell_z + cell, _mm256_mul_ps(nz, scale));
+}
+
+/* solver_wind_to_particles for the 8 particles of an inner row from column
+ * col (>= 1, all four cells there), when no triangle of the cells they
+ * touch is torn: each adds up-left, up, left, own, in that order. */
+AVX2 static void wind_to_particles(Solver *s, int row, int col)
+{
+    const Cloth *c = s->cloth;
+    int cells = c->cols - 1, i = row * c->cols + col;
+    int up = (row - 1) * cells + col, here = row * cells + col;
+    if (any_torn(c->triangle_torn + 2 * (up - 1), 2 * (LANES + 1)) ||
+        any_torn(c->triangle_torn + 2 * (here - 1), 2 * (LANES + 1))) {
+        solver_wind_to_particles(s, i, i + LANES);
+        return;
+    }
+    const int cell[4] = {up - 1, up, here - 1, here};
+    float *acc[3] = {s->fx, s->fy, s->fz};
+    const float *force[3] = {s->wind_cell_x, s->wind_cell_y, s->wind_cell_z};
+    for (int k = 0; k < 3; k++) {
+        __m256 total = _mm256_loadu_ps(acc[k] + i);
+        for (int n = 0; n < 4; n++)
+            total = _mm256_add_ps(total, _mm256_loadu_ps(force[k] + cell[n]));
+        _mm256_storeu_ps(acc[k] + i, total);
+    }
+}
+
+/* solver_wind_cells for the cells of rows from .. to - 1, 8 at a time. */
+void relax_kernels_avx2_wind_cell_rows(Solver *s, int from, int to)
+{
+    int cells = s->cloth->cols - 1;
+    for (int row = from; row < to; row++) {
+        int col = 0;
+        for (; col + LANES <= cells; col += LANES)
+            wind_on_cells(s, row, col);
+        solver_wind_cells(s, row * cells + col, (row + 1) * cells);
+    }
+}
+
+/* solver_wind_to_particles for the particles of rows from .. to - 1: an
+ * inner row's inner particles 8 at a time, the rest one by one. */
+void relax_kernels_avx2_wind_particle_rows(Solver *s, int from, int to)
+{
+    const Cloth *c = s->cloth;
+    for (int row = from; row < to; row++) {
+        int i = row * c->cols, col = 1;
+        if (row == 0 || row == c->rows - 1) {
+            solver_wind_to_particles(s, i, i + c->cols);
+            continue;
+        }
+        solver_wind_to_particles(s, i, i + 1);
+        for (; col + LANES <= c->cols - 1; col += LANES)
+            wind_to_particles(s, row, col);
+        solver_wind_to_particles(s, i + col, i + c->cols);
+    }
+}
+
+/* stage_forces' start for particles from .. to - 1: no force but gravity,
+ * and, when windy, solver_wind_field, eight at a time. */
+AVX2 void relax_kernels_avx2_forces(Solver *s, const Job *job, int from, int to)
+{
+    Cloth *c = s->cloth;
+    const __m256 gravity = _mm256_set1_ps(job->gravity), sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
+    int i = from;
+    for (; i + LANES <= to; i += LANES) {
+        _mm256_storeu_ps(s->fx + i, zero);
+        _mm256_storeu_ps(s->fy + i, _mm256_mul_ps(_mm256_xor_ps(_mm256_loadu_ps(c->mass + i), sign), gravity));
+        _mm256_storeu_ps(s->fz + i, zero);
+    }
+    for (; i < to; i++) {
+        s->fx[i] = 0.0f;
+        s->fy[i] = -c->mass[i] * job->gravity;
+        s->fz[i] = 0.0f;
+    }
+    if (!job->windy)
+        return;
+    const size_t n = (size_t)c->count;
+    const __m256 wx = _mm256_set1_ps((float)s->params.wind_x), wz = _mm256_set1_ps((float)s->params.wind_z);
+    for (i = from; i + LANES <= to; i += LANES) {
+        __m256 g[2] = {zero, zero};
+        for (int w = 0; w < 2 * SOLVER_TURBULENCE_WAVES; w++) {
+            __m256 term = _mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(job->sin_t[w]), _mm256_loadu_ps(s->wave_cos + w * n + i)),
+                                        _mm256_mul_ps(_mm256_set1_ps(job->cos_t[w]), _mm256_loadu_ps(s->wave_sin + w * n + i)));
+            g[w / SOLVER_TURBULENCE_WAVES] = _mm256_add_ps(g[w / SOLVER_TURBULENCE_WAVES], term);
+        }
+        _mm256_storeu_ps(s->wind_x_at + i, _mm256_add_ps(wx, g[0]));
+        _mm256_storeu_ps(s->wind_z_at + i, _mm256_add_ps(wz, g[1]));
+    }
+    solver_wind_field(s, job->sin_t, job->cos_t, i, to);
+}
+
+/* blew_up's coordinate half for particles from .. to - 1: false if one is
+ * not finite (or beyond 1e30); else the least and most of each axis. */
+AVX2 bool relax_kernels_avx2_coordinates_sane(const Cloth *c, int from, int to, float least[3], float most[3])
+{
+    const float *coords[3] = {c->x, c->y, c->z};
+    const __m256 low = _mm256_set1_ps(-1e30f), high = _mm256_set1_ps(1e30f);
+    for (int k = 0; k < 3; k++) {
+        const float *v = coords[k];
+        __m256 lo = _mm256_set1_ps(INFINITY), hi = _mm256_set1_ps(-INFINITY);
+        int i = from;
+        for (; i + LANES <= to; i += LANES) {
+            __m256 p = _mm256_loadu_ps(v + i);
+            __m256 sane = _mm256_and_ps(_mm256_cmp_ps(p, low, _CMP_GT_OQ), _mm256_cmp_ps(p, high, _CMP_LT_OQ));
+            if (_mm256_movemask_ps(sane) != 0xFF)
+                return false;
+            lo = _mm256_min_ps(p, lo), hi = _mm256_max_ps(p, hi);
+        }
+        float lanes_lo[LANES], lanes_hi[LANES];
+        least[k] = INFINITY, most[k] = -INFINITY;
+        _mm256_storeu_ps(lanes_lo, lo), _mm256_storeu_ps(lanes_hi, hi);
+        for (int j = 0; j < LANES; j++) {
+            least[k] = lanes_lo[j] < least[k] ? lanes_lo[j] : least[k];
+            most[k] = lanes_hi[j] > most[k] ? lanes_hi[j] : most[k];
+        }
+        for (; i < to; i++) {
+            if (!(v[i] > -1e30f && v[i] < 1e30f))
+                return false;
+            least[k] = v[i] < least[k] ? v[i] : least[k];
+            most[k] = v[i] > most[k] ? v[i] : most[k];
+        }
+    }
+    return true;
 }
 
 void relax_kernels_avx2_fill(RelaxPassKernels *table)
