@@ -3,13 +3,14 @@
  * order, a job for the threads), the scalar kernels that are the readable
  * reference, and the table of pass kernels per instruction set.
  *
- * relax_fast.c     the colouring, the jobs and their scheduling, the
- *                  stages around the passes, lifetime
- * relax_kernels_avx2.c    eight links (and eight particles) a vector: the
- *                         passes, and the stages around them
+ * relax_fast.c            the jobs and how the threads share them, the
+ *                         kernel table, lifetime
+ * relax_colour.c          the colored order: colours, bands, units, blocks
+ * relax_kernels_avx2.c    eight links (or particles) a vector: the passes,
+ *                         and the stages around them
  * relax_kernels_avx512.c  sixteen links a vector: pairs of blocks
- * relax_pool.c     the worker threads
- * relax_schedule.c the sequential order's schedule and its kernels
+ * relax_pool.c            the worker threads
+ * relax_schedule.c        the sequential order's schedule and its kernels
  *
  * As zlib-ng does (arch/x86/), each instruction set's kernels are in files
  * of their own, and one table per level (RelaxPassKernels) is filled once
@@ -280,6 +281,11 @@ struct RelaxPassKernels {
     /* sphere_push on particles begin .. end */
     void (*sphere_range)(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction);
 };
+
+/* Fills f's colours, units, blocks, tails, order and group_start for
+ * cloth (relax_colour.c), asserting the invariants the passes rely on.
+ * False when the cloth is not the grid the colours assume. */
+bool relax_colour_build(RelaxFast *f, const Cloth *cloth);
 
 /* The table of the widest level up to `wanted` that the processor has. */
 const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted);

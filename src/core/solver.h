@@ -123,8 +123,8 @@ typedef struct Solver {
  * step the link takes (1 but under order=jacobi, see project_links). False,
  * changing nothing, where the
  * link takes no part: torn, both ends fixed, or no length. The plain loop
- * and the fast path (relax_fast.c) both call this, or do its arithmetic
- * operation for operation. */
+ * and the fast path (relax_fast_internal.h, relax_kernels_*.c) both call
+ * this, or do its arithmetic operation for operation. */
 static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float share,
                                           float *lambda, float *scale, float d[3])
 {
