@@ -86,220 +86,37 @@
  * the Zen 3 this was first written on (AVX2 only) the same code gave 1.45
  * and 1.3. What would go faster still is fewer instructions a link, not a
  * faster square root: the arithmetic here is pinned to the plain loop's.
+ *
+ * Where things are
+ * ----------------
+ * This file: the jobs (a pass, the stages around it) and how the threads
+ * share them, lifetime, and the table of pass kernels per level, filled
+ * once from what the processor has (relax_fast_pass_kernels). The
+ * colouring into units and blocks: relax_colour.c. The kernels themselves:
+ * relax_kernels_avx2.c (eight links or particles a vector),
+ * relax_kernels_avx512.c (sixteen links: pairs of blocks), and the scalar
+ * ones, the readable reference, in relax_fast_internal.h with the data the
+ * files share. The threads: relax_pool.c. The sequential order's schedule
+ * and its kernels: relax_schedule.c.
  */
-#if defined(__linux__)
-#define _GNU_SOURCE /* sched_getaffinity: the cores this process may use */
-#endif
 #include "relax_fast.h"
 
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "collide.h"
+#include "relax_pool.h"
 #include "relax_schedule.h"
 #include "solver.h"
 
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-#define RELAX_FAST_X86 1
-#include <immintrin.h>
-#define AVX2 __attribute__((target("avx2")))
-#define AVX2_INLINE static inline __attribute__((target("avx2"), always_inline))
-#else
-#define RELAX_FAST_X86 0
-#endif
+#include "relax_fast_internal.h"
 
-#define LANES 8
 
-/* How the particles of a colour's links sit in memory, along a row. */
-typedef enum ParticleLayout {
-    ROWS,  /* a and b each run on by one: a = a0 + j, b = b0 + j */
-    PAIRS, /* a, b, a, b ...: b = a + 1, links two apart (structural horizontal) */
-    QUADS, /* a, a', b, b', ...: b = a + 2, links in pairs four apart (bend horizontal) */
-} ParticleLayout;
-
-/* How the same links sit in the link arrays. */
-typedef enum LinkLayout {
-    LINKS_NEXT,  /* one apart, in lane order */
-    LINKS_PAIRS, /* as the particles of PAIRS */
-    LINKS_EVEN,  /* two apart (the shear links alternate diagonals), lanes in order */
-    LINKS_QUADS, /* as the particles of QUADS */
-} LinkLayout;
-
-typedef struct Colour {
-    int family; /* LinkFamily */
-    ParticleLayout particles;
-    LinkLayout links;
-} Colour;
-
-/* One colour of one band of rows: the links of that colour whose top
- * particle lies in the band; unit u's are f->order[group_start[u] ..
- * group_start[u + 1]). No two share a particle. The fast path solves them
- * as vectors of 8, blocks[block_begin .. block_end), and the rest one by
- * one, tails[tail_begin .. tail_end). The blocks come in three runs:
- * - up to single_begin, pairs: blocks 2n and 2n + 1 follow each other in
- *   a row (the particles of the second start where the first's end);
- * - up to overlap_begin, the blocks left over from the pairs;
- * - then the blocks that overlap the one before them in their row, with
- *   the lanes already solved masked off. */
-typedef struct Unit {
-    int colour, band;
-    int block_begin, single_begin, overlap_begin, block_end;
-    int tail_begin, tail_end;
-} Unit;
-
-/* Eight links of one row of one colour. */
-typedef struct Block {
-    int32_t a, b; /* first particle loaded for the a ends (and the b ends in ROWS) */
-    int32_t link; /* first link loaded */
-    int32_t skip; /* lanes of ordinal below this were solved by the previous block */
-} Block;
-
-/* What a pass reads of a block, in an array of its own: half the bytes,
- * and the pass's data (positions, rest lengths, these) then fits the
- * caches of two cores at 200 x 200. */
-typedef struct BlockEnds {
-    int32_t a, b;
-} BlockEnds;
-
-/* What the threads are asked to do: a relaxation pass, or one of the
- * stages around the passes, each split by particles or rows. */
-typedef enum JobKind {
-    JOB_PASS,
-    JOB_SEQUENTIAL,
-    JOB_FORCES,
-    JOB_INTEGRATE,
-    JOB_VELOCITY,
-    JOB_CONTACT,
-    JOB_BLEW_UP
-} JobKind;
-
-/* What one job asks of every thread. */
-typedef struct Job {
-    JobKind kind;
-    Cloth *cloth;
-    float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
-    bool xpbd;
-    bool refresh;  /* gather the block lanes' rest lengths and live masks first */
-    int passes;    /* passes in this job, one after the other */
-    float *lambda; /* the solver's, one per link: for the tail links */
-    bool sphere;
-    Collider collider;
-    float margin;
-    /* the stages: */
-    struct Solver *solver;
-    float gravity, friction;
-    bool windy;
-    float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
-    /* the explosion check: each thread's verdict and bounding box; with
-     * `finish`, the contact and the velocity come first, chunk by chunk */
-    bool finish;
-    float stretch;
-    bool bad[RELAX_FAST_MAX_THREADS];
-    float least[RELAX_FAST_MAX_THREADS][3], most[RELAX_FAST_MAX_THREADS][3];
-    int threads; /* taking part in this job */
-    /* a sequential pass: its schedule (relax_schedule.h) and constants */
-    RelaxSchedule *schedule;
-    RelaxPassConstants constants;
-    unsigned serial;
-} Job;
-
-typedef struct BandDone {
-    _Alignas(64) atomic_uint serial;
-} BandDone;
-
-typedef struct Worker {
-    RelaxFast *fast;
-    int index;
-} Worker;
-
-struct RelaxFast {
-    int link_count;
-    uint32_t *order;
-    int *group_start; /* unit_count + 1 entries: unit u is order[group_start[u] .. group_start[u + 1]) */
-    Colour colour[RELAX_FAST_COLOURS];
-    /* the units, even bands first (phase 0), then odd ones (phase 1); a
-     * band's RELAX_FAST_COLOURS units follow each other */
-    Unit *units;
-    int unit_count;
-    int phase_unit_start[2], phase_bands[2];
-    int band_rows; /* rows of a band */
-    Block *blocks;
-    BlockEnds *ends; /* blocks[i].a and .b */
-    int block_count;
-    float *lambda; /* xpbd multipliers of the block lanes, LANES per block */
-    /* refreshed by the first pass after links tore: per block lane, the
-     * rest length; per block, a bit a lane (bit p: lane p), set where the
-     * lane's link is solved (not torn, and not left to the block before in
-     * its row). A byte a block, not a mask vector: a pass reads 1 byte for
-     * 8 links instead of 32, a fifth less memory traffic. */
-    float *block_rest;
-    uint8_t *block_live;
-    bool blocks_stale;        /* refresh before the next pass */
-    unsigned torn_generation; /* the cloth's when they were refreshed */
-    uint32_t *tails;
-    int tail_count;
-    bool simd; /* the AVX2 kernels */
-    bool wide; /* and the AVX-512 pass kernels */
-    /* make_wide_indices' for PAIRS [0] and QUADS [1] */
-    int32_t wide_index[2][4][2 * LANES];
-
-    /* wind: solver_wind_cells and solver_wind_to_particles on the threads'
-     * rows, which need the triangles cloth_create makes */
-    bool wind_grid; /* the triangles are cloth_create's: two a cell, row by row */
-
-    Job job;
-
-    /* order=sequential: its schedule for one thread, and for `threads` */
-    RelaxSchedule *sequential[2];
-    unsigned sequential_serial;
-
-    /* the threads: the caller is thread 0 */
-    int threads;
-    pthread_t thread[RELAX_FAST_MAX_THREADS];
-    Worker worker[RELAX_FAST_MAX_THREADS];
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    bool sync_made;
-    atomic_uint generation; /* bumped for each job */
-    atomic_int finished;    /* workers done with the current job */
-    atomic_int sleepers;
-    atomic_int stop;
-    atomic_int arrived;             /* at the barrier */
-    /* A pass job's bands, in the order they are taken: for each pass, its
-     * even bands, then its odd ones. next_task counts those taken. */
-    atomic_int next_task;
-    /* a stage job's next chunk to take, for each of its parts */
-    atomic_int next_chunk[4];
-    /* per band (global index), the pass that last finished it (a serial
-     * number): a band waits for its neighbours, not for all. One cache line
-     * each, so that a thread marking its band does not take the line from
-     * the one polling the band next to it. */
-    BandDone *band_done;
-    unsigned pass_serial; /* the serial of a job's first pass */
-    unsigned next_serial; /* the next job's, from 1 */
-    atomic_uint barrier_generation; /* bumped when all have arrived */
-};
-
-/* A worker that finds no job spins this many times before it sleeps:
- * passes follow each other within microseconds, but between frames the
- * threads must cost nothing. A pause takes about 60 ns on Zen 3 but 19 ns
- * on Zen 5: 1000 spins were 19 us there, shorter than the main thread's
- * gaps between jobs at times, and a 200 x 200 step on two threads went to
- * sleep and was woken (a futex each way) some 9 times a substep. 4000:
- * 75 to 240 us. */
-#define IDLE_SPINS 4000
-
-/* A thread at a barrier spins this many times (75 to 240 us, as above:
- * longer than the threads of a 200 x 200 pass drift apart in a phase) and
- * then yields its core at every look: on a machine busy with other work
- * the thread it waits for may be queued behind it on the same core. */
-#define BARRIER_SPINS 4000
+_Static_assert(RELAX_FAST_MAX_THREADS == RELAX_POOL_MAX_THREADS, "the pool starts the threads a pass may use");
 
 /* Below this many links (a grid of about 75 x 75) a pass takes under 50
  * microseconds, and waking the threads and the barriers between the phases
@@ -307,620 +124,50 @@ struct RelaxFast {
  * work): one thread does it all. */
 #define RELAX_FAST_THREAD_MIN_LINKS 32768
 
-static inline void cpu_relax(void)
+/* ------------------------------------------------------------ what the processor has */
+
+/* sphere_push on particles begin .. end: the scalar level's contact. */
+static void sphere_range_scalar(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction)
 {
-#if RELAX_FAST_X86
-    __builtin_ia32_pause();
-#endif
-}
-
-/* Waiting for another thread: spin a while, then let the system run
- * something else (the other thread, on a machine with more threads than
- * cores to spare). */
-static inline void wait_a_little(int *spins)
-{
-    if (++*spins < BARRIER_SPINS)
-        cpu_relax();
-    else
-        sched_yield();
-}
-
-/* ------------------------------------------------------------ colouring */
-
-/* The natural lane offset of lane j in a layout (0 .. 15). */
-static int particle_offset(ParticleLayout layout, int j)
-{
-    return layout == ROWS ? j : layout == PAIRS ? 2 * j : (j / 2) * 4 + j % 2;
-}
-
-static int link_offset(LinkLayout layout, int j)
-{
-    return layout == LINKS_NEXT ? j : layout == LINKS_QUADS ? (j / 2) * 4 + j % 2 : 2 * j;
-}
-
-/* Whether the 8 links run[s .. s+8) fit one block of colour col; fills it. */
-static bool make_block(const Cloth *cloth, const Colour *col, const uint32_t *run, int s, int skip, Block *out)
-{
-    uint32_t first = run[s];
-    int a0 = (int)cloth->link_a[first], b0 = (int)cloth->link_b[first];
-    for (int j = 0; j < LANES; j++) {
-        uint32_t l = run[s + j];
-        if (l != first + (uint32_t)link_offset(col->links, j))
-            return false;
-        int pa = a0 + particle_offset(col->particles, j);
-        int pb = col->particles == ROWS ? b0 + j : col->particles == PAIRS ? pa + 1 : pa + 2;
-        if ((int)cloth->link_a[l] != pa || (int)cloth->link_b[l] != pb)
-            return false;
-    }
-    /* every load stays inside the arrays */
-    int link_span = col->links == LINKS_NEXT ? LANES : 2 * LANES;
-    int particle_span = col->particles == ROWS ? LANES : 2 * LANES;
-    if ((int)first + link_span > cloth->link_count || a0 + particle_span > cloth->count ||
-        (col->particles == ROWS && b0 + LANES > cloth->count))
-        return false;
-    *out = (Block){.a = a0, .b = b0, .link = (int32_t)first, .skip = skip};
-    return true;
-}
-
-/* The blocks of a unit while it is being built, by run (see Unit). */
-typedef struct UnitBlocks {
-    Block *single, *overlap;
-    int singles, overlaps;
-} UnitBlocks;
-
-/* One row of a colour, m links in their natural order: vectors of 8 into
- * blocks, two by two into f->blocks and an odd one out into the singles,
- * and the last one overlapping the one before, with the overlap masked
- * off, into the overlaps (if it fits); what no vector can take goes to the
- * tails. */
-static void add_run(RelaxFast *f, const Cloth *cloth, const Colour *col, const uint32_t *run, int m, UnitBlocks *ub)
-{
-    int done = 0, made = 0;
-    if (m >= LANES) {
-        for (int s = 0; s + LANES <= m; s += LANES)
-            if (make_block(cloth, col, run, s, 0, &f->blocks[f->block_count]))
-                f->block_count++, made++, done = s + LANES;
-            else
-                break;
-        if (made % 2) /* the odd one out */
-            ub->single[ub->singles++] = f->blocks[--f->block_count];
-        int s = m - LANES;
-        /* QUADS blocks start on an even ordinal, where a pair of links starts */
-        if (done == m - m % LANES && done < m && (col->particles != QUADS || s % 2 == 0) &&
-            make_block(cloth, col, run, s, done - s, &ub->overlap[ub->overlaps]))
-            ub->overlaps++, done = m;
-    }
-    for (int j = done; j < m; j++)
-        f->tails[f->tail_count++] = run[j];
-}
-
-/* The links of colour c in row r, in their natural order; returns how many. */
-static int colour_row(const Cloth *cloth, int c, int r, uint32_t *run)
-{
-    int cols = cloth->cols, rows = cloth->rows, m = 0;
-    int parity = c % 2;
-    switch (c / 2) {
-    case 0: /* structural horizontal, columns of one parity */
-        for (int col = parity; col + 1 < cols; col += 2)
-            run[m++] = (uint32_t)cloth_link_right(cloth, col, r);
-        break;
-    case 1: /* structural vertical, rows of one parity */
-        if (r % 2 == parity && r + 1 < rows)
-            for (int col = 0; col < cols; col++)
-                run[m++] = (uint32_t)cloth_link_below(cloth, col, r);
-        break;
-    case 2: /* shear, top-left to bottom-right */
-    case 3: /* shear, top-right to bottom-left */
-        if (r % 2 == parity && r + 1 < rows)
-            for (int col = 0; col + 1 < cols; col++)
-                run[m++] = (uint32_t)cloth_link_shear(cloth, col, r, c / 2 - 2);
-        break;
-    case 4: /* bend horizontal, columns 0,1 or 2,3 mod 4 */
-        for (int col = 2 * parity; col + 2 < cols; col += (col % 2) ? 3 : 1)
-            run[m++] = (uint32_t)cloth_link_bend_right(cloth, col, r);
-        break;
-    case 5: /* bend vertical, rows 0,1 or 2,3 mod 4 */
-        if ((r % 4) / 2 == parity && r + 2 < rows)
-            for (int col = 0; col < cols; col++)
-                run[m++] = (uint32_t)cloth_link_bend_below(cloth, col, r);
-        break;
-    }
-    return m;
-}
-
-static const ParticleLayout colour_particles[6] = {PAIRS, ROWS, ROWS, ROWS, QUADS, ROWS};
-static const LinkLayout colour_links[6] = {LINKS_PAIRS, LINKS_NEXT, LINKS_EVEN, LINKS_EVEN, LINKS_QUADS, LINKS_NEXT};
-static const int colour_family[6] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEAR, LINK_SHEAR, LINK_BEND, LINK_BEND};
-
-static bool build_units(RelaxFast *f, const Cloth *cloth)
-{
-    uint32_t *run = malloc((size_t)(cloth->cols + 1) * sizeof *run);
-    UnitBlocks ub = {.single = malloc((size_t)f->band_rows * sizeof *ub.single),
-                     .overlap = malloc((size_t)f->band_rows * sizeof *ub.overlap)};
-    bool ok = run && ub.single && ub.overlap;
-    for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
-        Colour *col = &f->colour[c];
-        col->family = colour_family[c / 2];
-        col->particles = colour_particles[c / 2];
-        col->links = colour_links[c / 2];
-    }
-    int n = 0, bands = (cloth->rows + f->band_rows - 1) / f->band_rows;
-    for (int phase = 0; phase < 2 && ok; phase++) {
-        f->phase_unit_start[phase] = f->unit_count;
-        f->phase_bands[phase] = 0;
-        for (int band = phase; band < bands; band += 2) {
-            f->phase_bands[phase]++;
-            for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
-                Unit *u = &f->units[f->unit_count];
-                f->group_start[f->unit_count++] = n;
-                *u = (Unit){.colour = c, .band = band, .block_begin = f->block_count,
-                            .tail_begin = f->tail_count};
-                ub.singles = ub.overlaps = 0;
-                for (int r = band * f->band_rows; r < (band + 1) * f->band_rows && r < cloth->rows;
-                     r++) {
-                    int m = colour_row(cloth, c, r, run);
-                    memcpy(f->order + n, run, (size_t)m * sizeof *run);
-                    n += m;
-                    add_run(f, cloth, &f->colour[c], run, m, &ub);
-                }
-                u->single_begin = f->block_count;
-                memcpy(f->blocks + f->block_count, ub.single, (size_t)ub.singles * sizeof *ub.single);
-                f->block_count += ub.singles;
-                u->overlap_begin = f->block_count;
-                memcpy(f->blocks + f->block_count, ub.overlap, (size_t)ub.overlaps * sizeof *ub.overlap);
-                f->block_count += ub.overlaps;
-                u->block_end = f->block_count;
-                u->tail_end = f->tail_count;
-            }
-        }
-    }
-    f->group_start[f->unit_count] = n;
-    free(run), free(ub.single), free(ub.overlap);
-    return ok && n == cloth->link_count;
-}
-
-/* ------------------------------------------------------------ one link, scalar */
-
-/* project_links' body for one link: the same correction, applied in place. */
-static inline void solve_link(Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda)
-{
-    float scale, d[3];
-    if (!solver_link_correction(c, l, k, alpha, xpbd, 1.0f, lambda, &scale, d))
-        return;
-    uint32_t a = c->link_a[l], b = c->link_b[l];
-    float wa = c->inv_mass[a], wb = c->inv_mass[b];
-    c->x[a] += wa * scale * d[0], c->y[a] += wa * scale * d[1], c->z[a] += wa * scale * d[2];
-    c->x[b] -= wb * scale * d[0], c->y[b] -= wb * scale * d[1], c->z[b] -= wb * scale * d[2];
-}
-
-/* collide_points for a sphere (positions only), for one particle. */
-static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float margin, float friction)
-{
-    if (c->inv_mass[i] == 0.0f)
-        return;
-    float dx = c->x[i] - sphere->center[0], dy = c->y[i] - sphere->center[1], dz = c->z[i] - sphere->center[2];
-    float d = sqrtf(dx * dx + dy * dy + dz * dz);
-    float n[3];
-    if (d > 1e-9f)
-        n[0] = dx / d, n[1] = dy / d, n[2] = dz / d;
-    else
-        n[0] = 0.0f, n[1] = 1.0f, n[2] = 0.0f;
-    float distance = d - sphere->radius;
-    if (distance >= margin)
-        return;
-    float push = margin - distance;
-    c->x[i] += push * n[0], c->y[i] += push * n[1], c->z[i] += push * n[2];
-    if (friction > 0.0f) {
-        float mx = c->x[i] - c->px[i], my = c->y[i] - c->py[i], mz = c->z[i] - c->pz[i];
-        float along = mx * n[0] + my * n[1] + mz * n[2];
-        c->x[i] -= friction * (mx - along * n[0]);
-        c->y[i] -= friction * (my - along * n[1]);
-        c->z[i] -= friction * (mz - along * n[2]);
-    }
-}
-
-/* ------------------------------------------------------------ eight links, AVX2 */
-
-#if RELAX_FAST_X86
-
-AVX2_INLINE void load_ends(ParticleLayout layout, const float *v, int pa, int pb, __m256 *a, __m256 *b)
-{
-    if (layout == ROWS) {
-        *a = _mm256_loadu_ps(v + pa);
-        *b = _mm256_loadu_ps(v + pb);
-        return;
-    }
-    __m256 lo = _mm256_loadu_ps(v + pa), hi = _mm256_loadu_ps(v + pa + LANES);
-    if (layout == PAIRS) { /* lanes hold offsets 0 2 8 10 4 6 12 14, and one more */
-        *a = _mm256_shuffle_ps(lo, hi, 0x88);
-        *b = _mm256_shuffle_ps(lo, hi, 0xDD);
-    } else { /* offsets 0 1 8 9 4 5 12 13, and two more */
-        *a = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi)));
-        *b = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi)));
-    }
-}
-
-AVX2_INLINE void store_ends(ParticleLayout layout, float *v, int pa, int pb, __m256 a, __m256 b)
-{
-    if (layout == ROWS) {
-        _mm256_storeu_ps(v + pa, a);
-        _mm256_storeu_ps(v + pb, b);
-    } else if (layout == PAIRS) {
-        _mm256_storeu_ps(v + pa, _mm256_unpacklo_ps(a, b));
-        _mm256_storeu_ps(v + pa + LANES, _mm256_unpackhi_ps(a, b));
-    } else {
-        __m256d da = _mm256_castps_pd(a), db = _mm256_castps_pd(b);
-        _mm256_storeu_ps(v + pa, _mm256_castpd_ps(_mm256_unpacklo_pd(da, db)));
-        _mm256_storeu_ps(v + pa + LANES, _mm256_castpd_ps(_mm256_unpackhi_pd(da, db)));
-    }
-}
-
-/* Rest lengths and "not torn" masks of a block's links, in its lanes' order. */
-AVX2_INLINE void load_links(LinkLayout layout, const Cloth *c, const Block *bk, __m256 *rest, __m256i *intact)
-{
-    const float *r = c->rest_length + bk->link;
-    const uint8_t *t = c->torn + bk->link;
-    __m128i torn8;
-    if (layout == LINKS_NEXT) {
-        *rest = _mm256_loadu_ps(r);
-        torn8 = _mm_loadl_epi64((const __m128i *)t);
-    } else {
-        __m256 lo = _mm256_loadu_ps(r), hi = _mm256_loadu_ps(r + LANES);
-        __m128i bytes = _mm_loadu_si128((const __m128i *)t), pick;
-        if (layout == LINKS_PAIRS) {
-            *rest = _mm256_shuffle_ps(lo, hi, 0x88);
-            pick = _mm_setr_epi8(0, 2, 8, 10, 4, 6, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
-        } else if (layout == LINKS_EVEN) {
-            *rest = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0x88)), 0xD8));
-            pick = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
-        } else {
-            *rest = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi)));
-            pick = _mm_setr_epi8(0, 1, 8, 9, 4, 5, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
-        }
-        torn8 = _mm_shuffle_epi8(bytes, pick);
-    }
-    *intact = _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(torn8), _mm256_setzero_si256());
-}
-
-/* A block's two ends: inverse masses and positions. */
-typedef struct Ends {
-    __m256 xa, xb, ya, yb, za, zb, wa, wb;
-} Ends;
-
-AVX2_INLINE void load_block(ParticleLayout particles, const float *x, const float *y, const float *z, const float *w,
-                            int a, int b, Ends *e)
-{
-    load_ends(particles, w, a, b, &e->wa, &e->wb);
-    load_ends(particles, x, a, b, &e->xa, &e->xb);
-    load_ends(particles, y, a, b, &e->ya, &e->yb);
-    load_ends(particles, z, a, b, &e->za, &e->zb);
-}
-
-/* The lanes whose bits are set in mask, as a vector mask. */
-AVX2_INLINE __m256 lanes_of(unsigned mask)
-{
-    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)mask), bit), bit));
-}
-
-/* Solves the 8 links of a block whose ends `ends` holds: solve_link lane
- * by lane. A lane whose link is skipped is computed all the same and then
- * left out by a blend. block_rest, block_live: the block's. */
-AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, int a, int b,
-                              const Ends *ends, const float *block_rest, const uint8_t *block_live, float k,
-                              float alpha, float *lambda)
-{
-    Ends e = *ends;
-    __m256 scale;
-    __m256 dx = _mm256_sub_ps(e.xb, e.xa), dy = _mm256_sub_ps(e.yb, e.ya), dz = _mm256_sub_ps(e.zb, e.za);
-    __m256 rest = _mm256_load_ps(block_rest);
-    __m256 w = _mm256_add_ps(e.wa, e.wb);
-    __m256 length = _mm256_sqrt_ps(
-        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
-    /* w == 0: both ends fixed; length < 1e-12: no direction (NaN goes on,
-     * as in C). Every lane solved is the usual case: the mask vector and
-     * the blends only when not. */
-    __m256 live = _mm256_and_ps(_mm256_cmp_ps(w, _mm256_setzero_ps(), _CMP_NEQ_UQ),
-                                _mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_NLT_UQ));
-    bool all = (_mm256_movemask_ps(live) & *block_live) == 0xFF;
-    if (!all)
-        live = _mm256_and_ps(live, lanes_of(*block_live));
-    __m256 error = _mm256_sub_ps(length, rest);
-    const __m256 sign = _mm256_set1_ps(-0.0f);
-    if (xpbd) {
-        __m256 old = _mm256_load_ps(lambda);
-        __m256 alpha_link = _mm256_mul_ps(_mm256_set1_ps(alpha), rest);
-        __m256 dlambda = _mm256_div_ps(_mm256_sub_ps(_mm256_xor_ps(error, sign), _mm256_mul_ps(alpha_link, old)),
-                                       _mm256_add_ps(w, alpha_link));
-        __m256 sum = _mm256_add_ps(old, dlambda);
-        _mm256_store_ps(lambda, all ? sum : _mm256_blendv_ps(old, sum, live));
-        scale = _mm256_div_ps(_mm256_xor_ps(dlambda, sign), length);
-    } else {
-        scale = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(k), error), _mm256_mul_ps(length, w));
-    }
-    __m256 move_a = _mm256_mul_ps(e.wa, scale), move_b = _mm256_mul_ps(e.wb, scale);
-    __m256 xa = _mm256_add_ps(e.xa, _mm256_mul_ps(move_a, dx));
-    __m256 ya = _mm256_add_ps(e.ya, _mm256_mul_ps(move_a, dy));
-    __m256 za = _mm256_add_ps(e.za, _mm256_mul_ps(move_a, dz));
-    __m256 xb = _mm256_sub_ps(e.xb, _mm256_mul_ps(move_b, dx));
-    __m256 yb = _mm256_sub_ps(e.yb, _mm256_mul_ps(move_b, dy));
-    __m256 zb = _mm256_sub_ps(e.zb, _mm256_mul_ps(move_b, dz));
-    if (!all) { /* rare: a lane to leave as it was */
-        xa = _mm256_blendv_ps(e.xa, xa, live), ya = _mm256_blendv_ps(e.ya, ya, live);
-        za = _mm256_blendv_ps(e.za, za, live), xb = _mm256_blendv_ps(e.xb, xb, live);
-        yb = _mm256_blendv_ps(e.yb, yb, live), zb = _mm256_blendv_ps(e.zb, zb, live);
-    }
-    store_ends(particles, x, a, b, xa, xb);
-    store_ends(particles, y, a, b, ya, yb);
-    store_ends(particles, z, a, b, za, zb);
-}
-
-/* The arrays a block kernel reads and writes, as restrict locals: otherwise
- * every store could be changing them, and the compiler reloads them all
- * after each one. */
-#define KERNEL_ARRAYS(c, f)                                                                                        \
-    float *restrict x = (c)->x, *restrict y = (c)->y, *restrict z = (c)->z;                                        \
-    const float *restrict w = (c)->inv_mass, *restrict rest = (f)->block_rest;                                     \
-    const uint8_t *restrict live = (f)->block_live;                                                                \
-    const BlockEnds *restrict blocks = (f)->ends;                                                                  \
-    float *restrict lambda = (f)->lambda;
-
-/* One instance per layout and method, so that each inner loop is straight.
- * Each block's indices are copied into locals first, for the same reason
- * as the arrays (KERNEL_ARRAYS). */
-#define BLOCK_LOOP(name, particles, xpbd)                                                                            \
-    AVX2 static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)                \
-    {                                                                                                              \
-        KERNEL_ARRAYS(c, f)                                                                                        \
-        for (int i = begin; i < end; i++) {                                                                        \
-            Ends e;                                                                                                \
-            int a = blocks[i].a, b = blocks[i].b;                                                                  \
-            size_t lane = (size_t)i * LANES;                                                                       \
-            load_block(particles, x, y, z, w, a, b, &e);                                                           \
-            solve_loaded(particles, xpbd, x, y, z, a, b, &e, rest + lane, live + i, k, alpha, lambda + lane);      \
-        }                                                                                                          \
-    }
-BLOCK_LOOP(blocks_pairs, PAIRS, false)
-BLOCK_LOOP(blocks_rows, ROWS, false)
-BLOCK_LOOP(blocks_quads, QUADS, false)
-BLOCK_LOOP(blocks_pairs_xpbd, PAIRS, true)
-BLOCK_LOOP(blocks_rows_xpbd, ROWS, true)
-BLOCK_LOOP(blocks_quads_xpbd, QUADS, true)
-
-/* ------------------------------------------------------------ sixteen links, AVX-512 */
-
-/* Where the CPU has AVX-512 (and the vectors are as wide as the registers,
- * as on Zen 4 and 5), two blocks that follow each other in a row are solved
- * as one vector of 16: the particles of block i + 1 come right after those
- * of block i, and so do its rest lengths and its byte of live lanes. The
- * lanes keep the AVX2 kernel's order (block i in lanes 0 to 7, block i + 1
- * in 8 to 15), so block_rest and block_live serve both, and the arithmetic is
- * the same, operation for operation: the same bits. A block with no
- * neighbour to pair with goes through the AVX2 kernel. */
-
-/* Particle offset of AVX2 lane p of a block (the a end): shuffle_ps and
- * unpack_pd leave lanes 2, 3 and 4, 5 swapped against the links' order. */
-static int lane_offset(ParticleLayout layout, int p)
-{
-    static const int ordinal[LANES] = {0, 1, 4, 5, 2, 3, 6, 7};
-    return particle_offset(layout, layout == ROWS ? p : ordinal[p]);
-}
-
-/* The four index vectors of _mm512_permutex2var_ps for a PAIRS or QUADS
- * pair of blocks (32 particles from a: lo = the first 16, hi = the next):
- * gathering the a ends and the b ends into lanes, and scattering both back
- * into lo and hi. */
-static void make_wide_indices(ParticleLayout layout, int32_t out[4][2 * LANES])
-{
-    int gap = layout == PAIRS ? 1 : 2; /* b = a + gap */
-    for (int p = 0; p < 2 * LANES; p++) {
-        int offset = lane_offset(layout, p % LANES) + (p / LANES) * 2 * LANES;
-        out[0][p] = offset, out[1][p] = offset + gap;
-    }
-    for (int p = 0; p < 2 * LANES; p++)
-        for (int q = 0; q < 2 * LANES; q++) {
-            /* particle q of lo (and of hi) is the a end or the b end of some lane */
-            for (int half = 0; half < 2; half++) {
-                if (out[0][p] == q + half * 2 * LANES)
-                    out[2 + half][q] = p;
-                if (out[1][p] == q + half * 2 * LANES)
-                    out[2 + half][q] = 2 * LANES + p;
-            }
-        }
-}
-
-#define AVX512 __attribute__((target("avx512f,avx512dq,avx2")))
-#define AVX512_INLINE static inline __attribute__((target("avx512f,avx512dq,avx2"), always_inline))
-
-typedef struct WideEnds {
-    __m512 xa, xb, ya, yb, za, zb, wa, wb;
-} WideEnds;
-
-AVX512_INLINE void wide_load(ParticleLayout layout, const float *v, int pa, int pb, const __m512i *index, __m512 *a,
-                             __m512 *b)
-{
-    if (layout == ROWS) {
-        *a = _mm512_loadu_ps(v + pa), *b = _mm512_loadu_ps(v + pb);
-        return;
-    }
-    __m512 lo = _mm512_loadu_ps(v + pa), hi = _mm512_loadu_ps(v + pa + 2 * LANES);
-    *a = _mm512_permutex2var_ps(lo, index[0], hi);
-    *b = _mm512_permutex2var_ps(lo, index[1], hi);
-}
-
-AVX512_INLINE void wide_store(ParticleLayout layout, float *v, int pa, int pb, const __m512i *index, __m512 a,
-                              __m512 b)
-{
-    if (layout == ROWS) {
-        _mm512_storeu_ps(v + pa, a), _mm512_storeu_ps(v + pb, b);
-        return;
-    }
-    _mm512_storeu_ps(v + pa, _mm512_permutex2var_ps(a, index[2], b));
-    _mm512_storeu_ps(v + pa + 2 * LANES, _mm512_permutex2var_ps(a, index[3], b));
-}
-
-/* solve_loaded for blocks i and i + 1 of a row at once. */
-/* The ends of a pair of blocks. */
-AVX512_INLINE void wide_fetch(ParticleLayout particles, const float *x, const float *y, const float *z, const float *w,
-                              const BlockEnds *pair, const __m512i *index, WideEnds *e)
-{
-    wide_load(particles, w, pair->a, pair->b, index, &e->wa, &e->wb);
-    wide_load(particles, x, pair->a, pair->b, index, &e->xa, &e->xb);
-    wide_load(particles, y, pair->a, pair->b, index, &e->ya, &e->yb);
-    wide_load(particles, z, pair->a, pair->b, index, &e->za, &e->zb);
-}
-
-/* solve_loaded for a pair of blocks whose ends are e. */
-AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, WideEnds e,
-                              const BlockEnds *pair, const __m512i *index, const float *block_rest,
-                              const uint8_t *block_live, float k, float alpha, float *lambda)
-{
-    int a = pair->a, b = pair->b;
-    __m512 dx = _mm512_sub_ps(e.xb, e.xa), dy = _mm512_sub_ps(e.yb, e.ya), dz = _mm512_sub_ps(e.zb, e.za);
-    __m512 rest = _mm512_loadu_ps(block_rest);
-    __m512 w_sum = _mm512_add_ps(e.wa, e.wb);
-    __m512 length = _mm512_sqrt_ps(
-        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
-    __mmask16 live = (__mmask16)(block_live[0] | block_live[1] << 8) &
-                     _mm512_cmp_ps_mask(w_sum, _mm512_setzero_ps(), _CMP_NEQ_UQ) &
-                     _mm512_cmp_ps_mask(length, _mm512_set1_ps(1e-12f), _CMP_NLT_UQ);
-    __m512 error = _mm512_sub_ps(length, rest), scale;
-    const __m512 sign = _mm512_set1_ps(-0.0f);
-    if (xpbd) {
-        __m512 old = _mm512_loadu_ps(lambda);
-        __m512 alpha_link = _mm512_mul_ps(_mm512_set1_ps(alpha), rest);
-        __m512 dlambda = _mm512_div_ps(_mm512_sub_ps(_mm512_xor_ps(error, sign), _mm512_mul_ps(alpha_link, old)),
-                                       _mm512_add_ps(w_sum, alpha_link));
-        _mm512_storeu_ps(lambda, _mm512_mask_add_ps(old, live, old, dlambda));
-        scale = _mm512_div_ps(_mm512_xor_ps(dlambda, sign), length);
-    } else {
-        scale = _mm512_div_ps(_mm512_mul_ps(_mm512_set1_ps(k), error), _mm512_mul_ps(length, w_sum));
-    }
-    __m512 move_a = _mm512_mul_ps(e.wa, scale), move_b = _mm512_mul_ps(e.wb, scale);
-    /* where a lane is not live, the masked operations leave it as loaded */
-    __m512 xa = _mm512_mask_add_ps(e.xa, live, e.xa, _mm512_mul_ps(move_a, dx));
-    __m512 ya = _mm512_mask_add_ps(e.ya, live, e.ya, _mm512_mul_ps(move_a, dy));
-    __m512 za = _mm512_mask_add_ps(e.za, live, e.za, _mm512_mul_ps(move_a, dz));
-    __m512 xb = _mm512_mask_sub_ps(e.xb, live, e.xb, _mm512_mul_ps(move_b, dx));
-    __m512 yb = _mm512_mask_sub_ps(e.yb, live, e.yb, _mm512_mul_ps(move_b, dy));
-    __m512 zb = _mm512_mask_sub_ps(e.zb, live, e.zb, _mm512_mul_ps(move_b, dz));
-    wide_store(particles, x, a, b, index, xa, xb);
-    wide_store(particles, y, a, b, index, ya, yb);
-    wide_store(particles, z, a, b, index, za, zb);
-}
-
-/* BLOCK_LOOP for a run of pairs of blocks (begin and end an even count
- * apart), a pair at a time, each pair's ends loaded while the one before is
- * solved: the pairs share no particle, so that changes nothing but the
- * time (10 % of a pass: with 32 registers the loads no longer wait behind
- * the previous pair's square root and division). */
-#define WIDE_LOOP(name, particles, xpbd)                                                                             \
-    AVX512 static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)              \
-    {                                                                                                              \
-        KERNEL_ARRAYS(c, f)                                                                                        \
-        __m512i index[4];                                                                                          \
-        for (int q = 0; q < 4; q++)                                                                                \
-            index[q] = _mm512_loadu_si512(f->wide_index[(particles) == QUADS][q]);                                 \
-        if (begin >= end)                                                                                          \
-            return;                                                                                                \
-        WideEnds now, next;                                                                                        \
-        wide_fetch(particles, x, y, z, w, &blocks[begin], index, &now);                                            \
-        int i = begin;                                                                                             \
-        for (; i + 2 < end; i += 2) {                                                                              \
-            size_t lane = (size_t)i * LANES;                                                                       \
-            wide_fetch(particles, x, y, z, w, &blocks[i + 2], index, &next);                                       \
-            wide_solve(particles, xpbd, x, y, z, now, &blocks[i], index, rest + lane, live + i, k, alpha,          \
-                       lambda + lane);                                                                             \
-            now = next;                                                                                            \
-        }                                                                                                          \
-        size_t lane = (size_t)i * LANES;                                                                           \
-        wide_solve(particles, xpbd, x, y, z, now, &blocks[i], index, rest + lane, live + i, k, alpha, lambda + lane); \
-    }
-WIDE_LOOP(wide_pairs, PAIRS, false)
-WIDE_LOOP(wide_rows, ROWS, false)
-WIDE_LOOP(wide_quads, QUADS, false)
-WIDE_LOOP(wide_pairs_xpbd, PAIRS, true)
-WIDE_LOOP(wide_rows_xpbd, ROWS, true)
-WIDE_LOOP(wide_quads_xpbd, QUADS, true)
-
-/* The block lanes' rest lengths and live masks of unit u, from its links
- * (their lane order is load_links'). */
-AVX2 static void refresh_unit(RelaxFast *f, const Cloth *c, const Unit *u)
-{
-    const Colour *col = &f->colour[u->colour];
-    __m256i ordinal = col->particles == ROWS ? _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
-                                             : _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
-    for (int i = u->block_begin; i < u->block_end; i++) {
-        const Block *bk = &f->blocks[i];
-        __m256 rest;
-        __m256i intact;
-        load_links(col->links, c, bk, &rest, &intact);
-        /* lanes' ordinals along the row: a lane the previous block solved is off */
-        __m256i fresh = _mm256_cmpgt_epi32(ordinal, _mm256_set1_epi32(bk->skip - 1));
-        _mm256_store_ps(f->block_rest + (size_t)i * LANES, rest);
-        f->block_live[i] = (uint8_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(intact, fresh)));
-    }
-}
-
-typedef void (*BlockLoop)(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha);
-
-static BlockLoop block_loop(ParticleLayout particles, bool xpbd, bool wide)
-{
-    static const BlockLoop loops[2][2][3] = {
-        {{blocks_rows, blocks_pairs, blocks_quads}, {blocks_rows_xpbd, blocks_pairs_xpbd, blocks_quads_xpbd}},
-        {{wide_rows, wide_pairs, wide_quads}, {wide_rows_xpbd, wide_pairs_xpbd, wide_quads_xpbd}},
-    };
-    return loops[wide][xpbd][particles];
-}
-
-/* sphere_push on particles begin .. end, eight at a time. */
-AVX2 static void sphere_range_avx2(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction)
-{
-    const __m256 cx = _mm256_set1_ps(sphere->center[0]), cy = _mm256_set1_ps(sphere->center[1]),
-                 cz = _mm256_set1_ps(sphere->center[2]), radius = _mm256_set1_ps(sphere->radius),
-                 skin = _mm256_set1_ps(margin), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f),
-                 tiny = _mm256_set1_ps(1e-9f);
-    /* a vector whose squared distances all exceed this, a little more than
-     * (radius + margin)^2, has no lane in contact: it skips the square root */
-    float reach = (sphere->radius + margin) * 1.001f + 1e-6f;
-    const __m256 far = _mm256_set1_ps(reach * reach);
-    int i = begin;
-    for (; i + LANES <= end; i += LANES) {
-        __m256 x = _mm256_loadu_ps(c->x + i), y = _mm256_loadu_ps(c->y + i), z = _mm256_loadu_ps(c->z + i);
-        __m256 dx = _mm256_sub_ps(x, cx), dy = _mm256_sub_ps(y, cy), dz = _mm256_sub_ps(z, cz);
-        __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-        if (_mm256_movemask_ps(_mm256_cmp_ps(d2, far, _CMP_GT_OQ)) == 0xFF)
-            continue;
-        __m256 d = _mm256_sqrt_ps(d2);
-        __m256 distance = _mm256_sub_ps(d, radius);
-        __m256 hit = _mm256_and_ps(_mm256_cmp_ps(distance, skin, _CMP_NGE_UQ),
-                                   _mm256_cmp_ps(_mm256_loadu_ps(c->inv_mass + i), zero, _CMP_NEQ_UQ));
-        if (_mm256_movemask_ps(hit) == 0)
-            continue;
-        __m256 away = _mm256_cmp_ps(d, tiny, _CMP_GT_OQ);
-        __m256 nx = _mm256_blendv_ps(zero, _mm256_div_ps(dx, d), away);
-        __m256 ny = _mm256_blendv_ps(one, _mm256_div_ps(dy, d), away);
-        __m256 nz = _mm256_blendv_ps(zero, _mm256_div_ps(dz, d), away);
-        __m256 push = _mm256_sub_ps(skin, distance);
-        __m256 px = _mm256_add_ps(x, _mm256_mul_ps(push, nx)), py = _mm256_add_ps(y, _mm256_mul_ps(push, ny)),
-               pz = _mm256_add_ps(z, _mm256_mul_ps(push, nz));
-        if (friction > 0.0f) { /* the tangential part of the move since the substep began, cut */
-            __m256 mx = _mm256_sub_ps(px, _mm256_loadu_ps(c->px + i)), my = _mm256_sub_ps(py, _mm256_loadu_ps(c->py + i)),
-                   mz = _mm256_sub_ps(pz, _mm256_loadu_ps(c->pz + i));
-            __m256 along =
-                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(mx, nx), _mm256_mul_ps(my, ny)), _mm256_mul_ps(mz, nz));
-            __m256 cut = _mm256_set1_ps(friction);
-            px = _mm256_sub_ps(px, _mm256_mul_ps(cut, _mm256_sub_ps(mx, _mm256_mul_ps(along, nx))));
-            py = _mm256_sub_ps(py, _mm256_mul_ps(cut, _mm256_sub_ps(my, _mm256_mul_ps(along, ny))));
-            pz = _mm256_sub_ps(pz, _mm256_mul_ps(cut, _mm256_sub_ps(mz, _mm256_mul_ps(along, nz))));
-        }
-        _mm256_storeu_ps(c->x + i, _mm256_blendv_ps(x, px, hit));
-        _mm256_storeu_ps(c->y + i, _mm256_blendv_ps(y, py, hit));
-        _mm256_storeu_ps(c->z + i, _mm256_blendv_ps(z, pz, hit));
-    }
-    for (; i < end; i++)
+    for (int i = begin; i < end; i++)
         sphere_push(c, i, sphere, margin, friction);
 }
+
+/* One table per level, filled once: a level the processor lacks is a
+ * copy of the widest one below it that it has. */
+static RelaxPassKernels pass_kernels[3];
+static pthread_once_t pass_kernels_once = PTHREAD_ONCE_INIT;
+
+static void fill_pass_kernels(void)
+{
+    RelaxPassKernels table = {.level = RELAX_FAST_SCALAR, .sphere_range = sphere_range_scalar};
+    pass_kernels[RELAX_FAST_SCALAR] = table;
+#if RELAX_FAST_X86
+    if (relax_fast_cpu_has_simd()) {
+        table.level = RELAX_FAST_AVX2;
+        relax_kernels_avx2_fill(&table);
+    }
+    pass_kernels[RELAX_FAST_AVX2] = table;
+    if (relax_fast_cpu_has_wide()) {
+        table.level = RELAX_FAST_AVX512;
+        relax_kernels_avx512_fill(&table);
+    }
+#else
+    pass_kernels[RELAX_FAST_AVX2] = table;
+#endif
+    pass_kernels[RELAX_FAST_AVX512] = table;
+}
+
+const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted)
+{
+    pthread_once(&pass_kernels_once, fill_pass_kernels);
+    const RelaxPassKernels *table = &pass_kernels[wanted];
+    assert(table->level <= wanted && (table->blocks[0][0] != NULL) == (table->level >= RELAX_FAST_AVX2) &&
+           (table->pairs[0][0] != NULL) == (table->level >= RELAX_FAST_AVX512));
+    return table;
+}
+
+#if RELAX_FAST_X86
 
 bool relax_fast_cpu_has_simd(void) { return __builtin_cpu_supports("avx2"); }
 
@@ -939,21 +186,6 @@ bool relax_fast_cpu_has_wide(void) { return false; }
 #endif
 
 /* ------------------------------------------------------------ threads */
-
-static void barrier(RelaxFast *f)
-{
-    if (f->job.threads == 1)
-        return;
-    unsigned generation = atomic_load(&f->barrier_generation);
-    if (atomic_fetch_add(&f->arrived, 1) == f->job.threads - 1) {
-        atomic_store(&f->arrived, 0);
-        atomic_fetch_add(&f->barrier_generation, 1);
-    } else {
-        int spins = 0;
-        while (atomic_load(&f->barrier_generation) == generation)
-            wait_a_little(&spins);
-    }
-}
 
 /* The stages are cut into chunks that the threads take one at a time
  * (a thread on a busier core takes fewer), of this many particles: a
@@ -1001,23 +233,21 @@ static void solve_band(RelaxFast *f, const Unit *first, const Unit *last, bool r
     for (const Unit *u = first; u < last; u++) {
         const Colour *col = &f->colour[u->colour];
         float k = job->k[col->family], alpha = job->alpha[col->family];
-#if RELAX_FAST_X86
         if (refresh)
-            refresh_unit(f, c, u);
-#endif
+            f->kernels->refresh_unit(f, c, u);
         if (k <= 0.0f) /* the plain loop skips the family */
             continue;
-        if (f->simd) {
-#if RELAX_FAST_X86
-            if (f->wide) {
-                block_loop(col->particles, job->xpbd, true)(c, f, u->block_begin, u->single_begin, k, alpha);
-                block_loop(col->particles, job->xpbd, false)(c, f, u->single_begin, u->block_end, k, alpha);
+        const RelaxPassKernels *kernels = f->kernels;
+        if (kernels->blocks[0][0]) {
+            int xpbd = job->xpbd, layout = col->particles;
+            if (kernels->pairs[0][0]) {
+                kernels->pairs[xpbd][layout](c, f, u->block_begin, u->single_begin, k, alpha);
+                kernels->blocks[xpbd][layout](c, f, u->single_begin, u->block_end, k, alpha);
             } else {
-                BlockLoop loop = block_loop(col->particles, job->xpbd, false);
-                loop(c, f, u->block_begin, u->overlap_begin, k, alpha);
-                loop(c, f, u->overlap_begin, u->block_end, k, alpha); /* after the blocks they overlap */
+                kernels->blocks[xpbd][layout](c, f, u->block_begin, u->overlap_begin, k, alpha);
+                /* after the blocks they overlap */
+                kernels->blocks[xpbd][layout](c, f, u->overlap_begin, u->block_end, k, alpha);
             }
-#endif
             for (int i = u->tail_begin; i < u->tail_end; i++)
                 solve_link(c, f->tails[i], k, alpha, job->xpbd, &job->lambda[f->tails[i]]);
         } else {
@@ -1038,14 +268,7 @@ static void band_contact(RelaxFast *f, int band)
     to = to < c->count ? to : c->count;
     if (from >= to)
         return;
-#if RELAX_FAST_X86
-    if (f->simd) {
-        sphere_range_avx2(c, from, to, &job->collider, job->margin, 0.0f);
-        return;
-    }
-#endif
-    for (int i = from; i < to; i++)
-        sphere_push(c, i, &job->collider, job->margin, 0.0f);
+    f->kernels->sphere_range(c, from, to, &job->collider, job->margin, 0.0f);
 }
 
 /* Waits until band `band` (global index), if it exists, is done in the
@@ -1056,7 +279,7 @@ static void wait_for_band(RelaxFast *f, int band, int bands, unsigned serial)
         return;
     int spins = 0;
     while ((int)(atomic_load_explicit(&f->band_done[band].serial, memory_order_acquire) - serial) < 0)
-        wait_a_little(&spins);
+        relax_pool_wait_a_little(&spins);
 }
 
 /* The passes of a job, as thread t sees them: for each pass, bands of the
@@ -1122,91 +345,18 @@ static void run_pass(RelaxFast *f, int t)
     }
 }
 
-static void *worker_main(void *arg)
-{
-    Worker *w = arg;
-    RelaxFast *f = w->fast;
-    unsigned seen = 0;
-    for (;;) {
-        unsigned generation;
-        int spins = 0;
-        while ((generation = atomic_load(&f->generation)) == seen && !atomic_load(&f->stop)) {
-            if (++spins < IDLE_SPINS) {
-                cpu_relax();
-                continue;
-            }
-            pthread_mutex_lock(&f->lock);
-            atomic_fetch_add(&f->sleepers, 1);
-            while (atomic_load(&f->generation) == seen && !atomic_load(&f->stop))
-                pthread_cond_wait(&f->wake, &f->lock);
-            atomic_fetch_sub(&f->sleepers, 1);
-            pthread_mutex_unlock(&f->lock);
-            spins = 0;
-        }
-        if (atomic_load(&f->stop))
-            return NULL;
-        seen = generation;
-        run_job(f, w->index);
-        atomic_fetch_add(&f->finished, 1);
-    }
-}
+/* The pool's job: whatever f->job says. */
+static void pool_job(void *context, int t) { run_job(context, t); }
 
+/* Runs f->job on the threads: on one where the cloth is too small for
+ * threads to pay (RELAX_FAST_THREAD_MIN_LINKS). */
 static void run_on_threads(RelaxFast *f)
 {
     for (int part = 0; part < 4; part++)
         atomic_store(&f->next_chunk[part], 0);
-    if (f->threads == 1 || f->link_count < RELAX_FAST_THREAD_MIN_LINKS) {
-        f->job.threads = 1; /* thread 0 takes every part, in turn */
-        run_job(f, 0);
-        return;
-    }
-    f->job.threads = f->threads;
-    atomic_store(&f->finished, 0);
-    atomic_fetch_add(&f->generation, 1);
-    if (atomic_load(&f->sleepers) > 0) {
-        pthread_mutex_lock(&f->lock);
-        pthread_cond_broadcast(&f->wake);
-        pthread_mutex_unlock(&f->lock);
-    }
-    run_job(f, 0);
-    int spins = 0;
-    while (atomic_load(&f->finished) < f->threads - 1)
-        wait_a_little(&spins);
-}
-
-static void stop_threads(RelaxFast *f)
-{
-    if (f->threads > 1) {
-        atomic_store(&f->stop, 1);
-        pthread_mutex_lock(&f->lock);
-        pthread_cond_broadcast(&f->wake);
-        pthread_mutex_unlock(&f->lock);
-        for (int t = 1; t < f->threads; t++)
-            pthread_join(f->thread[t], NULL);
-    }
-    f->threads = 1;
-}
-
-/* The workers are started with the signals a person sends (interrupt,
- * terminate, suspend, a resized window) blocked, so that those reach the
- * thread that owns the terminal; a fault in a worker still reaches its
- * handler, which restores the terminal. */
-static void start_threads(RelaxFast *f, int threads)
-{
-    sigset_t asynchronous, old;
-    sigfillset(&asynchronous);
-    const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t k = 0; k < sizeof faults / sizeof faults[0]; k++)
-        sigdelset(&asynchronous, faults[k]);
-    pthread_sigmask(SIG_BLOCK, &asynchronous, &old);
-    f->threads = 1;
-    for (int t = 1; t < threads; t++) {
-        f->worker[t] = (Worker){.fast = f, .index = t};
-        if (pthread_create(&f->thread[t], NULL, worker_main, &f->worker[t]) != 0)
-            break; /* run on the threads we have */
-        f->threads = t + 1;
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
+    f->job.threads = shared ? f->pool.threads : 1; /* one: thread 0 takes every part, in turn */
+    relax_pool_run(&f->pool, f->job.threads);
 }
 
 /* ------------------------------------------------------------ wind and the explosion check */
@@ -1226,152 +376,6 @@ static bool triangles_are_grid(const Cloth *c)
 }
 
 #if RELAX_FAST_X86
-/* Whether any of the n triangle flags from `first` on is torn. */
-static bool any_torn(const uint8_t *first, int n)
-{
-    uint8_t any = 0;
-    for (int k = 0; k < n; k++)
-        any |= first[k];
-    return any != 0;
-}
-
-/* solver_wind_cells for the 8 cells of row `row` from column col, when
- * none of their triangles is torn: each cell whole, its corners tl, bl,
- * br, tr in that order, with solver_wind_cells' operations. Where one is
- * torn or of no area, solver_wind_cells itself does the 8. */
-AVX2 static void wind_on_cells(Solver *s, int row, int col)
-{
-    const Cloth *c = s->cloth;
-    int cell = row * (c->cols - 1) + col, tl = row * c->cols + col, bl = tl + c->cols;
-    if (any_torn(c->triangle_torn + 2 * cell, 2 * LANES)) {
-        solver_wind_cells(s, cell, cell + LANES);
-        return;
-    }
-    const float *v[8] = {c->x, c->y, c->z, s->wind_x_at, s->wind_z_at, c->vx, c->vy, c->vz};
-    __m256 top_left[8], top_right[8], bottom_left[8], bottom_right[8];
-    for (int k = 0; k < 8; k++) {
-        top_left[k] = _mm256_loadu_ps(v[k] + tl), top_right[k] = _mm256_loadu_ps(v[k] + tl + 1);
-        bottom_left[k] = _mm256_loadu_ps(v[k] + bl), bottom_right[k] = _mm256_loadu_ps(v[k] + bl + 1);
-    }
-    __m256 e1x = _mm256_sub_ps(bottom_right[0], top_left[0]), e1y = _mm256_sub_ps(bottom_right[1], top_left[1]);
-    __m256 e1z = _mm256_sub_ps(bottom_right[2], top_left[2]);
-    __m256 e2x = _mm256_sub_ps(top_right[0], bottom_left[0]), e2y = _mm256_sub_ps(top_right[1], bottom_left[1]);
-    __m256 e2z = _mm256_sub_ps(top_right[2], bottom_left[2]);
-    __m256 nx = _mm256_sub_ps(_mm256_mul_ps(e1y, e2z), _mm256_mul_ps(e1z, e2y));
-    __m256 ny = _mm256_sub_ps(_mm256_mul_ps(e1z, e2x), _mm256_mul_ps(e1x, e2z));
-    __m256 nz = _mm256_sub_ps(_mm256_mul_ps(e1x, e2y), _mm256_mul_ps(e1y, e2x));
-    __m256 length = _mm256_sqrt_ps(
-        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, nx), _mm256_mul_ps(ny, ny)), _mm256_mul_ps(nz, nz)));
-    if (_mm256_movemask_ps(_mm256_cmp_ps(length, _mm256_set1_ps(1e-12f), _CMP_NGE_UQ)) != 0) {
-        solver_wind_cells(s, cell, cell + LANES);
-        return;
-    }
-    /* the corners' sums, from 0 in the order tl, bl, br, tr */
-    __m256 sum[8];
-    for (int k = 3; k < 8; k++)
-        sum[k] = _mm256_add_ps(
-            _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_setzero_ps(), top_left[k]), bottom_left[k]),
-                          bottom_right[k]),
-            top_right[k]);
-    const __m256 mean = _mm256_set1_ps(0.25f), sign = _mm256_set1_ps(-0.0f);
-    __m256 rx = _mm256_mul_ps(_mm256_sub_ps(sum[3], sum[5]), mean);
-    __m256 ry = _mm256_mul_ps(_mm256_xor_ps(sum[6], sign), mean);
-    __m256 rz = _mm256_mul_ps(_mm256_sub_ps(sum[4], sum[7]), mean);
-    __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(nx, rx), _mm256_mul_ps(ny, ry)), _mm256_mul_ps(nz, rz));
-    __m256 scale = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(SOLVER_WIND_DRAG * 0.5f * 0.25f), dot), length);
-    _mm256_storeu_ps(s->wind_cell_x + cell, _mm256_mul_ps(nx, scale));
-    _mm256_storeu_ps(s->wind_cell_y + cell, _mm256_mul_ps(ny, scale));
-    _mm256_storeu_ps(s->wind_cell_z + cell, _mm256_mul_ps(nz, scale));
-}
-
-/* solver_wind_to_particles for the 8 particles of an inner row from column
- * col (>= 1, all four cells there), when no triangle of the cells they
- * touch is torn: each adds up-left, up, left, own, in that order. */
-AVX2 static void wind_to_particles(Solver *s, int row, int col)
-{
-    const Cloth *c = s->cloth;
-    int cells = c->cols - 1, i = row * c->cols + col;
-    int up = (row - 1) * cells + col, here = row * cells + col;
-    if (any_torn(c->triangle_torn + 2 * (up - 1), 2 * (LANES + 1)) ||
-        any_torn(c->triangle_torn + 2 * (here - 1), 2 * (LANES + 1))) {
-        solver_wind_to_particles(s, i, i + LANES);
-        return;
-    }
-    const int cell[4] = {up - 1, up, here - 1, here};
-    float *acc[3] = {s->fx, s->fy, s->fz};
-    const float *force[3] = {s->wind_cell_x, s->wind_cell_y, s->wind_cell_z};
-    for (int k = 0; k < 3; k++) {
-        __m256 total = _mm256_loadu_ps(acc[k] + i);
-        for (int n = 0; n < 4; n++)
-            total = _mm256_add_ps(total, _mm256_loadu_ps(force[k] + cell[n]));
-        _mm256_storeu_ps(acc[k] + i, total);
-    }
-}
-
-/* solver_wind_cells for the cells of rows from .. to - 1, 8 at a time. */
-static void wind_cell_rows(Solver *s, int from, int to)
-{
-    int cells = s->cloth->cols - 1;
-    for (int row = from; row < to; row++) {
-        int col = 0;
-        for (; col + LANES <= cells; col += LANES)
-            wind_on_cells(s, row, col);
-        solver_wind_cells(s, row * cells + col, (row + 1) * cells);
-    }
-}
-
-/* solver_wind_to_particles for the particles of rows from .. to - 1: an
- * inner row's inner particles 8 at a time, the rest one by one. */
-static void wind_particle_rows(Solver *s, int from, int to)
-{
-    const Cloth *c = s->cloth;
-    for (int row = from; row < to; row++) {
-        int i = row * c->cols, col = 1;
-        if (row == 0 || row == c->rows - 1) {
-            solver_wind_to_particles(s, i, i + c->cols);
-            continue;
-        }
-        solver_wind_to_particles(s, i, i + 1);
-        for (; col + LANES <= c->cols - 1; col += LANES)
-            wind_to_particles(s, row, col);
-        solver_wind_to_particles(s, i + col, i + c->cols);
-    }
-}
-
-/* stage_forces' start for particles from .. to - 1: no force but gravity,
- * and, when windy, solver_wind_field, eight at a time. */
-AVX2 static void forces_avx2(Solver *s, const Job *job, int from, int to)
-{
-    Cloth *c = s->cloth;
-    const __m256 gravity = _mm256_set1_ps(job->gravity), sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
-    int i = from;
-    for (; i + LANES <= to; i += LANES) {
-        _mm256_storeu_ps(s->fx + i, zero);
-        _mm256_storeu_ps(s->fy + i, _mm256_mul_ps(_mm256_xor_ps(_mm256_loadu_ps(c->mass + i), sign), gravity));
-        _mm256_storeu_ps(s->fz + i, zero);
-    }
-    for (; i < to; i++) {
-        s->fx[i] = 0.0f;
-        s->fy[i] = -c->mass[i] * job->gravity;
-        s->fz[i] = 0.0f;
-    }
-    if (!job->windy)
-        return;
-    const size_t n = (size_t)c->count;
-    const __m256 wx = _mm256_set1_ps((float)s->params.wind_x), wz = _mm256_set1_ps((float)s->params.wind_z);
-    for (i = from; i + LANES <= to; i += LANES) {
-        __m256 g[2] = {zero, zero};
-        for (int w = 0; w < 2 * SOLVER_TURBULENCE_WAVES; w++) {
-            __m256 term = _mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(job->sin_t[w]), _mm256_loadu_ps(s->wave_cos + w * n + i)),
-                                        _mm256_mul_ps(_mm256_set1_ps(job->cos_t[w]), _mm256_loadu_ps(s->wave_sin + w * n + i)));
-            g[w / SOLVER_TURBULENCE_WAVES] = _mm256_add_ps(g[w / SOLVER_TURBULENCE_WAVES], term);
-        }
-        _mm256_storeu_ps(s->wind_x_at + i, _mm256_add_ps(wx, g[0]));
-        _mm256_storeu_ps(s->wind_z_at + i, _mm256_add_ps(wz, g[1]));
-    }
-    solver_wind_field(s, job->sin_t, job->cos_t, i, to);
-}
-
 /* The forces, as thread t sees it: its particles' gravity and wind field,
  * then (all waiting for all in between) its rows of cells, its rows of
  * particles. */
@@ -1382,88 +386,15 @@ static void run_forces(RelaxFast *f, int t)
     int rows = s->cloth->rows, per = rows_a_chunk(s->cloth), from, to;
     Chunks field = {0, s->cloth->count, STAGE_CHUNK, 0}, cells = {1, rows - 1, per, 0}, sums = {2, rows, per, 0};
     while (next_chunk(f, t, &field, &from, &to))
-        forces_avx2(s, job, from, to);
+        relax_kernels_avx2_forces(s, job, from, to);
     if (!job->windy)
         return;
-    barrier(f);
+    relax_pool_barrier(&f->pool);
     while (next_chunk(f, t, &cells, &from, &to))
-        wind_cell_rows(s, from, to);
-    barrier(f);
+        relax_kernels_avx2_wind_cell_rows(s, from, to);
+    relax_pool_barrier(&f->pool);
     while (next_chunk(f, t, &sums, &from, &to))
-        wind_particle_rows(s, from, to);
-}
-#endif
-
-#if RELAX_FAST_X86
-/* blew_up's coordinate half for particles from .. to - 1: false if one is
- * not finite (or beyond 1e30); else the least and most of each axis. */
-AVX2 static bool coordinates_sane(const Cloth *c, int from, int to, float least[3], float most[3])
-{
-    const float *coords[3] = {c->x, c->y, c->z};
-    const __m256 low = _mm256_set1_ps(-1e30f), high = _mm256_set1_ps(1e30f);
-    for (int k = 0; k < 3; k++) {
-        const float *v = coords[k];
-        __m256 lo = _mm256_set1_ps(INFINITY), hi = _mm256_set1_ps(-INFINITY);
-        int i = from;
-        for (; i + LANES <= to; i += LANES) {
-            __m256 p = _mm256_loadu_ps(v + i);
-            __m256 sane = _mm256_and_ps(_mm256_cmp_ps(p, low, _CMP_GT_OQ), _mm256_cmp_ps(p, high, _CMP_LT_OQ));
-            if (_mm256_movemask_ps(sane) != 0xFF)
-                return false;
-            lo = _mm256_min_ps(p, lo), hi = _mm256_max_ps(p, hi);
-        }
-        float lanes_lo[LANES], lanes_hi[LANES];
-        least[k] = INFINITY, most[k] = -INFINITY;
-        _mm256_storeu_ps(lanes_lo, lo), _mm256_storeu_ps(lanes_hi, hi);
-        for (int j = 0; j < LANES; j++) {
-            least[k] = lanes_lo[j] < least[k] ? lanes_lo[j] : least[k];
-            most[k] = lanes_hi[j] > most[k] ? lanes_hi[j] : most[k];
-        }
-        for (; i < to; i++) {
-            if (!(v[i] > -1e30f && v[i] < 1e30f))
-                return false;
-            least[k] = v[i] < least[k] ? v[i] : least[k];
-            most[k] = v[i] > most[k] ? v[i] : most[k];
-        }
-    }
-    return true;
-}
-
-/* blew_up's link half for units first .. last - 1: whether a structural
- * link (colours 0 to 3) is over stretch times its rest length. */
-AVX2 static bool links_overstretched(const RelaxFast *f, const Cloth *c, const Unit *first, const Unit *last,
-                                     float stretch)
-{
-    /* a lane looked at twice does no harm */
-    for (const Unit *u = first; u < last; u++) {
-        if (u->colour >= 4)
-            continue;
-        const Colour *col = &f->colour[u->colour];
-        for (int i = u->block_begin; i < u->block_end; i++) {
-            const Block *bk = &f->blocks[i];
-            Ends e;
-            __m256 rest;
-            __m256i intact;
-            load_block(col->particles, c->x, c->y, c->z, c->inv_mass, bk->a, bk->b, &e);
-            load_links(col->links, c, bk, &rest, &intact);
-            __m256 dx = _mm256_sub_ps(e.xb, e.xa), dy = _mm256_sub_ps(e.yb, e.ya), dz = _mm256_sub_ps(e.zb, e.za);
-            __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-            __m256 longest = _mm256_mul_ps(_mm256_set1_ps(stretch), rest);
-            __m256 over = _mm256_cmp_ps(d2, _mm256_mul_ps(longest, longest), _CMP_GT_OQ);
-            if (_mm256_movemask_ps(_mm256_and_ps(over, _mm256_castsi256_ps(intact))))
-                return true;
-        }
-        for (int i = u->tail_begin; i < u->tail_end; i++) {
-            uint32_t l = f->tails[i], a = c->link_a[l], b = c->link_b[l];
-            if (c->torn[l])
-                continue;
-            float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
-            float longest = stretch * c->rest_length[l];
-            if (dx * dx + dy * dy + dz * dz > longest * longest)
-                return true;
-        }
-    }
-    return false;
+        relax_kernels_avx2_wind_particle_rows(s, from, to);
 }
 #endif
 
@@ -1482,24 +413,24 @@ static void run_blew_up(RelaxFast *f, int t)
     while (next_chunk(f, t, &particles, &from, &to)) {
         if (job->finish) { /* the end of the substep, for these particles */
             if (job->sphere)
-                sphere_range_avx2(job->cloth, from, to, &job->collider, job->margin, job->friction);
+                f->kernels->sphere_range(job->cloth, from, to, &job->collider, job->margin, job->friction);
             solver_velocity_range(job->solver, false, from, to);
         } else if (bad) {
             break;
         }
         float least[3], most[3];
-        if (!bad && !(bad = !coordinates_sane(c, from, to, least, most)))
+        if (!bad && !(bad = !relax_kernels_avx2_coordinates_sane(c, from, to, least, most)))
             for (int k = 0; k < 3; k++) {
                 job->least[t][k] = least[k] < job->least[t][k] ? least[k] : job->least[t][k];
                 job->most[t][k] = most[k] > job->most[t][k] ? most[k] : job->most[t][k];
             }
     }
     if (job->finish)
-        barrier(f); /* a band's links reach rows another thread may have had */
+        relax_pool_barrier(&f->pool); /* a band's links reach rows another thread may have had */
     for (int phase = 0; phase < 2 && !bad; phase++)
         for (Chunks bands = {1 + phase, f->phase_bands[phase], 1, 0}; !bad && next_chunk(f, t, &bands, &from, &to);) {
             const Unit *first = f->units + f->phase_unit_start[phase] + from * RELAX_FAST_COLOURS;
-            bad = links_overstretched(f, c, first, first + RELAX_FAST_COLOURS, job->stretch);
+            bad = relax_kernels_avx2_overstretched(f, c, first, first + RELAX_FAST_COLOURS, job->stretch);
         }
     job->bad[t] = bad;
 }
@@ -1568,17 +499,13 @@ static void run_stage(RelaxFast *f, int t)
     int from, to;
     Chunks particles = {0, c->count, STAGE_CHUNK, 0};
     switch (job->kind) {
-    case JOB_INTEGRATE:
+    case JOB_RANGE:
         while (next_chunk(f, t, &particles, &from, &to))
-            solver_integrate_range(job->solver, from, to);
-        break;
-    case JOB_VELOCITY:
-        while (next_chunk(f, t, &particles, &from, &to))
-            solver_velocity_range(job->solver, false, from, to);
+            job->range(job->solver, from, to);
         break;
     case JOB_CONTACT:
         while (next_chunk(f, t, &particles, &from, &to))
-            sphere_range_avx2(c, from, to, &job->collider, job->margin, job->friction);
+            f->kernels->sphere_range(c, from, to, &job->collider, job->margin, job->friction);
         break;
     case JOB_FORCES:
         run_forces(f, t);
@@ -1628,18 +555,11 @@ bool relax_fast_forces(RelaxFast *f, Solver *s, float gravity, const float *sin_
     return true;
 }
 
-bool relax_fast_integrate(RelaxFast *f, Solver *s)
+bool relax_fast_range(RelaxFast *f, Solver *s, RelaxFastRange range)
 {
-    if (!stage_job(f, s, JOB_INTEGRATE))
+    if (!stage_job(f, s, JOB_RANGE))
         return false;
-    run_on_threads(f);
-    return true;
-}
-
-bool relax_fast_velocity(RelaxFast *f, Solver *s)
-{
-    if (!stage_job(f, s, JOB_VELOCITY))
-        return false;
+    f->job.range = range;
     run_on_threads(f);
     return true;
 }
@@ -1674,58 +594,6 @@ int relax_fast_finish(RelaxFast *f, Solver *s, float allowed, float stretch)
 #endif
 }
 
-/* ------------------------------------------------------------ the floor */
-
-#if RELAX_FAST_X86
-AVX2 static float divider_avx2(long rounds)
-{
-    __m256 v[8];
-    const __m256 one = _mm256_set1_ps(1.0f);
-    for (int i = 0; i < 8; i++)
-        v[i] = _mm256_set1_ps(1.5f + (float)i);
-    for (long r = 0; r < rounds; r++)
-        for (int i = 0; i < 8; i++) /* eight independent chains: throughput, not latency */
-            v[i] = _mm256_div_ps(one, _mm256_sqrt_ps(v[i]));
-    float out[8];
-    _mm256_storeu_ps(out, _mm256_add_ps(v[0], v[7]));
-    return out[0];
-}
-
-/* The same with 16 lanes: half the rounds, as many square roots. */
-AVX512 static float divider_avx512(long rounds)
-{
-    __m512 v[8];
-    const __m512 one = _mm512_set1_ps(1.0f);
-    for (int i = 0; i < 8; i++)
-        v[i] = _mm512_set1_ps(1.5f + (float)i);
-    for (long r = 0; r < rounds / 2; r++)
-        for (int i = 0; i < 8; i++)
-            v[i] = _mm512_div_ps(one, _mm512_sqrt_ps(v[i]));
-    float out[16];
-    _mm512_storeu_ps(out, _mm512_add_ps(v[0], v[7]));
-    return out[0];
-}
-#endif
-
-float relax_fast_divider_work(long rounds, RelaxFastKernels kernels)
-{
-#if RELAX_FAST_X86
-    if (kernels >= RELAX_FAST_AVX512 && relax_fast_cpu_has_wide())
-        return divider_avx512(rounds);
-    if (kernels >= RELAX_FAST_AVX2 && relax_fast_cpu_has_simd())
-        return divider_avx2(rounds);
-#else
-    (void)kernels;
-#endif
-    float v[8];
-    for (int i = 0; i < 8; i++)
-        v[i] = 1.5f + (float)i;
-    for (long r = 0; r < rounds; r++)
-        for (int i = 0; i < 8; i++)
-            v[i] = 1.0f / sqrtf(v[i]);
-    return v[0] + v[7];
-}
-
 /* ------------------------------------------------------------ lifetime */
 
 RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
@@ -1734,7 +602,6 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     if (!f)
         return NULL;
     f->link_count = cloth->link_count;
-    f->threads = 1;
     size_t links = (size_t)(cloth->link_count > 0 ? cloth->link_count : 1);
     /* a row of a colour gives at most one block more than its links / 8 */
     size_t blocks = links / LANES + 8 * (size_t)cloth->rows + 8;
@@ -1757,7 +624,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->group_start = malloc((units + 1) * sizeof *f->group_start);
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
     if (!f->order || !f->tails || !f->blocks || !f->ends || !f->lambda || !f->block_rest || !f->block_live || !f->units || !f->band_done ||
-        !f->group_start || !build_units(f, cloth)) {
+        !f->group_start || !relax_colour_build(f, cloth)) {
         relax_fast_destroy(f);
         return NULL;
     }
@@ -1768,23 +635,15 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->blocks_stale = true;
     f->next_serial = 1; /* band_done starts at 0: no pass */
     f->wind_grid = triangles_are_grid(cloth);
-    f->simd = relax_fast_cpu_has_simd();
-    f->wide = relax_fast_cpu_has_wide();
+    relax_fast_use_kernels(f, RELAX_FAST_AVX512);
 #if RELAX_FAST_X86
-    make_wide_indices(PAIRS, f->wide_index[0]);
-    make_wide_indices(QUADS, f->wide_index[1]);
+    relax_kernels_avx512_indices(f->wide_index);
 #endif
-    if (pthread_mutex_init(&f->lock, NULL) != 0)
+    if (!relax_pool_start(&f->pool, threads, pool_job, f))
         return relax_fast_destroy(f), NULL;
-    if (pthread_cond_init(&f->wake, NULL) != 0) {
-        pthread_mutex_destroy(&f->lock);
-        return relax_fast_destroy(f), NULL;
-    }
-    f->sync_made = true;
-    start_threads(f, threads);
     f->sequential[0] = relax_schedule_create(cloth, 1);
-    f->sequential[1] = f->threads > 1 ? relax_schedule_create(cloth, f->threads) : NULL;
-    if (!f->sequential[0] || (f->threads > 1 && !f->sequential[1]))
+    f->sequential[1] = f->pool.threads > 1 ? relax_schedule_create(cloth, f->pool.threads) : NULL;
+    if (!f->sequential[0] || (f->pool.threads > 1 && !f->sequential[1]))
         return relax_fast_destroy(f), NULL;
     return f;
 }
@@ -1793,29 +652,16 @@ void relax_fast_destroy(RelaxFast *f)
 {
     if (!f)
         return;
-    stop_threads(f);
-    if (f->sync_made) {
-        pthread_cond_destroy(&f->wake);
-        pthread_mutex_destroy(&f->lock);
-    }
+    relax_pool_stop(&f->pool);
     free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest), free(f->block_live);
     free(f->units), free((void *)f->band_done), free(f->group_start);
     relax_schedule_destroy(f->sequential[0]), relax_schedule_destroy(f->sequential[1]);
     free(f);
 }
 
-int relax_fast_threads(const RelaxFast *f) { return f->threads; }
+int relax_fast_threads(const RelaxFast *f) { return f->pool.threads; }
 
-int relax_fast_usable_cores(void)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-#if defined(__linux__)
-    cpu_set_t allowed; /* taskset, a container's cpuset */
-    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
-        cores = CPU_COUNT(&allowed);
-#endif
-    return cores < 1 ? 1 : cores > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : (int)cores;
-}
+int relax_fast_usable_cores(void) { return relax_pool_usable_cores(); }
 
 const uint32_t *relax_fast_order(const RelaxFast *f) { return f->order; }
 
@@ -1829,8 +675,9 @@ int relax_fast_band_rows(const RelaxFast *f) { return f->band_rows; }
 
 void relax_fast_use_kernels(RelaxFast *f, RelaxFastKernels kernels)
 {
-    f->simd = kernels >= RELAX_FAST_AVX2 && relax_fast_cpu_has_simd();
-    f->wide = kernels >= RELAX_FAST_AVX512 && relax_fast_cpu_has_wide();
+    f->kernels = relax_fast_pass_kernels(kernels);
+    f->simd = f->kernels->level >= RELAX_FAST_AVX2;
+    f->wide = f->kernels->level >= RELAX_FAST_AVX512;
     f->blocks_stale = true;
 }
 
@@ -1914,7 +761,7 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
     job->cloth = s->cloth;
     job->lambda = s->lambda;
     /* as run_on_threads decides */
-    bool shared = f->threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
+    bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
     job->schedule = f->sequential[shared];
     relax_schedule_refresh(job->schedule, s->cloth);
     for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)

@@ -127,12 +127,15 @@ int relax_fast_blew_up(RelaxFast *fast, const Cloth *cloth, float allowed, float
 bool relax_fast_sphere(RelaxFast *fast, Cloth *cloth, const Collider *sphere, float margin, float friction,
                        bool fix_velocity);
 
-/* stage_integrate and stage_velocity (solver.c) for jakobsen, pbd and
- * xpbd: solver_integrate_range and solver_velocity_range over the threads'
- * chunks of particles, same bits. Return false, doing nothing, where they
- * cannot (no AVX2, or a force-based integrator). */
-bool relax_fast_integrate(RelaxFast *fast, struct Solver *solver);
-bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver);
+/* A per-particle stage of solver.c (stage_range there): one function over
+ * particles [from, to) that reads and writes only those particles. */
+typedef void (*RelaxFastRange)(struct Solver *solver, int from, int to);
+
+/* range over every particle of solver's cloth, in chunks that the threads
+ * take as they come: the bits of range(solver, 0, count). Returns false,
+ * doing nothing, where the fast path does not run the stages (no AVX2, or a
+ * force-based integrator): then the caller runs range over all. */
+bool relax_fast_range(RelaxFast *fast, struct Solver *solver, RelaxFastRange range);
 
 /* The end of a substep of jakobsen, pbd or xpbd as one job: the sphere
  * contact with friction (stage_collide), the loop of stage_velocity and
@@ -141,11 +144,5 @@ bool relax_fast_velocity(RelaxFast *fast, struct Solver *solver);
  * -1, doing nothing, where it cannot (no AVX2, another integrator, the
  * floor, edge samples, or a collider other than the sphere). */
 int relax_fast_finish(RelaxFast *fast, struct Solver *solver, float allowed, float stretch);
-
-/* The physical floor the benchmark compares with: rounds x 64 square roots
- * and divisions, 8 lanes at a time (AVX2), 16 (AVX-512) or one (scalar),
- * the widest of `kernels` this CPU has; the caller times it. Returns a
- * value that depends on all of them. */
-float relax_fast_divider_work(long rounds, RelaxFastKernels kernels);
 
 #endif

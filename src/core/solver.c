@@ -666,12 +666,33 @@ void solver_integrate_range(Solver *s, int from, int to)
     }
 }
 
-static void stage_integrate(Solver *s)
+/* The per-particle stages, each one function over a range of particles
+ * that reads and writes only those: the plain loop runs it over all of
+ * them, the fast path over its chunks on the threads (relax_fast_range),
+ * with the same bits. As in Box2D v3's solver, one function serves one
+ * worker or many, and the stage list (SolverStage) says which it is. */
+static void integrate_range(Solver *s, int from, int to) { solver_integrate_range(s, from, to); }
+
+static void velocity_range(Solver *s, int from, int to)
 {
-    if (fast_path(s) && relax_fast_integrate(s->relax_fast, s))
-        return;
-    solver_integrate_range(s, 0, s->cloth->count);
+    solver_velocity_range(s, s->params.strain_limit > 0.0, from, to);
 }
+
+static const RelaxFastRange stage_ranges[STAGE_COUNT] = {
+    [STAGE_INTEGRATE] = integrate_range,
+    [STAGE_VELOCITY] = velocity_range,
+};
+
+/* A per-particle stage, on the fast path's threads where it runs. */
+static void stage_range(Solver *s, SolverStage stage)
+{
+    RelaxFastRange range = stage_ranges[stage];
+    assert(range != NULL);
+    if (!fast_path(s) || !relax_fast_range(s->relax_fast, s, range))
+        range(s, 0, s->cloth->count);
+}
+
+static void stage_integrate(Solver *s) { stage_range(s, STAGE_INTEGRATE); }
 
 void solver_collider(const Solver *s, Collider *out) { scene_collider(&s->params, s->sphere_center, out); }
 
@@ -965,11 +986,10 @@ void solver_velocity_range(Solver *s, bool strain_limited, int from, int to)
     }
 }
 
-static void stage_velocity(Solver *s, bool strain_limited)
+/* Velocity from the substep's motion (or the strain limit's), damped. */
+static void stage_velocity(Solver *s)
 {
-    bool done = fast_path(s) && relax_fast_velocity(s->relax_fast, s);
-    if (!done)
-        solver_velocity_range(s, strain_limited, 0, s->cloth->count);
+    stage_range(s, STAGE_VELOCITY);
     keep_grab_velocity(s);
 }
 
@@ -1123,7 +1143,7 @@ static void finish_substep(Solver *s)
                        : -1;
     if (exploded < 0) {
         stage_collide(s, true, !position_based);
-        stage_velocity(s, limited);
+        stage_velocity(s);
     } else {
         keep_grab_velocity(s);
     }

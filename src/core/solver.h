@@ -28,6 +28,10 @@ typedef enum SolverStage {
     STAGE_TEAR,         /* once per step: count steps over the limit, break links */
     STAGE_COUNT
 } SolverStage;
+/* The per-particle stages (STAGE_INTEGRATE, STAGE_VELOCITY) are each one
+ * function over a range of particles, looked up by their stage in
+ * solver.c: the plain loop runs it over all particles, the fast path over
+ * its chunks on the threads (relax_fast_range). */
 
 extern const char *const solver_stage_names[]; /* indexed by SolverStage */
 
@@ -119,8 +123,8 @@ typedef struct Solver {
  * step the link takes (1 but under order=jacobi, see project_links). False,
  * changing nothing, where the
  * link takes no part: torn, both ends fixed, or no length. The plain loop
- * and the fast path (relax_fast.c) both call this, or do its arithmetic
- * operation for operation. */
+ * and the fast path (relax_fast_internal.h, relax_kernels_*.c) both call
+ * this, or do its arithmetic operation for operation. */
 static inline bool solver_link_correction(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float share,
                                           float *lambda, float *scale, float d[3])
 {

@@ -1,0 +1,316 @@
+/* relax_fast_internal.h - what the files of the fast path share, and no
+ * one else: its data (struct RelaxFast, the blocks and units of the colored
+ * order, a job for the threads), the scalar kernels that are the readable
+ * reference, and the table of pass kernels per instruction set.
+ *
+ * relax_fast.c            the jobs and how the threads share them, the
+ *                         kernel table, lifetime
+ * relax_colour.c          the colored order: colours, bands, units, blocks
+ * relax_kernels_avx2.c    eight links (or particles) a vector: the passes,
+ *                         and the stages around them
+ * relax_kernels_avx512.c  sixteen links a vector: pairs of blocks
+ * relax_pool.c            the worker threads
+ * relax_schedule.c        the sequential order's schedule and its kernels
+ *
+ * As zlib-ng does (arch/x86/), each instruction set's kernels are in files
+ * of their own, and one table per level (RelaxPassKernels) is filled once
+ * from what the processor has: relax_fast_pass_kernels. The scalar path is
+ * the readable reference; every level gives its bits.
+ */
+#ifndef CLOTHSIM_RELAX_FAST_INTERNAL_H
+#define CLOTHSIM_RELAX_FAST_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cloth.h"
+#include "collide.h"
+#include "relax_fast.h"
+#include "relax_pool.h"
+#include "relax_schedule.h"
+#include "solver.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define RELAX_FAST_X86 1
+#include <immintrin.h>
+#define AVX2 __attribute__((target("avx2")))
+#define AVX2_INLINE static inline __attribute__((target("avx2"), always_inline))
+#else
+#define RELAX_FAST_X86 0
+#endif
+
+/* Links (or particles) an AVX2 vector holds. */
+#define LANES 8
+
+typedef struct RelaxPassKernels RelaxPassKernels;
+
+/* How the particles of a colour's links sit in memory, along a row. */
+typedef enum ParticleLayout {
+    ROWS,  /* a and b each run on by one: a = a0 + j, b = b0 + j */
+    PAIRS, /* a, b, a, b ...: b = a + 1, links two apart (structural horizontal) */
+    QUADS, /* a, a', b, b', ...: b = a + 2, links in pairs four apart (bend horizontal) */
+} ParticleLayout;
+
+/* How the same links sit in the link arrays. */
+typedef enum LinkLayout {
+    LINKS_NEXT,  /* one apart, in lane order */
+    LINKS_PAIRS, /* as the particles of PAIRS */
+    LINKS_EVEN,  /* two apart (the shear links alternate diagonals), lanes in order */
+    LINKS_QUADS, /* as the particles of QUADS */
+} LinkLayout;
+
+typedef struct Colour {
+    int family; /* LinkFamily */
+    ParticleLayout particles;
+    LinkLayout links;
+} Colour;
+
+/* One colour of one band of rows: the links of that colour whose top
+ * particle lies in the band; unit u's are f->order[group_start[u] ..
+ * group_start[u + 1]). No two share a particle. The fast path solves them
+ * as vectors of 8, blocks[block_begin .. block_end), and the rest one by
+ * one, tails[tail_begin .. tail_end). The blocks come in three runs:
+ * - up to single_begin, pairs: blocks 2n and 2n + 1 follow each other in
+ *   a row (the particles of the second start where the first's end);
+ * - up to overlap_begin, the blocks left over from the pairs;
+ * - then the blocks that overlap the one before them in their row, with
+ *   the lanes already solved masked off. */
+typedef struct Unit {
+    int colour, band;
+    int block_begin, single_begin, overlap_begin, block_end;
+    int tail_begin, tail_end;
+} Unit;
+
+/* Eight links of one row of one colour. */
+typedef struct Block {
+    int32_t a, b; /* first particle loaded for the a ends (and the b ends in ROWS) */
+    int32_t link; /* first link loaded */
+    int32_t skip; /* lanes of ordinal below this were solved by the previous block */
+} Block;
+
+/* What a pass reads of a block, in an array of its own: half the bytes,
+ * and the pass's data (positions, rest lengths, these) then fits the
+ * caches of two cores at 200 x 200. */
+typedef struct BlockEnds {
+    int32_t a, b;
+} BlockEnds;
+
+/* What the threads are asked to do: a relaxation pass, or one of the
+ * stages around the passes, each split by particles or rows. */
+typedef enum JobKind {
+    JOB_PASS,
+    JOB_SEQUENTIAL,
+    JOB_FORCES,
+    JOB_RANGE, /* a per-particle stage of solver.c: job.range */
+    JOB_CONTACT,
+    JOB_BLEW_UP
+} JobKind;
+
+/* What one job asks of every thread. */
+typedef struct Job {
+    JobKind kind;
+    Cloth *cloth;
+    float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
+    bool xpbd;
+    bool refresh;  /* gather the block lanes' rest lengths and live masks first */
+    int passes;    /* passes in this job, one after the other */
+    float *lambda; /* the solver's, one per link: for the tail links */
+    bool sphere;
+    Collider collider;
+    float margin;
+    /* the stages: */
+    struct Solver *solver;
+    RelaxFastRange range;
+    float gravity, friction;
+    bool windy;
+    float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
+    /* the explosion check: each thread's verdict and bounding box; with
+     * `finish`, the contact and the velocity come first, chunk by chunk */
+    bool finish;
+    float stretch;
+    bool bad[RELAX_FAST_MAX_THREADS];
+    float least[RELAX_FAST_MAX_THREADS][3], most[RELAX_FAST_MAX_THREADS][3];
+    int threads; /* taking part in this job */
+    /* a sequential pass: its schedule (relax_schedule.h) and constants */
+    RelaxSchedule *schedule;
+    RelaxPassConstants constants;
+    unsigned serial;
+} Job;
+
+typedef struct BandDone {
+    _Alignas(64) atomic_uint serial;
+} BandDone;
+
+struct RelaxFast {
+    int link_count;
+    uint32_t *order;
+    int *group_start; /* unit_count + 1 entries: unit u is order[group_start[u] .. group_start[u + 1]) */
+    Colour colour[RELAX_FAST_COLOURS];
+    /* the units, even bands first (phase 0), then odd ones (phase 1); a
+     * band's RELAX_FAST_COLOURS units follow each other */
+    Unit *units;
+    int unit_count;
+    int phase_unit_start[2], phase_bands[2];
+    int band_rows; /* rows of a band */
+    Block *blocks;
+    BlockEnds *ends; /* blocks[i].a and .b */
+    int block_count;
+    float *lambda; /* xpbd multipliers of the block lanes, LANES per block */
+    /* refreshed by the first pass after links tore: per block lane, the
+     * rest length; per block, a bit a lane (bit p: lane p), set where the
+     * lane's link is solved (not torn, and not left to the block before in
+     * its row). A byte a block, not a mask vector: a pass reads 1 byte for
+     * 8 links instead of 32, a fifth less memory traffic. */
+    float *block_rest;
+    uint8_t *block_live;
+    bool blocks_stale;        /* refresh before the next pass */
+    unsigned torn_generation; /* the cloth's when they were refreshed */
+    uint32_t *tails;
+    int tail_count;
+    const RelaxPassKernels *kernels; /* the pass kernels: relax_fast_use_kernels */
+    bool simd; /* the AVX2 kernels (kernels->level) */
+    bool wide; /* and the AVX-512 pass kernels */
+    /* make_wide_indices' for PAIRS [0] and QUADS [1] */
+    int32_t wide_index[2][4][2 * LANES];
+
+    /* wind: solver_wind_cells and solver_wind_to_particles on the threads'
+     * rows, which need the triangles cloth_create makes */
+    bool wind_grid; /* the triangles are cloth_create's: two a cell, row by row */
+
+    Job job;
+
+    /* order=sequential: its schedule for one thread, and for `threads` */
+    RelaxSchedule *sequential[2];
+    unsigned sequential_serial;
+
+    /* the threads: the caller is thread 0 */
+    RelaxPool pool;
+    /* A pass job's bands, in the order they are taken: for each pass, its
+     * even bands, then its odd ones. next_task counts those taken. */
+    atomic_int next_task;
+    /* a stage job's next chunk to take, for each of its parts */
+    atomic_int next_chunk[4];
+    /* per band (global index), the pass that last finished it (a serial
+     * number): a band waits for its neighbours, not for all. One cache line
+     * each, so that a thread marking its band does not take the line from
+     * the one polling the band next to it. */
+    BandDone *band_done;
+    unsigned pass_serial; /* the serial of a job's first pass */
+    unsigned next_serial; /* the next job's, from 1 */
+};
+
+/* The natural lane offset of lane j in a layout (0 .. 15). */
+static inline int particle_offset(ParticleLayout layout, int j)
+{
+    return layout == ROWS ? j : layout == PAIRS ? 2 * j : (j / 2) * 4 + j % 2;
+}
+
+static inline int link_offset(LinkLayout layout, int j)
+{
+    return layout == LINKS_NEXT ? j : layout == LINKS_QUADS ? (j / 2) * 4 + j % 2 : 2 * j;
+}
+
+/* ------------------------------------------------------------ the scalar kernels */
+
+/* project_links' body for one link: the same correction, applied in place. */
+static inline void solve_link(Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float *lambda)
+{
+    float scale, d[3];
+    if (!solver_link_correction(c, l, k, alpha, xpbd, 1.0f, lambda, &scale, d))
+        return;
+    uint32_t a = c->link_a[l], b = c->link_b[l];
+    float wa = c->inv_mass[a], wb = c->inv_mass[b];
+    c->x[a] += wa * scale * d[0], c->y[a] += wa * scale * d[1], c->z[a] += wa * scale * d[2];
+    c->x[b] -= wb * scale * d[0], c->y[b] -= wb * scale * d[1], c->z[b] -= wb * scale * d[2];
+}
+
+/* collide_points for a sphere (positions only), for one particle. */
+static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float margin, float friction)
+{
+    if (c->inv_mass[i] == 0.0f)
+        return;
+    float dx = c->x[i] - sphere->center[0], dy = c->y[i] - sphere->center[1], dz = c->z[i] - sphere->center[2];
+    float d = sqrtf(dx * dx + dy * dy + dz * dz);
+    float n[3];
+    if (d > 1e-9f)
+        n[0] = dx / d, n[1] = dy / d, n[2] = dz / d;
+    else
+        n[0] = 0.0f, n[1] = 1.0f, n[2] = 0.0f;
+    float distance = d - sphere->radius;
+    if (distance >= margin)
+        return;
+    float push = margin - distance;
+    c->x[i] += push * n[0], c->y[i] += push * n[1], c->z[i] += push * n[2];
+    if (friction > 0.0f) {
+        float mx = c->x[i] - c->px[i], my = c->y[i] - c->py[i], mz = c->z[i] - c->pz[i];
+        float along = mx * n[0] + my * n[1] + mz * n[2];
+        c->x[i] -= friction * (mx - along * n[0]);
+        c->y[i] -= friction * (my - along * n[1]);
+        c->z[i] -= friction * (mz - along * n[2]);
+    }
+}
+
+/* The arrays a block kernel reads and writes, as restrict locals: otherwise
+ * every store could be changing them, and the compiler reloads them all
+ * after each one. */
+#define KERNEL_ARRAYS(c, f)                                                                                        \
+    float *restrict x = (c)->x, *restrict y = (c)->y, *restrict z = (c)->z;                                        \
+    const float *restrict w = (c)->inv_mass, *restrict rest = (f)->block_rest;                                     \
+    const uint8_t *restrict live = (f)->block_live;                                                                \
+    const BlockEnds *restrict blocks = (f)->ends;                                                                  \
+    float *restrict lambda = (f)->lambda;
+
+/* ------------------------------------------------------------ the table */
+
+/* A run of blocks [begin, end) of one colour's units, solved in place. */
+typedef void (*RelaxBlockLoop)(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha);
+
+/* The pass kernels of one level. The scalar level has no blocks (NULL):
+ * its units go link by link through solve_link. */
+struct RelaxPassKernels {
+    RelaxFastKernels level;
+    /* [xpbd][ParticleLayout]: eight links a vector (AVX2 and up) */
+    RelaxBlockLoop blocks[2][3];
+    /* [xpbd][ParticleLayout]: pairs of blocks that follow each other in a
+     * row, sixteen links a vector (AVX-512); NULL below */
+    RelaxBlockLoop pairs[2][3];
+    /* the block lanes' rest lengths and live masks of unit u, from its
+     * links; NULL where there are no blocks */
+    void (*refresh_unit)(RelaxFast *f, const Cloth *c, const Unit *u);
+    /* sphere_push on particles begin .. end */
+    void (*sphere_range)(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction);
+};
+
+/* Fills f's colours, units, blocks, tails, order and group_start for
+ * cloth (relax_colour.c), asserting the invariants the passes rely on.
+ * False when the cloth is not the grid the colours assume. */
+bool relax_colour_build(RelaxFast *f, const Cloth *cloth);
+
+/* The table of the widest level up to `wanted` that the processor has. */
+const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted);
+
+#if RELAX_FAST_X86
+/* Each instruction set's file fills its entries. */
+void relax_kernels_avx2_fill(RelaxPassKernels *table);
+void relax_kernels_avx512_fill(RelaxPassKernels *table);
+/* blew_up's link half for units first .. last - 1: whether a structural
+ * link (colours 0 to 3) is over stretch times its rest length. */
+bool relax_kernels_avx2_overstretched(const RelaxFast *f, const Cloth *c, const Unit *first, const Unit *last,
+                                      float stretch);
+/* The stages around the passes, eight particles or cells at a time, with
+ * the plain stages' operations (solver.c): stage_forces' start for
+ * particles from .. to - 1 (gravity and, when windy, solver_wind_field);
+ * solver_wind_cells for the cells of rows from .. to - 1; and
+ * solver_wind_to_particles for the particles of rows from .. to - 1. */
+void relax_kernels_avx2_forces(Solver *s, const Job *job, int from, int to);
+void relax_kernels_avx2_wind_cell_rows(Solver *s, int from, int to);
+void relax_kernels_avx2_wind_particle_rows(Solver *s, int from, int to);
+/* blew_up's coordinate half for particles from .. to - 1: false if one is
+ * not finite; else each axis' least and most. */
+bool relax_kernels_avx2_coordinates_sane(const Cloth *c, int from, int to, float least[3], float most[3]);
+/* make_wide_indices for PAIRS [0] and QUADS [1] */
+void relax_kernels_avx512_indices(int32_t out[2][4][2 * LANES]);
+#endif
+
+#endif
