@@ -168,15 +168,7 @@ int collide_points(Cloth *cloth, const Collider *c, float margin, float friction
         if (d >= margin)
             continue;
         contacts++;
-        float push = margin - d;
-        cloth->x[i] += push * n[0], cloth->y[i] += push * n[1], cloth->z[i] += push * n[2];
-        if (friction > 0.0f) {
-            float mx = cloth->x[i] - cloth->px[i], my = cloth->y[i] - cloth->py[i], mz = cloth->z[i] - cloth->pz[i];
-            float along = mx * n[0] + my * n[1] + mz * n[2];
-            cloth->x[i] -= friction * (mx - along * n[0]);
-            cloth->y[i] -= friction * (my - along * n[1]);
-            cloth->z[i] -= friction * (mz - along * n[2]);
-        }
+        collide_push_out(cloth, i, n, margin - d, friction);
         if (fix_velocity) {
             float vn = cloth->vx[i] * n[0] + cloth->vy[i] * n[1] + cloth->vz[i] * n[2];
             float kept = 1.0f - friction;

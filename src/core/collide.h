@@ -84,4 +84,20 @@ float collide_penetration(const Cloth *cloth, const Collider *c, int samples_per
  * is one of its ends; every particle is measured. */
 float collide_floor_penetration(const Cloth *cloth, float floor_y);
 
+/* Pushes particle i of cloth out along the unit normal n by push (m), and
+ * takes away friction times its sliding since the substep began. The one
+ * contact response: collide_points and the fast path's sphere both use it,
+ * so that they give the same bits. */
+static inline void collide_push_out(Cloth *cloth, int i, const float n[3], float push, float friction)
+{
+    cloth->x[i] += push * n[0], cloth->y[i] += push * n[1], cloth->z[i] += push * n[2];
+    if (friction > 0.0f) {
+        float mx = cloth->x[i] - cloth->px[i], my = cloth->y[i] - cloth->py[i], mz = cloth->z[i] - cloth->pz[i];
+        float along = mx * n[0] + my * n[1] + mz * n[2];
+        cloth->x[i] -= friction * (mx - along * n[0]);
+        cloth->y[i] -= friction * (my - along * n[1]);
+        cloth->z[i] -= friction * (mz - along * n[2]);
+    }
+}
+
 #endif

@@ -240,15 +240,7 @@ static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float ma
     float distance = d - sphere->radius;
     if (distance >= margin)
         return;
-    float push = margin - distance;
-    c->x[i] += push * n[0], c->y[i] += push * n[1], c->z[i] += push * n[2];
-    if (friction > 0.0f) {
-        float mx = c->x[i] - c->px[i], my = c->y[i] - c->py[i], mz = c->z[i] - c->pz[i];
-        float along = mx * n[0] + my * n[1] + mz * n[2];
-        c->x[i] -= friction * (mx - along * n[0]);
-        c->y[i] -= friction * (my - along * n[1]);
-        c->z[i] -= friction * (mz - along * n[2]);
-    }
+    collide_push_out(c, i, n, margin - distance, friction);
 }
 
 /* The arrays a block kernel reads and writes, as restrict locals: otherwise
