@@ -74,13 +74,21 @@ bool capture(void) { return capture_with(""); }
 bool capture_colours(void) { return capture_with("-e"); }
 
 /* Polls the screen until it contains text (or, with absent, until it does
- * not); false at the deadline. */
+ * not); false at the deadline. A frame reaches tmux in more than one write
+ * when it is larger than ncurses's output buffer, and a capture between two
+ * of them holds the top of the new frame over the bottom of the old one: a
+ * page's first line with the last page's notes under it. So a match is
+ * looked at again a little later, when the frame has arrived whole, and the
+ * screen the caller reads is that second one. */
 bool wait_screen(const char *text, bool absent)
 {
     double deadline = now() + WAIT_SECONDS;
     while (now() < deadline) {
-        if (capture() && (strstr(screen, text) != NULL) != absent)
-            return true;
+        if (capture() && (strstr(screen, text) != NULL) != absent) {
+            pause_ms(30);
+            if (capture() && (strstr(screen, text) != NULL) != absent)
+                return true;
+        }
         pause_ms(40);
     }
     return false;
