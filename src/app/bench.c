@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_node.h"
 #include "cli.h"
 #include "core/relax_fast.h"
 #include "core/solver.h"
@@ -74,6 +75,7 @@ static const int render_sizes[RENDER_SIZES][2] = {{80, 24}, {200, 60}};
 #define TARGET_40_NS 1.5
 #define TARGET_200_NS 1.0
 #define TARGET_SPEEDUP 1.7
+#define TARGET_OVER_NODE 11.0 /* seed 000's workload: clothsim run against the JavaScript in node */
 #define TARGET_METHOD_RATIO 1.5
 #define TARGET_FRAME_MS 1.0
 #define TARGET_SANDBOX_CORE 0.05
@@ -127,6 +129,8 @@ typedef struct Results {
     SolverFigure sandbox_sequential, sandbox_colored; /* the default scene */
     SolverFigure seed_sequential, seed_colored;       /* seed 000's workload (seed_params) */
     SolverFigure seed_plain;                          /* the same, sequential through the plain loop */
+    BenchNodeFigure node;                             /* the same in JavaScript, in node (bench_node.c) */
+    bool node_ok;
     FrameBytes bytes;                                 /* written to the terminal per frame, 80 x 24 */
     bool bytes_ok;
     Stat bytes_per_frame;
@@ -388,6 +392,8 @@ static void run_solver(Results *res, const Config *cfg)
     measure_together(variant, one, plain, 5, cfg, figure);
     res->sandbox_sequential = figure[0], res->sandbox_colored = figure[1];
     res->seed_sequential = figure[2], res->seed_colored = figure[3], res->seed_plain = figure[4];
+    fprintf(stderr, "clothsim bench: seed 000's workload in JavaScript, in node\n");
+    res->node_ok = bench_node_seed(cfg->reps, cfg->quick ? 0.05 : 0.5, &res->node);
 }
 
 /* One thread of jakobsen 200 x 200 on each core the process may use, in
@@ -697,6 +703,9 @@ static int targets(const Results *res, const Config *cfg, Target *out)
     out[n++] = (Target){"jakobsen 200x200, 1 thread", j200->colored[1].ns.median, TARGET_200_NS, true, "ns/link/pass"};
     out[n++] = (Target){"seed 000's workload, sequential (clothsim run), 1 thread", res->seed_sequential.ns.median,
                         TARGET_40_NS, true, "ns/link/pass"};
+    if (res->node_ok)
+        out[n++] = (Target){"seed 000's workload, clothsim run over node's JavaScript",
+                            res->node.median / res->seed_sequential.ns.median, TARGET_OVER_NODE, false, "x"};
     out[n++] = (Target){"jakobsen 200x200, sequential, 1 thread", j200->fast[1].ns.median, TARGET_200_NS, true,
                         "ns/link/pass"};
     if (two == 2)
@@ -885,6 +894,15 @@ static void print_table(const Results *res, const Config *cfg)
            seq, col, times, res->seed_sequential.steps_per_second.median, res->seed_colored.steps_per_second.median);
     format_figure(seq, sizeof seq, &res->seed_plain);
     printf("  sequential, the plain loop (the same bits): %s ns/link/pass\n", seq);
+    if (res->node_ok) {
+        Stat node = {res->node.median, res->node.min, res->node.max};
+        format_stat(seq, sizeof seq, node, 2);
+        printf("  in JavaScript, in node (source document 000's design, bench_node.c): %s ns/link/pass, %d links;\n"
+               "  clothsim run (sequential) is %.1f times as fast\n",
+               seq, res->node.links, res->node.median / res->seed_sequential.ns.median);
+    } else {
+        printf("  in JavaScript, in node: not measured: %s\n", res->node.why);
+    }
     char bytes[64] = "n/a";
     if (res->bytes_ok)
         format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
@@ -996,6 +1014,14 @@ static void print_json(const Results *res, const Config *cfg)
     json_figure(&res->seed_sequential);
     printf(", \"colored\": ");
     json_figure(&res->seed_colored);
+    printf(", \"node\": ");
+    if (res->node_ok) {
+        Stat node = {res->node.median, res->node.min, res->node.max};
+        printf("{\"links\": %d, ", res->node.links);
+        json_stat("ns", node, "}");
+    } else {
+        printf("null");
+    }
     printf("},\n \"bytes_per_frame\": ");
     if (res->bytes_ok) {
         printf("{\"width\": %d, \"height\": %d, \"frames\": %d, \"settle_frames\": %d, \"first_frame\": %.0f, ",

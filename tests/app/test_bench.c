@@ -3,9 +3,12 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/bench.h"
+#include "app/bench_node.h"
+#include "core/cloth.h"
 
 /* A few frames: enough to see the drawing, short enough for make test. */
 static FrameBytes measure(int cols, int rows)
@@ -47,4 +50,30 @@ Test(bench, frame_bytes_refuse_a_size_the_sandbox_does_not_draw)
     FrameBytes fb = {.cols = 20, .rows = 5, .settle_frames = 1, .frames = 1, .reps = 1};
     cr_expect_not(bench_frame_bytes(&fb));
     cr_expect(strncmp(fb.how, "n/a", 3) == 0, "%s", fb.how);
+}
+
+/* Seed 000's workload in node: the script builds the links our cloth has
+ * (cloth_create's count at 40 x 40) and gives a time in the range a
+ * JavaScript engine can take; without node, no figure and the reason. */
+Test(bench, node_times_seed_000s_workload_or_says_why_not, .timeout = 60)
+{
+    BenchNodeFigure fig;
+    if (system("node --version >/dev/null 2>&1") == 0) {
+        cr_assert(bench_node_seed(3, 0.02, &fig), "%s", fig.why);
+        Cloth *cloth = cloth_create(40, 40);
+        cr_assert_not_null(cloth);
+        cr_expect_eq(fig.links, cloth->link_count);
+        cloth_destroy(cloth);
+        cr_expect(fig.min > 0.5 && fig.min <= fig.median && fig.median <= fig.max && fig.max < 1000.0,
+                  "%g %g %g ns", fig.min, fig.median, fig.max);
+    }
+    const char *path = getenv("PATH");
+    char *saved = path ? strdup(path) : NULL;
+    setenv("PATH", "/nonexistent", 1);
+    bool ok = bench_node_seed(1, 0.01, &fig);
+    if (saved)
+        setenv("PATH", saved, 1);
+    free(saved);
+    cr_expect_not(ok);
+    cr_expect(strstr(fig.why, "node is not on the PATH") != NULL, "%s", fig.why);
 }
