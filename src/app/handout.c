@@ -45,6 +45,7 @@ typedef struct Handout {
     int emitted;        /* the next item of the page to write */
     bool explanation;   /* student's edition: within the narration that explains an explain */
     int pictures;       /* on this page */
+    bool asked;         /* student's edition: a question waits for its answer above the next run's pictures */
 } Handout;
 
 /* text with &, <, > and " escaped. */
@@ -102,6 +103,7 @@ static const char stylesheet[] =
     ".figures{font-size:9.5pt;margin:.2em 0 .6em 1.2em;padding:0}\n"
     ".teacher{border-left:3px solid #2a7;padding:.1em .6em;margin:.4em 0;background:#eef8f1}\n"
     ".recap{font-weight:bold}.play{font-style:italic}\n"
+    ".reveal{border-top:2px dashed #555;padding-top:.3em;margin-top:1.2em;font-style:italic;color:#333}\n"
     ".held{color:#161}.failed{color:#a00;font-weight:bold}\n"
     ".foot{margin-top:2em;font-size:8.5pt;color:#555}\n"
     "@page{margin:14mm}\n"
@@ -339,6 +341,7 @@ static void put_items(Handout *h, int end)
             break;
         case LESSON_QUESTION:
             put_question(h, k);
+            h->asked = !h->teacher;
             break;
         case LESSON_EXPLAIN:
             fputs("<div class=\"question\"><p><b>", h->f);
@@ -417,6 +420,7 @@ static bool put_page(Handout *h)
     h->emitted = page->first_item;
     h->explanation = false;
     h->pictures = 0;
+    h->asked = false;
     int page_number = p->page;
     while (p->page == page_number && p->state != LESSON_FINISHED) {
         if (p->state == LESSON_PAGE_END) {
@@ -440,6 +444,15 @@ static bool put_page(Handout *h)
                          number(seconds, sizeof seconds, "%g", run->seconds));
             if (!lesson_player_finish(p))
                 return false;
+            if (h->asked) {
+                /* The run answers the question just asked: on paper the
+                 * answer sits right under it, so a line tells the student
+                 * to commit to theirs first (and where to fold the sheet). */
+                fputs("<p class=\"reveal\">", h->f);
+                put_text(h->f, _("Answer the question above first. Below: what the run showed."));
+                fputs("</p>\n", h->f);
+                h->asked = false;
+            }
             put_picture(h, caption);
         } else {
             if (h->pictures == 0)

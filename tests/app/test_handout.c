@@ -118,6 +118,11 @@ Test(handout, a_students_handout_holds_every_page_picture_and_figure_and_no_answ
     cr_expect(strstr(html, "<b>Explain.</b> Why does Euler gain energy?") && strstr(html, "class=\"line\""),
               "no room to explain");
     cr_expect(strstr(html, "each swing overshoots") == NULL, "the explanation before the student writes theirs");
+    /* a run that answers a question comes after a line that says to answer first */
+    const char *question = strstr(html, "<b>Question 1.</b>");
+    const char *reveal = question ? strstr(question, "<p class=\"reveal\">Answer the question above first.") : NULL;
+    const char *run_picture = question ? strstr(question, "after a run of") : NULL;
+    cr_expect(reveal && run_picture && reveal < run_picture, "the run's answer right under the question");
     cr_expect(strstr(html, "Teacher") == NULL && strstr(html, "The answer is") == NULL &&
                   strstr(html, "&#9745;") == NULL && strstr(html, "claim held") == NULL,
               "the teacher's edition in the student's");
@@ -201,11 +206,13 @@ Test(handout, a_homework_has_room_for_the_number_and_the_teacher_has_its_proof, 
     cr_expect(strstr(out, "<b>Homework 1.</b> What is the fewest substeps") && strstr(out, "Your answer: ____"),
               "no homework in the student's edition");
     cr_expect(strstr(out, "The answer is 9") == NULL, "the answer in the student's edition");
+    cr_expect(strstr(out, "class=\"reveal\">") != NULL, "no line before the answer in the student's edition");
     cr_assert_eq(run((const char *[]){"", "handout", "--teacher", lesson_path, "-o", "-", NULL}), 0, "%s", err);
     cr_expect(strstr(out, "The answer is 9: the smallest substeps for which 'not exploded' holds after 5 s. "
                           "<span class=\"held\">homework held: substeps smallest 9: 'not exploded' holds after 5 s "
                           "at 9, not at 8</span>") != NULL,
               "no answer and proof in the teacher's edition");
+    cr_expect(strstr(out, "class=\"reveal\">") == NULL, "the teacher's edition has the answers already");
 }
 
 /* In the user's language where the lesson has a translation (gettext's
