@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_course.h"
 #include "bench_node.h"
 #include "cli.h"
 #include "core/relax_fast.h"
@@ -76,6 +77,9 @@ static const int render_sizes[RENDER_SIZES][2] = {{80, 24}, {200, 60}};
 #define TARGET_200_NS 1.0
 #define TARGET_SPEEDUP 1.7
 #define TARGET_OVER_NODE 11.0 /* seed 000's workload: clothsim run against the JavaScript in node */
+/* check --run over the course: five times faster than the 53.8 s of
+ * processor time it took when the issue was filed (db6da49, 30 lessons) */
+#define TARGET_COURSE_SECONDS (53.8 / 5.0)
 #define TARGET_METHOD_RATIO 1.5
 #define TARGET_FRAME_MS 1.0
 #define TARGET_SANDBOX_CORE 0.05
@@ -131,6 +135,8 @@ typedef struct Results {
     SolverFigure seed_plain;                          /* the same, sequential through the plain loop */
     BenchNodeFigure node;                             /* the same in JavaScript, in node (bench_node.c) */
     bool node_ok;
+    BenchCourseFigure course; /* check --run over the course (bench_course.c); not with --quick */
+    bool course_ok;
     FrameBytes bytes;                                 /* written to the terminal per frame, 80 x 24 */
     bool bytes_ok;
     Stat bytes_per_frame;
@@ -708,6 +714,9 @@ static int targets(const Results *res, const Config *cfg, Target *out)
                             res->node.median / res->seed_sequential.ns.median, TARGET_OVER_NODE, false, "x"};
     out[n++] = (Target){"jakobsen 200x200, sequential, 1 thread", j200->fast[1].ns.median, TARGET_200_NS, true,
                         "ns/link/pass"};
+    if (res->course_ok && res->course.passed)
+        out[n++] = (Target){"check --run over the course (processor time)", res->course.cpu_seconds,
+                            TARGET_COURSE_SECONDS, true, "s"};
     if (two == 2)
         out[n++] = (Target){"jakobsen 200x200, sequential, 2 threads over 1",
                             paired_ratio(&j200->fast[1], &j200->fast[2], cfg->reps), TARGET_SPEEDUP, false, "x"};
@@ -903,6 +912,12 @@ static void print_table(const Results *res, const Config *cfg)
     } else {
         printf("  in JavaScript, in node: not measured: %s\n", res->node.why);
     }
+    if (res->course_ok)
+        printf("check --run over the course (%d lessons): %.1f s of processor time, %.1f s of wall time%s%s\n",
+               res->course.lessons, res->course.cpu_seconds, res->course.wall_seconds,
+               res->course.passed ? "" : "; ", res->course.why);
+    else
+        printf("check --run over the course: not measured: %s\n", res->course.why);
     char bytes[64] = "n/a";
     if (res->bytes_ok)
         format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
@@ -1034,6 +1049,13 @@ static void print_json(const Results *res, const Config *cfg)
     printf(", \"bytes_per_frame_note\": ");
     json_string(res->bytes.how);
     printf(",\n");
+    printf(" \"course_check\": ");
+    if (res->course_ok)
+        printf("{\"lessons\": %d, \"cpu_seconds\": %.3f, \"wall_seconds\": %.3f, \"passed\": %s},\n",
+               res->course.lessons, res->course.cpu_seconds, res->course.wall_seconds,
+               res->course.passed ? "true" : "false");
+    else
+        printf("null,\n");
     printf(" \"peak_kib\": %ld,\n \"targets\": [\n", res->peak_kib);
     Target t[MAX_TARGETS];
     int n = targets(res, cfg, t);
@@ -1084,6 +1106,19 @@ int bench_main(int argc, char **argv)
     run_cores(res, &cfg);
     run_render(res, &cfg);
     run_bytes(res, &cfg);
+    if (cfg.quick) {
+        snprintf(res->course.why, sizeof res->course.why, "left out of --quick (it takes some seconds)");
+    } else {
+        fprintf(stderr, "clothsim bench: check --run over the course\n");
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n > 0 && (size_t)n < sizeof self - 1) {
+            self[n] = '\0';
+            res->course_ok = bench_course_check(self, &res->course);
+        } else {
+            snprintf(res->course.why, sizeof res->course.why, "cannot find clothsim's own path (/proc/self/exe)");
+        }
+    }
     struct rusage usage;
     if (getrusage(RUSAGE_SELF, &usage) == 0)
         res->peak_kib = usage.ru_maxrss; /* KiB on Linux */

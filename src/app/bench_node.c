@@ -19,7 +19,6 @@
  * compiler settle. The bench runs it when `node` is on the PATH; without
  * node the figure is left out and the bench says why.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "bench_node.h"
 
 #include <errno.h>

@@ -5,8 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/bench.h"
+#include "app/bench_course.h"
 #include "app/bench_node.h"
 #include "core/cloth.h"
 
@@ -76,4 +79,40 @@ Test(bench, node_times_seed_000s_workload_or_says_why_not, .timeout = 60)
     free(saved);
     cr_expect_not(ok);
     cr_expect(strstr(fig.why, "node is not on the PATH") != NULL, "%s", fig.why);
+}
+
+/* check --run over the course the menu finds, timed in a child: here a
+ * course of one short lesson that holds, then one whose claim fails. */
+Test(bench, the_course_check_is_timed_and_a_failed_claim_is_said, .timeout = 60)
+{
+    char folder[128], path[256], old[4096];
+    snprintf(folder, sizeof folder, "/tmp/clothsim-bench-course-%d", (int)getpid());
+    snprintf(path, sizeof path, "%s/01-short.lesson", folder);
+    cr_assert(getcwd(old, sizeof old));
+    cr_assert_eq(mkdir(folder, 0700), 0);
+    cr_assert_eq(chdir(folder), 0); /* no ./lessons here */
+    setenv("CLOTHSIM_LESSONS", folder, 1);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("title Short\nsummary s\nduration 1 min\nset cols=6 rows=4 collider=none\npage One\n> Words.\n"
+          "run 0.5s\nexpect time > 0.4s\n", f);
+    fclose(f);
+    BenchCourseFigure fig;
+    cr_expect(bench_course_check(CLOTHSIM_BIN, &fig), "%s", fig.why);
+    cr_expect_eq(fig.lessons, 1);
+    cr_expect(fig.passed, "%s", fig.why);
+    cr_expect(fig.cpu_seconds >= 0.0 && fig.cpu_seconds < 20.0 && fig.wall_seconds > 0.0, "%g s, %g s",
+              fig.cpu_seconds, fig.wall_seconds);
+    f = fopen(path, "w");
+    cr_assert(f);
+    fputs("title Short\nsummary s\nduration 1 min\nset cols=6 rows=4 collider=none\npage One\n> Words.\n"
+          "run 0.5s\nexpect time > 9s\n", f);
+    fclose(f);
+    cr_expect(bench_course_check(CLOTHSIM_BIN, &fig), "%s", fig.why);
+    cr_expect_not(fig.passed);
+    cr_expect(strstr(fig.why, "check --run failed") != NULL, "%s", fig.why);
+    unlink(path);
+    unsetenv("CLOTHSIM_LESSONS");
+    cr_expect_eq(chdir(old), 0);
+    rmdir(folder);
 }
