@@ -444,12 +444,32 @@ ROWS_INLINE void horizontal_step(const HorizontalStrip *s, int t, int gap, const
         _mm512_mask_i32scatter_ps(lambda, live, index, multiplier, 4);
 }
 
+/* Copy task `task` of a strip's block `block` (see the walks below):
+ * tasks 0 to 2 write x, y, z of block - 1 back to the cloth, tasks 3 to 6
+ * read x, y, z and the inverse masses of block + 1 into the slots block -
+ * 1 had (a coordinate's slots are written back before they are reused).
+ * Not inlined: a step keeps nothing in registers across it. */
+__attribute__((noinline)) ROWS_TARGET static void horizontal_task(const HorizontalStrip *s, Cloth *c, int keys,
+                                                                  int block, int task)
+{
+    float *coord[4] = {c->x, c->y, c->z, c->inv_mass};
+    if (task < 3 && block >= 1)
+        strip_out(coord[task], c->cols, s->r0, s->n, 16 * (block - 1), 0, s->buffer + task * H_COORD, H_STRIDE);
+    else if (task >= 3 && 16 * (block + 1) < keys)
+        strip_in(coord[task - 3], c->cols, s->r0, s->n, 16 * (block + 1), 0, s->buffer + (task - 3) * H_COORD,
+                 H_STRIDE);
+}
+
 /* Strips first .. first + count - 1 (count up to H_GROUP) of a horizontal
- * family, walked side by side. */
+ * family, walked side by side. The copies in and out of the buffers are
+ * spread among the steps (a task every other step, done by step 13,
+ * before a step reads the next block): a step waits on its square root
+ * and division, a copy on the shuffle port, and so the processor does
+ * both at once instead of one after the other. */
 ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family,
                                          int first, int count, float *scratch)
 {
-    const int gap = family + 1, cols = r->cols, keys = r->h_keys;
+    const int gap = family + 1, cols = r->cols, keys = r->h_keys, blocks = keys / 16;
     float *coord[4] = {c->x, c->y, c->z, c->inv_mass};
     const int row_links = cols - gap; /* links a row: the multipliers' row stride */
     const int base = family == 0 ? 0 : cloth_link_bend_right(c, 0, 0);
@@ -466,26 +486,27 @@ ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *la
             _mm512_set1_epi32(base + s->r0 * row_links),
             _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                _mm512_set1_epi32(row_links)));
-        for (int q = 0; q < 4; q++)
+        for (int q = 0; q < 4; q++) {
             strip_in(coord[q], cols, s->r0, s->n, 0, 0, s->buffer + q * H_COORD, H_STRIDE);
+            if (blocks > 1)
+                strip_in(coord[q], cols, s->r0, s->n, 16, 0, s->buffer + q * H_COORD, H_STRIDE);
+        }
     }
-    for (int block = 0; block < keys / 16; block++) {
+    for (int block = 0; block < blocks; block++) {
         const int k0 = 16 * block;
-        if (k0 + 16 < keys)
-            for (int k = 0; k < count; k++)
-                for (int q = 0; q < 4; q++)
-                    strip_in(coord[q], cols, strip[k].r0, strip[k].n, k0 + 16, 0, strip[k].buffer + q * H_COORD,
-                             H_STRIDE);
         for (int i = 0; i < 16; i++) {
 #pragma GCC unroll 4
             for (int k = 0; k < H_GROUP; k++)
                 if (k < count)
                     horizontal_step(&strip[k], k0 + i, gap, f, lambda);
+            if (block > 0 && i % 2 == 0 && i < 14)
+                for (int k = 0; k < count; k++)
+                    horizontal_task(&strip[k], c, keys, block, i / 2);
         }
-        for (int k = 0; k < count; k++)
-            for (int q = 0; q < 3; q++)
-                strip_out(coord[q], cols, strip[k].r0, strip[k].n, k0, 0, strip[k].buffer + q * H_COORD, H_STRIDE);
     }
+    for (int k = 0; k < count; k++)
+        for (int task = 0; task < 3; task++)
+            horizontal_task(&strip[k], c, keys, blocks, task);
 }
 
 /* Thread t's strips of a horizontal family, in groups of up to H_GROUP. */
