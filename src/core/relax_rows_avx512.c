@@ -393,17 +393,32 @@ ROWS_TARGET static void vertical_family(const RelaxRows *r, Cloth *c, float *lam
             __mmask16 live = in & (__mmask16)~torn;
             if (!live)
                 continue;
-            Ends ea = {_mm512_maskz_loadu_ps(live, x + pa), _mm512_maskz_loadu_ps(live, y + pa),
-                       _mm512_maskz_loadu_ps(live, z + pa), _mm512_maskz_loadu_ps(live, w + pa)};
-            Ends eb = {_mm512_maskz_loadu_ps(live, x + pb), _mm512_maskz_loadu_ps(live, y + pb),
-                       _mm512_maskz_loadu_ps(live, z + pb), _mm512_maskz_loadu_ps(live, w + pb)};
+            /* whole vectors where the row has 16 columns left: a masked
+             * store is not forwarded to the next row's loads of it */
+            Ends ea, eb;
+            if (in == 0xffff) {
+                ea = (Ends){_mm512_loadu_ps(x + pa), _mm512_loadu_ps(y + pa), _mm512_loadu_ps(z + pa),
+                            _mm512_loadu_ps(w + pa)};
+                eb = (Ends){_mm512_loadu_ps(x + pb), _mm512_loadu_ps(y + pb), _mm512_loadu_ps(z + pb),
+                            _mm512_loadu_ps(w + pb)};
+            } else {
+                ea = (Ends){_mm512_maskz_loadu_ps(in, x + pa), _mm512_maskz_loadu_ps(in, y + pa),
+                            _mm512_maskz_loadu_ps(in, z + pa), _mm512_maskz_loadu_ps(in, w + pa)};
+                eb = (Ends){_mm512_maskz_loadu_ps(in, x + pb), _mm512_maskz_loadu_ps(in, y + pb),
+                            _mm512_maskz_loadu_ps(in, z + pb), _mm512_maskz_loadu_ps(in, w + pb)};
+            }
             __m512 rest = _mm512_maskz_loadu_ps(live, rest_length + l);
             __m512 multiplier = f->xpbd ? _mm512_maskz_loadu_ps(live, lambda + l) : _mm512_setzero_ps();
             solve(&ea, &eb, rest, live, f, &multiplier);
-            _mm512_mask_storeu_ps(x + pa, live, ea.x), _mm512_mask_storeu_ps(y + pa, live, ea.y);
-            _mm512_mask_storeu_ps(z + pa, live, ea.z);
-            _mm512_mask_storeu_ps(x + pb, live, eb.x), _mm512_mask_storeu_ps(y + pb, live, eb.y);
-            _mm512_mask_storeu_ps(z + pb, live, eb.z);
+            if (in == 0xffff) {
+                _mm512_storeu_ps(x + pa, ea.x), _mm512_storeu_ps(y + pa, ea.y), _mm512_storeu_ps(z + pa, ea.z);
+                _mm512_storeu_ps(x + pb, eb.x), _mm512_storeu_ps(y + pb, eb.y), _mm512_storeu_ps(z + pb, eb.z);
+            } else {
+                _mm512_mask_storeu_ps(x + pa, in, ea.x), _mm512_mask_storeu_ps(y + pa, in, ea.y);
+                _mm512_mask_storeu_ps(z + pa, in, ea.z);
+                _mm512_mask_storeu_ps(x + pb, in, eb.x), _mm512_mask_storeu_ps(y + pb, in, eb.y);
+                _mm512_mask_storeu_ps(z + pb, in, eb.z);
+            }
             if (f->xpbd)
                 _mm512_mask_storeu_ps(lambda + l, live, multiplier);
         }
