@@ -551,23 +551,27 @@ typedef struct ShearStrip {
 } ShearStrip;
 
 /* The 17th lane (the row below a shear strip, the bottom ends of its last
- * row) of keys k0 .. k0 + 15: particle (row, k - 32), one by one. */
-ROWS_INLINE void below_in(const float *v, int cols, int row, int k0, float *buffer)
+ * row) of keys k0 .. k0 + 15 (k0 a multiple of 16: slots in a run of the
+ * ring): particle (row, k - 32), from one row of the cloth. */
+ROWS_INLINE void below_in(float *v, int cols, int row, int k0, float *buffer)
 {
-    for (int i = 0; i < 16; i++) {
-        int col = k0 + i - 32;
-        buffer[((k0 + i) & (RING - 1)) * S_STRIDE + 16] =
-            col >= 0 && col < cols ? v[(size_t)row * (size_t)cols + (size_t)col] : 0.0f;
-    }
+    const __mmask16 in = column_mask(k0 - 32, cols);
+    const __m512 values = in ? _mm512_maskz_loadu_ps(in, row_at(v, cols, row, k0 - 32)) : _mm512_setzero_ps();
+    const __m512i slots = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                             _mm512_set1_epi32(S_STRIDE));
+    _mm512_i32scatter_ps(buffer + (k0 & (RING - 1)) * S_STRIDE + 16, slots, values, 4);
 }
 
 ROWS_INLINE void below_out(float *v, int cols, int row, int k0, const float *buffer)
 {
-    for (int i = 0; i < 16; i++) {
-        int col = k0 + i - 32;
-        if (col >= 0 && col < cols)
-            v[(size_t)row * (size_t)cols + (size_t)col] = buffer[((k0 + i) & (RING - 1)) * S_STRIDE + 16];
-    }
+    const __mmask16 in = column_mask(k0 - 32, cols);
+    if (!in)
+        return;
+    const __m512i slots = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                             _mm512_set1_epi32(S_STRIDE));
+    const __m512 values =
+        _mm512_mask_i32gather_ps(_mm512_setzero_ps(), in, slots, buffer + (k0 & (RING - 1)) * S_STRIDE + 16, 4);
+    _mm512_mask_storeu_ps(row_at(v, cols, row, k0 - 32), in, values);
 }
 
 /* Lane 0 from a broadcast of `first`, lanes 1 .. 15 from v's lanes 0 .. 14. */
