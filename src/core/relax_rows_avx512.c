@@ -103,6 +103,19 @@
 /* Floats of one thread's buffers: the larger of a horizontal and a shear group. */
 #define SCRATCH_FLOATS (S_GROUP * 4 * S_COORD > H_GROUP * 4 * H_COORD ? S_GROUP * 4 * S_COORD : H_GROUP * 4 * H_COORD)
 
+/* Column blocks of 16 a thread takes at a time in a vertical family: its
+ * rows go down them side by side (four chains of links for the processor
+ * to overlap). */
+#define V_CHUNK 4
+
+/* The families' phases, each with its counter of the units (groups of
+ * strips, chunks of columns) the threads have taken in this pass. */
+enum { PHASE_ACROSS, PHASE_DOWN, PHASE_SHEAR, PHASE_BEND_ACROSS, PHASE_BEND_DOWN, PHASES };
+
+typedef struct Taken {
+    _Alignas(64) atomic_int next;
+} Taken;
+
 typedef struct StripDone {
     _Alignas(64) atomic_uint done; /* serial * (blocks + 1) + blocks written back, this pass */
 } StripDone;
@@ -123,6 +136,7 @@ struct RelaxRows {
     uint16_t *s_live;
     float *scratch;  /* SCRATCH_FLOATS a thread */
     StripDone *done; /* per shear strip */
+    Taken *taken;    /* PHASES: reset before each pass (relax_rows_refresh) */
     unsigned torn_generation;
     bool fresh;
 };
@@ -175,12 +189,15 @@ RelaxRows *relax_rows_create(const Cloth *c, int threads)
     ok &= (r->scratch = aligned_floats((size_t)threads * SCRATCH_FLOATS)) != NULL;
     size_t done_bytes = (size_t)(r->s_strips > 0 ? r->s_strips : 1) * sizeof *r->done;
     ok &= (r->done = aligned_alloc(64, done_bytes)) != NULL;
+    ok &= (r->taken = aligned_alloc(64, PHASES * sizeof *r->taken)) != NULL;
     if (!ok) {
         relax_rows_destroy(r);
         return NULL;
     }
     for (int s = 0; s < (r->s_strips > 0 ? r->s_strips : 1); s++)
         atomic_init(&r->done[s].done, 0u);
+    for (int phase = 0; phase < PHASES; phase++)
+        atomic_init(&r->taken[phase].next, 0);
     return r;
 }
 
@@ -190,12 +207,14 @@ void relax_rows_destroy(RelaxRows *r)
         return;
     for (int f = 0; f < 2; f++)
         free(r->h_rest[f]), free(r->h_live[f]);
-    free(r->s_rest), free(r->s_live), free(r->scratch), free(r->done);
+    free(r->s_rest), free(r->s_live), free(r->scratch), free(r->done), free(r->taken);
     free(r);
 }
 
 void relax_rows_refresh(RelaxRows *r, const Cloth *c)
 {
+    for (int phase = 0; phase < PHASES; phase++)
+        atomic_store_explicit(&r->taken[phase].next, 0, memory_order_relaxed); /* the pool's start publishes it */
     if (r->fresh && r->torn_generation == c->torn_generation)
         return;
     /* horizontal: lane j of key k is the link from (16 s + j, k) */
@@ -375,11 +394,10 @@ ROWS_INLINE void strip_out(float *v, int cols, int r0, int n, int k0, int skew, 
 /* ------------------------------------------------------------ vertical families */
 
 /* Links (r, c)-(r + gap, c), rows in order, thread t's columns. */
-ROWS_TARGET static void vertical_family(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int t,
-                                        int threads)
+ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int from,
+                                       int to)
 {
-    const int cols = r->cols, blocks = (cols + 15) / 16;
-    const int from = t * blocks / threads, to = (t + 1) * blocks / threads;
+    const int cols = r->cols;
     const size_t base = (size_t)(gap == 1 ? cloth_link_below(c, 0, 0) : cloth_link_bend_below(c, 0, 0));
     float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;
     const float *restrict w = c->inv_mass, *restrict rest_length = c->rest_length;
@@ -422,6 +440,16 @@ ROWS_TARGET static void vertical_family(const RelaxRows *r, Cloth *c, float *lam
             if (f->xpbd)
                 _mm512_mask_storeu_ps(lambda + l, live, multiplier);
         }
+}
+
+/* The column blocks of a vertical family, V_CHUNK at a time, each to the
+ * thread that takes it first (a thread slowed by other work takes fewer):
+ * columns share no link of these families. */
+static void vertical_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int phase)
+{
+    const int blocks = (r->cols + 15) / 16, chunks = (blocks + V_CHUNK - 1) / V_CHUNK;
+    for (int u; (u = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < chunks;)
+        vertical_chunk(r, c, lambda, f, gap, u * blocks / chunks, (u + 1) * blocks / chunks);
 }
 
 /* ------------------------------------------------------------ horizontal families */
@@ -524,18 +552,16 @@ ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *la
             horizontal_task(&strip[k], c, keys, blocks, task);
 }
 
-/* Thread t's strips of a horizontal family, in groups of up to H_GROUP. */
-static void horizontal_family(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family, int t,
-                              int threads, float *scratch)
+/* The strips of a horizontal family in groups of up to H_GROUP, each to
+ * the thread that takes it first: strips share no link of these families. */
+static void horizontal_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family, int phase,
+                              float *scratch)
 {
     if (r->cols <= family + 1)
         return; /* no links */
-    int from = t * r->strips / threads, to = (t + 1) * r->strips / threads, n = to - from;
-    int groups = (n + H_GROUP - 1) / H_GROUP;
-    for (int g = 0; g < groups; g++) {
-        int a = from + g * n / groups, b = from + (g + 1) * n / groups;
-        horizontal_group(r, c, lambda, f, family, a, b - a, scratch);
-    }
+    const int n = r->strips, groups = (n + H_GROUP - 1) / H_GROUP;
+    for (int g; (g = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < groups;)
+        horizontal_group(r, c, lambda, f, family, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch);
 }
 
 /* ------------------------------------------------------------ shear */
@@ -729,15 +755,14 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
     }
 }
 
-/* The shear strips in groups of up to S_GROUP, group g on thread g % threads. */
-static void shear_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int t, int threads, float *scratch,
-                         unsigned serial)
+/* The shear strips in groups of up to S_GROUP, taken in order by the
+ * threads as they come: a group waits only for the one before it, which
+ * is being walked (so no thread waits for one that waits for it). */
+static void shear_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, float *scratch, unsigned serial)
 {
-    int n = r->s_strips, groups = (n + S_GROUP - 1) / S_GROUP;
-    for (int g = t; g < groups; g += threads) {
-        int a = g * n / groups, b = (g + 1) * n / groups;
-        shear_group(r, c, lambda, f, a, b - a, scratch, serial);
-    }
+    const int n = r->s_strips, groups = (n + S_GROUP - 1) / S_GROUP;
+    for (int g; (g = atomic_fetch_add_explicit(&r->taken[PHASE_SHEAR].next, 1, memory_order_relaxed)) < groups;)
+        shear_group(r, c, lambda, f, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch, serial);
 }
 
 /* ------------------------------------------------------------ the pass */
@@ -751,30 +776,31 @@ ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const Rel
                                 int threads, RelaxPool *pool, unsigned serial)
 {
     assert(r->fresh && !p->kept && !p->jacobi && t < r->threads && threads <= r->threads);
+    (void)t, (void)threads; /* the threads take their work as it comes */
     float *scratch = r->scratch + (size_t)t * SCRATCH_FLOATS;
     bool ran = false; /* a family before this one: wait for every thread to finish it */
     /* the plain loop skips a family whose k is not above 0 */
     if (!(p->k[LINK_STRUCTURAL] <= 0.0f)) {
         Family f = family_of(p, LINK_STRUCTURAL);
-        horizontal_family(r, c, lambda, &f, 0, t, threads, scratch);
+        horizontal_family(r, c, lambda, &f, 0, PHASE_ACROSS, scratch);
         relax_pool_barrier(pool);
-        vertical_family(r, c, lambda, &f, 1, t, threads);
+        vertical_family(r, c, lambda, &f, 1, PHASE_DOWN);
         ran = true;
     }
     if (!(p->k[LINK_SHEAR] <= 0.0f)) {
         if (ran)
             relax_pool_barrier(pool);
         Family f = family_of(p, LINK_SHEAR);
-        shear_family(r, c, lambda, &f, t, threads, scratch, serial);
+        shear_family(r, c, lambda, &f, scratch, serial);
         ran = true;
     }
     if (!(p->k[LINK_BEND] <= 0.0f)) {
         if (ran)
             relax_pool_barrier(pool);
         Family f = family_of(p, LINK_BEND);
-        horizontal_family(r, c, lambda, &f, 1, t, threads, scratch);
+        horizontal_family(r, c, lambda, &f, 1, PHASE_BEND_ACROSS, scratch);
         relax_pool_barrier(pool);
-        vertical_family(r, c, lambda, &f, 2, t, threads);
+        vertical_family(r, c, lambda, &f, 2, PHASE_BEND_DOWN);
     }
 }
 
