@@ -103,10 +103,10 @@
 /* Floats of one thread's buffers: the larger of a horizontal and a shear group. */
 #define SCRATCH_FLOATS (S_GROUP * 4 * S_COORD > H_GROUP * 4 * H_COORD ? S_GROUP * 4 * S_COORD : H_GROUP * 4 * H_COORD)
 
-/* Column blocks of 16 a thread takes at a time in a vertical family: its
- * rows go down them side by side (four chains of links for the processor
- * to overlap). */
-#define V_CHUNK 4
+/* Column blocks of 16 a thread takes at a time in a vertical family (at
+ * most; fewer where that leaves a thread without any): its rows go down
+ * them side by side, chains of links for the processor to overlap. */
+#define V_CHUNK 8
 
 /* The families' phases, each with its counter of the units (groups of
  * strips, chunks of columns) the threads have taken in this pass. */
@@ -445,9 +445,11 @@ ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lamb
 /* The column blocks of a vertical family, V_CHUNK at a time, each to the
  * thread that takes it first (a thread slowed by other work takes fewer):
  * columns share no link of these families. */
-static void vertical_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int phase)
+static void vertical_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int phase, int threads)
 {
-    const int blocks = (r->cols + 15) / 16, chunks = (blocks + V_CHUNK - 1) / V_CHUNK;
+    const int blocks = (r->cols + 15) / 16;
+    int chunks = (blocks + V_CHUNK - 1) / V_CHUNK;
+    chunks = chunks >= threads ? chunks : threads < blocks ? threads : blocks;
     for (int u; (u = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < chunks;)
         vertical_chunk(r, c, lambda, f, gap, u * blocks / chunks, (u + 1) * blocks / chunks);
 }
@@ -776,7 +778,6 @@ ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const Rel
                                 int threads, RelaxPool *pool, unsigned serial)
 {
     assert(r->fresh && !p->kept && !p->jacobi && t < r->threads && threads <= r->threads);
-    (void)t, (void)threads; /* the threads take their work as it comes */
     float *scratch = r->scratch + (size_t)t * SCRATCH_FLOATS;
     bool ran = false; /* a family before this one: wait for every thread to finish it */
     /* the plain loop skips a family whose k is not above 0 */
@@ -784,7 +785,7 @@ ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const Rel
         Family f = family_of(p, LINK_STRUCTURAL);
         horizontal_family(r, c, lambda, &f, 0, PHASE_ACROSS, scratch);
         relax_pool_barrier(pool);
-        vertical_family(r, c, lambda, &f, 1, PHASE_DOWN);
+        vertical_family(r, c, lambda, &f, 1, PHASE_DOWN, threads);
         ran = true;
     }
     if (!(p->k[LINK_SHEAR] <= 0.0f)) {
@@ -800,7 +801,7 @@ ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const Rel
         Family f = family_of(p, LINK_BEND);
         horizontal_family(r, c, lambda, &f, 1, PHASE_BEND_ACROSS, scratch);
         relax_pool_barrier(pool);
-        vertical_family(r, c, lambda, &f, 2, PHASE_BEND_DOWN);
+        vertical_family(r, c, lambda, &f, 2, PHASE_BEND_DOWN, threads);
     }
 }
 
