@@ -97,7 +97,8 @@
  * relax_kernels_avx512.c (sixteen links: pairs of blocks), and the scalar
  * ones, the readable reference, in relax_fast_internal.h with the data the
  * files share. The threads: relax_pool.c. The sequential order's schedule
- * and its kernels: relax_schedule.c.
+ * and its kernels: relax_schedule.c; its family-by-family kernels for
+ * AVX-512 (passes in float): relax_rows_avx512.c.
  */
 #include "relax_fast.h"
 

@@ -32,10 +32,21 @@
  * particle (r0 + j, k - skew j). The steps read and write the buffer; a
  * block of 16 keys is transposed back once its steps are done. The buffer
  * is a ring of RING keys: the block being walked and the next one (a step
- * reads up to three keys ahead), about 16 KB a strip, in the first-level
+ * reads up to three keys ahead), 8 or 16 KB a strip, in the first-level
  * cache. A shear strip's buffer has a 17th lane (the row below the strip,
  * the bottom ends of its last row), stored beside the 16 (S_STRIDE): the
  * bottom ends of a step are then one unaligned load at lane 1.
+ *
+ * The copies cost about as much as the steps (a transpose is 64 shuffles
+ * for 256 particles, on the one port that shuffles). Measured on the
+ * 2-core Xeon (AVX-512) this was written on, 200 x 200 curtain, one
+ * thread: the sequential pass went from 5.6 to about 1.8 ns a link (the
+ * whole step counted), the shear strips a third of it, the horizontal
+ * ones (half copies) a bit less, the vertical rows a sixth. Tried and
+ * left out, no faster there: copies through 128-bit pieces (loads and
+ * inserts instead of half the shuffles); a shear group whose strips hand
+ * their shared row over in registers, two blocks apart instead of four
+ * (a few per cent faster at 40 x 40, slower at 200 x 200); larger groups.
  *
  * Why strips go in groups
  * -----------------------
@@ -43,12 +54,17 @@
  * before (the same row's previous link), while the divider can start a
  * vector every 20 or so. So a group of strips is walked step by step
  * together: independent chains that the processor overlaps. A horizontal
- * group walks its strips side by side; in a shear group each strip runs
- * S_LAG blocks behind the strip above it, whose last row (its 17th lane)
- * is this strip's first: that strip has by then written back what this
- * one reads, and read what this one will write. A shear strip that starts
- * a group waits for the strip above it (another thread's, or this one's
- * earlier group) through its published progress.
+ * group walks its strips side by side, the copies in and out spread among
+ * its steps (horizontal_task); in a shear group each strip runs S_LAG
+ * blocks behind the strip above it, whose last row (its 17th lane) is this
+ * strip's first: that strip has by then written back what this one reads,
+ * and read what this one will write. A shear strip that starts a group
+ * waits for the strip above it (another thread's, or this one's earlier
+ * group) through its published progress.
+ *
+ * The threads take the groups (and the vertical families' chunks of
+ * columns) from a counter as they come, so a thread on a busier core takes
+ * fewer; the bits do not depend on who took what.
  *
  * The arithmetic is solve(): solver_link_correction and the moves of
  * solver_relax_link, operation for operation (no fused multiply-add, IEEE
