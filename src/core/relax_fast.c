@@ -97,7 +97,8 @@
  * relax_kernels_avx512.c (sixteen links: pairs of blocks), and the scalar
  * ones, the readable reference, in relax_fast_internal.h with the data the
  * files share. The threads: relax_pool.c. The sequential order's schedule
- * and its kernels: relax_schedule.c.
+ * and its kernels: relax_schedule.c; its family-by-family kernels for
+ * AVX-512 (passes in float): relax_rows_avx512.c.
  */
 #include "relax_fast.h"
 
@@ -526,6 +527,9 @@ static void run_job(RelaxFast *f, int t)
 {
     if (f->job.kind == JOB_PASS)
         run_pass(f, t);
+    else if (f->job.kind == JOB_SEQUENTIAL && f->job.rows)
+        relax_rows_run(f->rows, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.threads, &f->pool,
+                       f->job.serial);
     else if (f->job.kind == JOB_SEQUENTIAL)
         relax_schedule_run(f->job.schedule, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.serial);
     else
@@ -645,6 +649,8 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->sequential[1] = f->pool.threads > 1 ? relax_schedule_create(cloth, f->pool.threads) : NULL;
     if (!f->sequential[0] || (f->pool.threads > 1 && !f->sequential[1]))
         return relax_fast_destroy(f), NULL;
+    if (relax_rows_usable() && !(f->rows = relax_rows_create(cloth, f->pool.threads)))
+        return relax_fast_destroy(f), NULL;
     return f;
 }
 
@@ -656,6 +662,7 @@ void relax_fast_destroy(RelaxFast *f)
     free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest), free(f->block_live);
     free(f->units), free((void *)f->band_done), free(f->group_start);
     relax_schedule_destroy(f->sequential[0]), relax_schedule_destroy(f->sequential[1]);
+    relax_rows_destroy(f->rows);
     free(f);
 }
 
@@ -763,7 +770,12 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
     /* as run_on_threads decides */
     bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
     job->schedule = f->sequential[shared];
-    relax_schedule_refresh(job->schedule, s->cloth);
+    /* the family-by-family kernels: AVX-512, corrections in float */
+    job->rows = f->rows && f->wide && !kept && !jacobi;
+    if (job->rows)
+        relax_rows_refresh(f->rows, s->cloth);
+    else
+        relax_schedule_refresh(job->schedule, s->cloth);
     for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)
         job->constants.k[fam] = k[fam], job->constants.alpha[fam] = alpha[fam];
     job->constants.xpbd = s->params.integrator == INTEGRATOR_XPBD;

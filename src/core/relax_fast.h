@@ -100,10 +100,11 @@ bool relax_fast_passes(RelaxFast *fast, struct Solver *solver, const float k[LIN
 
 /* The loop over the links of a relaxation pass in the sequential order,
  * or jacobi's (project_links in solver.c, which does the rest), on the
- * schedule relax_schedule.h describes: the plain loop's bits on any number
- * of threads and at every kernel level. kept: corrections kept as
- * remainders (below SOLVER_KEEP_BELOW); jacobi: the corrections go to the
- * solver's jx / jy / jz. */
+ * schedule relax_schedule.h describes, or, for a sequential pass in float
+ * at the AVX-512 level, family by family as relax_rows.h describes: the
+ * plain loop's bits on any number of threads and at every kernel level.
+ * kept: corrections kept as remainders (below SOLVER_KEEP_BELOW); jacobi:
+ * the corrections go to the solver's jx / jy / jz. */
 void relax_fast_sequential(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                            const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi);
 

@@ -11,6 +11,8 @@
  * relax_kernels_avx512.c  sixteen links a vector: pairs of blocks
  * relax_pool.c            the worker threads
  * relax_schedule.c        the sequential order's schedule and its kernels
+ * relax_rows_avx512.c     the sequential order family by family, sixteen
+ *                         rows or columns a vector (AVX-512)
  *
  * As zlib-ng does (arch/x86/), each instruction set's kernels are in files
  * of their own, and one table per level (RelaxPassKernels) is filled once
@@ -28,6 +30,7 @@
 #include "collide.h"
 #include "relax_fast.h"
 #include "relax_pool.h"
+#include "relax_rows.h"
 #include "relax_schedule.h"
 #include "solver.h"
 
@@ -134,6 +137,7 @@ typedef struct Job {
     int threads; /* taking part in this job */
     /* a sequential pass: its schedule (relax_schedule.h) and constants */
     RelaxSchedule *schedule;
+    bool rows; /* through relax_rows.h's kernels instead */
     RelaxPassConstants constants;
     unsigned serial;
 } Job;
@@ -183,6 +187,9 @@ struct RelaxFast {
     /* order=sequential: its schedule for one thread, and for `threads` */
     RelaxSchedule *sequential[2];
     unsigned sequential_serial;
+    /* and its family-by-family kernels where the processor has AVX-512
+     * (NULL elsewhere): the passes that keep no remainders */
+    RelaxRows *rows;
 
     /* the threads: the caller is thread 0 */
     RelaxPool pool;

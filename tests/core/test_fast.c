@@ -404,3 +404,64 @@ Test(fast, colored_settles_the_curtain_like_sequential)
     solver_destroy(a);
     solver_destroy(b);
 }
+
+/* ------------------------------------------------------------ the sequential order's strips
+ *
+ * Where the processor has AVX-512, order=sequential (corrections in float)
+ * goes family by family through relax_rows.h's kernels: sixteen rows a
+ * strip, sixteen columns a block, the shear strips skewed two columns a row
+ * with the row below them as a 17th lane. These shapes meet their edges:
+ * a side of one or two, a side of 16 or 17 (a strip and the row below it),
+ * 33 and 49 (the next strip's first row alone), widths that leave a block
+ * part empty. */
+Test(fast, sequential_strips_give_the_plain_loops_bits_at_every_edge_of_a_strip_or_block)
+{
+    const int sizes[][2] = {{2, 30}, {30, 2}, {2, 2}, {3, 18}, {16, 16}, {17, 17}, {16, 33}, {33, 16}, {5, 49}, {48, 3}, {21, 34}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int m = 0; m < METHODS; m++) {
+            char cols[32], rows[32], what[96];
+            snprintf(cols, sizeof cols, "cols=%d", sizes[k][0]);
+            snprintf(rows, sizeof rows, "rows=%d", sizes[k][1]);
+            const char *settings[] = {"order=sequential", cols, rows, methods[m], "iterations=4", NULL};
+            snprintf(what, sizeof what, "curtain %dx%d, %s, sequential", sizes[k][0], sizes[k][1], methods[m]);
+            expect_same_bits_in(settings, 12, what, false);
+        }
+}
+
+/* A link of every family torn by hand mid-run (cloth_tear_link also tears
+ * the bend links over a structural one), a particle pinned and one grabbed
+ * between two passes: the strips' live lanes and inverse masses follow. */
+Test(fast, sequential_strips_follow_torn_links_of_every_family_pins_and_grabs)
+{
+    for (int m = 0; m < METHODS; m++) {
+        const char *settings[] = {"order=sequential", "cols=37", "rows=35", methods[m], "iterations=5", NULL};
+        Solver *plain = variant_solver(&level_variants[0], settings), *fast = variant_solver(&level_variants[1], settings);
+        Solver *both[2] = {plain, fast};
+        for (int k = 0; k < 2; k++) {
+            Solver *s = both[k];
+            Cloth *c = s->cloth;
+            for (int n = 0; n < 8; n++)
+                solver_step(s);
+            cloth_tear_link(c, cloth_link_right(c, 20, 17));
+            cloth_tear_link(c, cloth_link_below(c, 5, 30));
+            cloth_tear_link(c, cloth_link_shear(c, 16, 16, 0));
+            cloth_tear_link(c, cloth_link_shear(c, 31, 2, 1));
+            cloth_tear_link(c, cloth_link_bend_right(c, 0, 33));
+            cloth_tear_link(c, cloth_link_bend_below(c, 36, 12));
+            solver_pin(s, cloth_index(c, 18, 20), true);
+            solver_pass(s); /* part of a substep */
+            solver_grab(s, cloth_index(c, 33, 31));
+            solver_grab_move(s, 0.2f, 0.9f, 0.3f);
+            for (int n = 0; n < 12; n++)
+                solver_step(s);
+        }
+        size_t bytes = (size_t)plain->cloth->count * sizeof(float);
+        cr_expect(memcmp(plain->cloth->x, fast->cloth->x, bytes) == 0 &&
+                      memcmp(plain->cloth->y, fast->cloth->y, bytes) == 0 &&
+                      memcmp(plain->cloth->z, fast->cloth->z, bytes) == 0,
+                  "%s: the same bits as the plain loop", methods[m]);
+        cr_expect(memcmp(plain->cloth->torn, fast->cloth->torn, (size_t)plain->cloth->link_count) == 0);
+        solver_destroy(plain);
+        solver_destroy(fast);
+    }
+}

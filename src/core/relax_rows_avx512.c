@@ -1,0 +1,833 @@
+/* relax_rows_avx512.c - the sequential order's pass, family by family,
+ * sixteen links a vector (relax_rows.h tells the idea).
+ *
+ * The dependencies
+ * ----------------
+ * A link must run after every link listed before it that shares one of
+ * its particles; links that share none may run in any order, and then
+ * every particle ends with the plain loop's bits. The families are listed
+ * one after the other, so each family runs whole before the next (a
+ * barrier of the pool between them). Inside a family:
+ * - vertical (r, c)-(r + g, c), g = 1 or 2: a row's links share nothing,
+ *   and row r + g's follow row r's. Rows in order, a row sixteen columns
+ *   a vector: the particles are row-major, so these are plain loads.
+ * - horizontal (r, c)-(r, c + g): link c shares particle c + g with link
+ *   c + g of its row, and nothing with the other rows. Sixteen rows (a
+ *   strip) go side by side, one lane a row, column by column.
+ * - shear: cell (r, c) has d1 = (r, c)-(r+1, c+1), then d2 = (r, c+1)-(r+1, c).
+ *   Listed row by row, a cell must follow the cell left of it and the
+ *   cells (r-1, c-1 .. c+1) above it, whose bottom ends are its top row.
+ *   Lane j of a strip does row r0 + j, and at step t its cell (r0 + j,
+ *   t - 2j): each row two columns behind the one above, so the three cells
+ *   above are done a step or more before (the skew). Its d1 and d2 share
+ *   nothing, and no two lanes of a step share a particle.
+ *
+ * The strips' buffers
+ * -------------------
+ * A horizontal or shear step needs sixteen rows' particles of one column
+ * (or skewed diagonal) in one vector. The strip is copied into a small
+ * buffer where that is one vector: 16 rows x 16 columns of row-major
+ * particles are loaded (row j from column k0 - skew j) and transposed in
+ * registers (transpose16), so that key k of the buffer holds, lane j,
+ * particle (r0 + j, k - skew j). The steps read and write the buffer; a
+ * block of 16 keys is transposed back once its steps are done. The buffer
+ * is a ring of RING keys: the block being walked and the next one (a step
+ * reads up to three keys ahead), 8 or 16 KB a strip, in the first-level
+ * cache. A shear strip's buffer has a 17th lane (the row below the strip,
+ * the bottom ends of its last row), stored beside the 16 (S_STRIDE): the
+ * bottom ends of a step are then one unaligned load at lane 1.
+ *
+ * The copies cost about as much as the steps (a transpose is 64 shuffles
+ * for 256 particles, on the one port that shuffles). Measured on the
+ * 2-core Xeon (AVX-512) this was written on, 200 x 200 curtain, one
+ * thread: the sequential pass went from 5.6 to about 1.8 ns a link (the
+ * whole step counted), the shear strips a third of it, the horizontal
+ * ones (half copies) a bit less, the vertical rows a sixth. Tried and
+ * left out, no faster there: copies through 128-bit pieces (loads and
+ * inserts instead of half the shuffles); a shear group whose strips hand
+ * their shared row over in registers, two blocks apart instead of four
+ * (a few per cent faster at 40 x 40, slower at 200 x 200); larger groups.
+ *
+ * Why strips go in groups
+ * -----------------------
+ * A step's square root and division wait some 80 cycles for the step
+ * before (the same row's previous link), while the divider can start a
+ * vector every 20 or so. So a group of strips is walked step by step
+ * together: independent chains that the processor overlaps. A horizontal
+ * group walks its strips side by side, the copies in and out spread among
+ * its steps (horizontal_task); in a shear group each strip runs S_LAG
+ * blocks behind the strip above it, whose last row (its 17th lane) is this
+ * strip's first: that strip has by then written back what this one reads,
+ * and read what this one will write. A shear strip that starts a group
+ * waits for the strip above it (another thread's, or this one's earlier
+ * group) through its published progress.
+ *
+ * The threads take the groups (and the vertical families' chunks of
+ * columns) from a counter as they come, so a thread on a busier core takes
+ * fewer; the bits do not depend on who took what.
+ *
+ * The arithmetic is solve(): solver_link_correction and the moves of
+ * solver_relax_link, operation for operation (no fused multiply-add, IEEE
+ * square root and division); a lane the plain loop skips keeps its values.
+ * The rest lengths and the links that take part (not torn) of the
+ * horizontal and shear families are laid out per strip and key when links
+ * tear (relax_rows_refresh); inverse masses are read fresh every pass
+ * (a particle can be pinned or grabbed at any time); xpbd's multipliers
+ * stay in the solver's array (gathered and scattered a vector at a time).
+ */
+#include "relax_rows.h"
+
+#include <assert.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relax_fast.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <immintrin.h>
+#define ROWS_X86 1
+#else
+#define ROWS_X86 0
+#endif
+
+/* Keys a strip's buffer holds: the block of 16 being walked and the next. */
+#define RING 32
+/* Floats a key of a horizontal strip (its 16 rows) and of a shear strip
+ * (17 rows: the strip and the row below it), padded to whole vectors. */
+#define H_STRIDE 16
+#define S_STRIDE 32
+/* Floats a coordinate (x, y, z, inverse mass) of a strip's buffer. */
+#define H_COORD (RING * H_STRIDE)
+#define S_COORD (RING * S_STRIDE)
+/* Strips walked together: enough independent chains to keep the divider
+ * busy (a horizontal structural step is one vector of links, a shear step
+ * two), few enough that the group's buffers stay in the first-level cache. */
+#define H_GROUP 4
+#define S_GROUP 3
+/* Blocks a shear strip runs behind the one above it: it reads block b + 1
+ * of its first row before walking block b, and that row is the block
+ * b + 3 of the strip above's last lane (two columns a row, 32 keys). */
+#define S_LAG 4
+/* A shear strip waiting for the one above spins this many times, then
+ * yields its core at every look. */
+#define WAIT_SPINS 200
+
+/* Floats of one thread's buffers: the larger of a horizontal and a shear group. */
+#define SCRATCH_FLOATS (S_GROUP * 4 * S_COORD > H_GROUP * 4 * H_COORD ? S_GROUP * 4 * S_COORD : H_GROUP * 4 * H_COORD)
+
+/* Column blocks of 16 a thread takes at a time in a vertical family (at
+ * most; fewer where that leaves a thread without any): its rows go down
+ * them side by side, chains of links for the processor to overlap. */
+#define V_CHUNK 8
+
+/* The families' phases, each with its counter of the units (groups of
+ * strips, chunks of columns) the threads have taken in this pass. */
+enum { PHASE_ACROSS, PHASE_DOWN, PHASE_SHEAR, PHASE_BEND_ACROSS, PHASE_BEND_DOWN, PHASES };
+
+typedef struct Taken {
+    _Alignas(64) atomic_int next;
+} Taken;
+
+typedef struct StripDone {
+    _Alignas(64) atomic_uint done; /* serial * (blocks + 1) + blocks written back, this pass */
+} StripDone;
+
+struct RelaxRows {
+    int cols, rows, threads;
+    int strips;   /* horizontal strips: rows / 16, rounded up */
+    int h_keys;   /* keys of a horizontal strip: cols rounded up to 16 */
+    int s_strips; /* shear strips: (rows - 1) / 16 rounded up (rows of cells) */
+    int s_keys;   /* keys of a shear strip: cols + 32 rounded up to 16 */
+    /* per horizontal family (structural, bend), strip and key: the
+     * lanes' rest lengths, and a bit a lane where its link is in the grid
+     * and not torn */
+    float *h_rest[2];
+    uint16_t *h_live[2];
+    /* per shear strip, key and diagonal (d1, d2): the same */
+    float *s_rest;
+    uint16_t *s_live;
+    float *scratch;  /* SCRATCH_FLOATS a thread */
+    StripDone *done; /* per shear strip */
+    Taken *taken;    /* PHASES: reset before each pass (relax_rows_refresh) */
+    unsigned torn_generation;
+    bool fresh;
+};
+
+#if ROWS_X86
+
+bool relax_rows_usable(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl");
+}
+
+#else
+
+bool relax_rows_usable(void) { return false; }
+
+#endif
+
+static float *aligned_floats(size_t n)
+{
+    size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
+    float *p = aligned_alloc(64, bytes > 0 ? bytes : 64);
+    if (p)
+        memset(p, 0, bytes > 0 ? bytes : 64);
+    return p;
+}
+
+RelaxRows *relax_rows_create(const Cloth *c, int threads)
+{
+    if (!relax_rows_usable())
+        return NULL;
+    threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
+    RelaxRows *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->cols = c->cols, r->rows = c->rows, r->threads = threads;
+    r->strips = (c->rows + 15) / 16;
+    r->h_keys = (c->cols + 15) / 16 * 16;
+    r->s_strips = c->rows > 1 && c->cols > 1 ? (c->rows - 1 + 15) / 16 : 0;
+    r->s_keys = (c->cols + 32 + 15) / 16 * 16;
+    size_t h_keys = (size_t)r->strips * (size_t)r->h_keys, s_keys = (size_t)r->s_strips * (size_t)r->s_keys;
+    bool ok = true;
+    for (int f = 0; f < 2; f++) {
+        ok &= (r->h_rest[f] = aligned_floats(h_keys * 16)) != NULL;
+        ok &= (r->h_live[f] = calloc(h_keys + 1, sizeof(uint16_t))) != NULL;
+    }
+    ok &= (r->s_rest = aligned_floats(s_keys * 2 * 16)) != NULL;
+    ok &= (r->s_live = calloc(s_keys * 2 + 1, sizeof(uint16_t))) != NULL;
+    ok &= (r->scratch = aligned_floats((size_t)threads * SCRATCH_FLOATS)) != NULL;
+    size_t done_bytes = (size_t)(r->s_strips > 0 ? r->s_strips : 1) * sizeof *r->done;
+    ok &= (r->done = aligned_alloc(64, done_bytes)) != NULL;
+    ok &= (r->taken = aligned_alloc(64, PHASES * sizeof *r->taken)) != NULL;
+    if (!ok) {
+        relax_rows_destroy(r);
+        return NULL;
+    }
+    for (int s = 0; s < (r->s_strips > 0 ? r->s_strips : 1); s++)
+        atomic_init(&r->done[s].done, 0u);
+    for (int phase = 0; phase < PHASES; phase++)
+        atomic_init(&r->taken[phase].next, 0);
+    return r;
+}
+
+void relax_rows_destroy(RelaxRows *r)
+{
+    if (!r)
+        return;
+    for (int f = 0; f < 2; f++)
+        free(r->h_rest[f]), free(r->h_live[f]);
+    free(r->s_rest), free(r->s_live), free(r->scratch), free(r->done), free(r->taken);
+    free(r);
+}
+
+void relax_rows_refresh(RelaxRows *r, const Cloth *c)
+{
+    for (int phase = 0; phase < PHASES; phase++)
+        atomic_store_explicit(&r->taken[phase].next, 0, memory_order_relaxed); /* the pool's start publishes it */
+    if (r->fresh && r->torn_generation == c->torn_generation)
+        return;
+    /* horizontal: lane j of key k is the link from (16 s + j, k) */
+    for (int f = 0; f < 2; f++) {
+        int gap = f + 1;
+        for (int s = 0; s < r->strips; s++)
+            for (int k = 0; k < r->h_keys; k++) {
+                size_t at = (size_t)s * (size_t)r->h_keys + (size_t)k;
+                unsigned live = 0;
+                for (int j = 0; j < 16; j++) {
+                    int row = 16 * s + j;
+                    float rest = 0.0f;
+                    if (row < c->rows && k + gap < c->cols) {
+                        int l = f == 0 ? cloth_link_right(c, k, row) : cloth_link_bend_right(c, k, row);
+                        rest = c->rest_length[l];
+                        live |= (unsigned)!c->torn[l] << j;
+                    }
+                    r->h_rest[f][at * 16 + (size_t)j] = rest;
+                }
+                r->h_live[f][at] = (uint16_t)live;
+            }
+    }
+    /* shear: lane j of key k is cell (16 s + j, k - 2 j) */
+    for (int s = 0; s < r->s_strips; s++)
+        for (int k = 0; k < r->s_keys; k++)
+            for (int which = 0; which < 2; which++) {
+                size_t at = ((size_t)s * (size_t)r->s_keys + (size_t)k) * 2 + (size_t)which;
+                unsigned live = 0;
+                for (int j = 0; j < 16; j++) {
+                    int row = 16 * s + j, col = k - 2 * j;
+                    float rest = 0.0f;
+                    if (row + 1 < c->rows && col >= 0 && col + 1 < c->cols) {
+                        int l = cloth_link_shear(c, col, row, which);
+                        rest = c->rest_length[l];
+                        live |= (unsigned)!c->torn[l] << j;
+                    }
+                    r->s_rest[at * 16 + (size_t)j] = rest;
+                }
+                r->s_live[at] = (uint16_t)live;
+            }
+    r->torn_generation = c->torn_generation;
+    r->fresh = true;
+}
+
+#if ROWS_X86
+
+#define ROWS_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2")))
+#define ROWS_INLINE static inline __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2"), always_inline))
+
+/* Sixteen particles: position and inverse mass. */
+typedef struct Ends {
+    __m512 x, y, z, w;
+} Ends;
+
+/* A family's constants in this pass. */
+typedef struct Family {
+    __m512 k, alpha;
+    bool xpbd;
+} Family;
+
+/* solver_link_correction, then solver_relax_link's moves (not kept), for
+ * sixteen links a to b at once, operation for operation. Lanes outside
+ * live, and those the plain loop skips (no inverse mass, no length), keep
+ * a, b and the multiplier (xpbd) as they were. */
+ROWS_INLINE void solve(Ends *a, Ends *b, __m512 rest, __mmask16 live, const Family *f, __m512 *lambda)
+{
+    const __m512 zero = _mm512_setzero_ps(), sign = _mm512_set1_ps(-0.0f);
+    __m512 w = _mm512_add_ps(a->w, b->w);
+    live &= _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
+    __m512 dx = _mm512_sub_ps(b->x, a->x), dy = _mm512_sub_ps(b->y, a->y), dz = _mm512_sub_ps(b->z, a->z);
+    __m512 length = _mm512_sqrt_ps(
+        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
+    live &= _mm512_cmp_ps_mask(length, _mm512_set1_ps(1e-12f), _CMP_NLT_UQ);
+    __m512 error = _mm512_sub_ps(length, rest);
+    __m512 scale;
+    if (f->xpbd) {
+        __m512 alpha_link = _mm512_mul_ps(f->alpha, rest);
+        __m512 dlambda = _mm512_div_ps(_mm512_sub_ps(_mm512_xor_ps(error, sign), _mm512_mul_ps(alpha_link, *lambda)),
+                                       _mm512_add_ps(w, alpha_link));
+        *lambda = _mm512_mask_add_ps(*lambda, live, *lambda, dlambda);
+        scale = _mm512_div_ps(_mm512_xor_ps(dlambda, sign), length);
+    } else {
+        scale = _mm512_div_ps(_mm512_mul_ps(f->k, error), _mm512_mul_ps(length, w));
+    }
+    __m512 ma = _mm512_mul_ps(a->w, scale), mb = _mm512_mul_ps(b->w, scale);
+    a->x = _mm512_mask_add_ps(a->x, live, a->x, _mm512_mul_ps(ma, dx));
+    a->y = _mm512_mask_add_ps(a->y, live, a->y, _mm512_mul_ps(ma, dy));
+    a->z = _mm512_mask_add_ps(a->z, live, a->z, _mm512_mul_ps(ma, dz));
+    b->x = _mm512_mask_sub_ps(b->x, live, b->x, _mm512_mul_ps(mb, dx));
+    b->y = _mm512_mask_sub_ps(b->y, live, b->y, _mm512_mul_ps(mb, dy));
+    b->z = _mm512_mask_sub_ps(b->z, live, b->z, _mm512_mul_ps(mb, dz));
+}
+
+/* _mm512_permutex2var_ps indices of transpose16's stages (h = 8, 4, 2, 1):
+ * [0] the first row of a pair, [1] the second. */
+static const int32_t transpose_index[4][2][16] __attribute__((aligned(64))) = {
+    {{0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23}, {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31}},
+    {{0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27}, {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31}},
+    {{0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29}, {2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31}},
+    {{0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30}, {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31}},
+};
+
+/* m[j][i] becomes m[i][j]: at each stage (h = 8, 4, 2, 1) the two
+ * off-diagonal h x h blocks of every 2h x 2h block swap, so a block is
+ * transposed once its blocks are: four stages of 16 two-source permutes. */
+ROWS_INLINE void transpose16(__m512 m[16])
+{
+#pragma GCC unroll 4
+    for (int stage = 0; stage < 4; stage++) {
+        const int h = 8 >> stage;
+        const __m512i first = _mm512_load_si512(transpose_index[stage][0]);
+        const __m512i second = _mm512_load_si512(transpose_index[stage][1]);
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; i++) {
+            if (i & h)
+                continue;
+            __m512 a = m[i], b = m[i + h];
+            m[i] = _mm512_permutex2var_ps(a, first, b);
+            m[i + h] = _mm512_permutex2var_ps(a, second, b);
+        }
+    }
+}
+
+/* The lanes i of a row's 16 particles from column c0 that lie in the grid. */
+ROWS_INLINE __mmask16 column_mask(int c0, int cols)
+{
+    int lo = c0 < 0 ? -c0 : 0, hi = cols - c0 < 16 ? cols - c0 : 16;
+    if (hi <= lo)
+        return 0;
+    return (__mmask16)((hi == 16 ? 0xffffu : (1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* A row's particle array from column c0 (which may lie left of the row:
+ * only the lanes of column_mask are touched). */
+ROWS_INLINE float *row_at(float *v, int cols, int row, int c0)
+{
+    return (float *)((uintptr_t)(v + (ptrdiff_t)row * cols) + (uintptr_t)((ptrdiff_t)c0 * (ptrdiff_t)sizeof(float)));
+}
+
+/* Keys k0 .. k0 + 15 of a strip's buffer (one coordinate) from v: lane j
+ * of key k is particle (r0 + j, k - skew j), for the strip's n rows (up
+ * to 16; lanes past them are 0). */
+ROWS_INLINE void strip_in(float *v, int cols, int r0, int n, int k0, int skew, float *buffer, int stride)
+{
+    __m512 m[16];
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++) {
+        int c0 = k0 - skew * j;
+        __mmask16 in = j < n ? column_mask(c0, cols) : 0;
+        m[j] = in ? _mm512_maskz_loadu_ps(in, row_at(v, cols, r0 + j, c0)) : _mm512_setzero_ps();
+    }
+    transpose16(m);
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++)
+        _mm512_store_ps(buffer + ((k0 + i) & (RING - 1)) * stride, m[i]);
+}
+
+/* The inverse of strip_in: keys k0 .. k0 + 15 back into v. */
+ROWS_INLINE void strip_out(float *v, int cols, int r0, int n, int k0, int skew, const float *buffer, int stride)
+{
+    __m512 m[16];
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++)
+        m[i] = _mm512_load_ps(buffer + ((k0 + i) & (RING - 1)) * stride);
+    transpose16(m);
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++) {
+        if (j >= n)
+            break;
+        int c0 = k0 - skew * j;
+        __mmask16 in = column_mask(c0, cols);
+        if (in)
+            _mm512_mask_storeu_ps(row_at(v, cols, r0 + j, c0), in, m[j]);
+    }
+}
+
+/* ------------------------------------------------------------ vertical families */
+
+/* Links (r, c)-(r + gap, c), rows in order, thread t's columns. */
+ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int from,
+                                       int to)
+{
+    const int cols = r->cols;
+    const size_t base = (size_t)(gap == 1 ? cloth_link_below(c, 0, 0) : cloth_link_bend_below(c, 0, 0));
+    float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;
+    const float *restrict w = c->inv_mass, *restrict rest_length = c->rest_length;
+    for (int row = 0; row + gap < r->rows; row++)
+        for (int b = from; b < to; b++) {
+            const int c0 = 16 * b;
+            const size_t pa = (size_t)row * (size_t)cols + (size_t)c0, pb = pa + (size_t)gap * (size_t)cols;
+            const size_t l = base + pa;
+            __mmask16 in = column_mask(c0, cols);
+            __mmask16 torn = _mm_mask_test_epi8_mask(in, _mm_maskz_loadu_epi8(in, c->torn + l), _mm_set1_epi8(-1));
+            __mmask16 live = in & (__mmask16)~torn;
+            if (!live)
+                continue;
+            /* whole vectors where the row has 16 columns left: a masked
+             * store is not forwarded to the next row's loads of it */
+            Ends ea, eb;
+            if (in == 0xffff) {
+                ea = (Ends){_mm512_loadu_ps(x + pa), _mm512_loadu_ps(y + pa), _mm512_loadu_ps(z + pa),
+                            _mm512_loadu_ps(w + pa)};
+                eb = (Ends){_mm512_loadu_ps(x + pb), _mm512_loadu_ps(y + pb), _mm512_loadu_ps(z + pb),
+                            _mm512_loadu_ps(w + pb)};
+            } else {
+                ea = (Ends){_mm512_maskz_loadu_ps(in, x + pa), _mm512_maskz_loadu_ps(in, y + pa),
+                            _mm512_maskz_loadu_ps(in, z + pa), _mm512_maskz_loadu_ps(in, w + pa)};
+                eb = (Ends){_mm512_maskz_loadu_ps(in, x + pb), _mm512_maskz_loadu_ps(in, y + pb),
+                            _mm512_maskz_loadu_ps(in, z + pb), _mm512_maskz_loadu_ps(in, w + pb)};
+            }
+            __m512 rest = _mm512_maskz_loadu_ps(live, rest_length + l);
+            __m512 multiplier = f->xpbd ? _mm512_maskz_loadu_ps(live, lambda + l) : _mm512_setzero_ps();
+            solve(&ea, &eb, rest, live, f, &multiplier);
+            if (in == 0xffff) {
+                _mm512_storeu_ps(x + pa, ea.x), _mm512_storeu_ps(y + pa, ea.y), _mm512_storeu_ps(z + pa, ea.z);
+                _mm512_storeu_ps(x + pb, eb.x), _mm512_storeu_ps(y + pb, eb.y), _mm512_storeu_ps(z + pb, eb.z);
+            } else {
+                _mm512_mask_storeu_ps(x + pa, in, ea.x), _mm512_mask_storeu_ps(y + pa, in, ea.y);
+                _mm512_mask_storeu_ps(z + pa, in, ea.z);
+                _mm512_mask_storeu_ps(x + pb, in, eb.x), _mm512_mask_storeu_ps(y + pb, in, eb.y);
+                _mm512_mask_storeu_ps(z + pb, in, eb.z);
+            }
+            if (f->xpbd)
+                _mm512_mask_storeu_ps(lambda + l, live, multiplier);
+        }
+}
+
+/* The column blocks of a vertical family, V_CHUNK at a time, each to the
+ * thread that takes it first (a thread slowed by other work takes fewer):
+ * columns share no link of these families. */
+static void vertical_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int phase, int threads)
+{
+    const int blocks = (r->cols + 15) / 16;
+    int chunks = (blocks + V_CHUNK - 1) / V_CHUNK;
+    chunks = chunks >= threads ? chunks : threads < blocks ? threads : blocks;
+    for (int u; (u = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < chunks;)
+        vertical_chunk(r, c, lambda, f, gap, u * blocks / chunks, (u + 1) * blocks / chunks);
+}
+
+/* ------------------------------------------------------------ horizontal families */
+
+typedef struct HorizontalStrip {
+    int r0, n;                /* rows r0 .. r0 + n - 1 */
+    float *buffer;            /* x, y, z, inverse mass: H_COORD floats each */
+    const float *rest;        /* at key 0 */
+    const uint16_t *live;     /* at key 0 */
+    __m512i lambda_at;        /* the multiplier of lane j's link at key 0 (key k: + k) */
+} HorizontalStrip;
+
+/* Step t of a strip: the links from column t to t + gap. The link at t +
+ * gap reads what this one stores (a load of what was just stored, whole:
+ * the processor forwards it). */
+ROWS_INLINE void horizontal_step(const HorizontalStrip *s, int t, int gap, const Family *f, float *lambda)
+{
+    const __mmask16 live = s->live[t];
+    if (!live)
+        return;
+    float *pa = s->buffer + (t & (RING - 1)) * H_STRIDE, *pb = s->buffer + ((t + gap) & (RING - 1)) * H_STRIDE;
+    Ends a = {_mm512_load_ps(pa), _mm512_load_ps(pa + H_COORD), _mm512_load_ps(pa + 2 * H_COORD),
+              _mm512_load_ps(pa + 3 * H_COORD)};
+    Ends b = {_mm512_load_ps(pb), _mm512_load_ps(pb + H_COORD), _mm512_load_ps(pb + 2 * H_COORD),
+              _mm512_load_ps(pb + 3 * H_COORD)};
+    __m512 rest = _mm512_load_ps(s->rest + (size_t)t * 16);
+    __m512 multiplier = _mm512_setzero_ps();
+    __m512i index = _mm512_add_epi32(s->lambda_at, _mm512_set1_epi32(t));
+    if (f->xpbd)
+        multiplier = _mm512_mask_i32gather_ps(multiplier, live, index, lambda, 4);
+    solve(&a, &b, rest, live, f, &multiplier);
+    _mm512_store_ps(pa, a.x), _mm512_store_ps(pa + H_COORD, a.y), _mm512_store_ps(pa + 2 * H_COORD, a.z);
+    _mm512_store_ps(pb, b.x), _mm512_store_ps(pb + H_COORD, b.y), _mm512_store_ps(pb + 2 * H_COORD, b.z);
+    if (f->xpbd)
+        _mm512_mask_i32scatter_ps(lambda, live, index, multiplier, 4);
+}
+
+/* Copy task `task` of a strip's block `block` (see the walks below):
+ * tasks 0 to 2 write x, y, z of block - 1 back to the cloth, tasks 3 to 6
+ * read x, y, z and the inverse masses of block + 1 into the slots block -
+ * 1 had (a coordinate's slots are written back before they are reused).
+ * Not inlined: a step keeps nothing in registers across it. */
+__attribute__((noinline)) ROWS_TARGET static void horizontal_task(const HorizontalStrip *s, Cloth *c, int keys,
+                                                                  int block, int task)
+{
+    float *coord[4] = {c->x, c->y, c->z, c->inv_mass};
+    if (task < 3 && block >= 1)
+        strip_out(coord[task], c->cols, s->r0, s->n, 16 * (block - 1), 0, s->buffer + task * H_COORD, H_STRIDE);
+    else if (task >= 3 && 16 * (block + 1) < keys)
+        strip_in(coord[task - 3], c->cols, s->r0, s->n, 16 * (block + 1), 0, s->buffer + (task - 3) * H_COORD,
+                 H_STRIDE);
+}
+
+/* Strips first .. first + count - 1 (count up to H_GROUP) of a horizontal
+ * family, walked side by side. The copies in and out of the buffers are
+ * spread among the steps (a task every other step, done by step 13,
+ * before a step reads the next block): a step waits on its square root
+ * and division, a copy on the shuffle port, and so the processor does
+ * both at once instead of one after the other. */
+ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family,
+                                         int first, int count, float *scratch)
+{
+    const int gap = family + 1, cols = r->cols, keys = r->h_keys, blocks = keys / 16;
+    float *coord[4] = {c->x, c->y, c->z, c->inv_mass};
+    const int row_links = cols - gap; /* links a row: the multipliers' row stride */
+    const int base = family == 0 ? 0 : cloth_link_bend_right(c, 0, 0);
+    HorizontalStrip strip[H_GROUP];
+    for (int k = 0; k < count; k++) {
+        HorizontalStrip *s = &strip[k];
+        int index = first + k;
+        s->r0 = 16 * index;
+        s->n = r->rows - s->r0 < 16 ? r->rows - s->r0 : 16;
+        s->buffer = scratch + (size_t)k * 4 * H_COORD;
+        s->rest = r->h_rest[family] + (size_t)index * (size_t)keys * 16;
+        s->live = r->h_live[family] + (size_t)index * (size_t)keys;
+        s->lambda_at = _mm512_add_epi32(
+            _mm512_set1_epi32(base + s->r0 * row_links),
+            _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                               _mm512_set1_epi32(row_links)));
+        for (int q = 0; q < 4; q++) {
+            strip_in(coord[q], cols, s->r0, s->n, 0, 0, s->buffer + q * H_COORD, H_STRIDE);
+            if (blocks > 1)
+                strip_in(coord[q], cols, s->r0, s->n, 16, 0, s->buffer + q * H_COORD, H_STRIDE);
+        }
+    }
+    for (int block = 0; block < blocks; block++) {
+        const int k0 = 16 * block;
+        for (int i = 0; i < 16; i++) {
+#pragma GCC unroll 4
+            for (int k = 0; k < H_GROUP; k++)
+                if (k < count)
+                    horizontal_step(&strip[k], k0 + i, gap, f, lambda);
+            if (block > 0 && i % 2 == 0 && i < 14)
+                for (int k = 0; k < count; k++)
+                    horizontal_task(&strip[k], c, keys, block, i / 2);
+        }
+    }
+    for (int k = 0; k < count; k++)
+        for (int task = 0; task < 3; task++)
+            horizontal_task(&strip[k], c, keys, blocks, task);
+}
+
+/* The strips of a horizontal family in groups of up to H_GROUP, each to
+ * the thread that takes it first: strips share no link of these families. */
+static void horizontal_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family, int phase,
+                              float *scratch)
+{
+    if (r->cols <= family + 1)
+        return; /* no links */
+    const int n = r->strips, groups = (n + H_GROUP - 1) / H_GROUP;
+    for (int g; (g = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < groups;)
+        horizontal_group(r, c, lambda, f, family, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch);
+}
+
+/* ------------------------------------------------------------ shear */
+
+typedef struct ShearStrip {
+    int index, r0, n;     /* strip index; rows r0 .. r0 + n - 1 (n up to 17: the row below) */
+    float *buffer;        /* x, y, z, inverse mass: S_COORD floats each */
+    const float *rest;    /* at key 0: d1's 16 lanes, then d2's */
+    const uint16_t *live; /* at key 0: d1, d2 */
+    __m512i lambda_at;    /* d1's multiplier of lane j at key 0 (key k: + 2k; d2: + 1) */
+    /* what a step hands the next in registers (see shear_step) */
+    __m512 top_x, top_y, top_z, below_x, below_y, below_z, carry_x, carry_y, carry_z;
+} ShearStrip;
+
+/* The 17th lane (the row below a shear strip, the bottom ends of its last
+ * row) of keys k0 .. k0 + 15 (k0 a multiple of 16: slots in a run of the
+ * ring): particle (row, k - 32), from one row of the cloth. */
+ROWS_INLINE void below_in(float *v, int cols, int row, int k0, float *buffer)
+{
+    const __mmask16 in = column_mask(k0 - 32, cols);
+    const __m512 values = in ? _mm512_maskz_loadu_ps(in, row_at(v, cols, row, k0 - 32)) : _mm512_setzero_ps();
+    const __m512i slots = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                             _mm512_set1_epi32(S_STRIDE));
+    _mm512_i32scatter_ps(buffer + (k0 & (RING - 1)) * S_STRIDE + 16, slots, values, 4);
+}
+
+ROWS_INLINE void below_out(float *v, int cols, int row, int k0, const float *buffer)
+{
+    const __mmask16 in = column_mask(k0 - 32, cols);
+    if (!in)
+        return;
+    const __m512i slots = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                             _mm512_set1_epi32(S_STRIDE));
+    const __m512 values =
+        _mm512_mask_i32gather_ps(_mm512_setzero_ps(), in, slots, buffer + (k0 & (RING - 1)) * S_STRIDE + 16, 4);
+    _mm512_mask_storeu_ps(row_at(v, cols, row, k0 - 32), in, values);
+}
+
+/* Lane 0 from a broadcast of `first`, lanes 1 .. 15 from v's lanes 0 .. 14. */
+ROWS_INLINE __m512 shift_up(__m512 v, float first)
+{
+    return _mm512_castsi512_ps(
+        _mm512_alignr_epi32(_mm512_castps_si512(v), _mm512_castps_si512(_mm512_set1_ps(first)), 15));
+}
+
+/* Step t of a shear strip: lane j does cell (r0 + j, t - 2j). Lane j's
+ * ends, as keys of the buffer (key k, lane j: particle (r0 + j, k - 2j)):
+ * d1's top (r0 + j, t - 2j) is key t, lane j; d2's top key t + 1, lane j;
+ * d2's bottom (r0 + j + 1, t - 2j) key t + 2, lane j + 1; d1's bottom key
+ * t + 3, lane j + 1. The positions a step changes that the next reads stay
+ * in registers: d2's top becomes the next d1's top, d1's bottom the next
+ * d2's bottom, and d2's bottom, one lane up, the next d2's top (lane 0, row
+ * r0, comes from the buffer: no lane wrote it yet). Only d1's top (then
+ * final: key t, lanes 0 to 15) and d2's bottom (for lane 16, the row
+ * below, then final) are stored; d1's bottom is fresh from the buffer. */
+ROWS_INLINE void shear_step(ShearStrip *s, int t, const Family *f, float *lambda)
+{
+    float *p0 = s->buffer + (t & (RING - 1)) * S_STRIDE, *p1 = s->buffer + ((t + 1) & (RING - 1)) * S_STRIDE;
+    float *p2 = s->buffer + ((t + 2) & (RING - 1)) * S_STRIDE, *p3 = s->buffer + ((t + 3) & (RING - 1)) * S_STRIDE;
+    Ends top1 = {s->top_x, s->top_y, s->top_z, _mm512_load_ps(p0 + 3 * S_COORD)};
+    Ends top2 = {shift_up(s->carry_x, p1[0]), shift_up(s->carry_y, p1[S_COORD]), shift_up(s->carry_z, p1[2 * S_COORD]),
+                 _mm512_load_ps(p1 + 3 * S_COORD)};
+    Ends bottom2 = {s->below_x, s->below_y, s->below_z, _mm512_loadu_ps(p2 + 3 * S_COORD + 1)};
+    Ends bottom1 = {_mm512_loadu_ps(p3 + 1), _mm512_loadu_ps(p3 + S_COORD + 1), _mm512_loadu_ps(p3 + 2 * S_COORD + 1),
+                    _mm512_loadu_ps(p3 + 3 * S_COORD + 1)};
+    const __mmask16 live1 = s->live[2 * t], live2 = s->live[2 * t + 1];
+    const __m512i index = _mm512_add_epi32(s->lambda_at, _mm512_set1_epi32(2 * t));
+    if (live1) {
+        __m512 multiplier = _mm512_setzero_ps();
+        if (f->xpbd)
+            multiplier = _mm512_mask_i32gather_ps(multiplier, live1, index, lambda, 4);
+        solve(&top1, &bottom1, _mm512_load_ps(s->rest + (size_t)t * 32), live1, f, &multiplier);
+        if (f->xpbd)
+            _mm512_mask_i32scatter_ps(lambda, live1, index, multiplier, 4);
+    }
+    if (live2) {
+        const __m512i index2 = _mm512_add_epi32(index, _mm512_set1_epi32(1));
+        __m512 multiplier = _mm512_setzero_ps();
+        if (f->xpbd)
+            multiplier = _mm512_mask_i32gather_ps(multiplier, live2, index2, lambda, 4);
+        solve(&top2, &bottom2, _mm512_load_ps(s->rest + (size_t)t * 32 + 16), live2, f, &multiplier);
+        if (f->xpbd)
+            _mm512_mask_i32scatter_ps(lambda, live2, index2, multiplier, 4);
+    }
+    _mm512_store_ps(p0, top1.x), _mm512_store_ps(p0 + S_COORD, top1.y), _mm512_store_ps(p0 + 2 * S_COORD, top1.z);
+    _mm512_storeu_ps(p2 + 1, bottom2.x), _mm512_storeu_ps(p2 + S_COORD + 1, bottom2.y);
+    _mm512_storeu_ps(p2 + 2 * S_COORD + 1, bottom2.z);
+    s->top_x = top2.x, s->top_y = top2.y, s->top_z = top2.z;
+    s->below_x = bottom1.x, s->below_y = bottom1.y, s->below_z = bottom1.z;
+    s->carry_x = bottom2.x, s->carry_y = bottom2.y, s->carry_z = bottom2.z;
+}
+
+ROWS_INLINE void pause_a_little(int *spins)
+{
+    if (++*spins < WAIT_SPINS)
+        __builtin_ia32_pause();
+    else
+        sched_yield();
+}
+
+/* Keys k0 .. k0 + 15 of a shear strip from the cloth (x, y, z, inverse
+ * mass, with the row below), or back (x, y, z). */
+ROWS_INLINE void shear_in(Cloth *c, const ShearStrip *s, int k0)
+{
+    float *coord[4] = {c->x, c->y, c->z, c->inv_mass};
+    for (int q = 0; q < 4; q++) {
+        strip_in(coord[q], c->cols, s->r0, s->n, k0, 2, s->buffer + q * S_COORD, S_STRIDE);
+        if (s->n > 16)
+            below_in(coord[q], c->cols, s->r0 + 16, k0, s->buffer + q * S_COORD);
+    }
+}
+
+ROWS_INLINE void shear_out(Cloth *c, const ShearStrip *s, int k0)
+{
+    float *coord[3] = {c->x, c->y, c->z};
+    for (int q = 0; q < 3; q++) {
+        strip_out(coord[q], c->cols, s->r0, s->n, k0, 2, s->buffer + q * S_COORD, S_STRIDE);
+        if (s->n > 16)
+            below_out(coord[q], c->cols, s->r0 + 16, k0, s->buffer + q * S_COORD);
+    }
+}
+
+/* Shear strips first .. first + count - 1 (count up to S_GROUP), each
+ * S_LAG blocks behind the one above it. */
+ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int first, int count,
+                                    float *scratch, unsigned serial)
+{
+    const int cols = r->cols, keys = r->s_keys, blocks = keys / 16;
+    const unsigned base = serial * (unsigned)(blocks + 1);
+    const int links_base = cloth_link_shear(c, 0, 0, 0);
+    ShearStrip strip[S_GROUP];
+    for (int k = 0; k < count; k++) {
+        ShearStrip *s = &strip[k];
+        s->index = first + k;
+        s->r0 = 16 * s->index;
+        s->n = r->rows - s->r0 < 17 ? r->rows - s->r0 : 17;
+        s->buffer = scratch + (size_t)k * 4 * S_COORD;
+        s->rest = r->s_rest + (size_t)s->index * (size_t)keys * 32;
+        s->live = r->s_live + (size_t)s->index * (size_t)keys * 2;
+        /* d1 of cell (r0 + j, k - 2j): links_base + 2 ((r0 + j)(cols - 1) + k - 2j) */
+        const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        s->lambda_at = _mm512_add_epi32(_mm512_set1_epi32(links_base + 2 * s->r0 * (cols - 1)),
+                                        _mm512_mullo_epi32(lane, _mm512_set1_epi32(2 * (cols - 1) - 4)));
+    }
+    for (int step = 0; step < blocks + S_LAG * (count - 1); step++) {
+        for (int k = 0; k < count; k++) {
+            ShearStrip *s = &strip[k];
+            const int block = step - S_LAG * k;
+            if (block < 0 || block >= blocks)
+                continue;
+            if (k == 0 && s->index > 0) {
+                /* the strip above has written back the blocks this one reads
+                 * (its last lane, two blocks on) and read what it will write */
+                const unsigned wanted = base + (unsigned)(block + 4 < blocks ? block + 4 : blocks);
+                const atomic_uint *done = &r->done[s->index - 1].done;
+                int spins = 0;
+                while ((int)(atomic_load_explicit(done, memory_order_acquire) - wanted) < 0)
+                    pause_a_little(&spins);
+            }
+            if (block == 0) {
+                shear_in(c, s, 0);
+                if (blocks > 1)
+                    shear_in(c, s, 16);
+                /* the registers step 0 expects (see shear_step) */
+                const float *p0 = s->buffer, *p1 = s->buffer + S_STRIDE, *p2 = s->buffer + 2 * S_STRIDE;
+                s->top_x = _mm512_load_ps(p0), s->top_y = _mm512_load_ps(p0 + S_COORD);
+                s->top_z = _mm512_load_ps(p0 + 2 * S_COORD);
+                s->carry_x = _mm512_loadu_ps(p1 + 1), s->carry_y = _mm512_loadu_ps(p1 + S_COORD + 1);
+                s->carry_z = _mm512_loadu_ps(p1 + 2 * S_COORD + 1);
+                s->below_x = _mm512_loadu_ps(p2 + 1), s->below_y = _mm512_loadu_ps(p2 + S_COORD + 1);
+                s->below_z = _mm512_loadu_ps(p2 + 2 * S_COORD + 1);
+            } else if (block + 1 < blocks) {
+                shear_in(c, s, 16 * (block + 1));
+            }
+        }
+        for (int i = 0; i < 16; i++) {
+#pragma GCC unroll 3
+            for (int k = 0; k < S_GROUP; k++) {
+                const int block = step - S_LAG * k;
+                if (k < count && block >= 0 && block < blocks)
+                    shear_step(&strip[k], 16 * block + i, f, lambda);
+            }
+        }
+        for (int k = 0; k < count; k++) {
+            const int block = step - S_LAG * k;
+            if (block < 0 || block >= blocks)
+                continue;
+            shear_out(c, &strip[k], 16 * block);
+            atomic_store_explicit(&r->done[strip[k].index].done, base + (unsigned)block + 1, memory_order_release);
+        }
+    }
+}
+
+/* The shear strips in groups of up to S_GROUP, taken in order by the
+ * threads as they come: a group waits only for the one before it, which
+ * is being walked (so no thread waits for one that waits for it). */
+static void shear_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, float *scratch, unsigned serial)
+{
+    const int n = r->s_strips, groups = (n + S_GROUP - 1) / S_GROUP;
+    for (int g; (g = atomic_fetch_add_explicit(&r->taken[PHASE_SHEAR].next, 1, memory_order_relaxed)) < groups;)
+        shear_group(r, c, lambda, f, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch, serial);
+}
+
+/* ------------------------------------------------------------ the pass */
+
+ROWS_TARGET static Family family_of(const RelaxPassConstants *p, int family)
+{
+    return (Family){_mm512_set1_ps(p->k[family]), _mm512_set1_ps(p->alpha[family]), p->xpbd};
+}
+
+ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const RelaxPassConstants *p, int t,
+                                int threads, RelaxPool *pool, unsigned serial)
+{
+    assert(r->fresh && !p->kept && !p->jacobi && t < r->threads && threads <= r->threads);
+    float *scratch = r->scratch + (size_t)t * SCRATCH_FLOATS;
+    bool ran = false; /* a family before this one: wait for every thread to finish it */
+    /* the plain loop skips a family whose k is not above 0 */
+    if (!(p->k[LINK_STRUCTURAL] <= 0.0f)) {
+        Family f = family_of(p, LINK_STRUCTURAL);
+        horizontal_family(r, c, lambda, &f, 0, PHASE_ACROSS, scratch);
+        relax_pool_barrier(pool);
+        vertical_family(r, c, lambda, &f, 1, PHASE_DOWN, threads);
+        ran = true;
+    }
+    if (!(p->k[LINK_SHEAR] <= 0.0f)) {
+        if (ran)
+            relax_pool_barrier(pool);
+        Family f = family_of(p, LINK_SHEAR);
+        shear_family(r, c, lambda, &f, scratch, serial);
+        ran = true;
+    }
+    if (!(p->k[LINK_BEND] <= 0.0f)) {
+        if (ran)
+            relax_pool_barrier(pool);
+        Family f = family_of(p, LINK_BEND);
+        horizontal_family(r, c, lambda, &f, 1, PHASE_BEND_ACROSS, scratch);
+        relax_pool_barrier(pool);
+        vertical_family(r, c, lambda, &f, 2, PHASE_BEND_DOWN, threads);
+    }
+}
+
+#else
+
+void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const RelaxPassConstants *p, int t, int threads,
+                    RelaxPool *pool, unsigned serial)
+{
+    (void)r, (void)c, (void)lambda, (void)p, (void)t, (void)threads, (void)pool, (void)serial;
+    assert(!"relax_rows_create returns NULL here");
+}
+
+#endif
