@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cloth.h"
@@ -266,6 +267,23 @@ bool solver_set_threads(Solver *solver, int threads);
  * colored order then shares a large cloth's passes among them. The results
  * are the same bits on any count; if threads cannot start, fewer run. */
 void solver_use_all_cores(Solver *solver);
+
+/* The solver's state as bytes: every value a step reads that an earlier
+ * step or setting left behind (the settings, the cloth's particles and
+ * links, the clock, the explosion, the shuffled order and its generator,
+ * the grab), and nothing a step rewrites before it reads it (forces,
+ * corrections, the wind). Two solvers whose states are the same bytes
+ * step to the same bits, so a state can stand for its solver: the
+ * checker remembers runs by them (lesson/run_cache.h). The state is whole
+ * between steps (phase PHASE_BETWEEN_SUBSTEPS, substep 0): inside a step,
+ * part of it is in scratch left out here. solver_state_size is how many
+ * bytes solver_state_save writes; solver_state_load puts saved bytes back
+ * into a solver whose cloth was built from the same settings that rebuild
+ * it (params.h, EFFECT_REBUILD: the grid, the spacing, the seed of its
+ * gusts), the live settings included. No allocation in any of the three. */
+size_t solver_state_size(const Solver *solver);
+void solver_state_save(const Solver *solver, unsigned char *out);
+void solver_state_load(Solver *solver, const unsigned char *in);
 
 /* The collider params describe, where it is now. */
 void solver_collider(const Solver *solver, Collider *out);
