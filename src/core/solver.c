@@ -95,6 +95,8 @@ static void free_scratch(Solver *s)
 {
     free(s->fx), free(s->fy), free(s->fz);
     free(s->jx), free(s->jy), free(s->jz), free(s->jacobi_count);
+    free(s->limit_moved), free(s->limit_checked);
+    free(s->pull_x), free(s->pull_y), free(s->pull_z), free(s->pulls);
     free(s->link_order), free(s->lambda);
     free(s->good_x), free(s->good_y), free(s->good_z);
     free(s->blown_x), free(s->blown_y), free(s->blown_z);
@@ -107,6 +109,9 @@ static void free_scratch(Solver *s)
     s->relax_fast = NULL;
     s->fx = s->fy = s->fz = s->jx = s->jy = s->jz = NULL;
     s->jacobi_count = NULL;
+    s->limit_moved = s->limit_checked = NULL;
+    s->pull_x = s->pull_y = s->pull_z = NULL;
+    s->pulls = NULL;
     s->link_order = NULL;
     s->lambda = s->good_x = s->good_y = s->good_z = s->wind_x_at = s->wind_z_at = NULL;
     s->blown_x = s->blown_y = s->blown_z = NULL;
@@ -124,6 +129,12 @@ static bool alloc_scratch(Solver *s)
     for (size_t i = 0; i < sizeof per_particle / sizeof per_particle[0]; i++)
         ok &= (*per_particle[i] = calloc(n, sizeof(float))) != NULL;
     ok &= (s->jacobi_count = calloc(n, sizeof(uint16_t))) != NULL;
+    ok &= (s->limit_moved = calloc(n, sizeof(uint32_t))) != NULL;
+    ok &= (s->limit_checked = calloc(l, sizeof(uint32_t))) != NULL;
+    ok &= (s->pull_x = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->pull_y = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->pull_z = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->pulls = calloc(l, 1)) != NULL;
     ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
     size_t cells = (size_t)(s->cloth->cols - 1) * (size_t)(s->cloth->rows - 1);
@@ -200,6 +211,10 @@ static bool build(Solver *s)
     cloth_destroy(old);
     for (int l = 0; l < cloth->link_count; l++)
         s->link_order[l] = (uint32_t)l;
+    s->structural_end = 0;
+    for (int l = 0; l < cloth->link_count; l++)
+        if (cloth->family[l] == LINK_STRUCTURAL)
+            s->structural_end = l + 1;
     setup_turbulence(s);
     compute_rest_extent(s);
     s->time = 0.0;
@@ -464,31 +479,27 @@ static void add_wind(Solver *s)
     solver_wind_to_particles(s, 0, s->cloth->count);
 }
 
+static void spring_link_forces(const Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta);
+
 /* Hooke springs with a dashpot along each link. The dashpot's coefficient
- * is spring_damping times the critical value for the link's two masses. */
+ * is spring_damping times the critical value for the link's two masses.
+ * Each link's pull is worked out first, several links at a time
+ * (spring_link_forces), then added to its two particles link after link
+ * in the listed order, as one loop doing both did: the same bits. */
 static void add_springs(Solver *s)
 {
     Cloth *c = s->cloth;
     float spring[LINK_FAMILY_COUNT];
     for (int f = 0; f < LINK_FAMILY_COUNT; f++)
         spring[f] = solver_family_spring(s, f);
-    float zeta = (float)s->params.spring_damping;
+    spring_link_forces(s, spring, (float)s->params.spring_damping);
+    const float *pull_x = s->pull_x, *pull_y = s->pull_y, *pull_z = s->pull_z;
     for (int l = 0; l < c->link_count; l++) {
-        float k = spring[c->family[l]];
-        if (c->torn[l] || k <= 0.0f)
+        if (!s->pulls[l])
             continue;
         uint32_t a = c->link_a[l], b = c->link_b[l];
-        float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
-        float length = sqrtf(dx * dx + dy * dy + dz * dz);
-        if (length < 1e-12f)
-            continue;
-        float nx = dx / length, ny = dy / length, nz = dz / length;
-        float closing = (c->vx[b] - c->vx[a]) * nx + (c->vy[b] - c->vy[a]) * ny + (c->vz[b] - c->vz[a]) * nz;
-        float reduced = c->mass[a] * c->mass[b] / (c->mass[a] + c->mass[b]);
-        float dashpot = 2.0f * zeta * sqrtf(k * reduced);
-        float tension = k * (length - c->rest_length[l]) + dashpot * closing;
-        s->fx[a] += tension * nx, s->fy[a] += tension * ny, s->fz[a] += tension * nz;
-        s->fx[b] -= tension * nx, s->fy[b] -= tension * ny, s->fz[b] -= tension * nz;
+        s->fx[a] += pull_x[l], s->fy[a] += pull_y[l], s->fz[a] += pull_z[l];
+        s->fx[b] -= pull_x[l], s->fy[b] -= pull_y[l], s->fz[b] -= pull_z[l];
     }
 }
 
@@ -629,6 +640,43 @@ PARTICLE_LOOP static void integrate_verlet(Coordinate c, double h, double decay,
         c.px[i] = pick(moves, x0, c.px[i]), c.pr[i] = pick_double(moves2, r0, c.pr[i]);
         c.x[i] = pick(moves, nx, x0), c.r[i] = pick_double(moves2, nr, r0);
     }
+}
+
+/* A spring's arithmetic, link by link (add_springs): the pull on its first
+ * particle (tension times the unit vector along it; the second particle
+ * gets its opposite) into pull_x / y / z, and in pulls whether it pulls at
+ * all (not torn, a stiffness, a length). Without branches, so that it runs
+ * several links at a time: the same operations in every lane. (Its square
+ * roots go several at a time because solver.c is built without errno for
+ * them, Makefile: they take no negative number, a sum of squares or k >= 0
+ * times a positive mass.) */
+PARTICLE_LOOP static void spring_links(const uint32_t *restrict link_a, const uint32_t *restrict link_b, const uint8_t *restrict family,
+             const uint8_t *restrict torn, const float *restrict rest, const float *restrict x,
+             const float *restrict y, const float *restrict z, const float *restrict vx, const float *restrict vy,
+             const float *restrict vz, const float *restrict mass, const float *restrict spring, float zeta,
+             float *restrict pull_x, float *restrict pull_y, float *restrict pull_z, uint8_t *restrict pulls,
+             int count)
+{
+    for (int l = 0; l < count; l++) {
+        float k = spring[family[l]];
+        uint32_t a = link_a[l], b = link_b[l];
+        float dx = x[b] - x[a], dy = y[b] - y[a], dz = z[b] - z[a];
+        float length = sqrtf(dx * dx + dy * dy + dz * dz);
+        float nx = dx / length, ny = dy / length, nz = dz / length;
+        float closing = (vx[b] - vx[a]) * nx + (vy[b] - vy[a]) * ny + (vz[b] - vz[a]) * nz;
+        float reduced = mass[a] * mass[b] / (mass[a] + mass[b]);
+        float dashpot = 2.0f * zeta * sqrtf(k * reduced);
+        float tension = k * (length - rest[l]) + dashpot * closing;
+        pull_x[l] = tension * nx, pull_y[l] = tension * ny, pull_z[l] = tension * nz;
+        pulls[l] = (uint8_t)((torn[l] == 0) & (k > 0.0f) & !(length < 1e-12f));
+    }
+}
+
+static void spring_link_forces(const Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+{
+    const Cloth *c = s->cloth;
+    spring_links(c->link_a, c->link_b, c->family, c->torn, c->rest_length, c->x, c->y, c->z, c->vx, c->vy, c->vz,
+                 c->mass, spring, zeta, s->pull_x, s->pull_y, s->pull_z, s->pulls, c->link_count);
 }
 
 static Coordinate coordinate(Solver *s, int k)
@@ -855,7 +903,14 @@ static void project_links(Solver *s, float h, bool fast)
 /* Provot 1995: no structural link may end longer than (1 + strain_limit)
  * times its rest length. Over-long links are pulled back to exactly that
  * length, pass after pass, until every one is within the limit. The moves
- * are summed into jx/jy/jz so velocity-carrying integrators can follow. */
+ * are summed into jx/jy/jz so velocity-carrying integrators can follow.
+ *
+ * A soft cloth takes a couple of hundred passes a substep, and most links
+ * are within the limit in most of them: a link found within it whose two
+ * particles have not moved since is within it still, and is passed over
+ * without measuring it again (the same outcome, so the same bits). Moves
+ * are counted (tick); limit_moved holds the count at each particle's last
+ * move, limit_checked the count when each link was last found within. */
 static void stage_strain_limit(Solver *s)
 {
     Cloth *c = s->cloth;
@@ -863,20 +918,28 @@ static void stage_strain_limit(Solver *s)
     memset(s->jx, 0, (size_t)c->count * sizeof(float));
     memset(s->jy, 0, (size_t)c->count * sizeof(float));
     memset(s->jz, 0, (size_t)c->count * sizeof(float));
+    uint32_t *moved = s->limit_moved, *checked = s->limit_checked;
+    memset(moved, 0, (size_t)c->count * sizeof *moved);
+    memset(checked, 0, (size_t)s->structural_end * sizeof *checked);
+    uint32_t tick = 1; /* above every stamp: nothing counts as checked yet */
     for (int pass = 0; pass < STRAIN_LIMIT_PASSES; pass++) {
         float worst = 0.0f;
-        for (int l = 0; l < c->link_count; l++) {
+        for (int l = 0; l < s->structural_end; l++) {
             if (c->family[l] != LINK_STRUCTURAL || c->torn[l])
                 continue;
             uint32_t a = c->link_a[l], b = c->link_b[l];
+            if (checked[l] > moved[a] && checked[l] > moved[b])
+                continue; /* within the limit when last measured, and neither end has moved since */
             float wa = c->inv_mass[a], wb = c->inv_mass[b], w = wa + wb;
             if (w == 0.0f)
                 continue;
             float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
             float length = sqrtf(dx * dx + dy * dy + dz * dz);
             float longest = c->rest_length[l] * limit;
-            if (length <= longest)
+            if (length <= longest) {
+                checked[l] = tick;
                 continue;
+            }
             float over = length / longest - 1.0f;
             if (over > worst)
                 worst = over;
@@ -888,6 +951,7 @@ static void stage_strain_limit(Solver *s)
             c->x[b] -= bx, c->y[b] -= by, c->z[b] -= bz;
             s->jx[a] += ax, s->jy[a] += ay, s->jz[a] += az;
             s->jx[b] -= bx, s->jy[b] -= by, s->jz[b] -= bz;
+            moved[a] = moved[b] = tick++;
         }
         if (worst <= STRAIN_LIMIT_TOLERANCE)
             break;

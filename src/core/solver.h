@@ -97,6 +97,13 @@ typedef struct Solver {
     float *fx, *fy, *fz;          /* force accumulators, N */
     float *jx, *jy, *jz;          /* Jacobi corrections */
     uint16_t *jacobi_count;       /* links touching each particle */
+    /* the strain limit's bookkeeping (solver.c, stage_strain_limit): when
+     * each particle last moved, and when each structural link was last
+     * found within the limit, counted in the limit's moves */
+    uint32_t *limit_moved, *limit_checked;
+    int structural_end; /* one past the last structural link (cloth_create lists them first) */
+    float *pull_x, *pull_y, *pull_z; /* springs: each link's pull on its first particle, N */
+    uint8_t *pulls;                  /* and whether it pulls at all */
     uint32_t *link_order;         /* the order links are visited in */
     float *lambda;                /* XPBD multipliers, one per link */
     float *good_x, *good_y, *good_z; /* positions at the start of the step */
