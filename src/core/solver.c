@@ -493,13 +493,18 @@ static void add_springs(Solver *s)
     for (int f = 0; f < LINK_FAMILY_COUNT; f++)
         spring[f] = solver_family_spring(s, f);
     spring_link_forces(s, spring, (float)s->params.spring_damping);
-    const float *pull_x = s->pull_x, *pull_y = s->pull_y, *pull_z = s->pull_z;
+    /* in locals: the compiler cannot tell the forces from the arrays the
+     * loop reads, and would fetch every pointer again after each store */
+    const float *restrict pull_x = s->pull_x, *restrict pull_y = s->pull_y, *restrict pull_z = s->pull_z;
+    const uint8_t *restrict pulls = s->pulls;
+    const uint32_t *restrict link_a = c->link_a, *restrict link_b = c->link_b;
+    float *restrict fx = s->fx, *restrict fy = s->fy, *restrict fz = s->fz;
     for (int l = 0; l < c->link_count; l++) {
-        if (!s->pulls[l])
+        if (!pulls[l])
             continue;
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        s->fx[a] += pull_x[l], s->fy[a] += pull_y[l], s->fz[a] += pull_z[l];
-        s->fx[b] -= pull_x[l], s->fy[b] -= pull_y[l], s->fz[b] -= pull_z[l];
+        uint32_t a = link_a[l], b = link_b[l];
+        fx[a] += pull_x[l], fy[a] += pull_y[l], fz[a] += pull_z[l];
+        fx[b] -= pull_x[l], fy[b] -= pull_y[l], fz[b] -= pull_z[l];
     }
 }
 
@@ -940,9 +945,13 @@ static void stage_strain_limit(Solver *s)
                 checked[l] = tick;
                 continue;
             }
-            float over = length / longest - 1.0f;
-            if (over > worst)
-                worst = over;
+            /* worst only decides whether another pass runs: once a link of
+             * this pass is past the tolerance, the others' need no division */
+            if (worst <= STRAIN_LIMIT_TOLERANCE) {
+                float over = length / longest - 1.0f;
+                if (over > worst)
+                    worst = over;
+            }
             /* aim a hair inside the limit so rounding cannot leave it over */
             float scale = (length - longest * (1.0f - 1e-5f)) / (length * w);
             float ax = wa * scale * dx, ay = wa * scale * dy, az = wa * scale * dz;
