@@ -44,14 +44,18 @@ static void play(Solver *solver, int64_t steps)
         solver_step(solver);
 }
 
+/* The longest run remembered from this start that is no longer than
+ * steps, or NULL. */
 static const RunEntry *find(const RunCache *cache, const unsigned char *start, size_t size, int64_t steps)
 {
+    const RunEntry *best = NULL;
     for (int k = 0; k < cache->count; k++) {
         const RunEntry *e = &cache->entries[k];
-        if (e->steps == steps && e->size == size && memcmp(e->start, start, size) == 0)
-            return e;
+        if (e->steps <= steps && (!best || e->steps > best->steps) && e->size == size &&
+            memcmp(e->start, start, size) == 0)
+            best = e;
     }
-    return NULL;
+    return best;
 }
 
 /* Keeps start and the solver's state now as a run of steps; takes start
@@ -95,13 +99,21 @@ void run_cache_steps(RunCache *cache, Solver *solver, int64_t steps)
     }
     solver_state_save(solver, start);
     const RunEntry *seen = find(cache, start, size, steps);
-    if (seen) {
+    if (seen && seen->steps == steps) {
         solver_state_load(solver, seen->end);
         cache->hits++;
         free(start);
         return;
     }
-    play(solver, steps);
+    /* a shorter run from here was played: on from where it ended (an
+     * exploded end steps no further, as the loop would not) */
+    int64_t done = 0;
+    if (seen) {
+        solver_state_load(solver, seen->end);
+        done = seen->steps;
+        cache->hits++;
+    }
+    play(solver, steps - done);
     remember(cache, start, size, solver, steps);
 }
 

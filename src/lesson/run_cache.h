@@ -6,7 +6,8 @@
  * differ), and a page that resets its panes runs an unchanged pane again.
  * The cache keeps each run's starting state (solver_state_save) and the
  * state it ended in; a run that starts from a state already seen, for as
- * many steps, loads the end instead of computing it. A lookup compares the
+ * many steps, loads the end instead of computing it, and one for more
+ * steps goes on from the end of the longest shorter one. A lookup compares the
  * whole starting state byte for byte, never a hash, so a hit is exactly the
  * run it stands for.
  *
@@ -36,7 +37,7 @@ void run_cache_destroy(RunCache *cache);
  * cache may be NULL (then it steps). */
 void run_cache_steps(RunCache *cache, Solver *solver, int64_t steps);
 
-/* Runs loaded from memory, and runs played and remembered, so far. */
+/* Runs loaded from memory (whole or in part), and runs remembered, so far. */
 int run_cache_hits(const RunCache *cache);
 int run_cache_stored(const RunCache *cache);
 

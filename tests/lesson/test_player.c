@@ -567,7 +567,12 @@ static const char repeated[] = HEAD "set cols=10 rows=8 collider=sphere sphere_t
                                     "reset\n"
                                     "run 0.5s\n"
                                     "expect b lowest > -5\n"
-                                    "expect b screen_hot < 90%\n";
+                                    "expect b screen_hot < 90%\n"
+                                    "page Four, longer\n"
+                                    "reset\n"
+                                    "run 0.75s\n"
+                                    "expect a max_strain < 50%\n"
+                                    "expect b total within 90% of start\n";
 
 static LessonPlayer *played(const Lesson *l, RunCache *cache)
 {
@@ -586,12 +591,13 @@ Test(player, runs_loaded_from_the_checkers_cache_give_the_results_of_playing_the
     cr_assert_not_null(cache);
     LessonPlayer *plain = played(l, NULL);
     LessonPlayer *first = played(l, cache);
-    /* page two runs both panes again from the same start, page three a */
-    cr_expect_eq(run_cache_hits(cache), 3, "hits: %d", run_cache_hits(cache));
+    /* page two runs both panes again from the same start, page three a;
+     * page four goes on from the ends of page three's shorter runs */
+    cr_expect_eq(run_cache_hits(cache), 5, "hits: %d", run_cache_hits(cache));
     int stored = run_cache_stored(cache);
-    cr_expect_eq(stored, 3, "page one's two runs and page three's b: %d", stored);
+    cr_expect_eq(stored, 5, "page one's two runs, page three's b and page four's two: %d", stored);
     LessonPlayer *second = played(l, cache); /* as a translation of it would be */
-    cr_expect_eq(run_cache_hits(cache), 3 + 6, "every run of the second playing loaded");
+    cr_expect_eq(run_cache_hits(cache), 5 + 8, "every run of the second playing loaded");
     cr_expect_eq(run_cache_stored(cache), stored);
     for (int k = 0; k < l->item_count; k++) {
         if (l->items[k].kind != LESSON_EXPECT)
