@@ -97,6 +97,7 @@ static void free_scratch(Solver *s)
     free(s->jx), free(s->jy), free(s->jz), free(s->jacobi_count);
     free(s->limit_moved), free(s->limit_checked);
     free(s->pull_x), free(s->pull_y), free(s->pull_z), free(s->pulls);
+    free(s->link_k), free(s->link_dashpot);
     free(s->link_order), free(s->lambda);
     free(s->good_x), free(s->good_y), free(s->good_z);
     free(s->blown_x), free(s->blown_y), free(s->blown_z);
@@ -112,6 +113,7 @@ static void free_scratch(Solver *s)
     s->limit_moved = s->limit_checked = NULL;
     s->pull_x = s->pull_y = s->pull_z = NULL;
     s->pulls = NULL;
+    s->link_k = s->link_dashpot = NULL;
     s->link_order = NULL;
     s->lambda = s->good_x = s->good_y = s->good_z = s->wind_x_at = s->wind_z_at = NULL;
     s->blown_x = s->blown_y = s->blown_z = NULL;
@@ -135,6 +137,9 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->pull_y = calloc(l, sizeof(float))) != NULL;
     ok &= (s->pull_z = calloc(l, sizeof(float))) != NULL;
     ok &= (s->pulls = calloc(l, 1)) != NULL;
+    ok &= (s->link_k = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->link_dashpot = calloc(l, sizeof(float))) != NULL;
+    s->dashpots_stale = true; /* new masses */
     ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
     size_t cells = (size_t)(s->cloth->cols - 1) * (size_t)(s->cloth->rows - 1);
@@ -479,7 +484,7 @@ static void add_wind(Solver *s)
     solver_wind_to_particles(s, 0, s->cloth->count);
 }
 
-static void spring_link_forces(const Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta);
+static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta);
 
 /* Hooke springs with a dashpot along each link. The dashpot's coefficient
  * is spring_damping times the critical value for the link's two masses.
@@ -650,38 +655,60 @@ PARTICLE_LOOP static void integrate_verlet(Coordinate c, double h, double decay,
 /* A spring's arithmetic, link by link (add_springs): the pull on its first
  * particle (tension times the unit vector along it; the second particle
  * gets its opposite) into pull_x / y / z, and in pulls whether it pulls at
- * all (not torn, a stiffness, a length). Without branches, so that it runs
- * several links at a time: the same operations in every lane. (Its square
- * roots go several at a time because solver.c is built without errno for
- * them, Makefile: they take no negative number, a sum of squares or k >= 0
- * times a positive mass.) */
-PARTICLE_LOOP static void spring_links(const uint32_t *restrict link_a, const uint32_t *restrict link_b, const uint8_t *restrict family,
-             const uint8_t *restrict torn, const float *restrict rest, const float *restrict x,
-             const float *restrict y, const float *restrict z, const float *restrict vx, const float *restrict vy,
-             const float *restrict vz, const float *restrict mass, const float *restrict spring, float zeta,
-             float *restrict pull_x, float *restrict pull_y, float *restrict pull_z, uint8_t *restrict pulls,
-             int count)
+ * all (not torn, a stiffness, a length). k and dashpot are each link's
+ * constant and dashpot coefficient (link_dashpots). Without branches, so
+ * that it runs several links at a time: the same operations in every
+ * lane. (Its square root goes several at a time because solver.c is built
+ * without errno for it, Makefile: a sum of squares is never negative.) */
+PARTICLE_LOOP static void spring_links(const uint32_t *restrict link_a, const uint32_t *restrict link_b,
+                                       const uint8_t *restrict torn, const float *restrict rest,
+                                       const float *restrict x, const float *restrict y, const float *restrict z,
+                                       const float *restrict vx, const float *restrict vy, const float *restrict vz,
+                                       const float *restrict k, const float *restrict dashpot,
+                                       float *restrict pull_x, float *restrict pull_y, float *restrict pull_z,
+                                       uint8_t *restrict pulls, int count)
 {
     for (int l = 0; l < count; l++) {
-        float k = spring[family[l]];
         uint32_t a = link_a[l], b = link_b[l];
         float dx = x[b] - x[a], dy = y[b] - y[a], dz = z[b] - z[a];
         float length = sqrtf(dx * dx + dy * dy + dz * dz);
         float nx = dx / length, ny = dy / length, nz = dz / length;
         float closing = (vx[b] - vx[a]) * nx + (vy[b] - vy[a]) * ny + (vz[b] - vz[a]) * nz;
-        float reduced = mass[a] * mass[b] / (mass[a] + mass[b]);
-        float dashpot = 2.0f * zeta * sqrtf(k * reduced);
-        float tension = k * (length - rest[l]) + dashpot * closing;
+        float tension = k[l] * (length - rest[l]) + dashpot[l] * closing;
         pull_x[l] = tension * nx, pull_y[l] = tension * ny, pull_z[l] = tension * nz;
-        pulls[l] = (uint8_t)((torn[l] == 0) & (k > 0.0f) & !(length < 1e-12f));
+        pulls[l] = (uint8_t)((torn[l] == 0) & (k[l] > 0.0f) & !(length < 1e-12f));
     }
 }
 
-static void spring_link_forces(const Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+/* Each link's spring constant and its dashpot's coefficient,
+ * 2 spring_damping sqrt(k m_a m_b / (m_a + m_b)): they change only with
+ * the settings and the masses (a build, a load), so they are worked out
+ * again only then, not every substep. The same operations as ever, so the
+ * same bits. */
+static void link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+{
+    if (!s->dashpots_stale && memcmp(spring, s->dashpot_spring, sizeof s->dashpot_spring) == 0 &&
+        memcmp(&zeta, &s->dashpot_zeta, sizeof zeta) == 0)
+        return;
+    const Cloth *c = s->cloth;
+    for (int l = 0; l < c->link_count; l++) {
+        float k = spring[c->family[l]];
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        float reduced = c->mass[a] * c->mass[b] / (c->mass[a] + c->mass[b]);
+        s->link_k[l] = k;
+        s->link_dashpot[l] = 2.0f * zeta * sqrtf(k * reduced);
+    }
+    memcpy(s->dashpot_spring, spring, sizeof s->dashpot_spring);
+    s->dashpot_zeta = zeta;
+    s->dashpots_stale = false;
+}
+
+static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
 {
     const Cloth *c = s->cloth;
-    spring_links(c->link_a, c->link_b, c->family, c->torn, c->rest_length, c->x, c->y, c->z, c->vx, c->vy, c->vz,
-                 c->mass, spring, zeta, s->pull_x, s->pull_y, s->pull_z, s->pulls, c->link_count);
+    link_dashpots(s, spring, zeta);
+    spring_links(c->link_a, c->link_b, c->torn, c->rest_length, c->x, c->y, c->z, c->vx, c->vy, c->vz, s->link_k,
+                 s->link_dashpot, s->pull_x, s->pull_y, s->pull_z, s->pulls, c->link_count);
 }
 
 static Coordinate coordinate(Solver *s, int k)
@@ -1531,6 +1558,8 @@ void solver_state_load(Solver *solver, const unsigned char *in)
 {
     StateWalk w = {STATE_LOAD, (unsigned char *)in, 0}; /* loading only reads the bytes */
     state_walk(&w, solver);
-    /* which links are torn may have changed under the fast path's copy of it */
+    /* which links are torn may have changed under the fast path's copy of
+     * it, the masses under the springs' coefficients */
     solver->cloth->torn_generation++;
+    solver->dashpots_stale = true;
 }

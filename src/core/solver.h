@@ -104,6 +104,12 @@ typedef struct Solver {
     int structural_end; /* one past the last structural link (cloth_create lists them first) */
     float *pull_x, *pull_y, *pull_z; /* springs: each link's pull on its first particle, N */
     uint8_t *pulls;                  /* and whether it pulls at all */
+    /* springs: each link's constant (N/m) and dashpot coefficient (kg/s),
+     * from the family constants and damping ratio below and the masses;
+     * stale after a build or a load */
+    float *link_k, *link_dashpot;
+    float dashpot_spring[LINK_FAMILY_COUNT], dashpot_zeta;
+    bool dashpots_stale;
     uint32_t *link_order;         /* the order links are visited in */
     float *lambda;                /* XPBD multipliers, one per link */
     float *good_x, *good_y, *good_z; /* positions at the start of the step */

@@ -1196,3 +1196,38 @@ Test(solver, a_saved_state_steps_on_as_the_solver_it_was_saved_from)
         solver_destroy(second);
     }
 }
+
+/* The springs keep each link's constant and dashpot between substeps
+ * (solver.c, link_dashpots): a change of spring_k or spring_damping in the
+ * middle of a run must reach them. A solver that changes them after 20
+ * steps ends as one given its state then and the new setting afresh. */
+Test(solver, a_spring_setting_changed_mid_run_reaches_every_link)
+{
+    const char *changes[][2] = {{"spring_k", "25"}, {"spring_damping", "0.5"}};
+    for (int k = 0; k < 2; k++) {
+        const char *settings[] = {"integrator=verlet", "cols=10", "rows=8", "spring_k=10", NULL};
+        Solver *changed = support_solver(SCENE_CURTAIN, settings);
+        for (int n = 0; n < 20; n++)
+            solver_step(changed);
+        size_t size;
+        unsigned char *middle = saved(changed, &size);
+        Params params = changed->params;
+        char err[200];
+        cr_assert(params_set(&params, changes[k][0], changes[k][1], err, sizeof err), "%s", err);
+        cr_assert(solver_set_params(changed, &params));
+        /* the other never stepped under the old setting */
+        Solver *fresh = support_solver(SCENE_CURTAIN, settings);
+        solver_state_load(fresh, middle);
+        cr_assert(solver_set_params(fresh, &params));
+        for (int n = 0; n < 20; n++) {
+            solver_step(changed);
+            solver_step(fresh);
+        }
+        size_t a_size, b_size;
+        unsigned char *a = saved(changed, &a_size), *b = saved(fresh, &b_size);
+        cr_expect(a_size == b_size && memcmp(a, b, a_size) == 0, "%s changed: the same bits", changes[k][0]);
+        free(middle), free(a), free(b);
+        solver_destroy(changed);
+        solver_destroy(fresh);
+    }
+}
