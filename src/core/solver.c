@@ -91,6 +91,44 @@ float solver_family_compliance(const Solver *solver, int family)
 
 /* ------------------------------------------------------------ lifetime */
 
+/* A rope's links (one row or one column) visited level by level: a
+ * link's level is one more than the highest of the links listed before it
+ * that share a particle with it (as relax_schedule.h's levels). Every
+ * pair of links that share a particle keeps its listed order, so a pass
+ * in this order gives the listed order's bits; but the bend links, which
+ * the list puts after all the threads, now come each a few links after
+ * the threads it waits for, and the processor works on both chains at
+ * once instead of one after the other. NULL for a cloth that is not a
+ * rope (the fast path's schedule takes those). */
+static void find_rope_order(Solver *s)
+{
+    const Cloth *c = s->cloth;
+    int links = c->link_count;
+    if (!(c->rows == 1 || c->cols == 1) || links == 0)
+        return;
+    int *level = calloc((size_t)links, sizeof *level), *last = calloc((size_t)c->count, sizeof *last);
+    int *start = calloc((size_t)links + 2, sizeof *start);
+    s->rope_order = malloc((size_t)links * sizeof *s->rope_order);
+    if (level && last && start && s->rope_order) {
+        for (int l = 0; l < links; l++) {
+            uint32_t a = c->link_a[l], b = c->link_b[l];
+            level[l] = 1 + (last[a] > last[b] ? last[a] : last[b]);
+            last[a] = last[b] = level[l];
+        }
+        /* counting sort by level, in listed order within a level */
+        for (int l = 0; l < links; l++)
+            start[level[l] + 1]++;
+        for (int k = 1; k <= links + 1; k++)
+            start[k] += start[k - 1];
+        for (int l = 0; l < links; l++)
+            s->rope_order[start[level[l]]++] = (uint32_t)l;
+    } else {
+        free(s->rope_order); /* the listed order then: the same bits, slower */
+        s->rope_order = NULL;
+    }
+    free(level), free(last), free(start);
+}
+
 static void free_scratch(Solver *s)
 {
     free(s->fx), free(s->fy), free(s->fz);
@@ -98,6 +136,8 @@ static void free_scratch(Solver *s)
     free(s->limit_moved), free(s->limit_checked);
     free(s->pull_x), free(s->pull_y), free(s->pull_z), free(s->pulls);
     free(s->link_k), free(s->link_dashpot);
+    free(s->rope_order);
+    s->rope_order = NULL;
     free(s->link_order), free(s->lambda);
     free(s->good_x), free(s->good_y), free(s->good_z);
     free(s->blown_x), free(s->blown_y), free(s->blown_z);
@@ -216,6 +256,7 @@ static bool build(Solver *s)
     cloth_destroy(old);
     for (int l = 0; l < cloth->link_count; l++)
         s->link_order[l] = (uint32_t)l;
+    find_rope_order(s);
     s->structural_end = 0;
     for (int l = 0; l < cloth->link_count; l++)
         if (cloth->family[l] == LINK_STRUCTURAL)
@@ -878,7 +919,7 @@ static void project_links(Solver *s, float h, bool fast)
      * this order to the fast path, which gives the same bits */
     const uint32_t *visit = order == ORDER_SHUFFLED ? s->link_order
                             : order == ORDER_COLORED ? relax_fast_order(s->relax_fast)
-                                                     : NULL;
+                            : s->rope_order; /* NULL but for a rope */
     const bool xpbd = integrator == INTEGRATOR_XPBD;
     /* Below SOLVER_KEEP_BELOW a correction moves x + r (cloth.h), as the
      * integrators do: at small steps a pass's corrections are a few units
@@ -1214,9 +1255,9 @@ static void relax_pass(Solver *s)
          * for a rope. A rope's links are one chain, each sharing a particle
          * with the one before, so the schedule finds no two to run side by
          * side and spends a level on every link; the plain loop (the same
-         * bits) takes half the time there (lessons 5 and 11's chains). */
-        bool rope = s->cloth->rows == 1 || s->cloth->cols == 1;
-        project_links(s, h, !rope);
+         * bits) takes half the time there (lessons 5 and 11's chains),
+         * less still in rope_order (find_rope_order). */
+        project_links(s, h, s->rope_order == NULL);
         stage_collide(s, false, false);
     } else if (fast_path(s)) {
         /* the fast path: the two calls below, vectorised and threaded */

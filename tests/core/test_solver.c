@@ -1231,3 +1231,30 @@ Test(solver, a_spring_setting_changed_mid_run_reaches_every_link)
         solver_destroy(fresh);
     }
 }
+
+/* A rope's passes visit its links level by level (solver.c,
+ * find_rope_order): the listed order's bits, which the fast path's
+ * schedule gives when the rope order is taken away. */
+Test(solver, a_ropes_level_order_gives_the_listed_orders_bits)
+{
+    const char *cases[][3] = {{"integrator=jakobsen", "order=sequential", "iterations=40"},
+                              {"integrator=xpbd", "order=sequential", "iterations=20"},
+                              {"integrator=pbd", "order=jacobi", "iterations=30"}};
+    for (int k = 0; k < 3; k++) {
+        const char *settings[] = {cases[k][0], cases[k][1], cases[k][2], "cols=41", NULL};
+        Solver *level = support_solver(SCENE_CHAIN, settings), *listed = support_solver(SCENE_CHAIN, settings);
+        cr_assert_not_null(level->rope_order);
+        free(listed->rope_order);
+        listed->rope_order = NULL;
+        for (int n = 0; n < 60; n++) {
+            solver_step(level);
+            solver_step(listed);
+        }
+        size_t a_size, b_size;
+        unsigned char *a = saved(level, &a_size), *b = saved(listed, &b_size);
+        cr_expect(a_size == b_size && memcmp(a, b, a_size) == 0, "%s %s: the same bits", cases[k][0], cases[k][1]);
+        free(a), free(b);
+        solver_destroy(level);
+        solver_destroy(listed);
+    }
+}
