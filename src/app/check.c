@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "lesson/lesson.h"
 #include "lesson/player.h"
+#include "lesson/run_cache.h"
 #include "i18n.h"
 
 static const char usage[] =
@@ -114,6 +115,9 @@ int check_main(int argc, char **argv)
         }
     }
 
+    /* runs repeat across lessons (a translation plays its original's
+     * panes) and within one: each is played once (run_cache.h) */
+    RunCache *cache = run ? run_cache_create(RUN_CACHE_BUDGET) : NULL;
     int status = EXIT_SUCCESS, point = 0;
     if (tap) {
         puts("TAP version 13");
@@ -147,8 +151,10 @@ int check_main(int argc, char **argv)
                 continue;
             }
             LessonPlayer *player = lesson_player_create(lesson);
-            if (player)
+            if (player) {
                 player->verify_homework = true; /* a homework's answer is a claim too */
+                player->run_cache = cache;      /* NULL when out of memory: every run plays */
+            }
             if (!player || !lesson_player_play_to_end(player)) {
                 fprintf(stderr, _("%s: out of memory\n"), files[f]);
                 if (tap)
@@ -180,6 +186,7 @@ int check_main(int argc, char **argv)
             lesson_player_destroy(player);
         }
     }
+    run_cache_destroy(cache);
     for (int f = 0; f < file_count; f++)
         lesson_destroy(lessons[f]);
     free(lessons);

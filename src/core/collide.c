@@ -142,6 +142,25 @@ float collider_distance(const Collider *c, float x, float y, float z, float norm
     return FAR_AWAY;
 }
 
+/* Whether collider_distance(c, x, y, z) is surely margin or more, found
+ * without the square root and divisions it takes: for the box, a point
+ * margin or more past one of its face planes (the same over as
+ * box_distance). Its distance is at least that far: outside it is the
+ * square root of a float sum of squares holding over * over, and
+ * sqrtf(over * over) is over again, and a sum of non-negative floats is
+ * no smaller than any of its terms. So a point found clear here is one
+ * collider_distance puts at margin or more: the contact loops pass it by
+ * with the same outcome, faster (most samples of a cloth on a box are
+ * well clear of it). false: measure it. */
+static inline bool surely_clear(const Collider *c, float x, float y, float z, float margin)
+{
+    if (c->shape != SHAPE_BOX)
+        return false;
+    float half = 0.5f * c->size;
+    return fabsf(x - c->center[0]) - half >= margin || fabsf(y - c->center[1]) - half >= margin ||
+           fabsf(z - c->center[2]) - half >= margin;
+}
+
 void collider_plane_section(Collider *c)
 {
     if (c->shape != SHAPE_SPHERE)
@@ -161,7 +180,7 @@ int collide_points(Cloth *cloth, const Collider *c, float margin, float friction
         return 0;
     int contacts = 0;
     for (int i = 0; i < cloth->count; i++) {
-        if (cloth->inv_mass[i] == 0.0f)
+        if (cloth->inv_mass[i] == 0.0f || surely_clear(c, cloth->x[i], cloth->y[i], cloth->z[i], margin))
             continue;
         float n[3];
         float d = collider_distance(c, cloth->x[i], cloth->y[i], cloth->z[i], n);
@@ -205,6 +224,8 @@ int collide_edges(Cloth *cloth, const Collider *c, float margin)
             float x = cloth->x[a] + t * (cloth->x[b] - cloth->x[a]);
             float y = cloth->y[a] + t * (cloth->y[b] - cloth->y[a]);
             float z = cloth->z[a] + t * (cloth->z[b] - cloth->z[a]);
+            if (surely_clear(c, x, y, z, margin))
+                continue;
             float n[3];
             float d = collider_distance(c, x, y, z, n);
             if (d >= margin)

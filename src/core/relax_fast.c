@@ -536,10 +536,12 @@ static void run_job(RelaxFast *f, int t)
         run_stage(f, t);
 }
 
-/* Sets up a stage job; false where the vector kernels cannot run. */
+/* Sets up a stage job; false where the vector kernels cannot run. The
+ * forces (gravity and wind) are every integrator's; the other stages run
+ * here for the position-based ones only. */
 static bool stage_job(RelaxFast *f, Solver *s, JobKind kind)
 {
-    if (!f->simd || !solver_is_position_based(s->params.integrator))
+    if (!f->simd || (kind != JOB_FORCES && !solver_is_position_based(s->params.integrator)))
         return false;
     f->job.kind = kind;
     f->job.solver = s;

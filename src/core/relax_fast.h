@@ -108,12 +108,12 @@ bool relax_fast_passes(RelaxFast *fast, struct Solver *solver, const float k[LIN
 void relax_fast_sequential(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                            const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi);
 
-/* stage_forces (solver.c) for the position-based integrators: every
- * particle's gravity and, if sin_t is not NULL, the wind field
- * (solver_wind_field with those time factors) and the wind's force:
- * solver_wind_cells, then solver_wind_to_particles, on the threads' rows,
- * so the bits are add_wind's. Returns false, doing nothing, where it cannot (no AVX2, a
- * force-based integrator, or not the grid's triangles). */
+/* stage_forces (solver.c) but the springs: every particle's gravity and,
+ * if sin_t is not NULL, the wind field (solver_wind_field with those time
+ * factors) and the wind's force: solver_wind_cells, then
+ * solver_wind_to_particles, on the threads' rows, so the bits are
+ * add_wind's. Returns false, doing nothing, where it cannot (no AVX2, or
+ * not the grid's triangles). */
 bool relax_fast_forces(RelaxFast *fast, struct Solver *solver, float gravity, const float *sin_t, const float *cos_t);
 
 /* blew_up's verdict (solver.c) eight coordinates and eight links at a time:

@@ -91,10 +91,53 @@ float solver_family_compliance(const Solver *solver, int family)
 
 /* ------------------------------------------------------------ lifetime */
 
+/* A rope's links (one row or one column) visited level by level: a
+ * link's level is one more than the highest of the links listed before it
+ * that share a particle with it (as relax_schedule.h's levels). Every
+ * pair of links that share a particle keeps its listed order, so a pass
+ * in this order gives the listed order's bits; but the bend links, which
+ * the list puts after all the threads, now come each a few links after
+ * the threads it waits for, and the processor works on both chains at
+ * once instead of one after the other. NULL for a cloth that is not a
+ * rope (the fast path's schedule takes those). */
+static void find_rope_order(Solver *s)
+{
+    const Cloth *c = s->cloth;
+    int links = c->link_count;
+    if (!(c->rows == 1 || c->cols == 1) || links == 0)
+        return;
+    int *level = calloc((size_t)links, sizeof *level), *last = calloc((size_t)c->count, sizeof *last);
+    int *start = calloc((size_t)links + 2, sizeof *start);
+    s->rope_order = malloc((size_t)links * sizeof *s->rope_order);
+    if (level && last && start && s->rope_order) {
+        for (int l = 0; l < links; l++) {
+            uint32_t a = c->link_a[l], b = c->link_b[l];
+            level[l] = 1 + (last[a] > last[b] ? last[a] : last[b]);
+            last[a] = last[b] = level[l];
+        }
+        /* counting sort by level, in listed order within a level */
+        for (int l = 0; l < links; l++)
+            start[level[l] + 1]++;
+        for (int k = 1; k <= links + 1; k++)
+            start[k] += start[k - 1];
+        for (int l = 0; l < links; l++)
+            s->rope_order[start[level[l]]++] = (uint32_t)l;
+    } else {
+        free(s->rope_order); /* the listed order then: the same bits, slower */
+        s->rope_order = NULL;
+    }
+    free(level), free(last), free(start);
+}
+
 static void free_scratch(Solver *s)
 {
     free(s->fx), free(s->fy), free(s->fz);
     free(s->jx), free(s->jy), free(s->jz), free(s->jacobi_count);
+    free(s->limit_moved), free(s->limit_checked);
+    free(s->pull_x), free(s->pull_y), free(s->pull_z), free(s->pulls);
+    free(s->link_k), free(s->link_dashpot);
+    free(s->rope_order);
+    s->rope_order = NULL;
     free(s->link_order), free(s->lambda);
     free(s->good_x), free(s->good_y), free(s->good_z);
     free(s->blown_x), free(s->blown_y), free(s->blown_z);
@@ -107,6 +150,10 @@ static void free_scratch(Solver *s)
     s->relax_fast = NULL;
     s->fx = s->fy = s->fz = s->jx = s->jy = s->jz = NULL;
     s->jacobi_count = NULL;
+    s->limit_moved = s->limit_checked = NULL;
+    s->pull_x = s->pull_y = s->pull_z = NULL;
+    s->pulls = NULL;
+    s->link_k = s->link_dashpot = NULL;
     s->link_order = NULL;
     s->lambda = s->good_x = s->good_y = s->good_z = s->wind_x_at = s->wind_z_at = NULL;
     s->blown_x = s->blown_y = s->blown_z = NULL;
@@ -124,6 +171,15 @@ static bool alloc_scratch(Solver *s)
     for (size_t i = 0; i < sizeof per_particle / sizeof per_particle[0]; i++)
         ok &= (*per_particle[i] = calloc(n, sizeof(float))) != NULL;
     ok &= (s->jacobi_count = calloc(n, sizeof(uint16_t))) != NULL;
+    ok &= (s->limit_moved = calloc(n, sizeof(uint32_t))) != NULL;
+    ok &= (s->limit_checked = calloc(l, sizeof(uint32_t))) != NULL;
+    ok &= (s->pull_x = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->pull_y = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->pull_z = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->pulls = calloc(l, 1)) != NULL;
+    ok &= (s->link_k = calloc(l, sizeof(float))) != NULL;
+    ok &= (s->link_dashpot = calloc(l, sizeof(float))) != NULL;
+    s->dashpots_stale = true; /* new masses */
     ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
     size_t cells = (size_t)(s->cloth->cols - 1) * (size_t)(s->cloth->rows - 1);
@@ -200,6 +256,11 @@ static bool build(Solver *s)
     cloth_destroy(old);
     for (int l = 0; l < cloth->link_count; l++)
         s->link_order[l] = (uint32_t)l;
+    find_rope_order(s);
+    s->structural_end = 0;
+    for (int l = 0; l < cloth->link_count; l++)
+        if (cloth->family[l] == LINK_STRUCTURAL)
+            s->structural_end = l + 1;
     setup_turbulence(s);
     compute_rest_extent(s);
     s->time = 0.0;
@@ -464,31 +525,32 @@ static void add_wind(Solver *s)
     solver_wind_to_particles(s, 0, s->cloth->count);
 }
 
+static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta);
+
 /* Hooke springs with a dashpot along each link. The dashpot's coefficient
- * is spring_damping times the critical value for the link's two masses. */
+ * is spring_damping times the critical value for the link's two masses.
+ * Each link's pull is worked out first, several links at a time
+ * (spring_link_forces), then added to its two particles link after link
+ * in the listed order, as one loop doing both did: the same bits. */
 static void add_springs(Solver *s)
 {
     Cloth *c = s->cloth;
     float spring[LINK_FAMILY_COUNT];
     for (int f = 0; f < LINK_FAMILY_COUNT; f++)
         spring[f] = solver_family_spring(s, f);
-    float zeta = (float)s->params.spring_damping;
+    spring_link_forces(s, spring, (float)s->params.spring_damping);
+    /* in locals: the compiler cannot tell the forces from the arrays the
+     * loop reads, and would fetch every pointer again after each store */
+    const float *restrict pull_x = s->pull_x, *restrict pull_y = s->pull_y, *restrict pull_z = s->pull_z;
+    const uint8_t *restrict pulls = s->pulls;
+    const uint32_t *restrict link_a = c->link_a, *restrict link_b = c->link_b;
+    float *restrict fx = s->fx, *restrict fy = s->fy, *restrict fz = s->fz;
     for (int l = 0; l < c->link_count; l++) {
-        float k = spring[c->family[l]];
-        if (c->torn[l] || k <= 0.0f)
+        if (!pulls[l])
             continue;
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
-        float length = sqrtf(dx * dx + dy * dy + dz * dz);
-        if (length < 1e-12f)
-            continue;
-        float nx = dx / length, ny = dy / length, nz = dz / length;
-        float closing = (c->vx[b] - c->vx[a]) * nx + (c->vy[b] - c->vy[a]) * ny + (c->vz[b] - c->vz[a]) * nz;
-        float reduced = c->mass[a] * c->mass[b] / (c->mass[a] + c->mass[b]);
-        float dashpot = 2.0f * zeta * sqrtf(k * reduced);
-        float tension = k * (length - c->rest_length[l]) + dashpot * closing;
-        s->fx[a] += tension * nx, s->fy[a] += tension * ny, s->fz[a] += tension * nz;
-        s->fx[b] -= tension * nx, s->fy[b] -= tension * ny, s->fz[b] -= tension * nz;
+        uint32_t a = link_a[l], b = link_b[l];
+        fx[a] += pull_x[l], fy[a] += pull_y[l], fz[a] += pull_z[l];
+        fx[b] -= pull_x[l], fy[b] -= pull_y[l], fz[b] -= pull_z[l];
     }
 }
 
@@ -629,6 +691,65 @@ PARTICLE_LOOP static void integrate_verlet(Coordinate c, double h, double decay,
         c.px[i] = pick(moves, x0, c.px[i]), c.pr[i] = pick_double(moves2, r0, c.pr[i]);
         c.x[i] = pick(moves, nx, x0), c.r[i] = pick_double(moves2, nr, r0);
     }
+}
+
+/* A spring's arithmetic, link by link (add_springs): the pull on its first
+ * particle (tension times the unit vector along it; the second particle
+ * gets its opposite) into pull_x / y / z, and in pulls whether it pulls at
+ * all (not torn, a stiffness, a length). k and dashpot are each link's
+ * constant and dashpot coefficient (link_dashpots). Without branches, so
+ * that it runs several links at a time: the same operations in every
+ * lane. (Its square root goes several at a time because solver.c is built
+ * without errno for it, Makefile: a sum of squares is never negative.) */
+PARTICLE_LOOP static void spring_links(const uint32_t *restrict link_a, const uint32_t *restrict link_b,
+                                       const uint8_t *restrict torn, const float *restrict rest,
+                                       const float *restrict x, const float *restrict y, const float *restrict z,
+                                       const float *restrict vx, const float *restrict vy, const float *restrict vz,
+                                       const float *restrict k, const float *restrict dashpot,
+                                       float *restrict pull_x, float *restrict pull_y, float *restrict pull_z,
+                                       uint8_t *restrict pulls, int count)
+{
+    for (int l = 0; l < count; l++) {
+        uint32_t a = link_a[l], b = link_b[l];
+        float dx = x[b] - x[a], dy = y[b] - y[a], dz = z[b] - z[a];
+        float length = sqrtf(dx * dx + dy * dy + dz * dz);
+        float nx = dx / length, ny = dy / length, nz = dz / length;
+        float closing = (vx[b] - vx[a]) * nx + (vy[b] - vy[a]) * ny + (vz[b] - vz[a]) * nz;
+        float tension = k[l] * (length - rest[l]) + dashpot[l] * closing;
+        pull_x[l] = tension * nx, pull_y[l] = tension * ny, pull_z[l] = tension * nz;
+        pulls[l] = (uint8_t)((torn[l] == 0) & (k[l] > 0.0f) & !(length < 1e-12f));
+    }
+}
+
+/* Each link's spring constant and its dashpot's coefficient,
+ * 2 spring_damping sqrt(k m_a m_b / (m_a + m_b)): they change only with
+ * the settings and the masses (a build, a load), so they are worked out
+ * again only then, not every substep. The same operations as ever, so the
+ * same bits. */
+static void link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+{
+    if (!s->dashpots_stale && memcmp(spring, s->dashpot_spring, sizeof s->dashpot_spring) == 0 &&
+        memcmp(&zeta, &s->dashpot_zeta, sizeof zeta) == 0)
+        return;
+    const Cloth *c = s->cloth;
+    for (int l = 0; l < c->link_count; l++) {
+        float k = spring[c->family[l]];
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        float reduced = c->mass[a] * c->mass[b] / (c->mass[a] + c->mass[b]);
+        s->link_k[l] = k;
+        s->link_dashpot[l] = 2.0f * zeta * sqrtf(k * reduced);
+    }
+    memcpy(s->dashpot_spring, spring, sizeof s->dashpot_spring);
+    s->dashpot_zeta = zeta;
+    s->dashpots_stale = false;
+}
+
+static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+{
+    const Cloth *c = s->cloth;
+    link_dashpots(s, spring, zeta);
+    spring_links(c->link_a, c->link_b, c->torn, c->rest_length, c->x, c->y, c->z, c->vx, c->vy, c->vz, s->link_k,
+                 s->link_dashpot, s->pull_x, s->pull_y, s->pull_z, s->pulls, c->link_count);
 }
 
 static Coordinate coordinate(Solver *s, int k)
@@ -798,7 +919,7 @@ static void project_links(Solver *s, float h, bool fast)
      * this order to the fast path, which gives the same bits */
     const uint32_t *visit = order == ORDER_SHUFFLED ? s->link_order
                             : order == ORDER_COLORED ? relax_fast_order(s->relax_fast)
-                                                     : NULL;
+                            : s->rope_order; /* NULL but for a rope */
     const bool xpbd = integrator == INTEGRATOR_XPBD;
     /* Below SOLVER_KEEP_BELOW a correction moves x + r (cloth.h), as the
      * integrators do: at small steps a pass's corrections are a few units
@@ -855,7 +976,14 @@ static void project_links(Solver *s, float h, bool fast)
 /* Provot 1995: no structural link may end longer than (1 + strain_limit)
  * times its rest length. Over-long links are pulled back to exactly that
  * length, pass after pass, until every one is within the limit. The moves
- * are summed into jx/jy/jz so velocity-carrying integrators can follow. */
+ * are summed into jx/jy/jz so velocity-carrying integrators can follow.
+ *
+ * A soft cloth takes a couple of hundred passes a substep, and most links
+ * are within the limit in most of them: a link found within it whose two
+ * particles have not moved since is within it still, and is passed over
+ * without measuring it again (the same outcome, so the same bits). Moves
+ * are counted (tick); limit_moved holds the count at each particle's last
+ * move, limit_checked the count when each link was last found within. */
 static void stage_strain_limit(Solver *s)
 {
     Cloth *c = s->cloth;
@@ -863,23 +991,35 @@ static void stage_strain_limit(Solver *s)
     memset(s->jx, 0, (size_t)c->count * sizeof(float));
     memset(s->jy, 0, (size_t)c->count * sizeof(float));
     memset(s->jz, 0, (size_t)c->count * sizeof(float));
+    uint32_t *moved = s->limit_moved, *checked = s->limit_checked;
+    memset(moved, 0, (size_t)c->count * sizeof *moved);
+    memset(checked, 0, (size_t)s->structural_end * sizeof *checked);
+    uint32_t tick = 1; /* above every stamp: nothing counts as checked yet */
     for (int pass = 0; pass < STRAIN_LIMIT_PASSES; pass++) {
         float worst = 0.0f;
-        for (int l = 0; l < c->link_count; l++) {
+        for (int l = 0; l < s->structural_end; l++) {
             if (c->family[l] != LINK_STRUCTURAL || c->torn[l])
                 continue;
             uint32_t a = c->link_a[l], b = c->link_b[l];
+            if (checked[l] > moved[a] && checked[l] > moved[b])
+                continue; /* within the limit when last measured, and neither end has moved since */
             float wa = c->inv_mass[a], wb = c->inv_mass[b], w = wa + wb;
             if (w == 0.0f)
                 continue;
             float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
             float length = sqrtf(dx * dx + dy * dy + dz * dz);
             float longest = c->rest_length[l] * limit;
-            if (length <= longest)
+            if (length <= longest) {
+                checked[l] = tick;
                 continue;
-            float over = length / longest - 1.0f;
-            if (over > worst)
-                worst = over;
+            }
+            /* worst only decides whether another pass runs: once a link of
+             * this pass is past the tolerance, the others' need no division */
+            if (worst <= STRAIN_LIMIT_TOLERANCE) {
+                float over = length / longest - 1.0f;
+                if (over > worst)
+                    worst = over;
+            }
             /* aim a hair inside the limit so rounding cannot leave it over */
             float scale = (length - longest * (1.0f - 1e-5f)) / (length * w);
             float ax = wa * scale * dx, ay = wa * scale * dy, az = wa * scale * dz;
@@ -888,6 +1028,7 @@ static void stage_strain_limit(Solver *s)
             c->x[b] -= bx, c->y[b] -= by, c->z[b] -= bz;
             s->jx[a] += ax, s->jy[a] += ay, s->jz[a] += az;
             s->jx[b] -= bx, s->jy[b] -= by, s->jz[b] -= bz;
+            moved[a] = moved[b] = tick++;
         }
         if (worst <= STRAIN_LIMIT_TOLERANCE)
             break;
@@ -1110,8 +1251,13 @@ static void relax_pass(Solver *s)
 {
     float h = (float)params_substep(&s->params);
     if (fast_path(s) && s->params.order != ORDER_COLORED) {
-        /* sequential, jacobi: the links on the fast path's schedule */
-        project_links(s, h, true);
+        /* sequential, jacobi: the links on the fast path's schedule, but
+         * for a rope. A rope's links are one chain, each sharing a particle
+         * with the one before, so the schedule finds no two to run side by
+         * side and spends a level on every link; the plain loop (the same
+         * bits) takes half the time there (lessons 5 and 11's chains),
+         * less still in rope_order (find_rope_order). */
+        project_links(s, h, s->rope_order == NULL);
         stage_collide(s, false, false);
     } else if (fast_path(s)) {
         /* the fast path: the two calls below, vectorised and threaded */
@@ -1339,4 +1485,122 @@ int solver_nearest_particle(const Solver *s, float x, float y, float z)
             best_d2 = d2, best = i;
     }
     return best;
+}
+
+/* ------------------------------------------------------------ state */
+
+/* One walk over the state serves the three: it counts the bytes (no
+ * buffer), copies each value out (save) or back in (load). */
+typedef enum StateWay { STATE_SIZE, STATE_SAVE, STATE_LOAD } StateWay;
+
+typedef struct StateWalk {
+    StateWay way;
+    unsigned char *bytes;
+    size_t at;
+} StateWalk;
+
+static void state_field(StateWalk *w, void *value, size_t size)
+{
+    if (w->way == STATE_SAVE)
+        memcpy(w->bytes + w->at, value, size);
+    else if (w->way == STATE_LOAD)
+        memcpy(value, w->bytes + w->at, size);
+    w->at += size;
+}
+
+/* How the solver runs rather than where it is (its threads, the plain
+ * loop, the residual trace): saved, so that states taken under different
+ * ones never pass for each other, but left as they are by a load. */
+static void state_setting(StateWalk *w, void *value, size_t size)
+{
+    if (w->way != STATE_LOAD)
+        state_field(w, value, size);
+    else
+        w->at += size;
+}
+
+#define STATE_FIELD(w, field) state_field((w), &(field), sizeof(field))
+#define STATE_ARRAY(w, array, count) state_field((w), (array), (size_t)(count) * sizeof *(array))
+
+/* Saving writes nothing into s; loading needs the same grid as the save
+ * (its shape is the first bytes). */
+static void state_walk(StateWalk *w, Solver *s)
+{
+    Cloth *c = s->cloth;
+    int n = c->count, l = c->link_count;
+    int shape[4] = {c->cols, c->rows, l, c->triangle_count}, saved[4];
+    memcpy(saved, shape, sizeof saved);
+    STATE_FIELD(w, saved);
+    assert(memcmp(saved, shape, sizeof shape) == 0); /* a load into another grid would overrun it */
+    (void)saved;
+    /* the settings key by key: the struct's padding bytes are not part of it */
+    for (int i = 0; i < params_count; i++) {
+        const ParamInfo *info = &params_table[i];
+        size_t size = info->type == PARAM_REAL ? sizeof(double) : info->type == PARAM_SEED ? sizeof(uint64_t) : sizeof(int);
+        state_field(w, (char *)&s->params + info->offset, size);
+    }
+    float *floats[] = {c->x, c->y, c->z, c->px, c->py, c->pz, c->vx, c->vy, c->vz, c->rvx, c->rvy, c->rvz,
+                       c->mass, c->inv_mass, s->blown_x, s->blown_y, s->blown_z};
+    for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
+        STATE_ARRAY(w, floats[k], n);
+    double *doubles[] = {c->rx, c->ry, c->rz, c->prx, c->pry, c->prz};
+    for (size_t k = 0; k < sizeof doubles / sizeof doubles[0]; k++)
+        STATE_ARRAY(w, doubles[k], n);
+    STATE_ARRAY(w, c->pinned, n);
+    STATE_ARRAY(w, c->rest_length, l);
+    STATE_ARRAY(w, c->torn, l);
+    STATE_ARRAY(w, c->over_limit, l);
+    STATE_ARRAY(w, c->triangle_torn, c->triangle_count);
+    STATE_ARRAY(w, s->link_order, l); /* order=shuffled shuffles it further each step */
+    STATE_ARRAY(w, s->lambda, l);
+    STATE_FIELD(w, s->time);
+    STATE_FIELD(w, s->step);
+    STATE_FIELD(w, s->substep);
+    STATE_FIELD(w, s->pass);
+    STATE_FIELD(w, s->phase);
+    STATE_FIELD(w, s->residual_count);
+    STATE_ARRAY(w, s->residual_trace, s->residual_count);
+    state_setting(w, &s->trace_residual, sizeof s->trace_residual);
+    STATE_FIELD(w, s->exploded);
+    STATE_FIELD(w, s->exploded_time);
+    STATE_FIELD(w, s->exploded_step);
+    STATE_FIELD(w, s->clock_time);
+    STATE_FIELD(w, s->step_start_time);
+    STATE_FIELD(w, s->clock_step);
+    STATE_FIELD(w, s->clock_substep);
+    STATE_FIELD(w, s->sphere_center);
+    STATE_FIELD(w, s->grabbed);
+    STATE_FIELD(w, s->grab_start);
+    STATE_FIELD(w, s->grab_target);
+    STATE_FIELD(w, s->grab_velocity);
+    state_setting(w, &s->threads, sizeof s->threads);
+    state_setting(w, &s->plain_relax, sizeof s->plain_relax);
+    STATE_FIELD(w, s->rng);
+    STATE_FIELD(w, s->rest_extent);
+    /* the turbulence's tables follow from the seed, the grid and the
+     * spacing, all settings that rebuild the cloth: the settings above
+     * stand for them */
+}
+
+size_t solver_state_size(const Solver *solver)
+{
+    StateWalk w = {STATE_SIZE, NULL, 0};
+    state_walk(&w, (Solver *)solver); /* counting writes nothing */
+    return w.at;
+}
+
+void solver_state_save(const Solver *solver, unsigned char *out)
+{
+    StateWalk w = {STATE_SAVE, out, 0};
+    state_walk(&w, (Solver *)solver); /* saving writes nothing into the solver */
+}
+
+void solver_state_load(Solver *solver, const unsigned char *in)
+{
+    StateWalk w = {STATE_LOAD, (unsigned char *)in, 0}; /* loading only reads the bytes */
+    state_walk(&w, solver);
+    /* which links are torn may have changed under the fast path's copy of
+     * it, the masses under the springs' coefficients */
+    solver->cloth->torn_generation++;
+    solver->dashpots_stale = true;
 }

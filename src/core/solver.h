@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cloth.h"
@@ -96,6 +97,20 @@ typedef struct Solver {
     float *fx, *fy, *fz;          /* force accumulators, N */
     float *jx, *jy, *jz;          /* Jacobi corrections */
     uint16_t *jacobi_count;       /* links touching each particle */
+    /* the strain limit's bookkeeping (solver.c, stage_strain_limit): when
+     * each particle last moved, and when each structural link was last
+     * found within the limit, counted in the limit's moves */
+    uint32_t *limit_moved, *limit_checked;
+    int structural_end; /* one past the last structural link (cloth_create lists them first) */
+    float *pull_x, *pull_y, *pull_z; /* springs: each link's pull on its first particle, N */
+    uint8_t *pulls;                  /* and whether it pulls at all */
+    /* springs: each link's constant (N/m) and dashpot coefficient (kg/s),
+     * from the family constants and damping ratio below and the masses;
+     * stale after a build or a load */
+    float *link_k, *link_dashpot;
+    uint32_t *rope_order; /* a rope's links in the order its passes visit them (solver.c), or NULL */
+    float dashpot_spring[LINK_FAMILY_COUNT], dashpot_zeta;
+    bool dashpots_stale;
     uint32_t *link_order;         /* the order links are visited in */
     float *lambda;                /* XPBD multipliers, one per link */
     float *good_x, *good_y, *good_z; /* positions at the start of the step */
@@ -266,6 +281,23 @@ bool solver_set_threads(Solver *solver, int threads);
  * colored order then shares a large cloth's passes among them. The results
  * are the same bits on any count; if threads cannot start, fewer run. */
 void solver_use_all_cores(Solver *solver);
+
+/* The solver's state as bytes: every value a step reads that an earlier
+ * step or setting left behind (the settings, the cloth's particles and
+ * links, the clock, the explosion, the shuffled order and its generator,
+ * the grab), and nothing a step rewrites before it reads it (forces,
+ * corrections, the wind). Two solvers whose states are the same bytes
+ * step to the same bits, so a state can stand for its solver: the
+ * checker remembers runs by them (lesson/run_cache.h). The state is whole
+ * between steps (phase PHASE_BETWEEN_SUBSTEPS, substep 0): inside a step,
+ * part of it is in scratch left out here. solver_state_size is how many
+ * bytes solver_state_save writes; solver_state_load puts saved bytes back
+ * into a solver whose cloth was built from the same settings that rebuild
+ * it (params.h, EFFECT_REBUILD: the grid, the spacing, the seed of its
+ * gusts), the live settings included. No allocation in any of the three. */
+size_t solver_state_size(const Solver *solver);
+void solver_state_save(const Solver *solver, unsigned char *out);
+void solver_state_load(Solver *solver, const unsigned char *in);
 
 /* The collider params describe, where it is now. */
 void solver_collider(const Solver *solver, Collider *out);

@@ -2,6 +2,7 @@
 #include "player.h"
 
 #include "render/camera.h"
+#include "run_cache.h"
 #include "view.h"
 #include "core/text.h"
 
@@ -376,8 +377,7 @@ static int homework_holds(LessonPlayer *p, const LessonItem *item, const Params 
     }
     record_start(&pane);
     int64_t steps = steps_for(item->seconds, params.dt);
-    for (int64_t k = 0; k < steps && !pane.solver->exploded; k++)
-        solver_step(pane.solver);
+    run_cache_steps(p->run_cache, pane.solver, steps);
     const LessonExpect *e = &item->expect;
     bool held;
     if (e->kind == EXPECT_EXPLODED)
@@ -487,9 +487,11 @@ static bool run_done(const LessonPlayer *p)
 
 static void finish_run(LessonPlayer *p)
 {
-    for (int i = 0; i < p->pane_count; i++)
-        while (pane_running(&p->panes[i]))
-            solver_step(p->panes[i].solver);
+    for (int i = 0; i < p->pane_count; i++) {
+        LessonPane *pane = &p->panes[i];
+        if (pane_running(pane))
+            run_cache_steps(p->run_cache, pane->solver, pane->run_target - pane->solver->step);
+    }
 }
 
 /* Plays one item that takes no time. */

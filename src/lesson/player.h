@@ -101,6 +101,10 @@ typedef struct LessonPlayer {
      * by running its key's answer and one step past it (results hold it) */
     bool verify_homework;
 
+    /* set by the checker too: runs it has played before are loaded from
+     * it rather than played again (run_cache.h); NULL: every run plays */
+    struct RunCache *run_cache;
+
     bool failed;     /* out of memory: err says so */
     char err[TEXT_MESSAGE_SIZE];
 } LessonPlayer;

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../support.h"
@@ -1135,4 +1136,125 @@ Test(solver, a_chain_at_a_tiny_step_moves_as_at_a_small_one_and_gains_no_energy)
     for (int k = 0; k < 2; k++)
         cr_expect_leq(total[k], start_total * (1.0 + 1e-4), "%s: energy grew from %.6g J to %.6g J", steps[k],
                       start_total, total[k]);
+}
+
+/* ------------------------------------------------------------ saved state */
+
+/* Every byte of a solver's state after it ran some steps, then after it
+ * ran more: a solver given the first state steps to the second, bit for bit. */
+static unsigned char *saved(const Solver *s, size_t *size)
+{
+    *size = solver_state_size(s);
+    unsigned char *bytes = malloc(*size);
+    cr_assert_not_null(bytes);
+    solver_state_save(s, bytes);
+    return bytes;
+}
+
+Test(solver, a_saved_state_steps_on_as_the_solver_it_was_saved_from)
+{
+    /* what a step carries over: the shuffled order and its generator, xpbd,
+     * the hands and torn links of tear, a heap's hand and self-collision,
+     * the strain limit, gusts and a moving sphere, and an explosion */
+    const struct {
+        SceneKind scene;
+        const char *settings[6];
+        int steps; /* before the save, and as many after */
+    } cases[] = {
+        {SCENE_CURTAIN, {"order=shuffled", "cols=10", "rows=8", NULL}, 70},
+        {SCENE_CURTAIN, {"integrator=xpbd", "compliance=0.001", "cols=10", "rows=8", NULL}, 70},
+        {SCENE_TEAR, {"tear=hysteresis", "cols=12", "rows=8", NULL}, 70},
+        {SCENE_HEAP, {"self_collision=on", "cols=10", "rows=10", NULL}, 70},
+        {SCENE_CURTAIN, {"integrator=verlet", "spring_k=3", "strain_limit=0.1", "cols=10", "rows=8", NULL}, 70},
+        {SCENE_CURTAIN, {"order=jacobi", "turbulence=3", "sphere_travel=0.3", "cols=10", "rows=8", NULL}, 70},
+        {SCENE_CURTAIN, {"integrator=euler", "substeps=2", "spring_k=400", "cols=10", "rows=8", NULL}, 2},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Solver *first = support_solver(cases[k].scene, cases[k].settings);
+        Solver *second = support_solver(cases[k].scene, cases[k].settings);
+        for (int n = 0; n < cases[k].steps; n++)
+            solver_step(first);
+        cr_assert(!first->exploded, "case %zu: saved before it explodes", k);
+        size_t size;
+        unsigned char *middle = saved(first, &size);
+        solver_state_load(second, middle);
+        size_t again_size;
+        unsigned char *again = saved(second, &again_size);
+        cr_expect(again_size == size && memcmp(again, middle, size) == 0, "case %zu: loaded as saved", k);
+        for (int n = 0; n < cases[k].steps; n++) {
+            solver_step(first);
+            solver_step(second);
+        }
+        size_t end_size, other_size;
+        unsigned char *end = saved(first, &end_size), *other = saved(second, &other_size);
+        cr_expect(end_size == other_size && memcmp(end, other, end_size) == 0, "case %zu: the same bits as many steps on", k);
+        cr_expect(memcmp(end, middle, size < end_size ? size : end_size) != 0, "case %zu: the state moved", k);
+        if (k == sizeof cases / sizeof cases[0] - 1)
+            cr_expect(first->exploded && second->exploded, "the last case explodes");
+        free(middle), free(again), free(end), free(other);
+        solver_destroy(first);
+        solver_destroy(second);
+    }
+}
+
+/* The springs keep each link's constant and dashpot between substeps
+ * (solver.c, link_dashpots): a change of spring_k or spring_damping in the
+ * middle of a run must reach them. A solver that changes them after 20
+ * steps ends as one given its state then and the new setting afresh. */
+Test(solver, a_spring_setting_changed_mid_run_reaches_every_link)
+{
+    const char *changes[][2] = {{"spring_k", "25"}, {"spring_damping", "0.5"}};
+    for (int k = 0; k < 2; k++) {
+        const char *settings[] = {"integrator=verlet", "cols=10", "rows=8", "spring_k=10", NULL};
+        Solver *changed = support_solver(SCENE_CURTAIN, settings);
+        for (int n = 0; n < 20; n++)
+            solver_step(changed);
+        size_t size;
+        unsigned char *middle = saved(changed, &size);
+        Params params = changed->params;
+        char err[200];
+        cr_assert(params_set(&params, changes[k][0], changes[k][1], err, sizeof err), "%s", err);
+        cr_assert(solver_set_params(changed, &params));
+        /* the other never stepped under the old setting */
+        Solver *fresh = support_solver(SCENE_CURTAIN, settings);
+        solver_state_load(fresh, middle);
+        cr_assert(solver_set_params(fresh, &params));
+        for (int n = 0; n < 20; n++) {
+            solver_step(changed);
+            solver_step(fresh);
+        }
+        size_t a_size, b_size;
+        unsigned char *a = saved(changed, &a_size), *b = saved(fresh, &b_size);
+        cr_expect(a_size == b_size && memcmp(a, b, a_size) == 0, "%s changed: the same bits", changes[k][0]);
+        free(middle), free(a), free(b);
+        solver_destroy(changed);
+        solver_destroy(fresh);
+    }
+}
+
+/* A rope's passes visit its links level by level (solver.c,
+ * find_rope_order): the listed order's bits, which the fast path's
+ * schedule gives when the rope order is taken away. */
+Test(solver, a_ropes_level_order_gives_the_listed_orders_bits)
+{
+    const char *cases[][3] = {{"integrator=jakobsen", "order=sequential", "iterations=40"},
+                              {"integrator=xpbd", "order=sequential", "iterations=20"},
+                              {"integrator=pbd", "order=jacobi", "iterations=30"}};
+    for (int k = 0; k < 3; k++) {
+        const char *settings[] = {cases[k][0], cases[k][1], cases[k][2], "cols=41", NULL};
+        Solver *level = support_solver(SCENE_CHAIN, settings), *listed = support_solver(SCENE_CHAIN, settings);
+        cr_assert_not_null(level->rope_order);
+        free(listed->rope_order);
+        listed->rope_order = NULL;
+        for (int n = 0; n < 60; n++) {
+            solver_step(level);
+            solver_step(listed);
+        }
+        size_t a_size, b_size;
+        unsigned char *a = saved(level, &a_size), *b = saved(listed, &b_size);
+        cr_expect(a_size == b_size && memcmp(a, b, a_size) == 0, "%s %s: the same bits", cases[k][0], cases[k][1]);
+        free(a), free(b);
+        solver_destroy(level);
+        solver_destroy(listed);
+    }
 }

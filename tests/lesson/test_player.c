@@ -6,6 +6,7 @@
 
 #include "lesson/lesson.h"
 #include "lesson/player.h"
+#include "lesson/run_cache.h"
 
 #define HEAD "title T\nsummary S\nduration 5 min\n"
 
@@ -542,4 +543,80 @@ Test(player, the_checker_proves_a_homeworks_answer_by_running_it)
         lesson_player_destroy(p);
         lesson_destroy(lesson);
     }
+}
+
+/* ------------------------------------------------------------ the checker's run cache */
+
+static const char repeated[] = HEAD "set cols=10 rows=8 collider=sphere sphere_travel=0.3\n"
+                                    "pane a \"Jakobsen\" iterations=4\n"
+                                    "pane b \"Verlet\" integrator=verlet substeps=10\n"
+                                    "view mode=strain camera=shared show=max_strain\n"
+                                    "page One\n"
+                                    "run 0.5s\n"
+                                    "expect a max_strain < 50%\n"
+                                    "expect b lowest > -5\n"
+                                    "expect a screen_unlike b < 90%\n"
+                                    "page Two, the same again\n"
+                                    "reset\n"
+                                    "run 0.5s\n"
+                                    "expect a max_strain < 50%\n"
+                                    "expect b total within 90% of start\n"
+                                    "expect a screen_rows > 0.1\n"
+                                    "page Three, one pane changed\n"
+                                    "set b substeps=12\n"
+                                    "reset\n"
+                                    "run 0.5s\n"
+                                    "expect b lowest > -5\n"
+                                    "expect b screen_hot < 90%\n"
+                                    "page Four, longer\n"
+                                    "reset\n"
+                                    "run 0.75s\n"
+                                    "expect a max_strain < 50%\n"
+                                    "expect b total within 90% of start\n";
+
+static LessonPlayer *played(const Lesson *l, RunCache *cache)
+{
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    p->verify_homework = true;
+    p->run_cache = cache;
+    cr_assert(lesson_player_play_to_end(p));
+    return p;
+}
+
+Test(player, runs_loaded_from_the_checkers_cache_give_the_results_of_playing_them)
+{
+    Lesson *l = parse(repeated);
+    RunCache *cache = run_cache_create(RUN_CACHE_BUDGET);
+    cr_assert_not_null(cache);
+    LessonPlayer *plain = played(l, NULL);
+    LessonPlayer *first = played(l, cache);
+    /* page two runs both panes again from the same start, page three a;
+     * page four goes on from the ends of page three's shorter runs */
+    cr_expect_eq(run_cache_hits(cache), 5, "hits: %d", run_cache_hits(cache));
+    int stored = run_cache_stored(cache);
+    cr_expect_eq(stored, 5, "page one's two runs, page three's b and page four's two: %d", stored);
+    LessonPlayer *second = played(l, cache); /* as a translation of it would be */
+    cr_expect_eq(run_cache_hits(cache), 5 + 8, "every run of the second playing loaded");
+    cr_expect_eq(run_cache_stored(cache), stored);
+    for (int k = 0; k < l->item_count; k++) {
+        if (l->items[k].kind != LESSON_EXPECT)
+            continue;
+        const LessonResult *r = &plain->results[k];
+        cr_assert(r->reached && r->passed, "%s", r->message);
+        for (const LessonPlayer *p = first; p; p = p == first ? second : NULL) {
+            cr_expect(memcmp(&p->results[k].seen, &r->seen, sizeof r->seen) == 0, "item %d: the same bits", k);
+            cr_expect_str_eq(p->results[k].message, r->message);
+        }
+    }
+    for (int i = 0; i < plain->pane_count; i++) {
+        const Cloth *a = plain->panes[i].solver->cloth, *b = second->panes[i].solver->cloth;
+        cr_expect(memcmp(a->x, b->x, (size_t)a->count * sizeof *a->x) == 0, "pane %d ends in the same place", i);
+        cr_expect_eq(plain->panes[i].solver->time, second->panes[i].solver->time);
+    }
+    lesson_player_destroy(plain);
+    lesson_player_destroy(first);
+    lesson_player_destroy(second);
+    run_cache_destroy(cache);
+    lesson_destroy(l);
 }
