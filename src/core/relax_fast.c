@@ -72,7 +72,7 @@
  * gusts' field (stage_forces), the wind (solver_wind_cells, then
  * solver_wind_to_particles: eight cells and eight particles at a time where
  * no triangle is torn, the rest by those functions themselves), the
- * Verlet / PBD update (stage_integrate), and at the end of a
+ * Verlet / PBD update (STAGE_INTEGRATE), and at the end of a
  * substep, in one sweep, the sphere contact with friction (collide_points),
  * the velocity update (stage_velocity) and the explosion check (blew_up).
  *

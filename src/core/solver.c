@@ -320,14 +320,13 @@ static bool shapes_differ(const Params *a, const Params *b)
     return false;
 }
 
-static void finish_substep(Solver *s);
-static void relax_pass(Solver *s);
+static void run_stages(Solver *s, bool one_pass);
 
 bool solver_set_params(Solver *solver, const Params *params)
 {
     /* settle a half-done substep under the settings it started with */
-    while (solver->phase == PHASE_RELAXING && !solver->exploded)
-        relax_pass(solver);
+    if (solver->phase == PHASE_RELAXING)
+        run_stages(solver, false);
     if (shapes_differ(&solver->params, params)) {
         Params old = solver->params;
         solver->params = *params;
@@ -787,11 +786,11 @@ void solver_integrate_range(Solver *s, int from, int to)
     }
 }
 
-/* The per-particle stages, each one function over a range of particles
- * that reads and writes only those: the plain loop runs it over all of
- * them, the fast path over its chunks on the threads (relax_fast_range),
- * with the same bits. As in Box2D v3's solver, one function serves one
- * worker or many, and the stage list (SolverStage) says which it is. */
+/* The per-particle stages (INTEGRATE, VELOCITY), each one function over a
+ * range of particles that reads and writes only those: the plain loop runs
+ * it over all of them, the fast path over its chunks on the threads
+ * (relax_fast_range), with the same bits. As in Box2D v3's solver, one
+ * function serves one worker or many. */
 static void integrate_range(Solver *s, int from, int to) { solver_integrate_range(s, from, to); }
 
 static void velocity_range(Solver *s, int from, int to)
@@ -799,21 +798,12 @@ static void velocity_range(Solver *s, int from, int to)
     solver_velocity_range(s, s->params.strain_limit > 0.0, from, to);
 }
 
-static const RelaxFastRange stage_ranges[STAGE_COUNT] = {
-    [STAGE_INTEGRATE] = integrate_range,
-    [STAGE_VELOCITY] = velocity_range,
-};
-
 /* A per-particle stage, on the fast path's threads where it runs. */
-static void stage_range(Solver *s, SolverStage stage)
+static void stage_range(Solver *s, RelaxFastRange range)
 {
-    RelaxFastRange range = stage_ranges[stage];
-    assert(range != NULL);
     if (!fast_path(s) || !relax_fast_range(s->relax_fast, s, range))
         range(s, 0, s->cloth->count);
 }
-
-static void stage_integrate(Solver *s) { stage_range(s, STAGE_INTEGRATE); }
 
 void solver_collider(const Solver *s, Collider *out) { scene_collider(&s->params, s->sphere_center, out); }
 
@@ -915,7 +905,7 @@ static void project_links(Solver *s, float h, bool fast)
     const bool jacobi = order == ORDER_JACOBI;
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
     link_constants(s, h, k, alpha);
-    /* colored: colour by colour (relax_fast.h); relax_pass normally hands
+    /* colored: colour by colour (relax_fast.h); stage_relax normally hands
      * this order to the fast path, which gives the same bits */
     const uint32_t *visit = order == ORDER_SHUFFLED ? s->link_order
                             : order == ORDER_COLORED ? relax_fast_order(s->relax_fast)
@@ -1130,7 +1120,7 @@ void solver_velocity_range(Solver *s, bool strain_limited, int from, int to)
 /* Velocity from the substep's motion (or the strain limit's), damped. */
 static void stage_velocity(Solver *s)
 {
-    stage_range(s, STAGE_VELOCITY);
+    stage_range(s, velocity_range);
     keep_grab_velocity(s);
 }
 
@@ -1215,8 +1205,29 @@ static void freeze_on_last_good(Solver *s)
     memset(c->rvz, 0, (size_t)c->count * sizeof(float));
 }
 
-/* ------------------------------------------------------------ stepping */
+/* ------------------------------------------------------------ the step */
 
+/* The stage list (SolverStage, solver.h) drives the step, as Box2D v3's
+ * solver stages drive its: run_stage is the one place a stage is called,
+ * next_stage the one place that says which follows, and run_stages walks
+ * from one to the next. A substep is KINEMATICS, FORCES, INTEGRATE, then
+ * for the position-based integrators RELAX `iterations` times, then
+ * STRAIN_LIMIT, SELF_COLLIDE, COLLIDE, VELOCITY and CHECK; a step's last
+ * substep is followed by TEAR. The step-by-step modes stop between two
+ * passes (PHASE_RELAXING: RELAX comes next) or between two substeps
+ * (KINEMATICS comes next), so the phase says where to go on from.
+ *
+ * A stage with a fast version tries it first, in one shape: fast_path(s)
+ * and the fast function saying it did the work; where it did not, the
+ * plain code, the readable reference, runs. The fast path may do more
+ * than one stage as one job: COLLIDE, VELOCITY and CHECK over the
+ * particles once (relax_fast_finish), or the passes left of a substep in
+ * the colored order; run_stage returns the last stage it did, s->pass
+ * counts the passes. */
+
+/* Before KINEMATICS: the bookkeeping of a new substep, and of a new step
+ * on its first (the good state an explosion goes back to, the shuffled
+ * order, the hand's velocity over the step). */
 static void begin_substep(Solver *s)
 {
     Cloth *c = s->cloth;
@@ -1235,127 +1246,172 @@ static void begin_substep(Solver *s)
                 s->grab_velocity[k] = (float)((s->grab_target[k] - s->grab_start[k]) / p->dt);
         }
     }
-    stage_kinematics(s, s->time + params_substep(p));
-    stage_forces(s, s->time);
-    stage_integrate(s);
     s->pass = 0;
     s->residual_count = 0;
-    if (solver_is_position_based(p->integrator)) {
-        if (p->integrator == INTEGRATOR_XPBD)
-            memset(s->lambda, 0, (size_t)c->link_count * sizeof(float));
-        s->phase = PHASE_RELAXING;
-    }
+    if (p->integrator == INTEGRATOR_XPBD)
+        memset(s->lambda, 0, (size_t)c->link_count * sizeof(float));
 }
 
-static void relax_pass(Solver *s)
+/* One relaxation pass, the contact inside it, or on the fast path in the
+ * colored order with whole_substep every pass left as one job (the same
+ * bits as pass after pass; no residual can be traced between them). */
+static void stage_relax(Solver *s, bool whole_substep)
 {
     float h = (float)params_substep(&s->params);
-    if (fast_path(s) && s->params.order != ORDER_COLORED) {
-        /* sequential, jacobi: the links on the fast path's schedule, but
-         * for a rope. A rope's links are one chain, each sharing a particle
-         * with the one before, so the schedule finds no two to run side by
-         * side and spends a level on every link; the plain loop (the same
-         * bits) takes half the time there (lessons 5 and 11's chains),
-         * less still in rope_order (find_rope_order). */
-        project_links(s, h, s->rope_order == NULL);
-        stage_collide(s, false, false);
-    } else if (fast_path(s)) {
-        /* the fast path: the two calls below, vectorised and threaded */
+    int passes = 1;
+    if (fast_path(s) && s->params.order == ORDER_COLORED) {
+        /* the link loop and the contact, vectorised and threaded */
         float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
         link_constants(s, h, k, alpha);
-        relax_fast_pass(s->relax_fast, s, k, alpha);
+        int left = s->params.iterations - s->pass;
+        if (whole_substep && !s->trace_residual && relax_fast_passes(s->relax_fast, s, k, alpha, left))
+            passes = left;
+        else
+            relax_fast_pass(s->relax_fast, s, k, alpha);
     } else {
-        project_links(s, h, false);
+        /* sequential and jacobi: the link loop on the fast path's
+         * schedule, but for a rope. A rope's links are one chain, each
+         * sharing a particle with the one before, so the schedule finds no
+         * two to run side by side and spends a level on every link; the
+         * plain loop (the same bits) takes half the time there (lessons 5
+         * and 11's chains), less still in rope_order (find_rope_order). */
+        project_links(s, h, fast_path(s) && s->rope_order == NULL);
         stage_collide(s, false, false);
     }
-    s->pass++;
+    s->pass += passes;
     if (s->trace_residual && s->residual_count < SOLVER_MAX_ITERATIONS)
         s->residual_trace[s->residual_count++] = (float)solver_residual(s);
-    if (s->pass >= s->params.iterations)
-        finish_substep(s);
 }
 
-static void finish_substep(Solver *s)
+/* The end of a substep of a position-based integrator as one job on the
+ * fast path, where it can: COLLIDE, VELOCITY (its loop; the hand's
+ * velocity after) and CHECK. */
+static bool finish_fast(Solver *s)
 {
-    const Params *p = &s->params;
-    bool position_based = solver_is_position_based(p->integrator);
-    bool limited = p->strain_limit > 0.0;
-    if (limited)
-        stage_strain_limit(s);
-    stage_self_collide(s);
-    /* the fast path does the next three stages in one go where it can */
-    int exploded = position_based && fast_path(s)
-                       ? relax_fast_finish(s->relax_fast, s, explode_allowed(s), EXPLODE_STRETCH)
-                       : -1;
-    if (exploded < 0) {
-        stage_collide(s, true, !position_based);
-        stage_velocity(s);
-    } else {
-        keep_grab_velocity(s);
-    }
-    s->phase = PHASE_BETWEEN_SUBSTEPS;
-    if (exploded < 0 ? blew_up(s) : exploded == 1) {
-        freeze_on_last_good(s);
-        return;
-    }
-    s->substep++;
-    s->time = clock_reading(s, s->step, s->substep);
-    if (s->substep >= p->substeps) {
-        if (p->tear != TEAR_OFF)
-            stage_tear(s);
-        double end = clock_reading(s, s->step, s->substep);
-        s->substep = 0;
-        s->step++;
-        if (s->clock_substep != 0) {
-            /* the step changed inside a step: from the next, whole steps */
-            s->clock_time = end;
-            s->clock_step = s->step;
-            s->clock_substep = 0;
-        }
-        s->time = clock_reading(s, s->step, 0);
-    }
-}
-
-/* Starts a substep if none is under way. A force-based integrator has no
- * passes: its whole substep is done here. Returns whether passes remain. */
-static bool ensure_substep_started(Solver *s)
-{
-    if (s->exploded)
+    if (!solver_is_position_based(s->params.integrator) || !fast_path(s))
         return false;
-    if (s->phase == PHASE_BETWEEN_SUBSTEPS) {
-        begin_substep(s);
-        if (!solver_is_position_based(s->params.integrator)) {
-            finish_substep(s);
-            return false;
-        }
-    }
+    int exploded = relax_fast_finish(s->relax_fast, s, explode_allowed(s), EXPLODE_STRETCH);
+    if (exploded < 0)
+        return false;
+    keep_grab_velocity(s);
+    if (exploded)
+        freeze_on_last_good(s);
     return true;
 }
 
-void solver_pass(Solver *s)
+/* Runs `stage` (through more stages where the fast path does several as
+ * one job) and returns the last stage done. */
+static SolverStage run_stage(Solver *s, SolverStage stage, bool whole_substep)
 {
-    if (ensure_substep_started(s))
-        relax_pass(s);
+    const Params *p = &s->params;
+    switch (stage) {
+    case STAGE_KINEMATICS:
+        stage_kinematics(s, s->time + params_substep(p));
+        break;
+    case STAGE_FORCES:
+        stage_forces(s, s->time);
+        break;
+    case STAGE_INTEGRATE:
+        stage_range(s, integrate_range);
+        break;
+    case STAGE_RELAX:
+        stage_relax(s, whole_substep);
+        break;
+    case STAGE_STRAIN_LIMIT:
+        if (p->strain_limit > 0.0)
+            stage_strain_limit(s);
+        break;
+    case STAGE_SELF_COLLIDE:
+        stage_self_collide(s);
+        break;
+    case STAGE_COLLIDE:
+        if (finish_fast(s))
+            return STAGE_CHECK;
+        stage_collide(s, true, !solver_is_position_based(p->integrator));
+        break;
+    case STAGE_VELOCITY:
+        stage_velocity(s);
+        break;
+    case STAGE_CHECK:
+        if (blew_up(s))
+            freeze_on_last_good(s);
+        break;
+    case STAGE_TEAR:
+        if (p->tear != TEAR_OFF)
+            stage_tear(s);
+        break;
+    case STAGE_COUNT:
+        assert(!"not a stage");
+        break;
+    }
+    return stage;
 }
 
-void solver_substep(Solver *s)
+/* After CHECK: the substep counted and the clock read. Whether it was the
+ * step's last. */
+static bool end_substep(Solver *s)
 {
-    if (!ensure_substep_started(s))
-        return;
-    if (s->phase == PHASE_RELAXING && fast_path(s) && s->params.order == ORDER_COLORED && !s->trace_residual) {
-        /* the passes left as one job on the threads, where it can: the same
-         * as relax_pass each time, with no residual to trace between them */
-        float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
-        link_constants(s, (float)params_substep(&s->params), k, alpha);
-        if (relax_fast_passes(s->relax_fast, s, k, alpha, s->params.iterations - s->pass)) {
-            s->pass = s->params.iterations;
-            finish_substep(s);
-            return;
-        }
-    }
-    while (s->phase == PHASE_RELAXING)
-        relax_pass(s);
+    s->substep++;
+    s->time = clock_reading(s, s->step, s->substep);
+    return s->substep >= s->params.substeps;
 }
+
+/* After TEAR: the step counted. */
+static void end_step(Solver *s)
+{
+    double end = clock_reading(s, s->step, s->substep);
+    s->substep = 0;
+    s->step++;
+    if (s->clock_substep != 0) {
+        /* the step changed inside a step: from the next, whole steps */
+        s->clock_time = end;
+        s->clock_step = s->step;
+        s->clock_substep = 0;
+    }
+    s->time = clock_reading(s, s->step, 0);
+}
+
+/* The stage after `done`. */
+static SolverStage next_stage(Solver *s, SolverStage done)
+{
+    switch (done) {
+    case STAGE_INTEGRATE:
+        return solver_is_position_based(s->params.integrator) ? STAGE_RELAX : STAGE_STRAIN_LIMIT;
+    case STAGE_RELAX:
+        return s->pass < s->params.iterations ? STAGE_RELAX : STAGE_STRAIN_LIMIT;
+    case STAGE_CHECK:
+        if (s->exploded) /* frozen on the step's start: the next step begins afresh */
+            return STAGE_KINEMATICS;
+        return end_substep(s) ? STAGE_TEAR : STAGE_KINEMATICS;
+    case STAGE_TEAR:
+        end_step(s);
+        return STAGE_KINEMATICS;
+    default:
+        return (SolverStage)(done + 1);
+    }
+}
+
+/* Runs stages from where the solver stands to the end of the substep, or
+ * (one_pass) to the end of the next relaxation pass if one comes first. */
+static void run_stages(Solver *s, bool one_pass)
+{
+    if (s->exploded)
+        return;
+    SolverStage stage = s->phase == PHASE_RELAXING ? STAGE_RELAX : STAGE_KINEMATICS;
+    if (stage == STAGE_KINEMATICS)
+        begin_substep(s);
+    for (;;) {
+        SolverStage done = run_stage(s, stage, !one_pass);
+        stage = next_stage(s, done);
+        if (stage == STAGE_KINEMATICS || (one_pass && done == STAGE_RELAX && stage == STAGE_RELAX))
+            break;
+    }
+    s->phase = stage == STAGE_RELAX ? PHASE_RELAXING : PHASE_BETWEEN_SUBSTEPS;
+}
+
+void solver_pass(Solver *s) { run_stages(s, true); }
+
+void solver_substep(Solver *s) { run_stages(s, false); }
 
 void solver_step(Solver *s)
 {
@@ -1372,8 +1428,8 @@ void solver_use_all_cores(Solver *s)
 
 bool solver_set_threads(Solver *s, int threads)
 {
-    while (s->phase == PHASE_RELAXING && !s->exploded)
-        relax_pass(s); /* the fast pass keeps multipliers of its own */
+    if (s->phase == PHASE_RELAXING)
+        run_stages(s, false); /* the fast pass keeps multipliers of its own */
     RelaxFast *fast = relax_fast_create(s->cloth, threads);
     if (!fast)
         return false;

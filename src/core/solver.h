@@ -29,10 +29,13 @@ typedef enum SolverStage {
     STAGE_TEAR,         /* once per step: count steps over the limit, break links */
     STAGE_COUNT
 } SolverStage;
-/* The per-particle stages (STAGE_INTEGRATE, STAGE_VELOCITY) are each one
- * function over a range of particles, looked up by their stage in
- * solver.c: the plain loop runs it over all particles, the fast path over
- * its chunks on the threads (relax_fast_range). */
+/* The list drives the step: solver.c's run_stage dispatches on it and
+ * next_stage gives the order (RELAX `iterations` times for the
+ * position-based integrators only; TEAR after a step's last substep). The
+ * per-particle stages (STAGE_INTEGRATE, STAGE_VELOCITY) are each one
+ * function over a range of particles: the plain loop runs it over all
+ * particles, the fast path over its chunks on the threads
+ * (relax_fast_range). */
 
 extern const char *const solver_stage_names[]; /* indexed by SolverStage */
 
