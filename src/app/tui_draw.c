@@ -458,7 +458,10 @@ static void draw_status(Tui *tui)
     char counters[96], sizes[48], state[48], speed[32] = "";
     snprintf(counters, sizeof counters, _("  step %lld  t %.2f s"), (long long)first->step, first->time);
     i18n_decimals(counters, sizeof counters);
-    snprintf(sizes, sizeof sizes, _("  iter %d  sub %d"), first->params.iterations, first->params.substeps);
+    if (first->params.integrator == INTEGRATOR_IMPLICIT) /* no passes: the solve's iterations */
+        snprintf(sizes, sizeof sizes, _("  cg %d  sub %d"), first->cg_iterations, first->params.substeps);
+    else
+        snprintf(sizes, sizeof sizes, _("  iter %d  sub %d"), first->params.iterations, first->params.substeps);
     bool exploded = true;
     for (int i = 0; i < tui->pane_count; i++)
         exploded = exploded && tui->panes[i].solver->exploded;
@@ -636,7 +639,9 @@ static void draw_panel(Tui *tui)
         p = wrap_line(p, c->width - 3, line, sizeof line);
     /* the rows, scrolled to keep the chosen one in view when they do not
      * all fit above the hint, what the key means and the residual */
-    int list_rows = c->height - 1 - 2 - about_lines - (tui->show_residual ? 3 : 0);
+    const Solver *shown = tui->panes[0].solver;
+    bool solving = shown->params.integrator == INTEGRATOR_IMPLICIT;
+    int list_rows = c->height - 1 - 2 - about_lines - (tui->show_residual ? 3 : 0) - (solving ? 3 : 0);
     if (list_rows < PANEL_MIN_LIST_ROWS)
         list_rows = PANEL_MIN_LIST_ROWS;
     int first, last; /* the slider rows shown */
@@ -689,6 +694,14 @@ static void draw_panel(Tui *tui)
             PALETTE_DIM, ATTR_NONE);
     if (about[0] && y < c->height)
         y = put_wrapped(c, 2, y, c->width - 3, c->height - 1, about, PALETTE_DIM) + 1;
+    if (solving && y < c->height - 1) {
+        /* implicit: what the last substep's linear solve took */
+        char text[96], residual[32];
+        put(c, 2, y++, _("linear solve, last substep:"), PALETTE_TEXT, bold);
+        i18n_number(residual, sizeof residual, "%.2g", shown->cg_residual);
+        snprintf(text, sizeof text, _("%d CG iterations, residual %s"), shown->cg_iterations, residual);
+        put(c, 4, y++, text, PALETTE_HIGHLIGHT, ATTR_BOLD);
+    }
     if (tui->show_residual && y < c->height - 1) {
         const Solver *solver = tui->panes[0].solver;
         char text[96];

@@ -18,7 +18,7 @@ const char *const tui_key_help[] = {
     "n",            N_("one step"),
     "s",            N_("one substep"),
     "p",            N_("one relaxation pass"),
-    "1 .. 6",       N_("euler symplectic verlet jakobsen pbd xpbd"),
+    "1 .. 7",       N_("euler symplectic verlet jakobsen pbd xpbd implicit"),
     "Tab S-Tab",    N_("next / previous integrator"),
     "[  ]",         N_("iterations down / up"),
     "Up Down",      N_("choose a setting"),
@@ -753,6 +753,7 @@ void tui_handle_key(Tui *tui, int key)
     case '4':
     case '5':
     case '6':
+    case '7':
         set_integrator(tui, key - '1');
         break;
     case '\t':

@@ -24,6 +24,8 @@ typedef struct Metrics {
     double penetration; /* m, deepest point of a link inside a collider */
     int torn;           /* links torn */
     bool exploded;
+    int cg_iterations;  /* implicit: the last substep's conjugate-gradient iterations (else 0) */
+    double cg_residual; /* implicit: and the residual they left, over the right-hand side (else 0) */
 } Metrics;
 
 /* The CSV header of `clothsim run --csv`, without newline. */

@@ -28,7 +28,7 @@ const char *const scene_summaries[] = {
     N_("a cloth held by its left and right edges, pulled apart until it tears"),
     N_("a silk square hung from its centre, lowered to the floor and let go: a heap"),
 };
-const char *const integrator_names[] = {"euler", "symplectic", "verlet", "jakobsen", "pbd", "xpbd", NULL};
+const char *const integrator_names[] = {"euler", "symplectic", "verlet", "jakobsen", "pbd", "xpbd", "implicit", NULL};
 const char *const pin_names[] = {"top", "corners", "left", "ends", "sides", "centre", "none", NULL};
 const char *const order_names[] = {"sequential", "shuffled", "jacobi", "colored", NULL};
 const char *const collider_names[] = {"none", "sphere", "box", "cone", NULL};
@@ -58,8 +58,10 @@ const ParamInfo params_table[] = {
     {"stiffness", PARAM_REAL, FIELD(stiffness), 0, 1, NULL, "", EFFECT_LIVE, N_("structural links: fraction of the error corrected per pass; springs: times spring_k")},
     {"shear_stiffness", PARAM_REAL, FIELD(shear_stiffness), 0, 1, NULL, "", EFFECT_LIVE, N_("shear (diagonal) links, as stiffness")},
     {"bend_stiffness", PARAM_REAL, FIELD(bend_stiffness), 0, 1, NULL, "", EFFECT_LIVE, N_("bend (skip-one) links, as stiffness")},
-    {"spring_k", PARAM_REAL, FIELD(spring_k), 0, 1e6, NULL, N_("N/m"), EFFECT_LIVE, N_("euler/symplectic/verlet: Hooke constant of a link at stiffness 1")},
-    {"spring_damping", PARAM_REAL, FIELD(spring_damping), 0, 2, NULL, "", EFFECT_LIVE, N_("euler/symplectic/verlet: damping ratio of each link's dashpot")},
+    {"spring_k", PARAM_REAL, FIELD(spring_k), 0, 1e6, NULL, N_("N/m"), EFFECT_LIVE, N_("euler/symplectic/verlet/implicit: Hooke constant of a link at stiffness 1")},
+    {"spring_damping", PARAM_REAL, FIELD(spring_damping), 0, 2, NULL, "", EFFECT_LIVE, N_("euler/symplectic/verlet/implicit: damping ratio of each link's dashpot")},
+    {"cg_tolerance", PARAM_REAL, FIELD(cg_tolerance), 1e-12, 0.5, NULL, "", EFFECT_LIVE, N_("implicit: the linear solve (conjugate gradients) stops once its residual is this fraction of the right-hand side")},
+    {"cg_max_iterations", PARAM_INT, FIELD(cg_max_iterations), 1, 10000, NULL, "", EFFECT_LIVE, N_("implicit: at most this many conjugate-gradient iterations a substep")},
     {"compliance", PARAM_REAL, FIELD(compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd structural links: strain per newton of tension (0 = rigid)")},
     {"shear_compliance", PARAM_REAL, FIELD(shear_compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd shear links, as compliance")},
     {"bend_compliance", PARAM_REAL, FIELD(bend_compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd bend links, as compliance")},
@@ -119,6 +121,8 @@ void params_default(Params *p, SceneKind scene)
         .order = ORDER_SEQUENTIAL,
         .strain_limit = 0.0,
         .spring_damping = 0.02,
+        .cg_tolerance = 1e-6,
+        .cg_max_iterations = 200,
         .compliance = 0.0, /* these and the stiffnesses: params_apply_material */
         /* seed 000: Verlet keeps 0.99 of the velocity per 1/60 s frame,
          * i.e. a rate of -60 ln 0.99 = 0.603 per second */

@@ -32,6 +32,7 @@ typedef enum Integrator {
     INTEGRATOR_JAKOBSEN,   /* Verlet + Gauss-Seidel relaxation (Jakobsen 2001) */
     INTEGRATOR_PBD,        /* position-based dynamics (Mueller et al. 2007) */
     INTEGRATOR_XPBD,       /* compliant PBD (Macklin et al. 2016) */
+    INTEGRATOR_IMPLICIT,   /* backward Euler on the springs, one linear solve a substep (Baraff and Witkin 1998) */
     INTEGRATOR_COUNT
 } Integrator;
 
@@ -75,6 +76,8 @@ typedef struct Params {
     double bend_stiffness;
     double spring_k;       /* Hooke constant at stiffness 1, N/m (springs) */
     double spring_damping; /* damping ratio of a link's dashpot (springs) */
+    double cg_tolerance;   /* implicit: the solve stops at this residual over the right-hand side */
+    int cg_max_iterations; /* implicit: and after this many conjugate-gradient iterations */
     double compliance;     /* xpbd structural compliance: strain per newton, 1/N */
     double shear_compliance;
     double bend_compliance;

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "implicit.h"
 #include "relax_fast.h"
 #include "rng.h"
 #include "scene.h"
@@ -34,9 +35,10 @@
 /* Passes of the self-collision push per substep: a few settle a heap. */
 #define SELF_COLLISION_PASSES 3
 
-const char *const solver_stage_names[] = {"kinematics", "forces",       "integrate", "relax",
-                                          "strain_limit", "self_collide", "collide", "velocity", "check",
+const char *const solver_stage_names[] = {"kinematics", "forces",       "solve",   "integrate", "relax",
+                                          "strain_limit", "self_collide", "collide", "velocity",  "check",
                                           "tear"};
+_Static_assert(sizeof solver_stage_names / sizeof solver_stage_names[0] == STAGE_COUNT, "a name a stage");
 
 #define WIND_DRAG SOLVER_WIND_DRAG
 
@@ -146,6 +148,8 @@ static void free_scratch(Solver *s)
     free(s->wave_cos), free(s->wave_sin);
     selfcollide_destroy(s->self_collision);
     s->self_collision = NULL;
+    implicit_destroy(s->implicit);
+    s->implicit = NULL;
     relax_fast_destroy(s->relax_fast);
     s->relax_fast = NULL;
     s->fx = s->fy = s->fz = s->jx = s->jy = s->jz = NULL;
@@ -189,6 +193,7 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->wave_cos = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->wave_sin = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->self_collision = selfcollide_create(s->cloth)) != NULL;
+    ok &= (s->implicit = implicit_create(s->cloth->count, s->cloth->link_count)) != NULL;
     ok &= (s->relax_fast = relax_fast_create(s->cloth, s->threads)) != NULL;
     return ok;
 }
@@ -764,12 +769,31 @@ static Coordinate coordinate(Solver *s, int k)
     }
 }
 
+/* implicit: v += dv, the solve's answer, then x with the new v */
+PARTICLE_LOOP static void integrate_implicit(Coordinate c, const double *restrict dv, double h, int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        uint32_t moves = -(uint32_t)(c.w[i] != 0.0f); /* all ones unless pinned or grabbed */
+        uint64_t moves2 = -(uint64_t)(c.w[i] != 0.0f);
+        float nv, nrv, nx, x0 = c.x[i];
+        double nr, r0 = c.r[i];
+        ADD_KEPT(c.v[i], c.rv[i], dv[i], nv, nrv);
+        ADD_KEPT(x0, r0, ((double)nv + nrv) * h, nx, nr);
+        c.px[i] = pick(moves, x0, c.px[i]), c.pr[i] = pick_double(moves2, r0, c.pr[i]);
+        c.x[i] = pick(moves, nx, x0), c.r[i] = pick_double(moves2, nr, r0);
+        c.v[i] = pick(moves, nv, c.v[i]), c.rv[i] = pick(moves, nrv, c.rv[i]);
+    }
+}
+
 void solver_integrate_range(Solver *s, int from, int to)
 {
     const double h = params_substep(&s->params), decay = exp(-s->params.damping * h);
     for (int k = 0; k < 3; k++) {
         Coordinate c = coordinate(s, k);
         switch (s->params.integrator) {
+        case INTEGRATOR_IMPLICIT:
+            integrate_implicit(c, implicit_dv(s->implicit, k), h, from, to);
+            break;
         case INTEGRATOR_EULER:
             integrate_euler(c, h, from, to);
             break;
@@ -840,6 +864,19 @@ static void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
     if (p->dim == 2) /* a box face or cone side may still push along z: the plane wins */
         for (int i = 0; i < c->count; i++)
             c->z[i] = 0.0f, c->pz[i] = 0.0f, c->vz[i] = 0.0f;
+}
+
+/* Backward Euler's linear solve (implicit.h) for the substep's change of
+ * velocity, from the forces stage_forces summed at the substep's start;
+ * INTEGRATE then applies it. */
+static void stage_solve(Solver *s)
+{
+    const float *f[3] = {s->fx, s->fy, s->fz};
+    ImplicitLinks links = {s->pulls, s->link_k, s->link_dashpot};
+    ImplicitResult result = implicit_solve(s->implicit, s->cloth, f, &links, params_substep(&s->params),
+                                           s->params.cg_tolerance, s->params.cg_max_iterations);
+    s->cg_iterations = result.iterations;
+    s->cg_residual = result.residual;
 }
 
 /* Self-collision (seed 000 section 6): no particle moves more than the
@@ -1100,6 +1137,7 @@ void solver_velocity_range(Solver *s, bool strain_limited, int from, int to)
         switch (s->params.integrator) {
         case INTEGRATOR_EULER:
         case INTEGRATOR_SYMPLECTIC:
+        case INTEGRATOR_IMPLICIT:
             if (strain_limited)
                 velocity_limited(c, limits[k], 1.0 / h, decay, from, to);
             else
@@ -1210,7 +1248,8 @@ static void freeze_on_last_good(Solver *s)
 /* The stage list (SolverStage, solver.h) drives the step, as Box2D v3's
  * solver stages drive its: run_stage is the one place a stage is called,
  * next_stage the one place that says which follows, and run_stages walks
- * from one to the next. A substep is KINEMATICS, FORCES, INTEGRATE, then
+ * from one to the next. A substep is KINEMATICS, FORCES, SOLVE (implicit
+ * only), INTEGRATE, then
  * for the position-based integrators RELAX `iterations` times, then
  * STRAIN_LIMIT, SELF_COLLIDE, COLLIDE, VELOCITY and CHECK; a step's last
  * substep is followed by TEAR. The step-by-step modes stop between two
@@ -1311,6 +1350,9 @@ static SolverStage run_stage(Solver *s, SolverStage stage, bool whole_substep)
     case STAGE_FORCES:
         stage_forces(s, s->time);
         break;
+    case STAGE_SOLVE:
+        stage_solve(s);
+        break;
     case STAGE_INTEGRATE:
         stage_range(s, integrate_range);
         break;
@@ -1375,6 +1417,8 @@ static void end_step(Solver *s)
 static SolverStage next_stage(Solver *s, SolverStage done)
 {
     switch (done) {
+    case STAGE_FORCES:
+        return s->params.integrator == INTEGRATOR_IMPLICIT ? STAGE_SOLVE : STAGE_INTEGRATE;
     case STAGE_INTEGRATE:
         return solver_is_position_based(s->params.integrator) ? STAGE_RELAX : STAGE_STRAIN_LIMIT;
     case STAGE_RELAX:
@@ -1609,6 +1653,10 @@ static void state_walk(StateWalk *w, Solver *s)
     STATE_ARRAY(w, c->triangle_torn, c->triangle_count);
     STATE_ARRAY(w, s->link_order, l); /* order=shuffled shuffles it further each step */
     STATE_ARRAY(w, s->lambda, l);
+    for (int k = 0; k < 3; k++) /* implicit: the warm start of the next solve */
+        STATE_ARRAY(w, implicit_dv(s->implicit, k), n);
+    STATE_FIELD(w, s->cg_iterations);
+    STATE_FIELD(w, s->cg_residual);
     STATE_FIELD(w, s->time);
     STATE_FIELD(w, s->step);
     STATE_FIELD(w, s->substep);

@@ -19,6 +19,7 @@
 typedef enum SolverStage {
     STAGE_KINEMATICS,   /* move the collider and any grabbed particle */
     STAGE_FORCES,       /* gravity, wind on triangles, springs (force-based only) */
+    STAGE_SOLVE,        /* implicit only: the linear solve for the substep's change of velocity */
     STAGE_INTEGRATE,    /* euler / symplectic / verlet update, or the PBD prediction */
     STAGE_RELAX,        /* `iterations` passes over the links, collision inside each */
     STAGE_STRAIN_LIMIT, /* Provot: no structural link over 1 + strain_limit */
@@ -30,8 +31,9 @@ typedef enum SolverStage {
     STAGE_COUNT
 } SolverStage;
 /* The list drives the step: solver.c's run_stage dispatches on it and
- * next_stage gives the order (RELAX `iterations` times for the
- * position-based integrators only; TEAR after a step's last substep). The
+ * next_stage gives the order (SOLVE for implicit only; RELAX `iterations`
+ * times for the position-based integrators only; TEAR after a step's last
+ * substep). The
  * per-particle stages (STAGE_INTEGRATE, STAGE_VELOCITY) are each one
  * function over a range of particles: the plain loop runs it over all
  * particles, the fast path over its chunks on the threads
@@ -74,6 +76,10 @@ typedef struct Solver {
     int residual_count;
 
     bool trace_residual; /* fill residual_trace after every pass (costs a pass) */
+
+    /* implicit: the last substep's solve (conjugate gradients) */
+    int cg_iterations;
+    double cg_residual; /* |b - A dv| / |b| when it stopped */
 
     bool exploded;
     double exploded_time; /* s, when exploded */
@@ -126,6 +132,7 @@ typedef struct Solver {
     double wave_phase[2 * SOLVER_TURBULENCE_WAVES];
     double wave_amplitude[2 * SOLVER_TURBULENCE_WAVES];
     SelfCollision *self_collision; /* its spatial hash */
+    struct Implicit *implicit;     /* implicit: the solve's scratch and its last answer (implicit.h) */
     struct RelaxFast *relax_fast;  /* order=colored: the colouring and the fast pass (relax_fast.h) */
     int threads;                   /* threads the fast pass runs on: solver_set_threads */
     bool plain_relax; /* order=colored through the plain loop: the reference tests and bench compare with */

@@ -90,6 +90,8 @@ typedef enum LessonMetric {
     METRIC_CATENARY, /* m, the first row's largest distance from a cosh(x/a) */
     METRIC_CLOSEST,  /* m, closest pair of unlinked particles (looked for up to 5 cm) */
     METRIC_CENTRE_X, /* m, the particles' mean x: a cloth hung symmetrically keeps it at 0 */
+    METRIC_CG_ITERATIONS, /* implicit: conjugate-gradient iterations of the last substep's solve */
+    METRIC_CG_RESIDUAL,   /* implicit: the residual that solve left, over its right-hand side */
     /* what the screen shows: the pane drawn as the player draws it, at the
      * sizes a lesson is played at (lesson_view_measure); a claim on these
      * must hold at every size */

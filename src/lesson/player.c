@@ -116,6 +116,10 @@ double lesson_measure(const LessonPane *pane, int metric)
         return m.penetration;
     case METRIC_TORN:
         return m.torn;
+    case METRIC_CG_ITERATIONS:
+        return m.cg_iterations;
+    case METRIC_CG_RESIDUAL:
+        return m.cg_residual;
     default:
         return NAN;
     }

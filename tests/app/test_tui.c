@@ -143,7 +143,7 @@ Test(tui, pause_stops_the_step_counter_and_n_steps_exactly_once, .timeout = 30)
     stop();
 }
 
-Test(tui, keys_1_to_6_and_tab_name_the_integrator, .timeout = 30)
+Test(tui, keys_1_to_7_and_tab_name_the_integrator, .timeout = 30)
 {
     start("", "", 100, 30);
     cr_assert(wait_for(" step "));
@@ -151,6 +151,8 @@ Test(tui, keys_1_to_6_and_tab_name_the_integrator, .timeout = 30)
     cr_expect(wait_for(" verlet "), "3 did not choose verlet: %s", status_line());
     tmux("send-keys -t t 6");
     cr_expect(wait_for(" xpbd "), "6 did not choose xpbd: %s", status_line());
+    tmux("send-keys -t t 7");
+    cr_expect(wait_for(" implicit "), "7 did not choose implicit: %s", status_line());
     tmux("send-keys -t t Tab");
     cr_expect(wait_for(" euler "), "Tab did not wrap to euler: %s", status_line());
     cr_expect(wait_for("EXPLODED at t = "), "euler at the defaults should explode with a banner:\n%s", screen);

@@ -81,7 +81,7 @@ Test(params, bad_values_name_the_key_and_what_is_accepted)
     expect_error("stiffness", "1.5", "stiffness: 1.5 is out of range (0 to 1)");
     expect_error("integrator", "verlett",
                  "integrator: unknown value 'verlett'; did you mean 'verlet'? (one of "
-                 "euler|symplectic|verlet|jakobsen|pbd|xpbd)");
+                 "euler|symplectic|verlet|jakobsen|pbd|xpbd|implicit)");
     expect_error("scene", "", "scene: unknown value '' (one of curtain|flag|chain|net|drape|tear|heap)");
     expect_error("seed", "-1", "seed: '-1' is not a whole number (0 to 18446744073709551615)");
     expect_error("cols", "1000000", "cols: 1000000 is out of range (2 to 1000)");

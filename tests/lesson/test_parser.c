@@ -227,7 +227,7 @@ Test(parser, every_error_is_one_line_with_its_place)
         {HEAD "set cols=10 iterations=0\n", "t.lesson:4:13: iterations: 0 is out of range (1 to 500)"},
         {HEAD "set integrator=verlt\n",
          "t.lesson:4:5: integrator: unknown value 'verlt'; did you mean 'verlet'? (one of "
-         "euler|symplectic|verlet|jakobsen|pbd|xpbd)"},
+         "euler|symplectic|verlet|jakobsen|pbd|xpbd|implicit)"},
         {HEAD "set scene=chain rows=3\n", "t.lesson:4:5: rows: the chain scene is a rope, so rows must be 1 (got 3)"},
         {HEAD "set\n", "t.lesson:4:4: set: expected KEY=VALUE"},
         {HEAD "pane left\nset lft cols=3\n", "t.lesson:5:5: unknown pane 'lft'; did you mean 'left'?"},

@@ -1,0 +1,73 @@
+/* implicit.h - backward Euler's linear solve (Baraff and Witkin 1998).
+ *
+ * integrator=implicit moves the cloth by the velocity it will have at the
+ * end of the substep, not the one it has at the start:
+ *
+ *   v1 = v0 + dv,  x1 = x0 + h v1,  with  M dv = h f(x1, v1)
+ *
+ * Taking the forces to first order about (x0, v0) gives one linear system a
+ * substep,
+ *
+ *   (M - h D - h^2 K) dv = h (f0 + h K v0),
+ *
+ * K = df/dx and D = df/dv the springs' and dashpots' Jacobians. M - h D -
+ * h^2 K is symmetric and, with K's part for compressed links left out
+ * (implicit.c says why), positive definite, so conjugate gradients solve it;
+ * they start from the last substep's dv (warm start), and stop once the
+ * residual is below `tolerance` times the right-hand side or after
+ * `max_iterations`. Particles with no inverse mass (pinned, held) keep
+ * dv = 0: their rows are taken out of the system (Baraff and Witkin's
+ * filter).
+ *
+ * Nothing here allocates after implicit_create.
+ */
+#ifndef CLOTHSIM_IMPLICIT_H
+#define CLOTHSIM_IMPLICIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cloth.h"
+
+typedef struct Implicit Implicit;
+
+/* Scratch for a cloth of `count` particles and `link_count` links. NULL
+ * when out of memory. */
+Implicit *implicit_create(int count, int link_count);
+void implicit_destroy(Implicit *im);
+
+/* The last solve's answer, one array a coordinate (m/s): each particle's
+ * dv (a saved state writes it back). Zero from implicit_create and
+ * implicit_forget. */
+double *implicit_dv(Implicit *im, int coordinate);
+
+/* Drop the warm start (after a load, a rebuild or a change of integrator):
+ * the next solve starts from dv = 0. */
+void implicit_forget(Implicit *im);
+
+/* The springs' forces and what the solve needs of each link. */
+typedef struct ImplicitLinks {
+    const uint8_t *pulls;      /* 1 where the link pulls (not torn, a stiffness, a length) */
+    const float *k;            /* spring constant, N/m */
+    const float *dashpot;      /* dashpot coefficient, kg/s */
+} ImplicitLinks;
+
+typedef struct ImplicitResult {
+    int iterations;  /* conjugate-gradient iterations taken */
+    double residual; /* |b - A dv| / |b| at the end (0 when b is 0) */
+} ImplicitResult;
+
+/* Solves the system above for cloth c, forces f (N, per particle: the
+ * springs, dashpots, gravity and wind at x0, v0) and substep h. */
+ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links,
+                              double h, double tolerance, int max_iterations);
+
+/* A spring's stiffness block J = d f_a / d x_b (symmetric, entries xx, xy,
+ * xz, yy, yz, zz) for the vector d from a to b, rest length rest and
+ * constant k: k (n n^T + (1 - rest / |d|) (I - n n^T)), n = d / |d|. The
+ * force on a is k (|d| - rest) n, so J is also -d f_a / d x_a, and f_b's
+ * are the opposite. definite: the second term only where the link is
+ * stretched (what the solve uses); false: the exact derivative. */
+void implicit_spring_block(const double d[3], double rest, double k, bool definite, double J[6]);
+
+#endif
