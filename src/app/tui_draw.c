@@ -641,7 +641,7 @@ static void draw_panel(Tui *tui)
      * all fit above the hint, what the key means and the residual */
     const Solver *shown = tui->panes[0].solver;
     bool solving = shown->params.integrator == INTEGRATOR_IMPLICIT;
-    int list_rows = c->height - 1 - 2 - about_lines - (tui->show_residual ? 3 : 0) - (solving ? 3 : 0);
+    int list_rows = c->height - 1 - 2 - about_lines - (tui->show_residual ? 3 : 0) - (solving ? 4 : 0);
     if (list_rows < PANEL_MIN_LIST_ROWS)
         list_rows = PANEL_MIN_LIST_ROWS;
     int first, last; /* the slider rows shown */
@@ -697,10 +697,15 @@ static void draw_panel(Tui *tui)
     if (solving && y < c->height - 1) {
         /* implicit: what the last substep's linear solve took */
         char text[96], residual[32];
-        put(c, 2, y++, _("linear solve, last substep:"), PALETTE_TEXT, bold);
+        put(c, 2, y++, _("last linear solve:"), PALETTE_TEXT, bold);
         i18n_number(residual, sizeof residual, "%.2g", shown->cg_residual);
-        snprintf(text, sizeof text, _("%d CG iterations, residual %s"), shown->cg_iterations, residual);
+        tui->panel_cg_iterations = shown->cg_iterations, tui->panel_cg_residual = shown->cg_residual;
+        snprintf(text, sizeof text, _("%d CG iterations"), shown->cg_iterations);
         put(c, 4, y++, text, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        if (y < c->height) {
+            snprintf(text, sizeof text, _("residual %s"), residual);
+            put(c, 4, y++, text, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        }
     }
     if (tui->show_residual && y < c->height - 1) {
         const Solver *solver = tui->panes[0].solver;
@@ -1202,6 +1207,10 @@ void tui_draw(Tui *tui)
     }
     tui_draw_panes(tui);
     draw_status(tui);
+    const Solver *first = tui->panes[0].solver;
+    if (first->params.integrator == INTEGRATOR_IMPLICIT &&
+        (first->cg_iterations != tui->panel_cg_iterations || first->cg_residual != tui->panel_cg_residual))
+        tui->panel_dirty = true; /* the panel shows the last solve */
     if (tui->panel_shown && (tui->panel_dirty || tui->help))
         draw_panel(tui);
     if (tui->help)

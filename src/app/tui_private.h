@@ -246,6 +246,8 @@ typedef struct Tui {
     bool too_small;
     bool panel_shown;
     bool panel_dirty;
+    int panel_cg_iterations; /* implicit: the solve's iterations the panel shows, to redraw it when they change */
+    double panel_cg_residual;
     WINDOW *status_win, *panel_win, *help_win;
     Canvas *status, *panel, *help_canvas;
     unsigned long frames;
