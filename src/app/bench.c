@@ -141,6 +141,12 @@ typedef struct Results {
     bool bytes_ok;
     Stat bytes_per_frame;
     Stat sandbox_cpu; /* processor seconds a frame, the sandbox's frames into the pseudo-terminal */
+    FrameBytes bytes_implicit; /* the same under integrator=implicit */
+    bool bytes_implicit_ok;
+    Stat sandbox_cpu_implicit;
+    /* every integrator's step of the curtain, at 40 x 40 and 200 x 200 (STEP_SIZES) */
+    SolverFigure step_cost[INTEGRATOR_COUNT][2];
+    int step_cg[INTEGRATOR_COUNT][2]; /* implicit: the last step's conjugate-gradient iterations */
     Stat floor_ns;      /* a square root and a division, 8 lanes at a time: ns a link */
     Stat floor_wide_ns; /* the same 16 lanes at a time (AVX-512 only) */
     /* jakobsen 200 x 200 on one thread, on each core in turn (Linux) */
@@ -612,6 +618,8 @@ bool bench_frame_bytes(FrameBytes *fb)
     tui_defaults(tui);
     params_default(&tui->base, SCENE_CURTAIN);
     tui->base.order = ORDER_COLORED; /* as tui_main sets it */
+    if (fb->implicit)
+        tui->base.integrator = INTEGRATOR_IMPLICIT; /* as key 7 sets it */
     tui->pane_count = 1;
     bytes_locale(tui);
     bool ok = false;
@@ -662,19 +670,55 @@ done:
 static void run_bytes(Results *res, const Config *cfg)
 {
     fprintf(stderr, "clothsim bench: bytes a frame at %dx%d\n", BYTES_COLS, BYTES_ROWS);
-    FrameBytes *fb = &res->bytes;
-    fb->cols = BYTES_COLS;
-    fb->rows = BYTES_ROWS;
-    fb->settle_frames = BYTES_SETTLE_FRAMES;
-    fb->frames = cfg->quick ? BYTES_FRAMES_QUICK : BYTES_FRAMES;
-    fb->reps = cfg->reps;
-    res->bytes_ok = bench_frame_bytes(fb);
-    if (res->bytes_ok) {
-        double values[BENCH_MAX_REPS];
-        memcpy(values, fb->per_frame, sizeof values);
-        res->bytes_per_frame = stat_of(values, fb->reps);
-        memcpy(values, fb->cpu_per_frame, sizeof values);
-        res->sandbox_cpu = stat_of(values, fb->reps);
+    for (int implicit = 0; implicit < 2; implicit++) {
+        FrameBytes *fb = implicit ? &res->bytes_implicit : &res->bytes;
+        fb->cols = BYTES_COLS;
+        fb->rows = BYTES_ROWS;
+        fb->settle_frames = BYTES_SETTLE_FRAMES;
+        fb->frames = cfg->quick ? BYTES_FRAMES_QUICK : BYTES_FRAMES;
+        fb->reps = cfg->reps;
+        fb->implicit = implicit;
+        bool ok = bench_frame_bytes(fb);
+        *(implicit ? &res->bytes_implicit_ok : &res->bytes_ok) = ok;
+        if (ok) {
+            double values[BENCH_MAX_REPS];
+            memcpy(values, fb->cpu_per_frame, sizeof values);
+            *(implicit ? &res->sandbox_cpu_implicit : &res->sandbox_cpu) = stat_of(values, fb->reps);
+            memcpy(values, fb->per_frame, sizeof values);
+            if (!implicit)
+                res->bytes_per_frame = stat_of(values, fb->reps);
+        }
+    }
+}
+
+/* Every integrator's step of the curtain (wind, gusts, the moving sphere;
+ * 5 substeps of 1/300 s, 12 passes for the position-based ones, the
+ * sequential order) on one thread, at two sizes: what a step of each
+ * costs, implicit's linear solve beside the others' passes. */
+static const int step_sizes[2] = {40, 200};
+
+static void run_step_costs(Results *res, const Config *cfg)
+{
+    fprintf(stderr, "clothsim bench: a step of every integrator\n");
+    for (int z = 0; z < 2; z++) {
+        Params params[INTEGRATOR_COUNT];
+        int threads[INTEGRATOR_COUNT];
+        bool plain[INTEGRATOR_COUNT];
+        SolverFigure out[INTEGRATOR_COUNT];
+        for (int i = 0; i < INTEGRATOR_COUNT; i++) {
+            bench_params(&params[i], i, step_sizes[z], ORDER_SEQUENTIAL);
+            threads[i] = 1, plain[i] = false;
+        }
+        measure_together(params, threads, plain, INTEGRATOR_COUNT, cfg, out);
+        for (int i = 0; i < INTEGRATOR_COUNT; i++)
+            res->step_cost[i][z] = out[i];
+        /* the solve's iterations at the end of such a run */
+        Solver *s = solver_create(&params[INTEGRATOR_IMPLICIT]);
+        if (s) {
+            solver_step(s);
+            res->step_cg[INTEGRATOR_IMPLICIT][z] = s->cg_iterations;
+            solver_destroy(s);
+        }
     }
 }
 
@@ -687,7 +731,7 @@ typedef struct Target {
     const char *unit;
 } Target;
 
-#define MAX_TARGETS 16
+#define MAX_TARGETS 20
 
 /* The median over the repetitions of a's time over b's, round by round:
  * figures measured together met the same moments of a busy machine. */
@@ -751,6 +795,10 @@ static int targets(const Results *res, const Config *cfg, Target *out)
         out[n++] = (Target){"sandbox 80x24 at 30 fps (its frames into a terminal, all counted)",
                             100.0 * SANDBOX_FPS * res->sandbox_cpu.median, 100.0 * TARGET_SANDBOX_CORE, true,
                             "% of a core"};
+        if (res->bytes_implicit_ok)
+            out[n++] = (Target){"sandbox 80x24 at 30 fps, integrator=implicit",
+                                100.0 * SANDBOX_FPS * res->sandbox_cpu_implicit.median, 100.0 * TARGET_SANDBOX_CORE,
+                                true, "% of a core"};
     } else {
         Params p;
         params_default(&p, SCENE_CURTAIN);
@@ -929,6 +977,39 @@ static void print_table(const Results *res, const Config *cfg)
         format_stat(cpu, sizeof cpu, ms, 3);
         printf("processor time a frame of those (physics, drawing, ncurses, the terminal's pipe): %s ms\n", cpu);
     }
+    if (res->bytes_implicit_ok) {
+        Stat ms = {1e3 * res->sandbox_cpu_implicit.median, 1e3 * res->sandbox_cpu_implicit.min,
+                   1e3 * res->sandbox_cpu_implicit.max};
+        char cpu[64];
+        format_stat(cpu, sizeof cpu, ms, 3);
+        printf("  the same under integrator=implicit (key 7): %s ms a frame\n", cpu);
+    } else {
+        printf("  the same under integrator=implicit: not measured: %s\n", res->bytes_implicit.how);
+    }
+    printf("\na step of the curtain (wind, gusts, moving sphere; 5 substeps, %d passes where there are passes; "
+           "sequential order, 1 thread), ms a step:\n",
+           BENCH_ITERATIONS);
+    printf("%-11s  %-24s  %-24s\n", "integrator", "40x40", "200x200");
+    for (int i = 0; i < INTEGRATOR_COUNT; i++) {
+        char cell[2][64];
+        for (int z = 0; z < 2; z++) {
+            const SolverFigure *f = &res->step_cost[i][z];
+            if (!f->ok) {
+                snprintf(cell[z], sizeof cell[z], "n/a");
+                continue;
+            }
+            /* ms a step from steps a second: the slowest repetition is the largest */
+            Stat ms = {1e3 / f->steps_per_second.median, 1e3 / f->steps_per_second.max,
+                       1e3 / f->steps_per_second.min};
+            format_stat(cell[z], sizeof cell[z], ms, 3);
+            if (f->exploded)
+                strncat(cell[z], " x", sizeof cell[z] - strlen(cell[z]) - 1);
+        }
+        printf("%-11s  %-24s  %-24s\n", integrator_names[i], cell[0], cell[1]);
+    }
+    printf("(x: exploded during the run, so its later steps cost less; implicit: %d and %d conjugate-gradient "
+           "iterations a substep at the start)\n",
+           res->step_cg[INTEGRATOR_IMPLICIT][0], res->step_cg[INTEGRATOR_IMPLICIT][1]);
     printf("peak memory: %ld KiB (resident, the whole run)\n\n", res->peak_kib);
 
     Target t[MAX_TARGETS];
@@ -1048,7 +1129,29 @@ static void print_json(const Results *res, const Config *cfg)
     }
     printf(", \"bytes_per_frame_note\": ");
     json_string(res->bytes.how);
-    printf(",\n");
+    printf(",\n \"sandbox_implicit_cpu_seconds\": ");
+    if (res->bytes_implicit_ok) {
+        printf("{");
+        json_stat("cpu_seconds", res->sandbox_cpu_implicit, "}");
+    }
+    else
+        printf("null");
+    printf(",\n \"step_ms\": [\n");
+    for (int i = 0; i < INTEGRATOR_COUNT; i++)
+        for (int z = 0; z < 2; z++) {
+            const SolverFigure *f = &res->step_cost[i][z];
+            printf("  {\"integrator\": \"%s\", \"size\": %d, ", integrator_names[i], step_sizes[z]);
+            if (f->ok) {
+                Stat ms = {1e3 / f->steps_per_second.median, 1e3 / f->steps_per_second.max,
+                           1e3 / f->steps_per_second.min};
+                json_stat("ms", ms, ", ");
+                printf("\"exploded\": %s}", f->exploded ? "true" : "false");
+            } else {
+                printf("\"ms\": null}");
+            }
+            printf("%s\n", i == INTEGRATOR_COUNT - 1 && z == 1 ? "" : ",");
+        }
+    printf(" ],\n");
     printf(" \"course_check\": ");
     if (res->course_ok)
         printf("{\"lessons\": %d, \"cpu_seconds\": %.3f, \"wall_seconds\": %.3f, \"passed\": %s},\n",
@@ -1106,6 +1209,7 @@ int bench_main(int argc, char **argv)
     run_cores(res, &cfg);
     run_render(res, &cfg);
     run_bytes(res, &cfg);
+    run_step_costs(res, &cfg);
     if (cfg.quick) {
         snprintf(res->course.why, sizeof res->course.why, "left out of --quick (it takes some seconds)");
     } else {

@@ -20,6 +20,7 @@ int bench_main(int argc, char **argv);
 typedef struct FrameBytes {
     int cols, rows;
     int settle_frames, frames, reps;  /* reps at most BENCH_MAX_REPS */
+    bool implicit;                    /* the default scene under integrator=implicit (else its own, jakobsen) */
     double per_frame[BENCH_MAX_REPS]; /* out: bytes a frame over each run */
     double first_frame;               /* out: bytes of the first frame */
     double cpu_per_frame[BENCH_MAX_REPS]; /* out: the process's processor time a frame (s), each run: physics,

@@ -31,8 +31,15 @@
 
 struct Implicit {
     int count, link_count;
-    double *block; /* six entries a link: xx, xy, xz, yy, yz, zz */
-    double *dv[3], *r[3], *p[3], *ap[3], *z[3], *diag[3];
+    int active;        /* links in the system this substep */
+    uint32_t *ends;    /* their particles, two a link */
+    double *block;     /* six entries a link: xx, xy, xz, yy, yz, zz */
+    int fixed_count;   /* particles with no inverse mass this substep */
+    uint32_t *fixed;
+    /* the solve's vectors, three entries a particle side by side (a link
+     * reads both its particles' three from one place) */
+    double *x, *r, *p, *ap, *z, *inv_diag, *mass;
+    double *dv[3]; /* the answer, one array a coordinate: INTEGRATE's input and the warm start */
     double *storage;
 };
 
@@ -42,17 +49,20 @@ Implicit *implicit_create(int count, int link_count)
     if (!im)
         return NULL;
     im->count = count, im->link_count = link_count;
-    size_t n = (size_t)(count > 0 ? count : 1);
-    im->block = calloc((size_t)(link_count > 0 ? link_count : 1) * 6, sizeof(double));
-    im->storage = calloc(n * 18, sizeof(double));
-    if (!im->block || !im->storage) {
+    size_t n = (size_t)(count > 0 ? count : 1), l = (size_t)(link_count > 0 ? link_count : 1);
+    im->ends = calloc(2 * l, sizeof(uint32_t));
+    im->fixed = calloc(n, sizeof(uint32_t));
+    im->block = calloc(6 * l, sizeof(double));
+    im->storage = calloc(n * 24, sizeof(double));
+    if (!im->ends || !im->fixed || !im->block || !im->storage) {
         implicit_destroy(im);
         return NULL;
     }
-    double **vectors[] = {im->dv, im->r, im->p, im->ap, im->z, im->diag};
-    for (int v = 0; v < 6; v++)
-        for (int k = 0; k < 3; k++)
-            vectors[v][k] = im->storage + ((size_t)v * 3 + (size_t)k) * n;
+    double **vectors[] = {&im->x, &im->r, &im->p, &im->ap, &im->z, &im->inv_diag, &im->mass};
+    for (int v = 0; v < 7; v++)
+        *vectors[v] = im->storage + (size_t)v * 3 * n;
+    for (int k = 0; k < 3; k++)
+        im->dv[k] = im->storage + 21 * n + (size_t)k * n;
     return im;
 }
 
@@ -60,6 +70,8 @@ void implicit_destroy(Implicit *im)
 {
     if (!im)
         return;
+    free(im->ends);
+    free(im->fixed);
     free(im->block);
     free(im->storage);
     free(im);
@@ -88,7 +100,7 @@ void implicit_spring_block(const double d[3], double rest, double k, bool defini
 }
 
 /* out = B u for a symmetric block B (six entries). */
-static inline void block_times(const double *B, const double u[3], double out[3])
+static inline void block_times(const double *restrict B, const double *restrict u, double *restrict out)
 {
     out[0] = B[0] * u[0] + B[1] * u[1] + B[2] * u[2];
     out[1] = B[1] * u[0] + B[3] * u[1] + B[4] * u[2];
@@ -96,125 +108,131 @@ static inline void block_times(const double *B, const double u[3], double out[3]
 }
 
 /* out = A u, with the rows of particles that cannot move set to 0 (the
- * filter: their dv stays 0, and nothing in the solve pushes on them). */
-static void apply(const Implicit *im, const Cloth *c, const ImplicitLinks *links, double *const u[3],
-                  double *const out[3])
+ * filter: their dv stays 0, and nothing in the solve pushes on them).
+ * Returns u . out. */
+static double apply(const Implicit *im, const double *restrict u, double *restrict out)
 {
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < c->count; i++)
-            out[k][i] = (double)c->mass[i] * u[k][i];
-    for (int l = 0; l < c->link_count; l++) {
-        if (!links->pulls[l])
-            continue;
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        double du[3] = {u[0][b] - u[0][a], u[1][b] - u[1][a], u[2][b] - u[2][a]}, t[3];
+    const int n3 = 3 * im->count;
+    for (int q = 0; q < n3; q++)
+        out[q] = im->mass[q] * u[q];
+    for (int l = 0; l < im->active; l++) {
+        const double *ua = u + 3 * (size_t)im->ends[2 * l], *ub = u + 3 * (size_t)im->ends[2 * l + 1];
+        double *oa = out + 3 * (size_t)im->ends[2 * l], *ob = out + 3 * (size_t)im->ends[2 * l + 1];
+        double du[3] = {ub[0] - ua[0], ub[1] - ua[1], ub[2] - ua[2]}, t[3];
         block_times(im->block + 6 * (size_t)l, du, t);
-        for (int k = 0; k < 3; k++)
-            out[k][a] -= t[k], out[k][b] += t[k];
+        oa[0] -= t[0], oa[1] -= t[1], oa[2] -= t[2];
+        ob[0] += t[0], ob[1] += t[1], ob[2] += t[2];
     }
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < c->count; i++)
-            if (c->inv_mass[i] == 0.0f)
-                out[k][i] = 0.0;
-}
-
-static double dot(const Implicit *im, double *const a[3], double *const b[3])
-{
+    for (int f = 0; f < im->fixed_count; f++) {
+        double *o = out + 3 * (size_t)im->fixed[f];
+        o[0] = o[1] = o[2] = 0.0;
+    }
     double sum = 0.0;
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < im->count; i++)
-            sum += a[k][i] * b[k][i];
+    for (int q = 0; q < n3; q++)
+        sum += u[q] * out[q];
     return sum;
 }
 
-/* Each link's block B = h c n n^T + h^2 J, and A's diagonal. */
-static void build_blocks(Implicit *im, const Cloth *c, const ImplicitLinks *links, double h)
+/* The system of this substep: each link's block B = h c n n^T + h^2 J,
+ * A's diagonal, the fixed particles, and the right-hand side b = h f0 +
+ * h^2 K v0 into r (K v0 at a is J (v_b - v_a): the blocks hold -K's
+ * coupling). */
+static void build(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links, double h)
 {
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < c->count; i++)
-            im->diag[k][i] = c->mass[i];
+    const int n = c->count;
+    im->fixed_count = 0;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            im->mass[3 * i + k] = c->mass[i];
+            im->inv_diag[3 * i + k] = c->mass[i]; /* the diagonal, inverted below */
+            im->r[3 * i + k] = h * (double)f[k][i];
+        }
+        if (c->inv_mass[i] == 0.0f)
+            im->fixed[im->fixed_count++] = (uint32_t)i;
+    }
+    const float *v[3] = {c->vx, c->vy, c->vz};
+    const int row[6] = {0, 0, 0, 1, 1, 2}, col[6] = {0, 1, 2, 1, 2, 2};
+    int active = 0;
     for (int l = 0; l < c->link_count; l++) {
         if (!links->pulls[l])
             continue;
         uint32_t a = c->link_a[l], b = c->link_b[l];
         double d[3] = {(double)c->x[b] - c->x[a], (double)c->y[b] - c->y[a], (double)c->z[b] - c->z[a]};
-        double *B = im->block + 6 * (size_t)l;
+        double *B = im->block + 6 * (size_t)active, t[3];
         implicit_spring_block(d, c->rest_length[l], links->k[l], true, B);
-        double length = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        double n[3] = {d[0] / length, d[1] / length, d[2] / length};
-        double damp = h * links->dashpot[l];
-        const int row[6] = {0, 0, 0, 1, 1, 2}, col[6] = {0, 1, 2, 1, 2, 2};
-        for (int e = 0; e < 6; e++)
-            B[e] = h * h * B[e] + damp * n[row[e]] * n[col[e]];
-        /* the link adds B to both ends' diagonal blocks */
-        double diagonal[3] = {B[0], B[3], B[5]};
+        double dvel[3] = {(double)v[0][b] - v[0][a], (double)v[1][b] - v[1][a], (double)v[2][b] - v[2][a]};
+        block_times(B, dvel, t);
         for (int k = 0; k < 3; k++)
-            im->diag[k][a] += diagonal[k], im->diag[k][b] += diagonal[k];
+            im->r[3 * a + k] += h * h * t[k], im->r[3 * b + k] -= h * h * t[k];
+        double length = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        double unit[3] = {d[0] / length, d[1] / length, d[2] / length};
+        double damp = h * links->dashpot[l];
+        for (int e = 0; e < 6; e++)
+            B[e] = h * h * B[e] + damp * unit[row[e]] * unit[col[e]];
+        /* the link adds B to both ends' diagonal blocks */
+        const double diagonal[3] = {B[0], B[3], B[5]};
+        for (int k = 0; k < 3; k++)
+            im->inv_diag[3 * a + k] += diagonal[k], im->inv_diag[3 * b + k] += diagonal[k];
+        im->ends[2 * active] = a, im->ends[2 * active + 1] = b;
+        active++;
     }
+    im->active = active;
+    for (int q = 0; q < 3 * n; q++)
+        im->inv_diag[q] = 1.0 / im->inv_diag[q];
+    for (int f2 = 0; f2 < im->fixed_count; f2++)
+        for (int k = 0; k < 3; k++)
+            im->r[3 * im->fixed[f2] + k] = 0.0, im->dv[k][im->fixed[f2]] = 0.0;
 }
 
 ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links,
                               double h, double tolerance, int max_iterations)
 {
     ImplicitResult result = {0, 0.0};
-    build_blocks(im, c, links, h);
-    const float *v[3] = {c->vx, c->vy, c->vz};
-    /* b = h f0 + h^2 K v0: r holds b for now, p K v0 (with its sign: the
-     * blocks hold -K's coupling, so K v0 at a is J (v_b - v_a)) */
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < c->count; i++)
-            im->r[k][i] = h * (double)f[k][i];
-    for (int l = 0; l < c->link_count; l++) {
-        if (!links->pulls[l])
-            continue;
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        double J[6], t[3];
-        double d[3] = {(double)c->x[b] - c->x[a], (double)c->y[b] - c->y[a], (double)c->z[b] - c->z[a]};
-        double dvel[3] = {(double)v[0][b] - v[0][a], (double)v[1][b] - v[1][a], (double)v[2][b] - v[2][a]};
-        implicit_spring_block(d, c->rest_length[l], links->k[l], true, J);
-        block_times(J, dvel, t);
-        for (int k = 0; k < 3; k++)
-            im->r[k][a] += h * h * t[k], im->r[k][b] -= h * h * t[k];
-    }
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < c->count; i++)
-            if (c->inv_mass[i] == 0.0f)
-                im->r[k][i] = 0.0, im->dv[k][i] = 0.0;
-    double b_norm = sqrt(dot(im, im->r, im->r));
-    if (b_norm == 0.0) {
+    const int n3 = 3 * c->count;
+    build(im, c, f, links, h);
+    double b_norm2 = 0.0;
+    for (int q = 0; q < n3; q++)
+        b_norm2 += im->r[q] * im->r[q];
+    if (b_norm2 == 0.0) {
         implicit_forget(im);
         return result;
     }
-    /* r = b - A dv, from the last substep's dv */
-    apply(im, c, links, im->dv, im->ap);
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < c->count; i++)
-            im->r[k][i] -= im->ap[k][i];
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < c->count; i++)
-            im->z[k][i] = im->r[k][i] / im->diag[k][i], im->p[k][i] = im->z[k][i];
-    double rz = dot(im, im->r, im->z);
-    double r_norm = sqrt(dot(im, im->r, im->r));
-    while (r_norm > tolerance * b_norm && result.iterations < max_iterations) {
-        apply(im, c, links, im->p, im->ap);
-        double pap = dot(im, im->p, im->ap);
+    /* x = the last substep's dv; r = b - A x */
+    for (int i = 0; i < c->count; i++)
+        for (int k = 0; k < 3; k++)
+            im->x[3 * i + k] = im->dv[k][i];
+    apply(im, im->x, im->ap);
+    double rz = 0.0, r_norm2 = 0.0;
+    for (int q = 0; q < n3; q++) {
+        im->r[q] -= im->ap[q];
+        im->z[q] = im->r[q] * im->inv_diag[q];
+        im->p[q] = im->z[q];
+        rz += im->r[q] * im->z[q];
+        r_norm2 += im->r[q] * im->r[q];
+    }
+    const double goal2 = tolerance * tolerance * b_norm2;
+    while (r_norm2 > goal2 && result.iterations < max_iterations) {
+        double pap = apply(im, im->p, im->ap);
         if (!(pap > 0.0))
             break; /* p is 0 (converged to rounding) */
-        double alpha = rz / pap;
-        for (int k = 0; k < 3; k++)
-            for (int i = 0; i < c->count; i++) {
-                im->dv[k][i] += alpha * im->p[k][i];
-                im->r[k][i] -= alpha * im->ap[k][i];
-                im->z[k][i] = im->r[k][i] / im->diag[k][i];
-            }
-        double rz_next = dot(im, im->r, im->z), beta = rz_next / rz;
+        double alpha = rz / pap, rz_next = 0.0;
+        r_norm2 = 0.0;
+        for (int q = 0; q < n3; q++) {
+            im->x[q] += alpha * im->p[q];
+            im->r[q] -= alpha * im->ap[q];
+            im->z[q] = im->r[q] * im->inv_diag[q];
+            rz_next += im->r[q] * im->z[q];
+            r_norm2 += im->r[q] * im->r[q];
+        }
+        double beta = rz_next / rz;
         rz = rz_next;
-        for (int k = 0; k < 3; k++)
-            for (int i = 0; i < c->count; i++)
-                im->p[k][i] = im->z[k][i] + beta * im->p[k][i];
-        r_norm = sqrt(dot(im, im->r, im->r));
+        for (int q = 0; q < n3; q++)
+            im->p[q] = im->z[q] + beta * im->p[q];
         result.iterations++;
     }
-    result.residual = r_norm / b_norm;
+    for (int i = 0; i < c->count; i++)
+        for (int k = 0; k < 3; k++)
+            im->dv[k][i] = im->x[3 * i + k];
+    result.residual = sqrt(r_norm2 / b_norm2);
     return result;
 }
