@@ -151,6 +151,11 @@ $(BUILD)/%.o: %.c $(BUILD)/config
 # at a time only when they need not set errno (none of them can: they never
 # see a negative number). The same bits either way; only faster.
 $(BUILD)/src/core/solver.o: FILE_CFLAGS = -fno-math-errno
+# The implicit solve's build (implicit.c) too, and its selects (a link of
+# no length) between values worked out either way, which GCC runs several
+# at a time only when it may work out a division it then discards: no
+# program here turns floating-point traps on, so nothing can tell.
+$(BUILD)/src/core/implicit.o: FILE_CFLAGS = -fno-math-errno -fno-trapping-math
 
 $(BUILD)/locale/%/LC_MESSAGES/clothsim.mo: src/po/%.po | check-deps
 	@mkdir -p $(dir $@)

@@ -9,7 +9,21 @@
  *   (A u)_i = m_i u_i - sum over links (a, b) with a = i of B (u_b - u_a)
  *                     + sum over links (a, b) with b = i of B (u_b - u_a),
  *
- * one pass over the links. The preconditioner is A's diagonal (Jacobi).
+ * one pass over the links. B is alpha n n^T + beta I (the spring's pull
+ * along the link and its tension across it, the dashpot's along it), so a
+ * link keeps n, alpha and beta. The preconditioner is A's diagonal
+ * (Jacobi).
+ *
+ * The pass goes by the offset from a link's first particle to its second:
+ * in the grid every link of one family has the same one (1 across, cols
+ * down, cols + 1 and cols - 1 the two shears, 2 and 2 cols the bends).
+ * Each offset keeps its links' coefficients in an array indexed by the
+ * first particle (0 where there is no link, or it takes no part), so the
+ * pass over one offset reads u at i and i + offset, both in order, and
+ * adds its pull back to both in two further loops in order: loops the
+ * compiler runs four doubles at a time, where a list of links would
+ * gather and scatter one at a time. The same sums in the same order every
+ * run, so the same bits.
  *
  * Why the block leaves out the compressed links' sideways part: a
  * compressed spring's exact J has k (1 - rest / |d|) < 0 across the link
@@ -20,59 +34,115 @@
  * the solve is only a little less implicit where the cloth is slack.
  * The dashpot's Jacobian leaves out the part from n turning with the
  * positions, as Baraff and Witkin do: it is small and not symmetric.
- *
- * Sums go in a fixed order on one thread: the same bits on every run.
  */
 #include "implicit.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* GCC on x86-64: a version of each loop below for AVX2 and one for any
+ * x86-64, chosen at start; the lanes do the scalar loop's operations
+ * (no FMA contraction under -std=c17), so the same bits either way. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define VECTOR_LOOP __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize")))
+#else
+#define VECTOR_LOOP
+#endif
+
+/* Distinct offsets a grid's links have: six (fewer in a rope or a narrow grid). */
+#define MAX_OFFSETS 6
+
+/* One offset's links, by first particle: n, alpha, beta of B, and what
+ * the build reads (rest length, spring constant, dashpot coefficient, and
+ * whether the link pulls this substep), 0 where there is none. */
+typedef struct Offset {
+    int offset, span; /* span: first particles 0 .. span - 1 (count - offset) */
+    double *nx, *ny, *nz, *alpha, *beta;
+    double *rest, *k, *dashpot;
+    double *tx, *ty, *tz; /* the pass's pull of each link, scratch */
+} Offset;
+
 struct Implicit {
     int count, link_count;
-    int active;        /* links in the system this substep */
-    uint32_t *ends;    /* their particles, two a link */
-    double *block;     /* six entries a link: xx, xy, xz, yy, yz, zz */
+    int offsets;
+    Offset by_offset[MAX_OFFSETS];
+    uint8_t *slot;     /* each link's offset, as an index into by_offset */
+    uint32_t *first;   /* each link's first particle (the lower index) */
     int fixed_count;   /* particles with no inverse mass this substep */
     uint32_t *fixed;
-    /* the solve's vectors, three entries a particle side by side (a link
-     * reads both its particles' three from one place) */
-    double *x, *r, *p, *ap, *z, *inv_diag, *mass;
-    double *dv[3]; /* the answer, one array a coordinate: INTEGRATE's input and the warm start */
+    double *x[3], *r[3], *p[3], *ap[3], *z[3], *inv_diag[3], *mass;
+    double *dv[3]; /* the answer: INTEGRATE's input and the warm start */
     double *storage;
 };
 
-Implicit *implicit_create(int count, int link_count)
+Implicit *implicit_create(const Cloth *c)
 {
     Implicit *im = calloc(1, sizeof *im);
     if (!im)
         return NULL;
-    im->count = count, im->link_count = link_count;
-    size_t n = (size_t)(count > 0 ? count : 1), l = (size_t)(link_count > 0 ? link_count : 1);
-    im->ends = calloc(2 * l, sizeof(uint32_t));
+    im->count = c->count, im->link_count = c->link_count;
+    size_t n = (size_t)(c->count > 0 ? c->count : 1), l = (size_t)(c->link_count > 0 ? c->link_count : 1);
+    im->slot = calloc(l, 1);
+    im->first = calloc(l, sizeof(uint32_t));
     im->fixed = calloc(n, sizeof(uint32_t));
-    im->block = calloc(6 * l, sizeof(double));
-    im->storage = calloc(n * 24, sizeof(double));
-    if (!im->ends || !im->fixed || !im->block || !im->storage) {
-        implicit_destroy(im);
-        return NULL;
+    if (!im->slot || !im->first || !im->fixed)
+        goto fail;
+    /* the offsets the links have */
+    for (int link = 0; link < c->link_count; link++) {
+        uint32_t a = c->link_a[link], b = c->link_b[link];
+        int offset = a < b ? (int)(b - a) : (int)(a - b), found = -1;
+        for (int o = 0; o < im->offsets; o++)
+            if (im->by_offset[o].offset == offset)
+                found = o;
+        if (found < 0) {
+            if (im->offsets == MAX_OFFSETS)
+                goto fail; /* not a grid's links */
+            found = im->offsets++;
+            im->by_offset[found].offset = offset;
+        }
+        im->slot[link] = (uint8_t)found;
+        im->first[link] = a < b ? a : b;
     }
-    double **vectors[] = {&im->x, &im->r, &im->p, &im->ap, &im->z, &im->inv_diag, &im->mass};
-    for (int v = 0; v < 7; v++)
-        *vectors[v] = im->storage + (size_t)v * 3 * n;
-    for (int k = 0; k < 3; k++)
-        im->dv[k] = im->storage + 21 * n + (size_t)k * n;
+    /* 11 arrays an offset, 3 x 7 + 1 + 3 a particle */
+    im->storage = calloc(n * (size_t)(11 * im->offsets + 25), sizeof(double));
+    if (!im->storage)
+        goto fail;
+    double *next = im->storage;
+    for (int o = 0; o < im->offsets; o++) {
+        Offset *f = &im->by_offset[o];
+        f->span = c->count - f->offset;
+        double **arrays[] = {&f->nx, &f->ny, &f->nz, &f->alpha, &f->beta, &f->rest,
+                             &f->k,  &f->dashpot, &f->tx, &f->ty, &f->tz};
+        for (int k = 0; k < 11; k++)
+            *arrays[k] = next, next += n;
+    }
+    for (int k = 0; k < 3; k++) {
+        double **vectors[] = {&im->x[k], &im->r[k], &im->p[k], &im->ap[k], &im->z[k], &im->inv_diag[k], &im->dv[k]};
+        for (int v = 0; v < 7; v++)
+            *vectors[v] = next, next += n;
+    }
+    im->mass = next;
+    /* a link the grid may not have left duplicated: one slot, one link */
+    for (int link = 0; link < c->link_count; link++) {
+        Offset *f = &im->by_offset[im->slot[link]];
+        assert(f->rest[im->first[link]] == 0.0);
+        f->rest[im->first[link]] = c->rest_length[link];
+    }
     return im;
+fail:
+    implicit_destroy(im);
+    return NULL;
 }
 
 void implicit_destroy(Implicit *im)
 {
     if (!im)
         return;
-    free(im->ends);
+    free(im->slot);
+    free(im->first);
     free(im->fixed);
-    free(im->block);
     free(im->storage);
     free(im);
 }
@@ -85,130 +155,254 @@ void implicit_forget(Implicit *im)
         memset(im->dv[k], 0, (size_t)im->count * sizeof(double));
 }
 
-void implicit_spring_block(const double d[3], double rest, double k, bool definite, double J[6])
+/* A spring's block for d = (dx, dy, dz) as along n n^T + across I, into
+ * out: the one place its arithmetic is written (implicit_spring, and
+ * offset_build's loop, where it is inlined and runs four links at a
+ * time). No length: no direction, and nothing (the link pulls not). */
+static inline ImplicitSpring spring_parts(double dx, double dy, double dz, double rest, double k, bool definite)
 {
-    double length = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    double n[3] = {d[0] / length, d[1] / length, d[2] / length};
-    double across = 1.0 - rest / length; /* k (|d| - rest) / |d|: the tension per metre of length, over k */
-    if (definite && across < 0.0)
-        across = 0.0;
-    const int row[6] = {0, 0, 0, 1, 1, 2}, col[6] = {0, 1, 2, 1, 2, 2};
-    for (int e = 0; e < 6; e++) {
-        double nn = n[row[e]] * n[col[e]];
-        J[e] = k * (nn + across * ((row[e] == col[e] ? 1.0 : 0.0) - nn));
+    /* selects between values worked out either way (no branch): what
+     * lets the compiler run it several links at a time */
+    double length = sqrt(dx * dx + dy * dy + dz * dz);
+    bool some = length > 1e-12;
+    double quotient = 1.0 / (some ? length : 1.0);
+    double inv = some ? quotient : 0.0;
+    double tension = 1.0 - rest * inv; /* the tension per metre of length, over k */
+    double across = some ? tension : 0.0;
+    if (definite)
+        across = across > 0.0 ? across : 0.0;
+    /* k (n n^T + across (I - n n^T)) = k (1 - across) n n^T + k across I */
+    return (ImplicitSpring){{dx * inv, dy * inv, dz * inv}, k * (1.0 - across), k * across};
+}
+
+ImplicitSpring implicit_spring(const double d[3], double rest, double k, bool definite)
+{
+    return spring_parts(d[0], d[1], d[2], rest, k, definite);
+}
+
+/* One offset's pulls t = B (u[i + o] - u[i]) for every first particle i,
+ * taken from out[i] at once (offset_push adds them at i + o). The arrays
+ * are passed one by one: read through the Offset, GCC does not vectorise
+ * the loop. */
+VECTOR_LOOP static void offset_pulls(int o, int span, const double *restrict nx, const double *restrict ny,
+                                     const double *restrict nz, const double *restrict alpha,
+                                     const double *restrict beta, const double *restrict ux,
+                                     const double *restrict uy, const double *restrict uz, double *restrict tx,
+                                     double *restrict ty, double *restrict tz, double *restrict ox,
+                                     double *restrict oy, double *restrict oz)
+{
+    for (int i = 0; i < span; i++) {
+        double dx = ux[i + o] - ux[i], dy = uy[i + o] - uy[i], dz = uz[i + o] - uz[i];
+        double along = alpha[i] * (nx[i] * dx + ny[i] * dy + nz[i] * dz);
+        tx[i] = along * nx[i] + beta[i] * dx;
+        ty[i] = along * ny[i] + beta[i] * dy;
+        tz[i] = along * nz[i] + beta[i] * dz;
+        ox[i] -= tx[i], oy[i] -= ty[i], oz[i] -= tz[i];
     }
 }
 
-/* out = B u for a symmetric block B (six entries). */
-static inline void block_times(const double *restrict B, const double *restrict u, double *restrict out)
+/* out[i + offset] += t[i], in order: no two lanes of a vector touch the
+ * same particle. */
+VECTOR_LOOP static void offset_push(double *restrict out, const double *restrict t, int offset, int span)
 {
-    out[0] = B[0] * u[0] + B[1] * u[1] + B[2] * u[2];
-    out[1] = B[1] * u[0] + B[3] * u[1] + B[4] * u[2];
-    out[2] = B[2] * u[0] + B[4] * u[1] + B[5] * u[2];
+    for (int i = 0; i < span; i++)
+        out[i + offset] += t[i];
+}
+
+/* out[i] -= t[i] and out[i + offset] += t[i]: each in order, so no two
+ * lanes of a vector touch the same particle. */
+VECTOR_LOOP static void offset_scatter(double *restrict out, const double *restrict t, int offset, int span)
+{
+    for (int i = 0; i < span; i++)
+        out[i] -= t[i];
+    for (int i = 0; i < span; i++)
+        out[i + offset] += t[i];
+}
+
+VECTOR_LOOP static void times_mass(double *restrict out, const double *restrict mass, const double *restrict u, int n)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = mass[i] * u[i];
+}
+
+/* a . b as four running sums, element i into sum i % 4, added at the end:
+ * a fixed order (so the same bits from every version of the loop) that
+ * the compiler may still keep in one vector of four. */
+VECTOR_LOOP static double dot(const double *restrict a, const double *restrict b, int n)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    for (; i < n; i++)
+        s0 += a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
 }
 
 /* out = A u, with the rows of particles that cannot move set to 0 (the
  * filter: their dv stays 0, and nothing in the solve pushes on them).
  * Returns u . out. */
-static double apply(const Implicit *im, const double *restrict u, double *restrict out)
+static double apply(const Implicit *im, double *const u[3], double *const out[3])
 {
-    const int n3 = 3 * im->count;
-    for (int q = 0; q < n3; q++)
-        out[q] = im->mass[q] * u[q];
-    for (int l = 0; l < im->active; l++) {
-        const double *ua = u + 3 * (size_t)im->ends[2 * l], *ub = u + 3 * (size_t)im->ends[2 * l + 1];
-        double *oa = out + 3 * (size_t)im->ends[2 * l], *ob = out + 3 * (size_t)im->ends[2 * l + 1];
-        double du[3] = {ub[0] - ua[0], ub[1] - ua[1], ub[2] - ua[2]}, t[3];
-        block_times(im->block + 6 * (size_t)l, du, t);
-        oa[0] -= t[0], oa[1] -= t[1], oa[2] -= t[2];
-        ob[0] += t[0], ob[1] += t[1], ob[2] += t[2];
+    const int n = im->count;
+    for (int k = 0; k < 3; k++)
+        times_mass(out[k], im->mass, u[k], n);
+    for (int o = 0; o < im->offsets; o++) {
+        const Offset *f = &im->by_offset[o];
+        offset_pulls(f->offset, f->span, f->nx, f->ny, f->nz, f->alpha, f->beta, u[0], u[1], u[2], f->tx, f->ty,
+                     f->tz, out[0], out[1], out[2]);
+        offset_push(out[0], f->tx, f->offset, f->span);
+        offset_push(out[1], f->ty, f->offset, f->span);
+        offset_push(out[2], f->tz, f->offset, f->span);
     }
-    for (int f = 0; f < im->fixed_count; f++) {
-        double *o = out + 3 * (size_t)im->fixed[f];
-        o[0] = o[1] = o[2] = 0.0;
-    }
-    double sum = 0.0;
-    for (int q = 0; q < n3; q++)
-        sum += u[q] * out[q];
-    return sum;
+    for (int i = 0; i < im->fixed_count; i++)
+        for (int k = 0; k < 3; k++)
+            out[k][im->fixed[i]] = 0.0;
+    return dot(u[0], out[0], n) + dot(u[1], out[1], n) + dot(u[2], out[2], n);
 }
 
-/* The system of this substep: each link's block B = h c n n^T + h^2 J,
- * A's diagonal, the fixed particles, and the right-hand side b = h f0 +
- * h^2 K v0 into r (K v0 at a is J (v_b - v_a): the blocks hold -K's
- * coupling). */
+/* One offset's links' part of the system, by first particle i (second
+ * i + o): n, alpha = h^2 along + h c and beta = h^2 across of B (0 where
+ * no link takes part: k and c are 0 there), and into t the opposite of
+ * h^2 J (v_b - v_a), the link's part of b at i. */
+VECTOR_LOOP static void offset_build(int o, int span, double h, const float *restrict x, const float *restrict y,
+                                     const float *restrict z, const float *restrict vx, const float *restrict vy,
+                                     const float *restrict vz, const double *restrict rest,
+                                     const double *restrict k, const double *restrict dashpot,
+                                     double *restrict nx, double *restrict ny, double *restrict nz,
+                                     double *restrict alpha, double *restrict beta, double *restrict tx,
+                                     double *restrict ty, double *restrict tz)
+{
+    const double h2 = h * h;
+    for (int i = 0; i < span; i++) {
+        ImplicitSpring J = spring_parts((double)x[i + o] - x[i], (double)y[i + o] - y[i], (double)z[i + o] - z[i],
+                                        rest[i], k[i], true);
+        double along_k = J.along, across_k = J.across, ux = J.n[0], uy = J.n[1], uz = J.n[2];
+        double wx = (double)vx[i + o] - vx[i], wy = (double)vy[i + o] - vy[i], wz = (double)vz[i + o] - vz[i];
+        double pull = along_k * (ux * wx + uy * wy + uz * wz);
+        nx[i] = ux, ny[i] = uy, nz[i] = uz;
+        alpha[i] = h2 * along_k + h * dashpot[i];
+        beta[i] = h2 * across_k;
+        tx[i] = -(h2 * (pull * ux + across_k * wx));
+        ty[i] = -(h2 * (pull * uy + across_k * wy));
+        tz[i] = -(h2 * (pull * uz + across_k * wz));
+    }
+}
+
+/* What each link adds to both its ends' diagonal: B's, alpha n_k^2 + beta. */
+VECTOR_LOOP static void offset_diagonal(int span, const double *restrict n, const double *restrict alpha,
+                                        const double *restrict beta, double *restrict t)
+{
+    for (int i = 0; i < span; i++)
+        t[i] = alpha[i] * n[i] * n[i] + beta[i];
+}
+
+VECTOR_LOOP static void offset_add_both(double *restrict out, const double *restrict t, int offset, int span)
+{
+    for (int i = 0; i < span; i++)
+        out[i] += t[i];
+    for (int i = 0; i < span; i++)
+        out[i + offset] += t[i];
+}
+
+/* The system of this substep: each link's B = h c n n^T + h^2 J, A's
+ * diagonal (inverted), the fixed particles, and the right-hand side b =
+ * h f0 + h^2 K v0 into r (K v0 at a is J (v_b - v_a): the blocks hold
+ * -K's coupling). */
 static void build(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links, double h)
 {
     const int n = c->count;
     im->fixed_count = 0;
     for (int i = 0; i < n; i++) {
+        im->mass[i] = c->mass[i];
         for (int k = 0; k < 3; k++) {
-            im->mass[3 * i + k] = c->mass[i];
-            im->inv_diag[3 * i + k] = c->mass[i]; /* the diagonal, inverted below */
-            im->r[3 * i + k] = h * (double)f[k][i];
+            im->inv_diag[k][i] = c->mass[i]; /* the diagonal, inverted below */
+            im->r[k][i] = h * (double)f[k][i];
         }
         if (c->inv_mass[i] == 0.0f)
             im->fixed[im->fixed_count++] = (uint32_t)i;
     }
-    const float *v[3] = {c->vx, c->vy, c->vz};
-    const int row[6] = {0, 0, 0, 1, 1, 2}, col[6] = {0, 1, 2, 1, 2, 2};
-    int active = 0;
-    for (int l = 0; l < c->link_count; l++) {
-        if (!links->pulls[l])
-            continue;
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        double d[3] = {(double)c->x[b] - c->x[a], (double)c->y[b] - c->y[a], (double)c->z[b] - c->z[a]};
-        double *B = im->block + 6 * (size_t)active, t[3];
-        implicit_spring_block(d, c->rest_length[l], links->k[l], true, B);
-        double dvel[3] = {(double)v[0][b] - v[0][a], (double)v[1][b] - v[1][a], (double)v[2][b] - v[2][a]};
-        block_times(B, dvel, t);
-        for (int k = 0; k < 3; k++)
-            im->r[3 * a + k] += h * h * t[k], im->r[3 * b + k] -= h * h * t[k];
-        double length = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        double unit[3] = {d[0] / length, d[1] / length, d[2] / length};
-        double damp = h * links->dashpot[l];
-        for (int e = 0; e < 6; e++)
-            B[e] = h * h * B[e] + damp * unit[row[e]] * unit[col[e]];
-        /* the link adds B to both ends' diagonal blocks */
-        const double diagonal[3] = {B[0], B[3], B[5]};
-        for (int k = 0; k < 3; k++)
-            im->inv_diag[3 * a + k] += diagonal[k], im->inv_diag[3 * b + k] += diagonal[k];
-        im->ends[2 * active] = a, im->ends[2 * active + 1] = b;
-        active++;
+    /* the links' constants by first particle; 0 where a link takes no part */
+    for (int link = 0; link < c->link_count; link++) {
+        Offset *o = &im->by_offset[im->slot[link]];
+        uint32_t i = im->first[link];
+        bool pulls = links->pulls[link];
+        o->k[i] = pulls ? links->k[link] : 0.0;
+        o->dashpot[i] = pulls ? links->dashpot[link] : 0.0;
     }
-    im->active = active;
-    for (int q = 0; q < 3 * n; q++)
-        im->inv_diag[q] = 1.0 / im->inv_diag[q];
-    for (int f2 = 0; f2 < im->fixed_count; f2++)
+    for (int s = 0; s < im->offsets; s++) {
+        Offset *o = &im->by_offset[s];
+        offset_build(o->offset, o->span, h, c->x, c->y, c->z, c->vx, c->vy, c->vz, o->rest, o->k, o->dashpot, o->nx,
+                     o->ny, o->nz, o->alpha, o->beta, o->tx, o->ty, o->tz);
+        double *t[3] = {o->tx, o->ty, o->tz}, *unit[3] = {o->nx, o->ny, o->nz};
+        for (int k = 0; k < 3; k++) {
+            offset_scatter(im->r[k], t[k], o->offset, o->span); /* r[i] += J dv, r[i + o] -= it */
+            offset_diagonal(o->span, unit[k], o->alpha, o->beta, t[k]);
+            offset_add_both(im->inv_diag[k], t[k], o->offset, o->span);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < n; i++)
+            im->inv_diag[k][i] = 1.0 / im->inv_diag[k][i];
+    for (int i = 0; i < im->fixed_count; i++)
         for (int k = 0; k < 3; k++)
-            im->r[3 * im->fixed[f2] + k] = 0.0, im->dv[k][im->fixed[f2]] = 0.0;
+            im->r[k][im->fixed[i]] = 0.0, im->dv[k][im->fixed[i]] = 0.0;
+}
+
+/* The conjugate-gradient update: x += alpha p, r -= alpha Ap, z = r / diag;
+ * returns r . z, and r . r in r_norm2. */
+VECTOR_LOOP static void cg_step(double *restrict x, double *restrict r, double *restrict z, const double *restrict p,
+                                const double *restrict ap, const double *restrict inv_diag, double alpha, int n)
+{
+    for (int i = 0; i < n; i++) {
+        x[i] += alpha * p[i];
+        r[i] -= alpha * ap[i];
+        z[i] = r[i] * inv_diag[i];
+    }
+}
+
+static double cg_update(double *restrict x, double *restrict r, double *restrict z, const double *restrict p,
+                        const double *restrict ap, const double *restrict inv_diag, double alpha, int n,
+                        double *r_norm2)
+{
+    cg_step(x, r, z, p, ap, inv_diag, alpha, n);
+    *r_norm2 = dot(r, r, n);
+    return dot(r, z, n);
+}
+
+VECTOR_LOOP static void cg_direction(double *restrict p, const double *restrict z, double beta, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = z[i] + beta * p[i];
 }
 
 ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links,
                               double h, double tolerance, int max_iterations)
 {
     ImplicitResult result = {0, 0.0};
-    const int n3 = 3 * c->count;
+    const int n = c->count;
     build(im, c, f, links, h);
-    double b_norm2 = 0.0;
-    for (int q = 0; q < n3; q++)
-        b_norm2 += im->r[q] * im->r[q];
+    double b_norm2 = dot(im->r[0], im->r[0], n) + dot(im->r[1], im->r[1], n) + dot(im->r[2], im->r[2], n);
     if (b_norm2 == 0.0) {
         implicit_forget(im);
         return result;
     }
-    /* x = the last substep's dv; r = b - A x */
-    for (int i = 0; i < c->count; i++)
-        for (int k = 0; k < 3; k++)
-            im->x[3 * i + k] = im->dv[k][i];
-    apply(im, im->x, im->ap);
+    /* x = the last substep's dv; r = b - A x (an update by A x with no
+     * step along p = 0) */
     double rz = 0.0, r_norm2 = 0.0;
-    for (int q = 0; q < n3; q++) {
-        im->r[q] -= im->ap[q];
-        im->z[q] = im->r[q] * im->inv_diag[q];
-        im->p[q] = im->z[q];
-        rz += im->r[q] * im->z[q];
-        r_norm2 += im->r[q] * im->r[q];
+    for (int k = 0; k < 3; k++)
+        memcpy(im->x[k], im->dv[k], (size_t)n * sizeof(double));
+    apply(im, im->x, im->ap);
+    for (int k = 0; k < 3; k++) {
+        double rr;
+        memset(im->p[k], 0, (size_t)n * sizeof(double));
+        rz += cg_update(im->x[k], im->r[k], im->z[k], im->p[k], im->ap[k], im->inv_diag[k], 1.0, n, &rr);
+        r_norm2 += rr;
+        memcpy(im->p[k], im->z[k], (size_t)n * sizeof(double));
     }
     const double goal2 = tolerance * tolerance * b_norm2;
     while (r_norm2 > goal2 && result.iterations < max_iterations) {
@@ -217,22 +411,19 @@ ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f
             break; /* p is 0 (converged to rounding) */
         double alpha = rz / pap, rz_next = 0.0;
         r_norm2 = 0.0;
-        for (int q = 0; q < n3; q++) {
-            im->x[q] += alpha * im->p[q];
-            im->r[q] -= alpha * im->ap[q];
-            im->z[q] = im->r[q] * im->inv_diag[q];
-            rz_next += im->r[q] * im->z[q];
-            r_norm2 += im->r[q] * im->r[q];
+        for (int k = 0; k < 3; k++) {
+            double rr;
+            rz_next += cg_update(im->x[k], im->r[k], im->z[k], im->p[k], im->ap[k], im->inv_diag[k], alpha, n, &rr);
+            r_norm2 += rr;
         }
         double beta = rz_next / rz;
         rz = rz_next;
-        for (int q = 0; q < n3; q++)
-            im->p[q] = im->z[q] + beta * im->p[q];
+        for (int k = 0; k < 3; k++)
+            cg_direction(im->p[k], im->z[k], beta, n);
         result.iterations++;
     }
-    for (int i = 0; i < c->count; i++)
-        for (int k = 0; k < 3; k++)
-            im->dv[k][i] = im->x[3 * i + k];
+    for (int k = 0; k < 3; k++)
+        memcpy(im->dv[k], im->x[k], (size_t)n * sizeof(double));
     result.residual = sqrt(r_norm2 / b_norm2);
     return result;
 }

@@ -31,9 +31,9 @@
 
 typedef struct Implicit Implicit;
 
-/* Scratch for a cloth of `count` particles and `link_count` links. NULL
- * when out of memory. */
-Implicit *implicit_create(int count, int link_count);
+/* Scratch for the cloth's grid (its links' particles and rest lengths are
+ * read here once: they never change). NULL when out of memory. */
+Implicit *implicit_create(const Cloth *cloth);
 void implicit_destroy(Implicit *im);
 
 /* The last solve's answer, one array a coordinate (m/s): each particle's
@@ -62,12 +62,16 @@ typedef struct ImplicitResult {
 ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links,
                               double h, double tolerance, int max_iterations);
 
-/* A spring's stiffness block J = d f_a / d x_b (symmetric, entries xx, xy,
- * xz, yy, yz, zz) for the vector d from a to b, rest length rest and
- * constant k: k (n n^T + (1 - rest / |d|) (I - n n^T)), n = d / |d|. The
- * force on a is k (|d| - rest) n, so J is also -d f_a / d x_a, and f_b's
- * are the opposite. definite: the second term only where the link is
- * stretched (what the solve uses); false: the exact derivative. */
-void implicit_spring_block(const double d[3], double rest, double k, bool definite, double J[6]);
+/* A spring's stiffness block J = d f_a / d x_b for the vector d from a to
+ * b, rest length rest and constant k: k (n n^T + (1 - rest / |d|) (I -
+ * n n^T)), n = d / |d|, written as along n n^T + across I. The force on a
+ * is k (|d| - rest) n, so J is also -d f_a / d x_a, and f_b's are the
+ * opposite. definite: the sideways term only where the link is stretched
+ * (what the solve uses); false: the exact derivative. */
+typedef struct ImplicitSpring {
+    double n[3];
+    double along, across;
+} ImplicitSpring;
+ImplicitSpring implicit_spring(const double d[3], double rest, double k, bool definite);
 
 #endif

@@ -121,7 +121,7 @@ void params_default(Params *p, SceneKind scene)
         .order = ORDER_SEQUENTIAL,
         .strain_limit = 0.0,
         .spring_damping = 0.02,
-        .cg_tolerance = 1e-6,
+        .cg_tolerance = 1e-4,
         .cg_max_iterations = 200,
         .compliance = 0.0, /* these and the stiffnesses: params_apply_material */
         /* seed 000: Verlet keeps 0.99 of the velocity per 1/60 s frame,

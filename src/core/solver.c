@@ -193,7 +193,7 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->wave_cos = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->wave_sin = calloc(n * waves, sizeof(float))) != NULL;
     ok &= (s->self_collision = selfcollide_create(s->cloth)) != NULL;
-    ok &= (s->implicit = implicit_create(s->cloth->count, s->cloth->link_count)) != NULL;
+    ok &= (s->implicit = implicit_create(s->cloth)) != NULL;
     ok &= (s->relax_fast = relax_fast_create(s->cloth, s->threads)) != NULL;
     return ok;
 }

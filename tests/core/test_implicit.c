@@ -25,10 +25,10 @@ static void spring_force(const double d[3], double rest, double k, double f[3])
         f[c] = k * (length - rest) * d[c] / length;
 }
 
-static double block_entry(const double J[6], int row, int col)
+/* Entry (row, col) of along n n^T + across I. */
+static double block_entry(const ImplicitSpring *J, int row, int col)
 {
-    static const int index[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
-    return J[index[row][col]];
+    return J->along * J->n[row] * J->n[col] + (row == col ? J->across : 0.0);
 }
 
 Test(implicit, the_spring_block_is_the_forces_derivative)
@@ -37,8 +37,7 @@ Test(implicit, the_spring_block_is_the_forces_derivative)
     const double cases[][3] = {{0.13, 0.02, -0.01}, {0.04, -0.03, 0.02}, {0.0, 0.0, 0.07}, {0.1, 1e-4, 0.0}};
     const double rest = 0.1, k = 37.0;
     for (int t = 0; t < 4; t++) {
-        double J[6];
-        implicit_spring_block(cases[t], rest, k, false, J);
+        ImplicitSpring J = implicit_spring(cases[t], rest, k, false);
         for (int col = 0; col < 3; col++) {
             /* central difference in x_b's coordinate col: d grows with x_b */
             double eps = 1e-6, plus[3], minus[3], fp[3], fm[3];
@@ -49,20 +48,20 @@ Test(implicit, the_spring_block_is_the_forces_derivative)
             spring_force(minus, rest, k, fm);
             for (int row = 0; row < 3; row++) {
                 double fd = (fp[row] - fm[row]) / (2.0 * eps);
-                cr_expect(fabs(block_entry(J, row, col) - fd) < 1e-6 * k, "case %d, d f_%d / d x_%d: %.9g, differences %.9g",
-                          t, row, col, block_entry(J, row, col), fd);
+                cr_expect(fabs(block_entry(&J, row, col) - fd) < 1e-6 * k, "case %d, d f_%d / d x_%d: %.9g, differences %.9g",
+                          t, row, col, block_entry(&J, row, col), fd);
             }
         }
         /* the solve's block: the same where the link is stretched; only
          * the part along the link where it is compressed */
-        double definite[6], length = sqrt(cases[t][0] * cases[t][0] + cases[t][1] * cases[t][1] +
+        double length = sqrt(cases[t][0] * cases[t][0] + cases[t][1] * cases[t][1] +
                                           cases[t][2] * cases[t][2]);
-        implicit_spring_block(cases[t], rest, k, true, definite);
+        ImplicitSpring definite = implicit_spring(cases[t], rest, k, true);
         for (int row = 0; row < 3; row++)
             for (int col = 0; col < 3; col++) {
                 double along = k * cases[t][row] * cases[t][col] / (length * length);
-                double want = length >= rest ? block_entry(J, row, col) : along;
-                cr_expect(fabs(block_entry(definite, row, col) - want) < 1e-12 * k, "case %d (%s), entry %d %d", t,
+                double want = length >= rest ? block_entry(&J, row, col) : along;
+                cr_expect(fabs(block_entry(&definite, row, col) - want) < 1e-12 * k, "case %d (%s), entry %d %d", t,
                           length >= rest ? "stretched" : "compressed", row, col);
             }
     }
@@ -206,7 +205,7 @@ static void solve_against_dense(bool dashpots)
         rhs[i] = h * (f_here + h * kv);
     }
     dense_solve(A, rhs, m);
-    Implicit *im = implicit_create(n, links);
+    Implicit *im = implicit_create(c);
     const float *f[3] = {fx, fy, fz};
     ImplicitLinks with = {pulls, k, dashpot};
     ImplicitResult result = implicit_solve(im, c, f, &with, h, 1e-12, 1000);
