@@ -83,6 +83,8 @@ typedef struct Solver {
 
     bool exploded;
     double exploded_time; /* s, when exploded */
+    unsigned torn_counted; /* the cloth's torn_generation when torn_any was counted (solver.c, any_torn) */
+    bool torn_any;
     int64_t exploded_step;
 
     /* The clock: time was clock_time at substep clock_substep of step
