@@ -13,7 +13,7 @@
  * K = df/dx and D = df/dv the springs' and dashpots' Jacobians. M - h D -
  * h^2 K is symmetric and, with K's part for compressed links left out
  * (implicit.c says why), positive definite, so conjugate gradients solve it;
- * they start from the last substep's dv (warm start), and stop once the
+ * they start from the last two substeps' dv (warm start), and stop once the
  * residual is below `tolerance` times the right-hand side or after
  * `max_iterations`. Particles with no inverse mass (pinned, held) keep
  * dv = 0: their rows are taken out of the system (Baraff and Witkin's
@@ -40,6 +40,8 @@ void implicit_destroy(Implicit *im);
  * dv (a saved state writes it back). Zero from implicit_create and
  * implicit_forget. */
 double *implicit_dv(Implicit *im, int coordinate);
+/* The substep's before that: the warm start goes on from the two. */
+double *implicit_dv_before(Implicit *im, int coordinate);
 
 /* Drop the warm start (after a load, a rebuild or a change of integrator):
  * the next solve starts from dv = 0. */

@@ -1676,8 +1676,10 @@ static void state_walk(StateWalk *w, Solver *s)
     STATE_ARRAY(w, c->triangle_torn, c->triangle_count);
     STATE_ARRAY(w, s->link_order, l); /* order=shuffled shuffles it further each step */
     STATE_ARRAY(w, s->lambda, l);
-    for (int k = 0; k < 3; k++) /* implicit: the warm start of the next solve */
+    for (int k = 0; k < 3; k++) { /* implicit: the warm start of the next solve */
         STATE_ARRAY(w, implicit_dv(s->implicit, k), n);
+        STATE_ARRAY(w, implicit_dv_before(s->implicit, k), n);
+    }
     STATE_FIELD(w, s->cg_iterations);
     STATE_FIELD(w, s->cg_residual);
     STATE_FIELD(w, s->time);
