@@ -26,6 +26,15 @@
 
 /* Steps one frame may take to catch up with the clock; more are dropped. */
 #define TUI_MAX_CATCHUP 8
+/* The share of the time the physics may take: a frame steps until it has
+ * used this share of a frame's time, and a step that took longer still is
+ * followed by frames with none, until the physics is back at this share of
+ * the time gone by. What it has not done is dropped, and the cloth moves
+ * slower than real time. A machine too slow for the settings (a large
+ * cloth, a sanitizer build, a busy server) then still draws, reads keys
+ * and waits for them for half the time, instead of computing without
+ * pause. */
+#define TUI_PHYSICS_SHARE 0.5
 /* A longer gap between frames (a stopped process, a debugger) is not caught up, s. */
 #define TUI_MAX_GAP 0.25
 
@@ -468,18 +477,28 @@ int tui_advance(Tui *tui, double elapsed)
     if (elapsed < 0.0)
         elapsed = 0.0;
     tui->accumulator += elapsed * tui_speeds[tui->speed];
-    double dt = tui->base.dt;
+    double dt = tui->base.dt, start = tui_now(), budget = TUI_PHYSICS_SHARE / tui->fps;
+    if (start < tui->physics_rest_until) {
+        tui->accumulator = 0.0; /* resting after a long step */
+        return 0;
+    }
     int steps = 0;
     while (tui->accumulator >= dt) {
-        if (steps == TUI_MAX_CATCHUP) {
+        if (steps == TUI_MAX_CATCHUP || (steps > 0 && tui_now() - start > budget)) {
             tui->accumulator = 0.0;
             tui->steps_dropped++;
+            tui->behind_until = start + 1.0;
             break;
         }
         for (int i = 0; i < tui->pane_count; i++)
             solver_step(tui->panes[i].solver);
         tui->accumulator -= dt;
         steps++;
+    }
+    double took = tui_now() - start;
+    if (took > budget) {
+        tui->physics_rest_until = start + took / TUI_PHYSICS_SHARE;
+        tui->behind_until = start + took + 1.0;
     }
     return steps;
 }

@@ -473,6 +473,8 @@ static void draw_status(Tui *tui)
         snprintf(state, sizeof state, "%s", _("  paused"));
     else if (tui->settled)
         snprintf(state, sizeof state, "%s", _("  settled"));
+    else if (tui_now() < tui->behind_until)
+        snprintf(state, sizeof state, _("  %.0f fps, slower than real time"), tui->fps_measured);
     else
         snprintf(state, sizeof state, _("  %.0f fps"), tui->fps_measured);
     bool loud = tui->paused || exploded || tui->blowing_up;

@@ -206,7 +206,9 @@ typedef struct Tui {
     double accumulator; /* simulated time owed, s */
     double last_time;   /* monotonic s of the last frame */
     double fps_measured;
-    int steps_dropped; /* steps the catch-up cap threw away */
+    int steps_dropped; /* steps the catch-up cap or the physics budget threw away */
+    double behind_until; /* monotonic s: until then the status line says the physics is behind */
+    double physics_rest_until; /* monotonic s: no steps before then (tui_advance, TUI_PHYSICS_SHARE) */
 
     /* the view */
     RenderOptions render;
@@ -292,7 +294,8 @@ void tui_sample(Tui *tui, bool force); /* plot samples where a solver moved */
 #define TUI_BLOWUP_SPEED 0.2
 double tui_blowup_slowdown(Tui *tui);
 /* Steps the panes for elapsed s of real time (times the speed), as a frame of
- * the sandbox does; returns how many steps. */
+ * the sandbox does, within TUI_PHYSICS_SHARE of a frame's time; returns how
+ * many steps. */
 int tui_advance(Tui *tui, double elapsed);
 void tui_fit_cameras(Tui *tui);
 bool tui_set_key(Tui *tui, const char *key, const char *value); /* with a message on failure */
