@@ -56,7 +56,7 @@
 
 /* One offset's links, by first particle: n, alpha, beta of B, and what
  * the build reads (rest length, spring constant, dashpot coefficient, and
- * whether the link pulls this substep), 0 where there is none. */
+ * whether the link takes part this substep), 0 where there is none. */
 typedef struct Offset {
     int offset, span; /* span: first particles 0 .. span - 1 (count - offset) */
     double *nx, *ny, *nz, *alpha, *beta;
@@ -166,7 +166,7 @@ double *implicit_dv_before(Implicit *im, int coordinate) { return im->prev[coord
 /* A spring's block for d = (dx, dy, dz) as along n n^T + across I, into
  * out: the one place its arithmetic is written (implicit_spring, and
  * offset_build's loop, where it is inlined and runs four links at a
- * time). No length: no direction, and nothing (the link pulls not). */
+ * time). No length: no direction, and no force. */
 static inline ImplicitSpring spring_parts(double dx, double dy, double dz, double rest, double k, bool definite)
 {
     /* selects between values worked out either way (no branch): what
@@ -176,11 +176,11 @@ static inline ImplicitSpring spring_parts(double dx, double dy, double dz, doubl
     double quotient = 1.0 / (some ? length : 1.0);
     double inv = some ? quotient : 0.0;
     double tension = 1.0 - rest * inv; /* the tension per metre of length, over k */
-    double across = some ? tension : 0.0;
+    double across = some ? tension : 0.0, stretched = across;
     if (definite)
         across = across > 0.0 ? across : 0.0;
     /* k (n n^T + across (I - n n^T)) = k (1 - across) n n^T + k across I */
-    return (ImplicitSpring){{dx * inv, dy * inv, dz * inv}, k * (1.0 - across), k * across};
+    return (ImplicitSpring){{dx * inv, dy * inv, dz * inv}, k * (1.0 - across), k * across, k * stretched};
 }
 
 ImplicitSpring implicit_spring(const double d[3], double rest, double k, bool definite)
@@ -276,7 +276,8 @@ static double apply(const Implicit *im, double *const u[3], double *const out[3]
 /* One offset's links' part of the system, by first particle i (second
  * i + o): n, alpha = h^2 along + h c and beta = h^2 across of B (0 where
  * no link takes part: k and c are 0 there), and into t the opposite of
- * h^2 J (v_b - v_a), the link's part of b at i. */
+ * h f_a + h^2 J (v_b - v_a), the link's part of b at i, f_a the spring's
+ * and dashpot's force on its first particle. */
 VECTOR_LOOP static void offset_build(int o, int span, double h, const float *restrict x, const float *restrict y,
                                      const float *restrict z, const float *restrict vx, const float *restrict vy,
                                      const float *restrict vz, const double *restrict rest,
@@ -287,17 +288,18 @@ VECTOR_LOOP static void offset_build(int o, int span, double h, const float *res
 {
     const double h2 = h * h;
     for (int i = 0; i < span; i++) {
-        ImplicitSpring J = spring_parts((double)x[i + o] - x[i], (double)y[i + o] - y[i], (double)z[i + o] - z[i],
-                                        rest[i], k[i], true);
+        double dx = (double)x[i + o] - x[i], dy = (double)y[i + o] - y[i], dz = (double)z[i + o] - z[i];
+        ImplicitSpring J = spring_parts(dx, dy, dz, rest[i], k[i], true);
         double along_k = J.along, across_k = J.across, ux = J.n[0], uy = J.n[1], uz = J.n[2];
         double wx = (double)vx[i + o] - vx[i], wy = (double)vy[i + o] - vy[i], wz = (double)vz[i + o] - vz[i];
-        double pull = along_k * (ux * wx + uy * wy + uz * wz);
+        double closing = ux * wx + uy * wy + uz * wz, pull = along_k * closing;
+        double damped = dashpot[i] * closing; /* the dashpot's pull along n */
         nx[i] = ux, ny[i] = uy, nz[i] = uz;
         alpha[i] = h2 * along_k + h * dashpot[i];
         beta[i] = h2 * across_k;
-        tx[i] = -(h2 * (pull * ux + across_k * wx));
-        ty[i] = -(h2 * (pull * uy + across_k * wy));
-        tz[i] = -(h2 * (pull * uz + across_k * wz));
+        tx[i] = -(h * (J.tension * dx + damped * ux) + h2 * (pull * ux + across_k * wx));
+        ty[i] = -(h * (J.tension * dy + damped * uy) + h2 * (pull * uy + across_k * wy));
+        tz[i] = -(h * (J.tension * dz + damped * uz) + h2 * (pull * uz + across_k * wz));
     }
 }
 
@@ -338,9 +340,9 @@ static void build(Implicit *im, const Cloth *c, const float *const f[3], const I
     for (int link = 0; link < c->link_count; link++) {
         Offset *o = &im->by_offset[im->slot[link]];
         uint32_t i = im->first[link];
-        bool pulls = links->pulls[link];
-        o->k[i] = pulls ? links->k[link] : 0.0;
-        o->dashpot[i] = pulls ? links->dashpot[link] : 0.0;
+        bool part = !links->torn[link] && links->k[link] > 0.0f; /* as the other integrators' springs */
+        o->k[i] = part ? links->k[link] : 0.0;
+        o->dashpot[i] = part ? links->dashpot[link] : 0.0;
     }
     for (int s = 0; s < im->offsets; s++) {
         Offset *o = &im->by_offset[s];

@@ -47,11 +47,11 @@ double *implicit_dv_before(Implicit *im, int coordinate);
  * the next solve starts from dv = 0. */
 void implicit_forget(Implicit *im);
 
-/* The springs' forces and what the solve needs of each link. */
+/* The links' springs and dashpots. */
 typedef struct ImplicitLinks {
-    const uint8_t *pulls;      /* 1 where the link pulls (not torn, a stiffness, a length) */
-    const float *k;            /* spring constant, N/m */
-    const float *dashpot;      /* dashpot coefficient, kg/s */
+    const uint8_t *torn;  /* 1 where the link has broken (it takes no part) */
+    const float *k;       /* spring constant, N/m (0: no spring) */
+    const float *dashpot; /* dashpot coefficient, kg/s */
 } ImplicitLinks;
 
 typedef struct ImplicitResult {
@@ -59,8 +59,10 @@ typedef struct ImplicitResult {
     double residual; /* |b - A dv| / |b| at the end (0 when b is 0) */
 } ImplicitResult;
 
-/* Solves the system above for cloth c, forces f (N, per particle: the
- * springs, dashpots, gravity and wind at x0, v0) and substep h. */
+/* Solves the system above for cloth c, the forces f other than the links'
+ * (N, per particle: gravity and wind) and substep h. The springs' and
+ * dashpots' forces at x0, v0 are added here, in double, from the same
+ * lengths and directions as their Jacobians. */
 ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links,
                               double h, double tolerance, int max_iterations);
 
@@ -73,6 +75,7 @@ ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f
 typedef struct ImplicitSpring {
     double n[3];
     double along, across;
+    double tension; /* k (|d| - rest) / |d|: the spring's force on a is tension d (0 for no length) */
 } ImplicitSpring;
 ImplicitSpring implicit_spring(const double d[3], double rest, double k, bool definite);
 

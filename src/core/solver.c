@@ -579,7 +579,8 @@ static void stage_forces(Solver *s, double t)
             add_wind(s);
         }
     }
-    if (!solver_is_position_based(s->params.integrator))
+    /* implicit: its solve adds the springs (stage_solve) */
+    if (!solver_is_position_based(s->params.integrator) && s->params.integrator != INTEGRATOR_IMPLICIT)
         add_springs(s);
     if (s->params.dim == 2)
         memset(s->fz, 0, (size_t)c->count * sizeof(float));
@@ -868,12 +869,17 @@ static void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
 }
 
 /* Backward Euler's linear solve (implicit.h) for the substep's change of
- * velocity, from the forces stage_forces summed at the substep's start;
- * INTEGRATE then applies it. */
+ * velocity, from gravity and the wind (stage_forces) and the links'
+ * springs and dashpots at the substep's start, which the solve works out
+ * with their Jacobians; INTEGRATE then applies it. */
 static void stage_solve(Solver *s)
 {
+    float spring[LINK_FAMILY_COUNT];
+    for (int f = 0; f < LINK_FAMILY_COUNT; f++)
+        spring[f] = solver_family_spring(s, f);
+    link_dashpots(s, spring, (float)s->params.spring_damping);
     const float *f[3] = {s->fx, s->fy, s->fz};
-    ImplicitLinks links = {s->pulls, s->link_k, s->link_dashpot};
+    ImplicitLinks links = {s->cloth->torn, s->link_k, s->link_dashpot};
     ImplicitResult result = implicit_solve(s->implicit, s->cloth, f, &links, params_substep(&s->params),
                                            s->params.cg_tolerance, s->params.cg_max_iterations);
     s->cg_iterations = result.iterations;
