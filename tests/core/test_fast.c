@@ -465,3 +465,27 @@ Test(fast, sequential_strips_follow_torn_links_of_every_family_pins_and_grabs)
         solver_destroy(fast);
     }
 }
+
+/* On one thread the vertical families go inside other walks: the
+ * structural one inside the shear strips', each strip waiting for the rows
+ * it touches, the bend one inside the horizontal bend strips', a group of
+ * strips letting through the rows above it. Tall cloths of several groups
+ * of strips (sides not multiples of 16), and each family switched off in
+ * turn (the vertical links then run on their own). */
+Test(fast, sequential_strips_on_one_thread_walk_the_vertical_links_inside_the_other_families)
+{
+    const int sizes[][2] = {{19, 83}, {67, 66}};
+    const char *const off[] = {"stiffness=0.9", "stiffness=0", "shear_stiffness=0", "bend_stiffness=0"};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (size_t o = 0; o < sizeof off / sizeof off[0]; o++)
+            for (int m = 0; m < METHODS; m++) {
+                char cols[32], rows[32], what[128];
+                snprintf(cols, sizeof cols, "cols=%d", sizes[k][0]);
+                snprintf(rows, sizeof rows, "rows=%d", sizes[k][1]);
+                const char *settings[] = {"order=sequential", cols, rows, methods[m], "iterations=3", off[o], NULL};
+                snprintf(what, sizeof what, "curtain %dx%d, %s, %s, sequential", sizes[k][0], sizes[k][1], methods[m],
+                         off[o]);
+                /* the plain loop and AVX-512 (the others do not walk strips) */
+                expect_same_bits_of(level_variants, 2, settings, 6, what, false);
+            }
+}
