@@ -46,7 +46,22 @@
  * left out, no faster there: copies through 128-bit pieces (loads and
  * inserts instead of half the shuffles); a shear group whose strips hand
  * their shared row over in registers, two blocks apart instead of four
- * (a few per cent faster at 40 x 40, slower at 200 x 200); larger groups.
+ * (a few per cent faster at 40 x 40, slower at 200 x 200); larger groups;
+ * on one thread, the vertical families' vectors done a few at a time
+ * inside the shear and horizontal bend walks, to fill their waits (no
+ * faster at 40 x 40 or 200 x 200: the walks are bound by what they
+ * compute more than by their chains).
+ *
+ * What a step costs, measured there (rdtsc, 2.3 GHz ticks, the fastest of
+ * many passes): sixteen links' solve() with its loads and stores, eight
+ * independent chains of them, about 35 ticks (one chain alone: 65 to 95,
+ * its latency), where the square root and the division alone take 17.
+ * A 200 x 200 pass is some 15,000 such vectors, so 0.95 ns a link even
+ * with no copies; the strips take about 1.3 (min 714,000 ticks a pass:
+ * horizontal structural 139, vertical 68, shear 305, horizontal bend
+ * 134, vertical bend 68; the horizontal walks 75 without their copies).
+ * A 40 x 40 pass (min 46,000 ticks) is bound by its chains instead: the
+ * shear strips, 13 blocks of 16 steps one after the other, half of it.
  *
  * Why strips go in groups
  * -----------------------
@@ -118,12 +133,6 @@
 
 /* Floats of one thread's buffers: the larger of a horizontal and a shear group. */
 #define SCRATCH_FLOATS (S_GROUP * 4 * S_COORD > H_GROUP * 4 * H_COORD ? S_GROUP * 4 * S_COORD : H_GROUP * 4 * H_COORD)
-
-/* Vectors of a vertical family done inside each step of a horizontal walk
- * and of a shear walk (VerticalWalk), where it goes along: enough to keep
- * it ahead of the walk that needs it. */
-#define WALK_H 4
-#define WALK_S 3
 
 /* Column blocks of 16 a thread takes at a time in a vertical family (at
  * most; fewer where that leaves a thread without any): its rows go down
@@ -415,105 +424,53 @@ ROWS_INLINE void strip_out(float *v, int cols, int r0, int n, int k0, int skew, 
 
 /* ------------------------------------------------------------ vertical families */
 
-/* Links (r, c)-(r + gap, c) of one row, columns 16 b to 16 b + 15 (those
- * in the grid). base: the family's first link. */
-ROWS_INLINE void vertical_vector(Cloth *c, float *lambda, const Family *f, int gap, size_t base, int row, int b)
-{
-    const int cols = c->cols, c0 = 16 * b;
-    float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;
-    const float *restrict w = c->inv_mass, *restrict rest_length = c->rest_length;
-    const size_t pa = (size_t)row * (size_t)cols + (size_t)c0, pb = pa + (size_t)gap * (size_t)cols;
-    const size_t l = base + pa;
-    __mmask16 in = column_mask(c0, cols);
-    __mmask16 torn = _mm_mask_test_epi8_mask(in, _mm_maskz_loadu_epi8(in, c->torn + l), _mm_set1_epi8(-1));
-    __mmask16 live = in & (__mmask16)~torn;
-    if (!live)
-        return;
-    /* whole vectors where the row has 16 columns left: a masked store is
-     * not forwarded to the next row's loads of it */
-    Ends ea, eb;
-    if (in == 0xffff) {
-        ea = (Ends){_mm512_loadu_ps(x + pa), _mm512_loadu_ps(y + pa), _mm512_loadu_ps(z + pa), _mm512_loadu_ps(w + pa)};
-        eb = (Ends){_mm512_loadu_ps(x + pb), _mm512_loadu_ps(y + pb), _mm512_loadu_ps(z + pb), _mm512_loadu_ps(w + pb)};
-    } else {
-        ea = (Ends){_mm512_maskz_loadu_ps(in, x + pa), _mm512_maskz_loadu_ps(in, y + pa),
-                    _mm512_maskz_loadu_ps(in, z + pa), _mm512_maskz_loadu_ps(in, w + pa)};
-        eb = (Ends){_mm512_maskz_loadu_ps(in, x + pb), _mm512_maskz_loadu_ps(in, y + pb),
-                    _mm512_maskz_loadu_ps(in, z + pb), _mm512_maskz_loadu_ps(in, w + pb)};
-    }
-    __m512 rest = _mm512_maskz_loadu_ps(live, rest_length + l);
-    __m512 multiplier = f->xpbd ? _mm512_maskz_loadu_ps(live, lambda + l) : _mm512_setzero_ps();
-    solve(&ea, &eb, rest, live, f, &multiplier);
-    if (in == 0xffff) {
-        _mm512_storeu_ps(x + pa, ea.x), _mm512_storeu_ps(y + pa, ea.y), _mm512_storeu_ps(z + pa, ea.z);
-        _mm512_storeu_ps(x + pb, eb.x), _mm512_storeu_ps(y + pb, eb.y), _mm512_storeu_ps(z + pb, eb.z);
-    } else {
-        _mm512_mask_storeu_ps(x + pa, in, ea.x), _mm512_mask_storeu_ps(y + pa, in, ea.y);
-        _mm512_mask_storeu_ps(z + pa, in, ea.z);
-        _mm512_mask_storeu_ps(x + pb, in, eb.x), _mm512_mask_storeu_ps(y + pb, in, eb.y);
-        _mm512_mask_storeu_ps(z + pb, in, eb.z);
-    }
-    if (f->xpbd)
-        _mm512_mask_storeu_ps(lambda + l, live, multiplier);
-}
-
-/* The first link of a vertical family (gap 1: structural, 2: bend). */
-static size_t vertical_base(const Cloth *c, int gap)
-{
-    return (size_t)(gap == 1 ? cloth_link_below(c, 0, 0) : cloth_link_bend_below(c, 0, 0));
-}
-
-/* Links (r, c)-(r + gap, c), rows in order, column blocks from .. to - 1. */
+/* Links (r, c)-(r + gap, c), rows in order, thread t's columns. */
 ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int from,
                                        int to)
 {
-    const size_t base = vertical_base(c, gap);
+    const int cols = r->cols;
+    const size_t base = (size_t)(gap == 1 ? cloth_link_below(c, 0, 0) : cloth_link_bend_below(c, 0, 0));
+    float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;
+    const float *restrict w = c->inv_mass, *restrict rest_length = c->rest_length;
     for (int row = 0; row + gap < r->rows; row++)
-        for (int b = from; b < to; b++)
-            vertical_vector(c, lambda, f, gap, base, row, b);
-}
-
-/* A vertical family walked a few vectors at a time inside another walk,
- * on one thread (see relax_rows_run): row after row, a row's column
- * blocks left to right, the next vector (row, block). It goes no further
- * than `limit` rows: the caller raises it as the rows' other links are
- * done. The vectors of a row share nothing, and each waits only for the
- * one above it, done long before: they fill the time the walk around them
- * spends waiting on its own chains of square roots and divisions. */
-typedef struct VerticalWalk {
-    Cloth *c;
-    float *lambda;
-    const Family *f;
-    size_t base;
-    int gap, blocks; /* column blocks a row */
-    int row, block;  /* the next vector */
-    int rows;        /* rows of links: those with row + gap < the cloth's rows */
-    int limit;       /* rows it may do now (row < limit) */
-} VerticalWalk;
-
-static VerticalWalk vertical_walk(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap)
-{
-    return (VerticalWalk){c, lambda, f, vertical_base(c, gap), gap, (r->cols + 15) / 16, 0, 0,
-                          r->rows > gap ? r->rows - gap : 0, 0};
-}
-
-/* Up to n vectors, not past the limit. */
-ROWS_INLINE void vertical_walk_some(VerticalWalk *v, int n)
-{
-    for (int i = 0; i < n && v->row < v->limit; i++) {
-        vertical_vector(v->c, v->lambda, v->f, v->gap, v->base, v->row, v->block);
-        if (++v->block == v->blocks)
-            v->block = 0, v->row++;
-    }
-}
-
-/* Raises the limit to `rows` (at most all of them) and does every row below it. */
-ROWS_TARGET static void vertical_walk_until(VerticalWalk *v, int rows)
-{
-    rows = rows < v->rows ? rows : v->rows;
-    v->limit = rows > v->limit ? rows : v->limit;
-    while (v->row < rows)
-        vertical_walk_some(v, 16);
+        for (int b = from; b < to; b++) {
+            const int c0 = 16 * b;
+            const size_t pa = (size_t)row * (size_t)cols + (size_t)c0, pb = pa + (size_t)gap * (size_t)cols;
+            const size_t l = base + pa;
+            __mmask16 in = column_mask(c0, cols);
+            __mmask16 torn = _mm_mask_test_epi8_mask(in, _mm_maskz_loadu_epi8(in, c->torn + l), _mm_set1_epi8(-1));
+            __mmask16 live = in & (__mmask16)~torn;
+            if (!live)
+                continue;
+            /* whole vectors where the row has 16 columns left: a masked
+             * store is not forwarded to the next row's loads of it */
+            Ends ea, eb;
+            if (in == 0xffff) {
+                ea = (Ends){_mm512_loadu_ps(x + pa), _mm512_loadu_ps(y + pa), _mm512_loadu_ps(z + pa),
+                            _mm512_loadu_ps(w + pa)};
+                eb = (Ends){_mm512_loadu_ps(x + pb), _mm512_loadu_ps(y + pb), _mm512_loadu_ps(z + pb),
+                            _mm512_loadu_ps(w + pb)};
+            } else {
+                ea = (Ends){_mm512_maskz_loadu_ps(in, x + pa), _mm512_maskz_loadu_ps(in, y + pa),
+                            _mm512_maskz_loadu_ps(in, z + pa), _mm512_maskz_loadu_ps(in, w + pa)};
+                eb = (Ends){_mm512_maskz_loadu_ps(in, x + pb), _mm512_maskz_loadu_ps(in, y + pb),
+                            _mm512_maskz_loadu_ps(in, z + pb), _mm512_maskz_loadu_ps(in, w + pb)};
+            }
+            __m512 rest = _mm512_maskz_loadu_ps(live, rest_length + l);
+            __m512 multiplier = f->xpbd ? _mm512_maskz_loadu_ps(live, lambda + l) : _mm512_setzero_ps();
+            solve(&ea, &eb, rest, live, f, &multiplier);
+            if (in == 0xffff) {
+                _mm512_storeu_ps(x + pa, ea.x), _mm512_storeu_ps(y + pa, ea.y), _mm512_storeu_ps(z + pa, ea.z);
+                _mm512_storeu_ps(x + pb, eb.x), _mm512_storeu_ps(y + pb, eb.y), _mm512_storeu_ps(z + pb, eb.z);
+            } else {
+                _mm512_mask_storeu_ps(x + pa, in, ea.x), _mm512_mask_storeu_ps(y + pa, in, ea.y);
+                _mm512_mask_storeu_ps(z + pa, in, ea.z);
+                _mm512_mask_storeu_ps(x + pb, in, eb.x), _mm512_mask_storeu_ps(y + pb, in, eb.y);
+                _mm512_mask_storeu_ps(z + pb, in, eb.z);
+            }
+            if (f->xpbd)
+                _mm512_mask_storeu_ps(lambda + l, live, multiplier);
+        }
 }
 
 /* The column blocks of a vertical family, V_CHUNK at a time, each to the
@@ -586,7 +543,7 @@ __attribute__((noinline)) ROWS_TARGET static void horizontal_task(const Horizont
  * and division, a copy on the shuffle port, and so the processor does
  * both at once instead of one after the other. */
 ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family,
-                                         int first, int count, float *scratch, VerticalWalk *walk)
+                                         int first, int count, float *scratch)
 {
     const int gap = family + 1, cols = r->cols, keys = r->h_keys, blocks = keys / 16;
     float *coord[4] = {c->x, c->y, c->z, c->inv_mass};
@@ -621,8 +578,6 @@ ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *la
             if (block > 0 && i % 2 == 0 && i < 14)
                 for (int k = 0; k < count; k++)
                     horizontal_task(&strip[k], c, keys, block, i / 2);
-            if (walk)
-                vertical_walk_some(walk, WALK_H);
         }
     }
     for (int k = 0; k < count; k++)
@@ -631,25 +586,15 @@ ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *la
 }
 
 /* The strips of a horizontal family in groups of up to H_GROUP, each to
- * the thread that takes it first: strips share no link of these families.
- * With `walk` (one thread), the vertical family of the same gap goes along
- * inside the walks: its row r touches rows r and r + gap, which may go once
- * both have had their horizontal links, that is once both lie above the
- * group being walked (whose rows it then does not touch). */
+ * the thread that takes it first: strips share no link of these families. */
 static void horizontal_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family, int phase,
-                              float *scratch, VerticalWalk *walk)
+                              float *scratch)
 {
-    if (r->cols > family + 1) { /* else no links */
-        const int n = r->strips, groups = (n + H_GROUP - 1) / H_GROUP;
-        for (int g; (g = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < groups;) {
-            const int first = g * n / groups;
-            if (walk)
-                walk->limit = 16 * first - walk->gap > walk->limit ? 16 * first - walk->gap : walk->limit;
-            horizontal_group(r, c, lambda, f, family, first, (g + 1) * n / groups - first, scratch, walk);
-        }
-    }
-    if (walk)
-        vertical_walk_until(walk, walk->rows);
+    if (r->cols <= family + 1)
+        return; /* no links */
+    const int n = r->strips, groups = (n + H_GROUP - 1) / H_GROUP;
+    for (int g; (g = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < groups;)
+        horizontal_group(r, c, lambda, f, family, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch);
 }
 
 /* ------------------------------------------------------------ shear */
@@ -775,7 +720,7 @@ ROWS_INLINE void shear_out(Cloth *c, const ShearStrip *s, int k0)
 /* Shear strips first .. first + count - 1 (count up to S_GROUP), each
  * S_LAG blocks behind the one above it. */
 ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int first, int count,
-                                    float *scratch, unsigned serial, VerticalWalk *walk)
+                                    float *scratch, unsigned serial)
 {
     const int cols = r->cols, keys = r->s_keys, blocks = keys / 16;
     const unsigned base = serial * (unsigned)(blocks + 1);
@@ -810,9 +755,6 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
                     pause_a_little(&spins);
             }
             if (block == 0) {
-                /* the vertical links that touch its rows (up to the row below it) first */
-                if (walk)
-                    vertical_walk_until(walk, s->r0 + 17);
                 shear_in(c, s, 0);
                 if (blocks > 1)
                     shear_in(c, s, 16);
@@ -835,8 +777,6 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
                 if (k < count && block >= 0 && block < blocks)
                     shear_step(&strip[k], 16 * block + i, f, lambda);
             }
-            if (walk)
-                vertical_walk_some(walk, WALK_S);
         }
         for (int k = 0; k < count; k++) {
             const int block = step - S_LAG * k;
@@ -850,24 +790,12 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
 
 /* The shear strips in groups of up to S_GROUP, taken in order by the
  * threads as they come: a group waits only for the one before it, which
- * is being walked (so no thread waits for one that waits for it).
- *
- * With `walk` (one thread), the vertical structural links go along inside
- * the walk, whose steps wait on their chains more than they compute. A
- * shear strip touches rows r0 .. r0 + 16, whose vertical links are then
- * rows up to r0 + 16: those are done before it starts (the rows the walk
- * does after them start below it, and so below every strip started
- * before it). All the rows have had their horizontal links already. */
-static void shear_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, float *scratch, unsigned serial,
-                         VerticalWalk *walk)
+ * is being walked (so no thread waits for one that waits for it). */
+static void shear_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, float *scratch, unsigned serial)
 {
     const int n = r->s_strips, groups = (n + S_GROUP - 1) / S_GROUP;
-    if (walk)
-        walk->limit = walk->rows;
     for (int g; (g = atomic_fetch_add_explicit(&r->taken[PHASE_SHEAR].next, 1, memory_order_relaxed)) < groups;)
-        shear_group(r, c, lambda, f, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch, serial, walk);
-    if (walk)
-        vertical_walk_until(walk, walk->rows);
+        shear_group(r, c, lambda, f, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch, serial);
 }
 
 /* ------------------------------------------------------------ the pass */
@@ -884,39 +812,27 @@ ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const Rel
     float *scratch = r->scratch + (size_t)t * SCRATCH_FLOATS;
     bool ran = false; /* a family before this one: wait for every thread to finish it */
     /* the plain loop skips a family whose k is not above 0 */
-    const bool structural = !(p->k[LINK_STRUCTURAL] <= 0.0f), shear = !(p->k[LINK_SHEAR] <= 0.0f);
-    const bool bend = !(p->k[LINK_BEND] <= 0.0f);
-    /* One thread: each vertical family goes inside another walk (see
-     * VerticalWalk), the structural one inside the shear strips', the bend
-     * one inside the horizontal bend strips'. */
-    const bool alone = threads == 1;
-    Family structural_f = family_of(p, LINK_STRUCTURAL);
-    VerticalWalk down = vertical_walk(r, c, lambda, &structural_f, 1);
-    if (structural) {
-        horizontal_family(r, c, lambda, &structural_f, 0, PHASE_ACROSS, scratch, NULL);
-        if (!alone || !shear) {
-            relax_pool_barrier(pool);
-            vertical_family(r, c, lambda, &structural_f, 1, PHASE_DOWN, threads);
-        }
+    if (!(p->k[LINK_STRUCTURAL] <= 0.0f)) {
+        Family f = family_of(p, LINK_STRUCTURAL);
+        horizontal_family(r, c, lambda, &f, 0, PHASE_ACROSS, scratch);
+        relax_pool_barrier(pool);
+        vertical_family(r, c, lambda, &f, 1, PHASE_DOWN, threads);
         ran = true;
     }
-    if (shear) {
+    if (!(p->k[LINK_SHEAR] <= 0.0f)) {
         if (ran)
             relax_pool_barrier(pool);
         Family f = family_of(p, LINK_SHEAR);
-        shear_family(r, c, lambda, &f, scratch, serial, alone && structural ? &down : NULL);
+        shear_family(r, c, lambda, &f, scratch, serial);
         ran = true;
     }
-    if (bend) {
+    if (!(p->k[LINK_BEND] <= 0.0f)) {
         if (ran)
             relax_pool_barrier(pool);
         Family f = family_of(p, LINK_BEND);
-        VerticalWalk bend_down = vertical_walk(r, c, lambda, &f, 2);
-        horizontal_family(r, c, lambda, &f, 1, PHASE_BEND_ACROSS, scratch, alone ? &bend_down : NULL);
-        if (!alone) {
-            relax_pool_barrier(pool);
-            vertical_family(r, c, lambda, &f, 2, PHASE_BEND_DOWN, threads);
-        }
+        horizontal_family(r, c, lambda, &f, 1, PHASE_BEND_ACROSS, scratch);
+        relax_pool_barrier(pool);
+        vertical_family(r, c, lambda, &f, 2, PHASE_BEND_DOWN, threads);
     }
 }
 

@@ -466,13 +466,10 @@ Test(fast, sequential_strips_follow_torn_links_of_every_family_pins_and_grabs)
     }
 }
 
-/* On one thread the vertical families go inside other walks: the
- * structural one inside the shear strips', each strip waiting for the rows
- * it touches, the bend one inside the horizontal bend strips', a group of
- * strips letting through the rows above it. Tall cloths of several groups
- * of strips (sides not multiples of 16), and each family switched off in
- * turn (the vertical links then run on their own). */
-Test(fast, sequential_strips_on_one_thread_walk_the_vertical_links_inside_the_other_families)
+/* Tall cloths whose strips make several groups (sides not multiples of
+ * 16) on one thread, each family switched off in turn: the families
+ * around it then meet without it between them. */
+Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
 {
     const int sizes[][2] = {{19, 83}, {67, 66}};
     const char *const off[] = {"stiffness=0.9", "stiffness=0", "shear_stiffness=0", "bend_stiffness=0"};
