@@ -471,7 +471,7 @@ Test(fast, sequential_strips_follow_torn_links_of_every_family_pins_and_grabs)
  * around it then meet without it between them. */
 Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
 {
-    const int sizes[][2] = {{19, 83}, {67, 66}};
+    const int sizes[][2] = {{19, 83}, {67, 66}, {96, 50}, {100, 40}};
     const char *const off[] = {"stiffness=0.9", "stiffness=0", "shear_stiffness=0", "bend_stiffness=0"};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (size_t o = 0; o < sizeof off / sizeof off[0]; o++)
