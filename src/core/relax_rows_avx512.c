@@ -58,13 +58,13 @@
  * many passes): sixteen links' solve() with its loads and stores, eight
  * independent chains of them, about 35 ticks (one chain alone: 65 to 95,
  * its latency), where the square root and the division alone take 17.
- * A 200 x 200 pass is some 15,000 such vectors, so 0.95 ns a link even
- * with no copies; the strips take about 1.3 (min 714,000 ticks a pass:
+ * A 200 x 200 pass is some 16,000 such vectors, so about 1.0 ns a link
+ * even with no copies; the strips take about 1.3 (min 714,000 ticks a pass:
  * horizontal structural 139, vertical 68, shear 305, horizontal bend
  * 134, vertical bend 68; the horizontal walks 75 without their copies).
- * A 40 x 40 pass (min 46,000 ticks) is bound by its chains instead: the
- * shear strips, 9 blocks of 16 steps one after the other (13 with the
- * strips of a group S_LAG apart), half of it.
+ * A 40 x 40 pass (min 45,000 ticks) waits more on its chains: its shear
+ * strips, one group of 3 walked in 9 blocks of 16 steps (13 with the
+ * strips S_LAG apart), take 20,500 of it.
  *
  * Why strips go in groups
  * -----------------------
@@ -132,7 +132,8 @@
  * two), few enough that the group's buffers stay in the first-level cache. */
 #define H_GROUP 4
 #define S_GROUP 3
-/* Blocks a shear strip runs behind the one above it: it reads block b + 1
+/* Blocks a shear strip that starts a group runs behind the one above it
+ * (the last of the group before, maybe another thread's): it reads block b + 1
  * of its first row before walking block b, and that row is the block
  * b + 3 of the strip above's last lane (two columns a row, 32 keys). */
 #define S_LAG 4
