@@ -46,7 +46,25 @@
  * left out, no faster there: copies through 128-bit pieces (loads and
  * inserts instead of half the shuffles); a shear group whose strips hand
  * their shared row over in registers, two blocks apart instead of four
- * (a few per cent faster at 40 x 40, slower at 200 x 200); larger groups.
+ * (a few per cent faster at 40 x 40, slower at 200 x 200: through the
+ * buffers instead, S_NEAR, the 40 x 40 shear strips are 9 % faster, the
+ * pass 4 %, and 100 x 100 and 200 x 200 the same); larger groups;
+ * on one thread, the vertical families' vectors done a few at a time
+ * inside the shear and horizontal bend walks, to fill their waits (no
+ * faster at 40 x 40 or 200 x 200: the walks are bound by what they
+ * compute more than by their chains).
+ *
+ * What a step costs, measured there (rdtsc, 2.3 GHz ticks, the fastest of
+ * many passes): sixteen links' solve() with its loads and stores, eight
+ * independent chains of them, about 35 ticks (one chain alone: 65 to 95,
+ * its latency), where the square root and the division alone take 17.
+ * A 200 x 200 pass is some 16,000 such vectors, so about 1.0 ns a link
+ * even with no copies; the strips take about 1.3 (min 714,000 ticks a pass:
+ * horizontal structural 139, vertical 68, shear 305, horizontal bend
+ * 134, vertical bend 68; the horizontal walks 75 without their copies).
+ * A 40 x 40 pass (min 45,000 ticks) waits more on its chains: its shear
+ * strips, one group of 3 walked in 9 blocks of 16 steps (13 with the
+ * strips S_LAG apart), take 20,500 of it.
  *
  * Why strips go in groups
  * -----------------------
@@ -55,12 +73,18 @@
  * vector every 20 or so. So a group of strips is walked step by step
  * together: independent chains that the processor overlaps. A horizontal
  * group walks its strips side by side, the copies in and out spread among
- * its steps (horizontal_task); in a shear group each strip runs S_LAG
+ * its steps (horizontal_task); in a shear group each strip runs S_NEAR
  * blocks behind the strip above it, whose last row (its 17th lane) is this
- * strip's first: that strip has by then written back what this one reads,
- * and read what this one will write. A shear strip that starts a group
+ * strip's first: it takes that row's particles from the buffer of the
+ * strip above, a step at a time (shear_step), where they are final 31
+ * steps on, long before the strip above writes them back; the strip above
+ * has read them from the cloth long before this one changes them, and
+ * this one writes them back after the strip above (in the same step of
+ * the group, the strips in order). A shear strip that starts a group
  * waits for the strip above it (another thread's, or this one's earlier
- * group) through its published progress.
+ * group) through its published progress, S_LAG blocks behind: it reads
+ * that row from the cloth, a block ahead, once the strip above has
+ * written it back.
  *
  * The threads take the groups (and the vertical families' chunks of
  * columns) from a counter as they come, so a thread on a busier core takes
@@ -108,10 +132,16 @@
  * two), few enough that the group's buffers stay in the first-level cache. */
 #define H_GROUP 4
 #define S_GROUP 3
-/* Blocks a shear strip runs behind the one above it: it reads block b + 1
+/* Blocks a shear strip that starts a group runs behind the one above it
+ * (the last of the group before, maybe another thread's): it reads block b + 1
  * of its first row before walking block b, and that row is the block
  * b + 3 of the strip above's last lane (two columns a row, 32 keys). */
 #define S_LAG 4
+/* Blocks a shear strip runs behind the one above it in its group: it
+ * takes the row they share from that strip's buffer (ShearStrip.first),
+ * the particle of column c at its step c - 1, which the strip above
+ * finished at its step c + 30 (key c + 32 of its 17th lane). */
+#define S_NEAR 2
 /* A shear strip waiting for the one above spins this many times, then
  * yields its core at every look. */
 #define WAIT_SPINS 200
@@ -590,6 +620,10 @@ typedef struct ShearStrip {
     const float *rest;    /* at key 0: d1's 16 lanes, then d2's */
     const uint16_t *live; /* at key 0: d1, d2 */
     __m512i lambda_at;    /* d1's multiplier of lane j at key 0 (key k: + 2k; d2: + 1) */
+    /* lane 0 (its first row) at key 0: its own buffer, or the 17th lane of
+     * the strip above's in the same group (key k there: its key k + 32,
+     * the same slot of the ring) */
+    const float *first;
     /* what a step hands the next in registers (see shear_step) */
     __m512 top_x, top_y, top_z, below_x, below_y, below_z, carry_x, carry_y, carry_z;
 } ShearStrip;
@@ -632,7 +666,7 @@ ROWS_INLINE __m512 shift_up(__m512 v, float first)
  * t + 3, lane j + 1. The positions a step changes that the next reads stay
  * in registers: d2's top becomes the next d1's top, d1's bottom the next
  * d2's bottom, and d2's bottom, one lane up, the next d2's top (lane 0, row
- * r0, comes from the buffer: no lane wrote it yet). Only d1's top (then
+ * r0, comes from the buffer, s->first: no lane wrote it yet). Only d1's top (then
  * final: key t, lanes 0 to 15) and d2's bottom (for lane 16, the row
  * below, then final) are stored; d1's bottom is fresh from the buffer. */
 ROWS_INLINE void shear_step(ShearStrip *s, int t, const Family *f, float *lambda)
@@ -640,8 +674,9 @@ ROWS_INLINE void shear_step(ShearStrip *s, int t, const Family *f, float *lambda
     float *p0 = s->buffer + (t & (RING - 1)) * S_STRIDE, *p1 = s->buffer + ((t + 1) & (RING - 1)) * S_STRIDE;
     float *p2 = s->buffer + ((t + 2) & (RING - 1)) * S_STRIDE, *p3 = s->buffer + ((t + 3) & (RING - 1)) * S_STRIDE;
     Ends top1 = {s->top_x, s->top_y, s->top_z, _mm512_load_ps(p0 + 3 * S_COORD)};
-    Ends top2 = {shift_up(s->carry_x, p1[0]), shift_up(s->carry_y, p1[S_COORD]), shift_up(s->carry_z, p1[2 * S_COORD]),
-                 _mm512_load_ps(p1 + 3 * S_COORD)};
+    const float *first = s->first + ((t + 1) & (RING - 1)) * S_STRIDE;
+    Ends top2 = {shift_up(s->carry_x, first[0]), shift_up(s->carry_y, first[S_COORD]),
+                 shift_up(s->carry_z, first[2 * S_COORD]), _mm512_load_ps(p1 + 3 * S_COORD)};
     Ends bottom2 = {s->below_x, s->below_y, s->below_z, _mm512_loadu_ps(p2 + 3 * S_COORD + 1)};
     Ends bottom1 = {_mm512_loadu_ps(p3 + 1), _mm512_loadu_ps(p3 + S_COORD + 1), _mm512_loadu_ps(p3 + 2 * S_COORD + 1),
                     _mm512_loadu_ps(p3 + 3 * S_COORD + 1)};
@@ -703,7 +738,7 @@ ROWS_INLINE void shear_out(Cloth *c, const ShearStrip *s, int k0)
 }
 
 /* Shear strips first .. first + count - 1 (count up to S_GROUP), each
- * S_LAG blocks behind the one above it. */
+ * S_NEAR blocks behind the one above it. */
 ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int first, int count,
                                     float *scratch, unsigned serial)
 {
@@ -719,15 +754,16 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
         s->buffer = scratch + (size_t)k * 4 * S_COORD;
         s->rest = r->s_rest + (size_t)s->index * (size_t)keys * 32;
         s->live = r->s_live + (size_t)s->index * (size_t)keys * 2;
+        s->first = k > 0 ? strip[k - 1].buffer + 16 : s->buffer;
         /* d1 of cell (r0 + j, k - 2j): links_base + 2 ((r0 + j)(cols - 1) + k - 2j) */
         const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         s->lambda_at = _mm512_add_epi32(_mm512_set1_epi32(links_base + 2 * s->r0 * (cols - 1)),
                                         _mm512_mullo_epi32(lane, _mm512_set1_epi32(2 * (cols - 1) - 4)));
     }
-    for (int step = 0; step < blocks + S_LAG * (count - 1); step++) {
+    for (int step = 0; step < blocks + S_NEAR * (count - 1); step++) {
         for (int k = 0; k < count; k++) {
             ShearStrip *s = &strip[k];
-            const int block = step - S_LAG * k;
+            const int block = step - S_NEAR * k;
             if (block < 0 || block >= blocks)
                 continue;
             if (k == 0 && s->index > 0) {
@@ -745,8 +781,9 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
                     shear_in(c, s, 16);
                 /* the registers step 0 expects (see shear_step) */
                 const float *p0 = s->buffer, *p1 = s->buffer + S_STRIDE, *p2 = s->buffer + 2 * S_STRIDE;
-                s->top_x = _mm512_load_ps(p0), s->top_y = _mm512_load_ps(p0 + S_COORD);
-                s->top_z = _mm512_load_ps(p0 + 2 * S_COORD);
+                s->top_x = _mm512_mask_mov_ps(_mm512_load_ps(p0), 1, _mm512_set1_ps(s->first[0]));
+                s->top_y = _mm512_mask_mov_ps(_mm512_load_ps(p0 + S_COORD), 1, _mm512_set1_ps(s->first[S_COORD]));
+                s->top_z = _mm512_mask_mov_ps(_mm512_load_ps(p0 + 2 * S_COORD), 1, _mm512_set1_ps(s->first[2 * S_COORD]));
                 s->carry_x = _mm512_loadu_ps(p1 + 1), s->carry_y = _mm512_loadu_ps(p1 + S_COORD + 1);
                 s->carry_z = _mm512_loadu_ps(p1 + 2 * S_COORD + 1);
                 s->below_x = _mm512_loadu_ps(p2 + 1), s->below_y = _mm512_loadu_ps(p2 + S_COORD + 1);
@@ -758,13 +795,13 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
         for (int i = 0; i < 16; i++) {
 #pragma GCC unroll 3
             for (int k = 0; k < S_GROUP; k++) {
-                const int block = step - S_LAG * k;
+                const int block = step - S_NEAR * k;
                 if (k < count && block >= 0 && block < blocks)
                     shear_step(&strip[k], 16 * block + i, f, lambda);
             }
         }
         for (int k = 0; k < count; k++) {
-            const int block = step - S_LAG * k;
+            const int block = step - S_NEAR * k;
             if (block < 0 || block >= blocks)
                 continue;
             shear_out(c, &strip[k], 16 * block);

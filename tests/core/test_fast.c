@@ -465,3 +465,24 @@ Test(fast, sequential_strips_follow_torn_links_of_every_family_pins_and_grabs)
         solver_destroy(fast);
     }
 }
+
+/* Tall cloths whose strips make several groups (sides not multiples of
+ * 16) on one thread, each family switched off in turn: the families
+ * around it then meet without it between them. */
+Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
+{
+    const int sizes[][2] = {{19, 83}, {67, 66}, {96, 50}, {100, 40}};
+    const char *const off[] = {"stiffness=0.9", "stiffness=0", "shear_stiffness=0", "bend_stiffness=0"};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (size_t o = 0; o < sizeof off / sizeof off[0]; o++)
+            for (int m = 0; m < METHODS; m++) {
+                char cols[32], rows[32], what[128];
+                snprintf(cols, sizeof cols, "cols=%d", sizes[k][0]);
+                snprintf(rows, sizeof rows, "rows=%d", sizes[k][1]);
+                const char *settings[] = {"order=sequential", cols, rows, methods[m], "iterations=3", off[o], NULL};
+                snprintf(what, sizeof what, "curtain %dx%d, %s, %s, sequential", sizes[k][0], sizes[k][1], methods[m],
+                         off[o]);
+                /* the plain loop and AVX-512 (the others do not walk strips) */
+                expect_same_bits_of(level_variants, 2, settings, 6, what, false);
+            }
+}
