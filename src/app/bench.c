@@ -549,7 +549,7 @@ static void bytes_locale(Tui *tui)
  * frame owes, the plot samples, the drawing. Allocates and prints nothing. */
 static void bytes_frame(Tui *tui)
 {
-    tui_advance(tui, 1.0 / tui->fps);
+    tui_advance(tui, 1.0 / tui->fps, false);
     tui_sample(tui, false);
     tui_draw(tui);
 }

@@ -467,18 +467,18 @@ static int advance(Tui *tui, double now)
 {
     double elapsed = now - tui->last_time;
     tui->last_time = now;
-    return tui_advance(tui, elapsed * tui_blowup_slowdown(tui));
+    return tui_advance(tui, elapsed * tui_blowup_slowdown(tui), true);
 }
 
-int tui_advance(Tui *tui, double elapsed)
+int tui_advance(Tui *tui, double elapsed, bool paced)
 {
     if (elapsed > TUI_MAX_GAP)
         elapsed = TUI_MAX_GAP;
     if (elapsed < 0.0)
         elapsed = 0.0;
     tui->accumulator += elapsed * tui_speeds[tui->speed];
-    double dt = tui->base.dt, start = tui_now(), budget = TUI_PHYSICS_SHARE / tui->fps;
-    if (start < tui->physics_rest_until) {
+    double dt = tui->base.dt, start = tui_now(), budget = paced ? TUI_PHYSICS_SHARE / tui->fps : INFINITY;
+    if (paced && start < tui->physics_rest_until) {
         tui->accumulator = 0.0; /* resting after a long step */
         return 0;
     }

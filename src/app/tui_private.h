@@ -294,9 +294,10 @@ void tui_sample(Tui *tui, bool force); /* plot samples where a solver moved */
 #define TUI_BLOWUP_SPEED 0.2
 double tui_blowup_slowdown(Tui *tui);
 /* Steps the panes for elapsed s of real time (times the speed), as a frame of
- * the sandbox does, within TUI_PHYSICS_SHARE of a frame's time; returns how
- * many steps. */
-int tui_advance(Tui *tui, double elapsed);
+ * the sandbox does; returns how many steps. paced: within TUI_PHYSICS_SHARE
+ * of the time (tui.c), as the sandbox runs; not paced, every step owed (the
+ * bench, whose figures must not depend on how busy the machine is). */
+int tui_advance(Tui *tui, double elapsed, bool paced);
 void tui_fit_cameras(Tui *tui);
 bool tui_set_key(Tui *tui, const char *key, const char *value); /* with a message on failure */
 /* Both leave the sandbox as it was, with a message, and return false when
