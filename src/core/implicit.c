@@ -70,6 +70,8 @@ struct Implicit {
     Offset by_offset[MAX_OFFSETS];
     uint8_t *slot;     /* each link's offset, as an index into by_offset */
     uint32_t *first;   /* each link's first particle (the lower index) */
+    bool gathered;     /* k and dashpot by offset hold the links of the versions below */
+    unsigned torn_generation, constants_version;
     int fixed_count;   /* particles with no inverse mass this substep */
     uint32_t *fixed;
     double *x[3], *r[3], *p[3], *ap[3], *z[3], *inv_diag[3], *mass;
@@ -323,26 +325,43 @@ VECTOR_LOOP static void offset_add_both(double *restrict out, const double *rest
  * diagonal (inverted), the fixed particles, and the right-hand side b =
  * h f0 + h^2 K v0 into r (K v0 at a is J (v_b - v_a): the blocks hold
  * -K's coupling). */
+VECTOR_LOOP static void widen(double *restrict out, const float *restrict in, double factor, int n)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = factor * (double)in[i];
+}
+
+VECTOR_LOOP static void invert(double *restrict d, int n)
+{
+    for (int i = 0; i < n; i++)
+        d[i] = 1.0 / d[i];
+}
+
 static void build(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links, double h)
 {
     const int n = c->count;
+    widen(im->mass, c->mass, 1.0, n);
+    for (int k = 0; k < 3; k++) {
+        widen(im->inv_diag[k], c->mass, 1.0, n); /* the diagonal, inverted below */
+        widen(im->r[k], f[k], h, n);
+    }
     im->fixed_count = 0;
-    for (int i = 0; i < n; i++) {
-        im->mass[i] = c->mass[i];
-        for (int k = 0; k < 3; k++) {
-            im->inv_diag[k][i] = c->mass[i]; /* the diagonal, inverted below */
-            im->r[k][i] = h * (double)f[k][i];
-        }
+    for (int i = 0; i < n; i++)
         if (c->inv_mass[i] == 0.0f)
             im->fixed[im->fixed_count++] = (uint32_t)i;
-    }
-    /* the links' constants by first particle; 0 where a link takes no part */
-    for (int link = 0; link < c->link_count; link++) {
-        Offset *o = &im->by_offset[im->slot[link]];
-        uint32_t i = im->first[link];
-        bool part = !links->torn[link] && links->k[link] > 0.0f; /* as the other integrators' springs */
-        o->k[i] = part ? links->k[link] : 0.0;
-        o->dashpot[i] = part ? links->dashpot[link] : 0.0;
+    /* the links' constants by first particle, 0 where a link takes no
+     * part, read again only when they changed */
+    if (!im->gathered || links->torn_generation != im->torn_generation ||
+        links->constants_version != im->constants_version) {
+        for (int link = 0; link < c->link_count; link++) {
+            Offset *o = &im->by_offset[im->slot[link]];
+            uint32_t i = im->first[link];
+            bool part = !links->torn[link] && links->k[link] > 0.0f; /* as the other integrators' springs */
+            o->k[i] = part ? links->k[link] : 0.0;
+            o->dashpot[i] = part ? links->dashpot[link] : 0.0;
+        }
+        im->gathered = true;
+        im->torn_generation = links->torn_generation, im->constants_version = links->constants_version;
     }
     for (int s = 0; s < im->offsets; s++) {
         Offset *o = &im->by_offset[s];
@@ -356,8 +375,7 @@ static void build(Implicit *im, const Cloth *c, const float *const f[3], const I
         }
     }
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < n; i++)
-            im->inv_diag[k][i] = 1.0 / im->inv_diag[k][i];
+        invert(im->inv_diag[k], n);
     for (int i = 0; i < im->fixed_count; i++)
         for (int k = 0; k < 3; k++)
             im->r[k][im->fixed[i]] = 0.0, im->dv[k][im->fixed[i]] = 0.0;

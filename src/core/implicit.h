@@ -52,6 +52,10 @@ typedef struct ImplicitLinks {
     const uint8_t *torn;  /* 1 where the link has broken (it takes no part) */
     const float *k;       /* spring constant, N/m (0: no spring) */
     const float *dashpot; /* dashpot coefficient, kg/s */
+    /* change whenever torn, k or dashpot do (the cloth's torn_generation
+     * and the solver's count of its springs' constants): the solve reads
+     * the three arrays again only then */
+    unsigned torn_generation, constants_version;
 } ImplicitLinks;
 
 typedef struct ImplicitResult {

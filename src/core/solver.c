@@ -748,6 +748,7 @@ static void link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], floa
     memcpy(s->dashpot_spring, spring, sizeof s->dashpot_spring);
     s->dashpot_zeta = zeta;
     s->dashpots_stale = false;
+    s->dashpot_version++;
 }
 
 static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
@@ -879,7 +880,7 @@ static void stage_solve(Solver *s)
         spring[f] = solver_family_spring(s, f);
     link_dashpots(s, spring, (float)s->params.spring_damping);
     const float *f[3] = {s->fx, s->fy, s->fz};
-    ImplicitLinks links = {s->cloth->torn, s->link_k, s->link_dashpot};
+    ImplicitLinks links = {s->cloth->torn, s->link_k, s->link_dashpot, s->cloth->torn_generation, s->dashpot_version};
     ImplicitResult result = implicit_solve(s->implicit, s->cloth, f, &links, params_substep(&s->params),
                                            s->params.cg_tolerance, s->params.cg_max_iterations);
     s->cg_iterations = result.iterations;

@@ -122,6 +122,7 @@ typedef struct Solver {
     uint32_t *rope_order; /* a rope's links in the order its passes visit them (solver.c), or NULL */
     float dashpot_spring[LINK_FAMILY_COUNT], dashpot_zeta;
     bool dashpots_stale;
+    unsigned dashpot_version; /* goes up each time link_k and link_dashpot are worked out (implicit reads them then) */
     uint32_t *link_order;         /* the order links are visited in */
     float *lambda;                /* XPBD multipliers, one per link */
     float *good_x, *good_y, *good_z; /* positions at the start of the step */

@@ -211,7 +211,7 @@ static void solve_against_dense(bool dashpots, bool moving)
     dense_solve(A, rhs, m);
     Implicit *im = implicit_create(c);
     const float *f[3] = {fx, fy, fz};
-    ImplicitLinks with = {torn, k, dashpot};
+    ImplicitLinks with = {torn, k, dashpot, 0, 0};
     ImplicitResult result = implicit_solve(im, c, f, &with, h, 1e-12, 1000);
     cr_expect(result.residual <= 1e-12, "residual %.3g after %d iterations", result.residual, result.iterations);
     double worst = 0.0, largest = 0.0;
