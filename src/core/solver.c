@@ -30,6 +30,7 @@
 #include "relax_fast.h"
 #include "rng.h"
 #include "scene.h"
+#include "springs.h"
 
 /* Passes of the self-collision push per substep: a few settle a heap. */
 #define SELF_COLLISION_PASSES 3
@@ -136,6 +137,8 @@ static void free_scratch(Solver *s)
     free(s->limit_moved), free(s->limit_checked);
     free(s->pull_x), free(s->pull_y), free(s->pull_z), free(s->pulls);
     free(s->link_k), free(s->link_dashpot);
+    springs_destroy(s->springs);
+    s->springs = NULL;
     free(s->rope_order);
     s->rope_order = NULL;
     free(s->link_order), free(s->lambda);
@@ -180,6 +183,7 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->link_k = calloc(l, sizeof(float))) != NULL;
     ok &= (s->link_dashpot = calloc(l, sizeof(float))) != NULL;
     s->dashpots_stale = true; /* new masses */
+    ok &= (s->springs = springs_create(s->cloth)) != NULL;
     ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
     size_t cells = (size_t)(s->cloth->cols - 1) * (size_t)(s->cloth->rows - 1);
@@ -525,20 +529,27 @@ static void add_wind(Solver *s)
     solver_wind_to_particles(s, 0, s->cloth->count);
 }
 
-static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta);
+static bool link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta);
+static void spring_link_forces(Solver *s);
 
 /* Hooke springs with a dashpot along each link. The dashpot's coefficient
  * is spring_damping times the critical value for the link's two masses.
  * Each link's pull is worked out first, several links at a time
  * (spring_link_forces), then added to its two particles link after link
- * in the listed order, as one loop doing both did: the same bits. */
+ * in the listed order, as one loop doing both did: the same bits. On the
+ * fast path the same sums are made direction by direction (springs.h),
+ * which the plain loop here stays the reference for. */
 static void add_springs(Solver *s)
 {
     Cloth *c = s->cloth;
     float spring[LINK_FAMILY_COUNT];
     for (int f = 0; f < LINK_FAMILY_COUNT; f++)
         spring[f] = solver_family_spring(s, f);
-    spring_link_forces(s, spring, (float)s->params.spring_damping);
+    if (link_dashpots(s, spring, (float)s->params.spring_damping))
+        springs_stale(s->springs);
+    if (fast_path(s) && springs_add(s->springs, c, s->link_k, s->link_dashpot, s->fx, s->fy, s->fz))
+        return;
+    spring_link_forces(s);
     /* in locals: the compiler cannot tell the forces from the arrays the
      * loop reads, and would fetch every pointer again after each store */
     const float *restrict pull_x = s->pull_x, *restrict pull_y = s->pull_y, *restrict pull_z = s->pull_z;
@@ -725,12 +736,12 @@ PARTICLE_LOOP static void spring_links(const uint32_t *restrict link_a, const ui
  * 2 spring_damping sqrt(k m_a m_b / (m_a + m_b)): they change only with
  * the settings and the masses (a build, a load), so they are worked out
  * again only then, not every substep. The same operations as ever, so the
- * same bits. */
-static void link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+ * same bits. Returns whether they were worked out again. */
+static bool link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
 {
     if (!s->dashpots_stale && memcmp(spring, s->dashpot_spring, sizeof s->dashpot_spring) == 0 &&
         memcmp(&zeta, &s->dashpot_zeta, sizeof zeta) == 0)
-        return;
+        return false;
     const Cloth *c = s->cloth;
     for (int l = 0; l < c->link_count; l++) {
         float k = spring[c->family[l]];
@@ -742,12 +753,12 @@ static void link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], floa
     memcpy(s->dashpot_spring, spring, sizeof s->dashpot_spring);
     s->dashpot_zeta = zeta;
     s->dashpots_stale = false;
+    return true;
 }
 
-static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+static void spring_link_forces(Solver *s)
 {
     const Cloth *c = s->cloth;
-    link_dashpots(s, spring, zeta);
     spring_links(c->link_a, c->link_b, c->torn, c->rest_length, c->x, c->y, c->z, c->vx, c->vy, c->vz, s->link_k,
                  s->link_dashpot, s->pull_x, s->pull_y, s->pull_z, s->pulls, c->link_count);
 }
