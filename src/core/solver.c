@@ -31,6 +31,7 @@
 #include "rng.h"
 #include "scene.h"
 #include "springs.h"
+#include "strain_limit.h"
 
 /* Passes of the self-collision push per substep: a few settle a heap. */
 #define SELF_COLLISION_PASSES 3
@@ -54,6 +55,9 @@ const char *const solver_stage_names[] = {"kinematics", "forces",       "integra
  * by more than this fraction, or STRAIN_LIMIT_PASSES passes have run. */
 #define STRAIN_LIMIT_TOLERANCE 1e-4f
 #define STRAIN_LIMIT_PASSES 1000
+/* An over-long link is pulled back to this fraction of its longest: a hair
+ * inside the limit, so that rounding cannot leave it over. */
+#define STRAIN_LIMIT_INSIDE (1.0f - 1e-5f)
 
 /* order=colored runs the fast path (relax_fast.h): the relaxation pass and
  * the wind, integration, sphere contact, velocity and explosion check
@@ -139,6 +143,8 @@ static void free_scratch(Solver *s)
     free(s->link_k), free(s->link_dashpot);
     springs_destroy(s->springs);
     s->springs = NULL;
+    strain_limit_destroy(s->strain_limit);
+    s->strain_limit = NULL;
     free(s->rope_order);
     s->rope_order = NULL;
     free(s->link_order), free(s->lambda);
@@ -184,6 +190,7 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->link_dashpot = calloc(l, sizeof(float))) != NULL;
     s->dashpots_stale = true; /* new masses */
     ok &= (s->springs = springs_create(s->cloth)) != NULL;
+    ok &= (s->strain_limit = strain_limit_create(s->cloth)) != NULL;
     ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
     size_t cells = (size_t)(s->cloth->cols - 1) * (size_t)(s->cloth->rows - 1);
@@ -1002,6 +1009,10 @@ static void stage_strain_limit(Solver *s)
     memset(s->jx, 0, (size_t)c->count * sizeof(float));
     memset(s->jy, 0, (size_t)c->count * sizeof(float));
     memset(s->jz, 0, (size_t)c->count * sizeof(float));
+    /* the fast path: the same moves eight rows or columns at a time */
+    if (fast_path(s) && strain_limit_run(s->strain_limit, c, s->jx, s->jy, s->jz, limit, STRAIN_LIMIT_INSIDE,
+                                         STRAIN_LIMIT_TOLERANCE, STRAIN_LIMIT_PASSES))
+        return;
     uint32_t *moved = s->limit_moved, *checked = s->limit_checked;
     memset(moved, 0, (size_t)c->count * sizeof *moved);
     memset(checked, 0, (size_t)s->structural_end * sizeof *checked);
@@ -1031,8 +1042,7 @@ static void stage_strain_limit(Solver *s)
                 if (over > worst)
                     worst = over;
             }
-            /* aim a hair inside the limit so rounding cannot leave it over */
-            float scale = (length - longest * (1.0f - 1e-5f)) / (length * w);
+            float scale = (length - longest * STRAIN_LIMIT_INSIDE) / (length * w);
             float ax = wa * scale * dx, ay = wa * scale * dy, az = wa * scale * dz;
             float bx = wb * scale * dx, by = wb * scale * dy, bz = wb * scale * dz;
             c->x[a] += ax, c->y[a] += ay, c->z[a] += az;
