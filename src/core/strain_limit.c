@@ -1,16 +1,19 @@
 /* strain_limit.c - Provot's strain limit, eight rows or columns at a time
  * (strain_limit.h).
  *
- * A pass is two phases. The right links: a vector holds one column of
- * eight rows, taken from the cloth (a gather) and worked on in the copy
- * kept column by column, where the rows of a column sit next to each
- * other; each step is one link of each of the eight rows, the step after
- * it the next link along. The down links: a vector holds eight columns of
- * one row, taken from the copy (a gather) and worked on in the cloth
- * itself. A step's two particles are written back at once, so the next
- * step of a row (or column) reads its shared particle as this one left it,
- * as the plain loop does. Several groups of eight go side by side so that
- * one's square root and divisions wait while another's run.
+ * The particles are copied for the substep into two layouts padded to
+ * whole groups of eight rows and columns: row by row, and column by
+ * column. A pass is two phases. The right links work column by column: a
+ * vector holds one column of eight rows, and each step is one link of each
+ * of those rows, the step after it the next link along. The down links
+ * work row by row: a vector holds eight columns of one row. Between the
+ * phases the particles are turned from one layout into the other eight by
+ * eight (a transpose of six arrays, cheaper than gathering each step's
+ * particles: 1.0 s against 1.3 s for lesson 14's limited pane). A step's
+ * two particles are written back at once, so the next step of a row (or
+ * column) reads its shared particle as this one left it, as the plain loop
+ * does. Several groups of eight go side by side so that one's square root
+ * and divisions wait while another's run.
  *
  * Each lane does the plain loop's operations in its order: the same square
  * root, divisions and products (no fused multiply-add: this file asks for
@@ -42,17 +45,22 @@
 /* Groups of eight rows (or columns) worked on side by side. */
 #define SIDE_BY_SIDE 4
 
+/* The cloth's particles laid out for one phase, both padded to whole
+ * groups of eight rows and columns: by rows, [row * cols_pad + col], for
+ * the down links; by columns, [col * rows_pad + row], for the right links.
+ * Past the cloth's last row or column no link is live and no particle
+ * moves. */
+typedef struct Layout {
+    float *six[6];   /* x, y, z and the moves' sums jx, jy, jz */
+    float *inv_mass;
+    float *rest;     /* the phase's link from each particle: its rest length, */
+    uint32_t *live;  /* all ones where it is there and not torn */
+} Layout;
+
 struct StrainLimit {
     int cols, rows, rows_pad, cols_pad;
     bool grid; /* the structural links are cloth_create's, in its order */
-    /* column by column, [col * rows_pad + row], cols_pad columns: */
-    float *copy[6]; /* x, y, z and the moves' sums jx, jy, jz */
-    float *inv_mass;
-    float *rest_right;    /* the right link from each particle: its rest length, */
-    uint32_t *live_right; /* all ones where it is there and not torn */
-    /* row by row, [particle], LANES more: the down link from each particle */
-    float *rest_down;
-    uint32_t *live_down;
+    Layout by_rows, by_columns;
     void *block;
 };
 
@@ -92,10 +100,9 @@ StrainLimit *strain_limit_create(const Cloth *cloth)
         return NULL;
     sl->cols = cloth->cols, sl->rows = cloth->rows;
     sl->rows_pad = round_up(cloth->rows), sl->cols_pad = round_up(cloth->cols);
-    size_t copy = (size_t)sl->rows_pad * (size_t)sl->cols_pad, rows = (size_t)cloth->count + LANES;
-    /* 32-byte lines, so that a vector of a column never splits */
-    size_t floats = 9 * copy + 2 * rows;
-    size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
+    size_t size = (size_t)sl->rows_pad * (size_t)sl->cols_pad;
+    /* every array starts on a 32-byte line: whole vectors never split */
+    size_t bytes = 2 * 9 * size * sizeof(float);
     float *block = aligned_alloc(64, bytes);
     if (!block) {
         free(sl);
@@ -103,13 +110,15 @@ StrainLimit *strain_limit_create(const Cloth *cloth)
     }
     memset(block, 0, bytes);
     sl->block = block;
-    for (int k = 0; k < 6; k++)
-        sl->copy[k] = block + (size_t)k * copy;
-    sl->inv_mass = block + 6 * copy;
-    sl->rest_right = block + 7 * copy;
-    sl->live_right = (uint32_t *)(void *)(block + 8 * copy);
-    sl->rest_down = block + 9 * copy;
-    sl->live_down = (uint32_t *)(void *)(block + 9 * copy + rows);
+    Layout *layouts[2] = {&sl->by_rows, &sl->by_columns};
+    for (int k = 0; k < 2; k++) {
+        float *at = block + (size_t)k * 9 * size;
+        for (int n = 0; n < 6; n++)
+            layouts[k]->six[n] = at + (size_t)n * size;
+        layouts[k]->inv_mass = at + 6 * size;
+        layouts[k]->rest = at + 7 * size;
+        layouts[k]->live = (uint32_t *)(void *)(at + 8 * size);
+    }
     sl->grid = grid_links(cloth);
     return sl;
 }
@@ -122,75 +131,72 @@ void strain_limit_destroy(StrainLimit *sl)
     free(sl);
 }
 
-/* The masses, rest lengths and torn marks of this substep into the
- * copies' layouts. */
+#if STRAIN_LIMIT_X86
+
+/* The positions, masses, rest lengths and torn marks of this substep into
+ * the layouts; the moves' sums start at 0. */
 static void prepare(StrainLimit *sl, const Cloth *c)
 {
-    const int cols = c->cols, rows = c->rows, pad = sl->rows_pad, right = rows * (cols - 1);
+    const int cols = c->cols, rows = c->rows, cols_pad = sl->cols_pad, rows_pad = sl->rows_pad;
+    const int right = rows * (cols - 1);
+    const float *from[3] = {c->x, c->y, c->z};
+    for (int n = 0; n < 3; n++)
+        for (int row = 0; row < rows; row++)
+            memcpy(sl->by_rows.six[n] + row * cols_pad, from[n] + row * cols, (size_t)cols * sizeof(float));
+    for (int n = 3; n < 6; n++)
+        memset(sl->by_rows.six[n], 0, (size_t)rows_pad * (size_t)cols_pad * sizeof(float));
     for (int row = 0; row < rows; row++)
         for (int col = 0; col < cols; col++) {
-            int i = row * cols + col, at = col * pad + row;
-            sl->inv_mass[at] = c->inv_mass[i];
+            int i = row * cols + col, r = row * cols_pad + col, k = col * rows_pad + row;
+            sl->by_rows.inv_mass[r] = sl->by_columns.inv_mass[k] = c->inv_mass[i];
             if (col + 1 < cols) {
                 int l = row * (cols - 1) + col;
-                sl->rest_right[at] = c->rest_length[l];
-                sl->live_right[at] = c->torn[l] ? 0 : UINT32_MAX;
+                sl->by_columns.rest[k] = c->rest_length[l];
+                sl->by_columns.live[k] = c->torn[l] ? 0 : UINT32_MAX;
             }
             if (row + 1 < rows) {
                 int l = right + i;
-                sl->rest_down[i] = c->rest_length[l];
-                sl->live_down[i] = c->torn[l] ? 0 : UINT32_MAX;
+                sl->by_rows.rest[r] = c->rest_length[l];
+                sl->by_rows.live[r] = c->torn[l] ? 0 : UINT32_MAX;
             }
         }
 }
 
-#if STRAIN_LIMIT_X86
+/* The positions and the moves' sums back to the cloth and j. */
+static void finish(const StrainLimit *sl, Cloth *c, float *jx, float *jy, float *jz)
+{
+    float *to[6] = {c->x, c->y, c->z, jx, jy, jz};
+    for (int n = 0; n < 6; n++)
+        for (int row = 0; row < c->rows; row++)
+            memcpy(to[n] + row * c->cols, sl->by_rows.six[n] + row * sl->cols_pad, (size_t)c->cols * sizeof(float));
+}
 
 typedef struct Constants {
     __m256 stretch, inside, tolerance, one, zero;
 } Constants;
 
-/* A particle in each lane: its x, y, z and the moves' sums jx, jy, jz;
- * and where those are kept, in the cloth or in the copy. */
+/* A particle in each lane: its x, y, z and the moves' sums jx, jy, jz. */
 typedef struct Six {
     __m256 x, y, z, jx, jy, jz;
 } Six;
 
+/* A layout's arrays in locals: the compiler cannot tell the stores into
+ * them from the Layout, and would fetch every pointer again after each. */
 typedef struct Arrays {
-    float *x, *y, *z, *jx, *jy, *jz;
+    float *restrict x, *restrict y, *restrict z, *restrict jx, *restrict jy, *restrict jz;
+    const float *restrict inv_mass, *restrict rest, *restrict live;
 } Arrays;
 
-AVX2_INLINE Six gather_six(Arrays p, __m256i at)
+AVX2_INLINE Six load_six(const Arrays *p, int at)
 {
-    return (Six){_mm256_i32gather_ps(p.x, at, 4),  _mm256_i32gather_ps(p.y, at, 4),
-                 _mm256_i32gather_ps(p.z, at, 4),  _mm256_i32gather_ps(p.jx, at, 4),
-                 _mm256_i32gather_ps(p.jy, at, 4), _mm256_i32gather_ps(p.jz, at, 4)};
+    return (Six){_mm256_load_ps(p->x + at),  _mm256_load_ps(p->y + at),  _mm256_load_ps(p->z + at),
+                 _mm256_load_ps(p->jx + at), _mm256_load_ps(p->jy + at), _mm256_load_ps(p->jz + at)};
 }
 
-AVX2_INLINE Six load_six(Arrays p, int at)
+AVX2_INLINE void store_six(const Arrays *p, int at, Six v)
 {
-    return (Six){_mm256_loadu_ps(p.x + at),  _mm256_loadu_ps(p.y + at),  _mm256_loadu_ps(p.z + at),
-                 _mm256_loadu_ps(p.jx + at), _mm256_loadu_ps(p.jy + at), _mm256_loadu_ps(p.jz + at)};
-}
-
-AVX2_INLINE Six maskload_six(Arrays p, int at, __m256i on)
-{
-    return (Six){_mm256_maskload_ps(p.x + at, on),  _mm256_maskload_ps(p.y + at, on),
-                 _mm256_maskload_ps(p.z + at, on),  _mm256_maskload_ps(p.jx + at, on),
-                 _mm256_maskload_ps(p.jy + at, on), _mm256_maskload_ps(p.jz + at, on)};
-}
-
-AVX2_INLINE void store_six(Arrays p, int at, Six v)
-{
-    _mm256_storeu_ps(p.x + at, v.x), _mm256_storeu_ps(p.y + at, v.y), _mm256_storeu_ps(p.z + at, v.z);
-    _mm256_storeu_ps(p.jx + at, v.jx), _mm256_storeu_ps(p.jy + at, v.jy), _mm256_storeu_ps(p.jz + at, v.jz);
-}
-
-AVX2_INLINE void maskstore_six(Arrays p, int at, __m256i on, Six v)
-{
-    _mm256_maskstore_ps(p.x + at, on, v.x), _mm256_maskstore_ps(p.y + at, on, v.y);
-    _mm256_maskstore_ps(p.z + at, on, v.z), _mm256_maskstore_ps(p.jx + at, on, v.jx);
-    _mm256_maskstore_ps(p.jy + at, on, v.jy), _mm256_maskstore_ps(p.jz + at, on, v.jz);
+    _mm256_store_ps(p->x + at, v.x), _mm256_store_ps(p->y + at, v.y), _mm256_store_ps(p->z + at, v.z);
+    _mm256_store_ps(p->jx + at, v.jx), _mm256_store_ps(p->jy + at, v.jy), _mm256_store_ps(p->jz + at, v.jz);
 }
 
 /* One link in each lane from particle a to particle b: stage_strain_limit's
@@ -229,92 +235,87 @@ AVX2_INLINE __m256 limit_link(Six *a, Six *b, __m256 wa, __m256 wb, __m256 rest,
 
 static inline int min_int(int a, int b) { return a < b ? a : b; }
 
-/* The right links of every row, from the cloth into the copy. */
-AVX2 static __m256 right_links(const StrainLimit *sl, Arrays cloth, const Constants *k)
+/* A phase: the links from each particle to the one `next` further on, in
+ * `groups` groups of eight lanes `group` apart, each `steps` links long,
+ * a step `stride` apart. Returns the lanes over the tolerance. */
+AVX2 static __m256 phase(const Layout *layout, int groups, int group, int steps, int stride, const Constants *k)
 {
-    const int cols = sl->cols, rows = sl->rows, pad = sl->rows_pad, groups = pad / LANES;
-    const Arrays copy = {sl->copy[0], sl->copy[1], sl->copy[2], sl->copy[3], sl->copy[4], sl->copy[5]};
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const Arrays arrays = {layout->six[0], layout->six[1],   layout->six[2], layout->six[3],
+                           layout->six[4], layout->six[5],   layout->inv_mass, layout->rest,
+                           (const float *)(const void *)layout->live};
+    const Arrays *p = &arrays;
     __m256 exceeded = _mm256_setzero_ps();
     for (int g0 = 0; g0 < groups; g0 += SIDE_BY_SIDE) {
         int g1 = min_int(g0 + SIDE_BY_SIDE, groups);
-        /* each lane's row start in the cloth (past the last row: the last
-         * row again, whose link there is not live) */
-        __m256i start[SIDE_BY_SIDE];
-        for (int g = g0; g < g1; g++) {
-            __m256i row = _mm256_min_epi32(_mm256_add_epi32(_mm256_set1_epi32(g * LANES), lane),
-                                           _mm256_set1_epi32(rows - 1));
-            start[g - g0] = _mm256_mullo_epi32(row, _mm256_set1_epi32(cols));
-            store_six(copy, g * LANES, gather_six(cloth, start[g - g0]));
-        }
-        for (int col = 0; col + 1 < cols; col++)
+        for (int step = 0; step < steps; step++)
             for (int g = g0; g < g1; g++) {
-                int at = col * pad + g * LANES;
-                Six a = load_six(copy, at), b = gather_six(cloth, _mm256_add_epi32(start[g - g0], _mm256_set1_epi32(col + 1)));
-                __m256 live = _mm256_loadu_ps((const float *)(const void *)(sl->live_right + at));
-                exceeded = _mm256_or_ps(exceeded, limit_link(&a, &b, _mm256_loadu_ps(sl->inv_mass + at),
-                                                             _mm256_loadu_ps(sl->inv_mass + at + pad),
-                                                             _mm256_loadu_ps(sl->rest_right + at), live, k));
-                store_six(copy, at, a);
-                store_six(copy, at + pad, b);
+                int at = step * stride + g * group;
+                Six a = load_six(p, at), b = load_six(p, at + stride);
+                __m256 live = _mm256_load_ps(p->live + at);
+                exceeded = _mm256_or_ps(exceeded, limit_link(&a, &b, _mm256_load_ps(p->inv_mass + at),
+                                                             _mm256_load_ps(p->inv_mass + at + stride),
+                                                             _mm256_load_ps(p->rest + at), live, k));
+                store_six(p, at, a);
+                store_six(p, at + stride, b);
             }
     }
     return exceeded;
 }
 
-/* The down links of every column, from the copy into the cloth. */
-AVX2 static __m256 down_links(const StrainLimit *sl, Arrays cloth, const float *inv_mass, const Constants *k)
+/* Eight vectors of eight as the rows of a block, turned into its columns. */
+AVX2_INLINE void transpose(__m256 v[8])
 {
-    const int cols = sl->cols, rows = sl->rows, pad = sl->rows_pad, groups = sl->cols_pad / LANES;
-    const Arrays copy = {sl->copy[0], sl->copy[1], sl->copy[2], sl->copy[3], sl->copy[4], sl->copy[5]};
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256 exceeded = _mm256_setzero_ps();
-    for (int g0 = 0; g0 < groups; g0 += SIDE_BY_SIDE) {
-        int g1 = min_int(g0 + SIDE_BY_SIDE, groups);
-        __m256i start[SIDE_BY_SIDE], on[SIDE_BY_SIDE]; /* each lane's column in the copy; lanes on the cloth */
-        for (int g = g0; g < g1; g++) {
-            __m256i col = _mm256_add_epi32(_mm256_set1_epi32(g * LANES), lane);
-            start[g - g0] = _mm256_mullo_epi32(col, _mm256_set1_epi32(pad));
-            on[g - g0] = _mm256_cmpgt_epi32(_mm256_set1_epi32(cols), col);
-            maskstore_six(cloth, g * LANES, on[g - g0], gather_six(copy, start[g - g0]));
-        }
-        for (int row = 0; row + 1 < rows; row++)
-            for (int g = g0; g < g1; g++) {
-                int at = row * cols + g * LANES;
-                __m256i on_cloth = on[g - g0];
-                Six b = gather_six(copy, _mm256_add_epi32(start[g - g0], _mm256_set1_epi32(row + 1)));
-                __m256 live = _mm256_and_ps(_mm256_loadu_ps((const float *)(const void *)(sl->live_down + at)),
-                                            _mm256_castsi256_ps(on_cloth));
-                __m256 rest = _mm256_loadu_ps(sl->rest_down + at);
-                if ((g + 1) * LANES <= cols) {
-                    Six a = load_six(cloth, at);
-                    exceeded = _mm256_or_ps(exceeded, limit_link(&a, &b, _mm256_loadu_ps(inv_mass + at),
-                                                                 _mm256_loadu_ps(inv_mass + at + cols), rest, live, k));
-                    store_six(cloth, at, a);
-                    store_six(cloth, at + cols, b);
-                } else {
-                    Six a = maskload_six(cloth, at, on_cloth);
-                    __m256 wa = _mm256_maskload_ps(inv_mass + at, on_cloth);
-                    __m256 wb = _mm256_maskload_ps(inv_mass + at + cols, on_cloth);
-                    exceeded = _mm256_or_ps(exceeded, limit_link(&a, &b, wa, wb, rest, live, k));
-                    maskstore_six(cloth, at, on_cloth, a);
-                    maskstore_six(cloth, at + cols, on_cloth, b);
-                }
-            }
+    __m256 t[8], u[8];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        t[2 * k] = _mm256_unpacklo_ps(v[2 * k], v[2 * k + 1]);
+        t[2 * k + 1] = _mm256_unpackhi_ps(v[2 * k], v[2 * k + 1]);
     }
-    return exceeded;
+#pragma GCC unroll 2
+    for (int k = 0; k < 2; k++) {
+        u[4 * k] = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        u[4 * k + 1] = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        u[4 * k + 2] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        u[4 * k + 3] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        v[k] = _mm256_permute2f128_ps(u[k], u[k + 4], 0x20);
+        v[k + 4] = _mm256_permute2f128_ps(u[k], u[k + 4], 0x31);
+    }
 }
 
-AVX2 static void run_passes(const StrainLimit *sl, Cloth *c, float *jx, float *jy, float *jz, float stretch,
-                            float inside, float tolerance, int passes)
+/* One array from one layout to the other, eight by eight: [a * from_pad + b]
+ * to [b * to_pad + a], a_count by b_count (multiples of eight). */
+AVX2 static void turn(const float *restrict from, float *restrict to, int a_count, int b_count, int from_pad,
+                      int to_pad)
 {
-    const Arrays cloth = {c->x, c->y, c->z, jx, jy, jz};
+    for (int a = 0; a < a_count; a += LANES)
+        for (int b = 0; b < b_count; b += LANES) {
+            __m256 v[8];
+#pragma GCC unroll 8
+            for (int k = 0; k < LANES; k++)
+                v[k] = _mm256_load_ps(from + (a + k) * from_pad + b);
+            transpose(v);
+#pragma GCC unroll 8
+            for (int k = 0; k < LANES; k++)
+                _mm256_store_ps(to + (b + k) * to_pad + a, v[k]);
+        }
+}
+
+AVX2 static void run_passes(const StrainLimit *sl, float stretch, float inside, float tolerance, int passes)
+{
     const Constants k = {_mm256_set1_ps(stretch), _mm256_set1_ps(inside), _mm256_set1_ps(tolerance),
                          _mm256_set1_ps(1.0f), _mm256_setzero_ps()};
+    const int rows_pad = sl->rows_pad, cols_pad = sl->cols_pad;
     for (int pass = 0; pass < passes; pass++) {
-        /* two statements: the right links must go first */
-        __m256 exceeded = right_links(sl, cloth, &k);
-        exceeded = _mm256_or_ps(exceeded, down_links(sl, cloth, c->inv_mass, &k));
+        /* the right links first, as the plain loop */
+        for (int n = 0; n < 6; n++)
+            turn(sl->by_rows.six[n], sl->by_columns.six[n], rows_pad, cols_pad, cols_pad, rows_pad);
+        __m256 exceeded = phase(&sl->by_columns, rows_pad / LANES, LANES, sl->cols - 1, rows_pad, &k);
+        for (int n = 0; n < 6; n++)
+            turn(sl->by_columns.six[n], sl->by_rows.six[n], cols_pad, rows_pad, rows_pad, cols_pad);
+        exceeded = _mm256_or_ps(exceeded, phase(&sl->by_rows, cols_pad / LANES, LANES, sl->rows - 1, cols_pad, &k));
         if (_mm256_movemask_ps(exceeded) == 0)
             break;
     }
@@ -326,7 +327,8 @@ bool strain_limit_run(StrainLimit *sl, Cloth *c, float *jx, float *jy, float *jz
     if (!sl->grid || c->cols != sl->cols || c->rows != sl->rows || !relax_fast_cpu_has_simd())
         return false;
     prepare(sl, c);
-    run_passes(sl, c, jx, jy, jz, stretch, inside, tolerance, passes);
+    run_passes(sl, stretch, inside, tolerance, passes);
+    finish(sl, c, jx, jy, jz);
     return true;
 }
 

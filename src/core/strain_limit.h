@@ -9,10 +9,10 @@
  * lane, and then eight columns, each lane doing the plain loop's operations
  * on its links in their order. The same moves, so the same bits.
  *
- * A row's particles are a column's in a copy of the cloth kept column by
- * column: the right links work there (eight rows of one column are next
- * to each other), the down links in the cloth itself, and each phase
- * fetches its particles from where the other left them.
+ * The right links work on a copy of the particles kept column by column
+ * (eight rows of one column are next to each other), the down links on
+ * one kept row by row; between the phases the particles are turned from
+ * one into the other.
  *
  * Nothing here allocates after strain_limit_create.
  */
