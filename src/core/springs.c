@@ -220,32 +220,38 @@ PARTICLE_LOOP static void direction_pulls(Positions p, float k, const float *res
     }
 }
 
-/* f minus the pull of the link ending at each particle (from offset
- * before it), then plus the pull of the one starting there. */
-PARTICLE_LOOP static void collect_pair(float *restrict f, const float *restrict pull, const uint32_t *restrict on,
-                                       int offset, int count)
-{
-    for (int i = 0; i < count; i++) {
-        float sum = f[i];
-        int from = i - offset;
-        sum = pick(on[from], sum - pull[from], sum);
-        sum = pick(on[i], sum + pull[i], sum);
-        f[i] = sum;
-    }
-}
+/* One coordinate of every direction's pulls and where they pull, as the
+ * particles collect them. */
+typedef struct Pulls {
+    const float *restrict pull[DIRECTIONS];
+    const uint32_t *restrict on[DIRECTIONS];
+} Pulls;
 
-/* The diagonals, in their listed order (above). */
-PARTICLE_LOOP static void collect_diagonals(float *restrict f, const float *restrict right, const uint32_t *restrict on_right,
-                                            const float *restrict left, const uint32_t *restrict on_left, int cols,
-                                            int count)
+/* Every particle's sum f, plus and minus its links' pulls in the listed
+ * order (above), in one sweep. A direction none of whose links pulls has
+ * "no pull" everywhere and changes nothing. */
+PARTICLE_LOOP static void collect(float *restrict f, Pulls p, int cols, int count)
 {
     for (int i = 0; i < count; i++) {
         float sum = f[i];
-        int from_right = i - cols - 1, from_left = i - cols + 1;
-        sum = pick(on_right[from_right], sum - right[from_right], sum);
-        sum = pick(on_left[from_left], sum - left[from_left], sum);
-        sum = pick(on_left[i], sum + left[i], sum);
-        sum = pick(on_right[i], sum + right[i], sum);
+        int from = i - 1;
+        sum = pick(p.on[RIGHT][from], sum - p.pull[RIGHT][from], sum);
+        sum = pick(p.on[RIGHT][i], sum + p.pull[RIGHT][i], sum);
+        from = i - cols;
+        sum = pick(p.on[DOWN][from], sum - p.pull[DOWN][from], sum);
+        sum = pick(p.on[DOWN][i], sum + p.pull[DOWN][i], sum);
+        from = i - cols - 1;
+        sum = pick(p.on[DOWN_RIGHT][from], sum - p.pull[DOWN_RIGHT][from], sum);
+        from = i - cols + 1;
+        sum = pick(p.on[DOWN_LEFT][from], sum - p.pull[DOWN_LEFT][from], sum);
+        sum = pick(p.on[DOWN_LEFT][i], sum + p.pull[DOWN_LEFT][i], sum);
+        sum = pick(p.on[DOWN_RIGHT][i], sum + p.pull[DOWN_RIGHT][i], sum);
+        from = i - 2;
+        sum = pick(p.on[SKIP_RIGHT][from], sum - p.pull[SKIP_RIGHT][from], sum);
+        sum = pick(p.on[SKIP_RIGHT][i], sum + p.pull[SKIP_RIGHT][i], sum);
+        from = i - 2 * cols;
+        sum = pick(p.on[SKIP_DOWN][from], sum - p.pull[SKIP_DOWN][from], sum);
+        sum = pick(p.on[SKIP_DOWN][i], sum + p.pull[SKIP_DOWN][i], sum);
         f[i] = sum;
     }
 }
@@ -267,21 +273,13 @@ bool springs_add(Springs *sp, const Cloth *c, const float *link_k, const float *
     }
     float *f[3] = {fx, fy, fz};
     for (int k = 0; k < 3; k++) {
-        /* a direction none of whose links pulls adds nothing: passed over */
-        for (int d = RIGHT; d <= DOWN; d++) {
+        Pulls pulls;
+        for (int d = 0; d < DIRECTIONS; d++) {
             const Direction *dir = &sp->dir[d];
-            if (dir->any)
-                collect_pair(f[k], k == 0 ? dir->pull_x : k == 1 ? dir->pull_y : dir->pull_z, dir->on, dir->offset, n);
+            pulls.pull[d] = k == 0 ? dir->pull_x : k == 1 ? dir->pull_y : dir->pull_z;
+            pulls.on[d] = dir->on;
         }
-        const Direction *right = &sp->dir[DOWN_RIGHT], *left = &sp->dir[DOWN_LEFT];
-        if (right->any || left->any)
-            collect_diagonals(f[k], k == 0 ? right->pull_x : k == 1 ? right->pull_y : right->pull_z, right->on,
-                              k == 0 ? left->pull_x : k == 1 ? left->pull_y : left->pull_z, left->on, c->cols, n);
-        for (int d = SKIP_RIGHT; d <= SKIP_DOWN; d++) {
-            const Direction *dir = &sp->dir[d];
-            if (dir->any)
-                collect_pair(f[k], k == 0 ? dir->pull_x : k == 1 ? dir->pull_y : dir->pull_z, dir->on, dir->offset, n);
-        }
+        collect(f[k], pulls, c->cols, n);
     }
     return true;
 }
