@@ -7,6 +7,8 @@
  * operations in the same order as the scalar kernels (relax_fast_internal.h)
  * and the plain loop, without fused multiply-add: the same bits.
  * relax_fast.c opens with why this is faster. */
+#include <string.h>
+
 #include "relax_fast_internal.h"
 
 #if RELAX_FAST_X86
@@ -276,8 +278,16 @@ AVX2 bool relax_kernels_avx2_overstretched(const RelaxFast *f, const Cloth *c, c
 /* Whether any of the n triangle flags from `first` on is torn. */
 static bool any_torn(const uint8_t *first, int n)
 {
-    uint8_t any = 0;
-    for (int k = 0; k < n; k++)
+    /* eight flags at a time: a byte at a time this was a sixth of lesson
+     * 2's wind */
+    uint64_t any = 0;
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t flags;
+        memcpy(&flags, first + k, sizeof flags);
+        any |= flags;
+    }
+    for (; k < n; k++)
         any |= first[k];
     return any != 0;
 }
