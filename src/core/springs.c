@@ -265,6 +265,8 @@ bool springs_add(Springs *sp, const Cloth *c, const float *link_k, const float *
         return false;
     const Positions p = {c->x, c->y, c->z, c->vx, c->vy, c->vz};
     const int n = c->count;
+    /* a direction none of whose links pulls is not worked out: refresh
+     * left it saying "no pull" everywhere */
     for (int d = 0; d < DIRECTIONS; d++) {
         Direction *dir = &sp->dir[d];
         if (dir->any && dir->offset < n)
