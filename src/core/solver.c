@@ -31,6 +31,8 @@
 #include "relax_fast.h"
 #include "rng.h"
 #include "scene.h"
+#include "springs.h"
+#include "strain_limit.h"
 
 /* Passes of the self-collision push per substep: a few settle a heap. */
 #define SELF_COLLISION_PASSES 3
@@ -55,6 +57,9 @@ _Static_assert(sizeof solver_stage_names / sizeof solver_stage_names[0] == STAGE
  * by more than this fraction, or STRAIN_LIMIT_PASSES passes have run. */
 #define STRAIN_LIMIT_TOLERANCE 1e-4f
 #define STRAIN_LIMIT_PASSES 1000
+/* An over-long link is pulled back to this fraction of its longest: a hair
+ * inside the limit, so that rounding cannot leave it over. */
+#define STRAIN_LIMIT_INSIDE (1.0f - 1e-5f)
 
 /* order=colored runs the fast path (relax_fast.h): the relaxation pass and
  * the wind, integration, sphere contact, velocity and explosion check
@@ -138,6 +143,10 @@ static void free_scratch(Solver *s)
     free(s->limit_moved), free(s->limit_checked);
     free(s->pull_x), free(s->pull_y), free(s->pull_z), free(s->pulls);
     free(s->link_k), free(s->link_dashpot);
+    springs_destroy(s->springs);
+    s->springs = NULL;
+    strain_limit_destroy(s->strain_limit);
+    s->strain_limit = NULL;
     free(s->rope_order);
     s->rope_order = NULL;
     free(s->link_order), free(s->lambda);
@@ -184,6 +193,8 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->link_k = calloc(l, sizeof(float))) != NULL;
     ok &= (s->link_dashpot = calloc(l, sizeof(float))) != NULL;
     s->dashpots_stale = true; /* new masses */
+    ok &= (s->springs = springs_create(s->cloth)) != NULL;
+    ok &= (s->strain_limit = strain_limit_create(s->cloth)) != NULL;
     ok &= (s->link_order = calloc(l, sizeof(uint32_t))) != NULL;
     ok &= (s->lambda = calloc(l, sizeof(float))) != NULL;
     size_t cells = (size_t)(s->cloth->cols - 1) * (size_t)(s->cloth->rows - 1);
@@ -530,20 +541,35 @@ static void add_wind(Solver *s)
     solver_wind_to_particles(s, 0, s->cloth->count);
 }
 
-static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta);
+static bool link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta);
+static void spring_link_forces(Solver *s);
 
 /* Hooke springs with a dashpot along each link. The dashpot's coefficient
  * is spring_damping times the critical value for the link's two masses.
  * Each link's pull is worked out first, several links at a time
  * (spring_link_forces), then added to its two particles link after link
- * in the listed order, as one loop doing both did: the same bits. */
-static void add_springs(Solver *s)
+ * in the listed order, as one loop doing both did: the same bits. On the
+ * fast path the same sums are made direction by direction (springs.h),
+ * which the plain loop here stays the reference for. */
+/* Each link's spring constant and dashpot coefficient brought up to the
+ * settings, and what keeps a copy of them (springs.h) told when they
+ * changed: add_springs and implicit's solve both read them. */
+static void refresh_link_constants(Solver *s)
 {
-    Cloth *c = s->cloth;
     float spring[LINK_FAMILY_COUNT];
     for (int f = 0; f < LINK_FAMILY_COUNT; f++)
         spring[f] = solver_family_spring(s, f);
-    spring_link_forces(s, spring, (float)s->params.spring_damping);
+    if (link_dashpots(s, spring, (float)s->params.spring_damping))
+        springs_stale(s->springs);
+}
+
+static void add_springs(Solver *s)
+{
+    Cloth *c = s->cloth;
+    refresh_link_constants(s);
+    if (fast_path(s) && springs_add(s->springs, c, s->link_k, s->link_dashpot, s->fx, s->fy, s->fz))
+        return;
+    spring_link_forces(s);
     /* in locals: the compiler cannot tell the forces from the arrays the
      * loop reads, and would fetch every pointer again after each store */
     const float *restrict pull_x = s->pull_x, *restrict pull_y = s->pull_y, *restrict pull_z = s->pull_z;
@@ -731,12 +757,12 @@ PARTICLE_LOOP static void spring_links(const uint32_t *restrict link_a, const ui
  * 2 spring_damping sqrt(k m_a m_b / (m_a + m_b)): they change only with
  * the settings and the masses (a build, a load), so they are worked out
  * again only then, not every substep. The same operations as ever, so the
- * same bits. */
-static void link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+ * same bits. Returns whether they were worked out again. */
+static bool link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
 {
     if (!s->dashpots_stale && memcmp(spring, s->dashpot_spring, sizeof s->dashpot_spring) == 0 &&
         memcmp(&zeta, &s->dashpot_zeta, sizeof zeta) == 0)
-        return;
+        return false;
     const Cloth *c = s->cloth;
     for (int l = 0; l < c->link_count; l++) {
         float k = spring[c->family[l]];
@@ -749,12 +775,12 @@ static void link_dashpots(Solver *s, const float spring[LINK_FAMILY_COUNT], floa
     s->dashpot_zeta = zeta;
     s->dashpots_stale = false;
     s->dashpot_version++;
+    return true;
 }
 
-static void spring_link_forces(Solver *s, const float spring[LINK_FAMILY_COUNT], float zeta)
+static void spring_link_forces(Solver *s)
 {
     const Cloth *c = s->cloth;
-    link_dashpots(s, spring, zeta);
     spring_links(c->link_a, c->link_b, c->torn, c->rest_length, c->x, c->y, c->z, c->vx, c->vy, c->vz, s->link_k,
                  s->link_dashpot, s->pull_x, s->pull_y, s->pull_z, s->pulls, c->link_count);
 }
@@ -875,10 +901,7 @@ static void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
  * with their Jacobians; INTEGRATE then applies it. */
 static void stage_solve(Solver *s)
 {
-    float spring[LINK_FAMILY_COUNT];
-    for (int f = 0; f < LINK_FAMILY_COUNT; f++)
-        spring[f] = solver_family_spring(s, f);
-    link_dashpots(s, spring, (float)s->params.spring_damping);
+    refresh_link_constants(s);
     const float *f[3] = {s->fx, s->fy, s->fz};
     ImplicitLinks links = {s->cloth->torn, s->link_k, s->link_dashpot, s->cloth->torn_generation, s->dashpot_version};
     ImplicitResult result = implicit_solve(s->implicit, s->cloth, f, &links, params_substep(&s->params),
@@ -1026,6 +1049,10 @@ static void stage_strain_limit(Solver *s)
     memset(s->jx, 0, (size_t)c->count * sizeof(float));
     memset(s->jy, 0, (size_t)c->count * sizeof(float));
     memset(s->jz, 0, (size_t)c->count * sizeof(float));
+    /* the fast path: the same moves eight rows or columns at a time */
+    if (fast_path(s) && strain_limit_run(s->strain_limit, c, s->jx, s->jy, s->jz, limit, STRAIN_LIMIT_INSIDE,
+                                         STRAIN_LIMIT_TOLERANCE, STRAIN_LIMIT_PASSES))
+        return;
     uint32_t *moved = s->limit_moved, *checked = s->limit_checked;
     memset(moved, 0, (size_t)c->count * sizeof *moved);
     memset(checked, 0, (size_t)s->structural_end * sizeof *checked);
@@ -1055,8 +1082,7 @@ static void stage_strain_limit(Solver *s)
                 if (over > worst)
                     worst = over;
             }
-            /* aim a hair inside the limit so rounding cannot leave it over */
-            float scale = (length - longest * (1.0f - 1e-5f)) / (length * w);
+            float scale = (length - longest * STRAIN_LIMIT_INSIDE) / (length * w);
             float ax = wa * scale * dx, ay = wa * scale * dy, az = wa * scale * dz;
             float bx = wb * scale * dx, by = wb * scale * dy, bz = wb * scale * dz;
             c->x[a] += ax, c->y[a] += ay, c->z[a] += az;

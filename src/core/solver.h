@@ -119,6 +119,8 @@ typedef struct Solver {
      * from the family constants and damping ratio below and the masses;
      * stale after a build or a load */
     float *link_k, *link_dashpot;
+    struct Springs *springs; /* the fast path's springs, direction by direction (springs.h) */
+    struct StrainLimit *strain_limit; /* the fast path's strain limit, eight rows at a time (strain_limit.h) */
     uint32_t *rope_order; /* a rope's links in the order its passes visit them (solver.c), or NULL */
     float dashpot_spring[LINK_FAMILY_COUNT], dashpot_zeta;
     bool dashpots_stale;

@@ -1257,6 +1257,41 @@ Test(solver, a_spring_setting_changed_mid_run_reaches_every_link)
     }
 }
 
+Test(solver, springs_changed_under_implicit_reach_verlet_after_it)
+{
+    /* implicit reads the springs' constants as the force-based fast path
+     * does, which keeps its own copy: a change made while implicit runs
+     * must reach that copy too */
+    const char *settings[] = {"integrator=verlet", "cols=10", "rows=8", "spring_k=10", NULL};
+    Solver *changed = support_solver(SCENE_CURTAIN, settings);
+    for (int n = 0; n < 20; n++)
+        solver_step(changed);
+    Params params = changed->params;
+    char err[200];
+    cr_assert(params_set(&params, "integrator", "implicit", err, sizeof err), "%s", err);
+    cr_assert(params_set(&params, "spring_k", "25", err, sizeof err), "%s", err);
+    cr_assert(solver_set_params(changed, &params));
+    for (int n = 0; n < 5; n++)
+        solver_step(changed);
+    size_t size;
+    unsigned char *middle = saved(changed, &size);
+    cr_assert(params_set(&params, "integrator", "verlet", err, sizeof err), "%s", err);
+    cr_assert(solver_set_params(changed, &params));
+    Solver *fresh = support_solver(SCENE_CURTAIN, settings);
+    solver_state_load(fresh, middle);
+    cr_assert(solver_set_params(fresh, &params));
+    for (int n = 0; n < 20; n++) {
+        solver_step(changed);
+        solver_step(fresh);
+    }
+    size_t a_size, b_size;
+    unsigned char *a = saved(changed, &a_size), *b = saved(fresh, &b_size);
+    cr_expect(a_size == b_size && memcmp(a, b, a_size) == 0, "verlet after implicit: the same bits");
+    free(middle), free(a), free(b);
+    solver_destroy(changed);
+    solver_destroy(fresh);
+}
+
 /* A rope's passes visit its links level by level (solver.c,
  * find_rope_order): the listed order's bits, which the fast path's
  * schedule gives when the rope order is taken away. */
