@@ -381,18 +381,21 @@ static void fuzz(const char *name, const char *args, const char *ready, const ch
     stop();
 }
 
-Test(fuzz_keys, the_sandbox_survives_random_keys_mouse_and_resizes)
+/* .fini: a failed assertion ends the test before its own stop(), and the
+ * tmux server would go on running the program (once found at 60 % of a
+ * core half an hour later); stopping twice is harmless. */
+Test(fuzz_keys, the_sandbox_survives_random_keys_mouse_and_resizes, .fini = stop)
 {
     fuzz("the sandbox", "", " step ", sandbox_keys, COUNT(sandbox_keys));
 }
 
-Test(fuzz_keys, a_lesson_survives_random_keys_mouse_and_resizes)
+Test(fuzz_keys, a_lesson_survives_random_keys_mouse_and_resizes, .fini = stop)
 {
     fuzz("lesson 02", CLOTHSIM_SRCDIR "/lessons/02-euler-vs-verlet.lesson", "q quit", lesson_keys,
          COUNT(lesson_keys));
 }
 
-Test(fuzz_keys, a_lesson_of_many_pages_survives_random_keys_mouse_and_resizes)
+Test(fuzz_keys, a_lesson_of_many_pages_survives_random_keys_mouse_and_resizes, .fini = stop)
 {
     fuzz("lesson 01", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", "q quit", lesson_keys,
          COUNT(lesson_keys));
