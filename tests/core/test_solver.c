@@ -1224,6 +1224,29 @@ Test(solver, a_saved_state_steps_on_as_the_solver_it_was_saved_from)
  * (solver.c, link_dashpots): a change of spring_k or spring_damping in the
  * middle of a run must reach them. A solver that changes them after 20
  * steps ends as one given its state then and the new setting afresh. */
+/* From changed's state now: it goes on under params, and so does a fresh
+ * solver loaded with that state and given params afresh; after 20 steps
+ * both must hold the same bits. Frees changed. */
+static void expect_as_if_fresh(Solver *changed, const char *const *settings, const Params *params, const char *what)
+{
+    size_t size;
+    unsigned char *middle = saved(changed, &size);
+    cr_assert(solver_set_params(changed, params));
+    Solver *fresh = support_solver(SCENE_CURTAIN, settings);
+    solver_state_load(fresh, middle);
+    cr_assert(solver_set_params(fresh, params));
+    for (int n = 0; n < 20; n++) {
+        solver_step(changed);
+        solver_step(fresh);
+    }
+    size_t a_size, b_size;
+    unsigned char *a = saved(changed, &a_size), *b = saved(fresh, &b_size);
+    cr_expect(a_size == b_size && memcmp(a, b, a_size) == 0, "%s: the same bits", what);
+    free(middle), free(a), free(b);
+    solver_destroy(changed);
+    solver_destroy(fresh);
+}
+
 Test(solver, a_spring_setting_changed_mid_run_reaches_every_link)
 {
     const char *changes[][2] = {{"spring_k", "25"}, {"spring_damping", "0.5"}};
@@ -1233,27 +1256,11 @@ Test(solver, a_spring_setting_changed_mid_run_reaches_every_link)
         Solver *changed = support_solver(SCENE_CURTAIN, settings);
         for (int n = 0; n < 20; n++)
             solver_step(changed);
-        size_t size;
-        unsigned char *middle = saved(changed, &size);
         Params params = changed->params;
-        char err[200];
+        char err[200], what[96];
         cr_assert(params_set(&params, changes[k % 2][0], changes[k % 2][1], err, sizeof err), "%s", err);
-        cr_assert(solver_set_params(changed, &params));
-        /* the other never stepped under the old setting */
-        Solver *fresh = support_solver(SCENE_CURTAIN, settings);
-        solver_state_load(fresh, middle);
-        cr_assert(solver_set_params(fresh, &params));
-        for (int n = 0; n < 20; n++) {
-            solver_step(changed);
-            solver_step(fresh);
-        }
-        size_t a_size, b_size;
-        unsigned char *a = saved(changed, &a_size), *b = saved(fresh, &b_size);
-        cr_expect(a_size == b_size && memcmp(a, b, a_size) == 0, "%s, %s changed: the same bits", integrators[k / 2],
-                  changes[k % 2][0]);
-        free(middle), free(a), free(b);
-        solver_destroy(changed);
-        solver_destroy(fresh);
+        snprintf(what, sizeof what, "%s, %s changed", integrators[k / 2], changes[k % 2][0]);
+        expect_as_if_fresh(changed, settings, &params, what); /* the other never stepped under the old setting */
     }
 }
 
@@ -1273,23 +1280,8 @@ Test(solver, springs_changed_under_implicit_reach_verlet_after_it)
     cr_assert(solver_set_params(changed, &params));
     for (int n = 0; n < 5; n++)
         solver_step(changed);
-    size_t size;
-    unsigned char *middle = saved(changed, &size);
     cr_assert(params_set(&params, "integrator", "verlet", err, sizeof err), "%s", err);
-    cr_assert(solver_set_params(changed, &params));
-    Solver *fresh = support_solver(SCENE_CURTAIN, settings);
-    solver_state_load(fresh, middle);
-    cr_assert(solver_set_params(fresh, &params));
-    for (int n = 0; n < 20; n++) {
-        solver_step(changed);
-        solver_step(fresh);
-    }
-    size_t a_size, b_size;
-    unsigned char *a = saved(changed, &a_size), *b = saved(fresh, &b_size);
-    cr_expect(a_size == b_size && memcmp(a, b, a_size) == 0, "verlet after implicit: the same bits");
-    free(middle), free(a), free(b);
-    solver_destroy(changed);
-    solver_destroy(fresh);
+    expect_as_if_fresh(changed, settings, &params, "verlet after implicit");
 }
 
 /* A rope's passes visit its links level by level (solver.c,
