@@ -83,6 +83,24 @@ double support_max_strain(const Solver *solver)
     return worst;
 }
 
+bool support_same_particles(const Solver *first, const Solver *second)
+{
+    const Cloth *a = first->cloth, *b = second->cloth;
+    if (a->count != b->count)
+        return false;
+    size_t n = (size_t)a->count, f = n * sizeof(float), d = n * sizeof(double);
+    const float *fa[] = {a->x, a->y, a->z, a->px, a->py, a->pz, a->vx, a->vy, a->vz, a->rvx, a->rvy, a->rvz};
+    const float *fb[] = {b->x, b->y, b->z, b->px, b->py, b->pz, b->vx, b->vy, b->vz, b->rvx, b->rvy, b->rvz};
+    const double *da[] = {a->rx, a->ry, a->rz, a->prx, a->pry, a->prz};
+    const double *db[] = {b->rx, b->ry, b->rz, b->prx, b->pry, b->prz};
+    bool same = first->exploded == second->exploded && first->step == second->step;
+    for (size_t k = 0; k < sizeof fa / sizeof fa[0]; k++)
+        same = same && memcmp(fa[k], fb[k], f) == 0;
+    for (size_t k = 0; k < sizeof da / sizeof da[0]; k++)
+        same = same && memcmp(da[k], db[k], d) == 0;
+    return same;
+}
+
 double support_mean_x(const Solver *solver)
 {
     double sum = 0.0;

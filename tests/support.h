@@ -2,6 +2,7 @@
 #ifndef CLOTHSIM_TEST_SUPPORT_H
 #define CLOTHSIM_TEST_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/cloth.h"
@@ -21,6 +22,11 @@ void support_place(Cloth *c, int i, float x, float y, float z);
 
 /* Steps the solver for the given simulated seconds (whole steps). */
 void support_run_seconds(Solver *solver, double seconds);
+
+/* Whether two solvers' particles hold the same bits: positions,
+ * remainders, previous positions and velocities, and both exploded or
+ * not, at the same step. */
+bool support_same_particles(const Solver *first, const Solver *second);
 
 /* Largest structural strain, and the mean x of all particles. */
 double support_max_strain(const Solver *solver);

@@ -11,24 +11,6 @@
 #include "../support.h"
 #include "core/rng.h"
 
-/* Whether two solvers' particles agree bit for bit: positions, their
- * remainders, previous positions and velocities. */
-static bool same_particles(const Solver *first, const Solver *second)
-{
-    const Cloth *a = first->cloth, *b = second->cloth;
-    size_t n = (size_t)a->count, f = n * sizeof(float), d = n * sizeof(double);
-    const float *fa[] = {a->x, a->y, a->z, a->px, a->py, a->pz, a->vx, a->vy, a->vz, a->rvx, a->rvy, a->rvz};
-    const float *fb[] = {b->x, b->y, b->z, b->px, b->py, b->pz, b->vx, b->vy, b->vz, b->rvx, b->rvy, b->rvz};
-    const double *da[] = {a->rx, a->ry, a->rz, a->prx, a->pry, a->prz};
-    const double *db[] = {b->rx, b->ry, b->rz, b->prx, b->pry, b->prz};
-    bool same = first->exploded == second->exploded && first->step == second->step;
-    for (size_t k = 0; k < sizeof fa / sizeof fa[0]; k++)
-        same = same && memcmp(fa[k], fb[k], f) == 0;
-    for (size_t k = 0; k < sizeof da / sizeof da[0]; k++)
-        same = same && memcmp(da[k], db[k], d) == 0;
-    return same;
-}
-
 /* The plain loop (plain_relax) and the fast path from the same settings. */
 static void make_pair(SceneKind scene, const char *const *settings, Solver **plain, Solver **fast)
 {
@@ -45,7 +27,7 @@ static void expect_same_run(SceneKind scene, const char *const *settings, int st
         solver_step(plain);
         solver_step(fast);
     }
-    cr_expect(same_particles(plain, fast), "%s: the same bits as the plain loop", what);
+    cr_expect(support_same_particles(plain, fast), "%s: the same bits as the plain loop", what);
     /* and it did move: two frozen cloths prove nothing */
     Solver *start = support_solver(scene, settings);
     size_t bytes = (size_t)start->cloth->count * sizeof(float);
@@ -126,7 +108,7 @@ Test(springs, torn_links_pins_and_particles_on_top_of_each_other_give_the_plain_
         cr_assert_gt(torn, 10);
         for (int n = 0; n < 20; n++)
             solver_step(solver[0]), solver_step(solver[1]);
-        cr_expect(same_particles(solver[0], solver[1]), "%s: the same bits as the plain loop", integrators[i]);
+        cr_expect(support_same_particles(solver[0], solver[1]), "%s: the same bits as the plain loop", integrators[i]);
         cr_expect(!solver[0]->exploded, "%s: it did not explode (then both would go back to a step's start)", integrators[i]);
         solver_destroy(solver[0]);
         solver_destroy(solver[1]);
@@ -149,7 +131,7 @@ Test(springs, a_changed_setting_and_a_loaded_state_reach_the_directions)
     cr_assert(solver_set_params(plain, &params) && solver_set_params(fast, &params));
     for (int n = 0; n < 10; n++)
         solver_step(plain), solver_step(fast);
-    cr_expect(same_particles(plain, fast), "a changed setting: the same bits");
+    cr_expect(support_same_particles(plain, fast), "a changed setting: the same bits");
     /* another solver's state, with links torn that these have whole */
     Solver *other = support_solver(SCENE_CURTAIN, settings);
     cr_assert(solver_set_params(other, &params));
@@ -165,7 +147,7 @@ Test(springs, a_changed_setting_and_a_loaded_state_reach_the_directions)
     plain->plain_relax = true, fast->plain_relax = false; /* the state carries the other's */
     for (int n = 0; n < 10; n++)
         solver_step(plain), solver_step(fast);
-    cr_expect(same_particles(plain, fast), "a loaded state: the same bits");
+    cr_expect(support_same_particles(plain, fast), "a loaded state: the same bits");
     free(bytes);
     solver_destroy(other);
     solver_destroy(plain);

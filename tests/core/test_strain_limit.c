@@ -10,22 +10,12 @@
 #include "../support.h"
 #include "core/rng.h"
 
+/* The particles (support_same_particles) and the limit's moves, bit for bit. */
 static bool same_particles(const Solver *first, const Solver *second)
 {
-    const Cloth *a = first->cloth, *b = second->cloth;
-    size_t n = (size_t)a->count, f = n * sizeof(float), d = n * sizeof(double);
-    const float *fa[] = {a->x, a->y, a->z, a->px, a->py, a->pz, a->vx, a->vy, a->vz, a->rvx, a->rvy, a->rvz,
-                         first->jx, first->jy, first->jz};
-    const float *fb[] = {b->x, b->y, b->z, b->px, b->py, b->pz, b->vx, b->vy, b->vz, b->rvx, b->rvy, b->rvz,
-                         second->jx, second->jy, second->jz};
-    const double *da[] = {a->rx, a->ry, a->rz, a->prx, a->pry, a->prz};
-    const double *db[] = {b->rx, b->ry, b->rz, b->prx, b->pry, b->prz};
-    bool same = first->exploded == second->exploded && first->step == second->step;
-    for (size_t k = 0; k < sizeof fa / sizeof fa[0]; k++)
-        same = same && memcmp(fa[k], fb[k], f) == 0;
-    for (size_t k = 0; k < sizeof da / sizeof da[0]; k++)
-        same = same && memcmp(da[k], db[k], d) == 0;
-    return same;
+    size_t f = (size_t)first->cloth->count * sizeof(float);
+    return support_same_particles(first, second) && memcmp(first->jx, second->jx, f) == 0 &&
+           memcmp(first->jy, second->jy, f) == 0 && memcmp(first->jz, second->jz, f) == 0;
 }
 
 /* Whether the limit moved some particle in the last substep. */
