@@ -155,7 +155,8 @@ void implicit_destroy(Implicit *im)
 
 double *implicit_dv(Implicit *im, int coordinate) { return im->dv[coordinate]; }
 
-void implicit_forget(Implicit *im)
+/* dv = 0 and no warm start: what a substep with nothing to solve leaves. */
+static void implicit_forget(Implicit *im)
 {
     for (int k = 0; k < 3; k++) {
         memset(im->dv[k], 0, (size_t)im->count * sizeof(double));

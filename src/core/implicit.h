@@ -37,15 +37,11 @@ Implicit *implicit_create(const Cloth *cloth);
 void implicit_destroy(Implicit *im);
 
 /* The last solve's answer, one array a coordinate (m/s): each particle's
- * dv (a saved state writes it back). Zero from implicit_create and
- * implicit_forget. */
+ * dv (a saved state writes it back). Zero from implicit_create, and after
+ * a substep with nothing to solve (no force, no motion). */
 double *implicit_dv(Implicit *im, int coordinate);
 /* The substep's before that: the warm start goes on from the two. */
 double *implicit_dv_before(Implicit *im, int coordinate);
-
-/* Drop the warm start (after a load, a rebuild or a change of integrator):
- * the next solve starts from dv = 0. */
-void implicit_forget(Implicit *im);
 
 /* The links' springs and dashpots. */
 typedef struct ImplicitLinks {
