@@ -10,9 +10,9 @@
  *                     + sum over links (a, b) with b = i of B (u_b - u_a),
  *
  * one pass over the links. B is alpha n n^T + beta I (the spring's pull
- * along the link and its tension across it, the dashpot's along it), so a
- * link keeps n, alpha and beta. The preconditioner is A's diagonal
- * (Jacobi).
+ * along the link and its tension across it, the dashpot's along it), with
+ * alpha >= 0, so a link keeps m = sqrt(alpha) n and beta, and B d is
+ * (m . d) m + beta d. The preconditioner is A's diagonal (Jacobi).
  *
  * The pass goes by the offset from a link's first particle to its second:
  * in the grid every link of one family has the same one (1 across, cols
@@ -22,8 +22,9 @@
  * pass over one offset reads u at i and i + offset, both in order, and
  * adds its pull back to both in two further loops in order: loops the
  * compiler runs four doubles at a time, where a list of links would
- * gather and scatter one at a time. The same sums in the same order every
- * run, so the same bits.
+ * gather and scatter one at a time. The pass goes a tile of first
+ * particles at a time, every offset in each (TILE below says why). The
+ * same sums in the same order every run, so the same bits.
  *
  * Why the block leaves out the compressed links' sideways part: a
  * compressed spring's exact J has k (1 - rest / |d|) < 0 across the link
@@ -54,14 +55,13 @@
 /* Distinct offsets a grid's links have: six (fewer in a rope or a narrow grid). */
 #define MAX_OFFSETS 6
 
-/* One offset's links, by first particle: n, alpha, beta of B, and what
- * the build reads (rest length, spring constant, dashpot coefficient, and
- * whether the link takes part this substep), 0 where there is none. */
+/* One offset's links, by first particle: m and beta of B, and what the
+ * build reads (rest length, spring constant, dashpot coefficient), 0 where
+ * there is no link or it takes no part this substep. */
 typedef struct Offset {
     int offset, span; /* span: first particles 0 .. span - 1 (count - offset) */
-    double *nx, *ny, *nz, *alpha, *beta;
+    double *mx, *my, *mz, *beta;
     double *rest, *k, *dashpot;
-    double *tx, *ty, *tz; /* the pass's pull of each link, scratch */
 } Offset;
 
 struct Implicit {
@@ -108,17 +108,16 @@ Implicit *implicit_create(const Cloth *c)
         im->slot[link] = (uint8_t)found;
         im->first[link] = a < b ? a : b;
     }
-    /* 11 arrays an offset, 3 x 7 + 1 + 3 + 3 a particle */
-    im->storage = calloc(n * (size_t)(11 * im->offsets + 28), sizeof(double));
+    /* 7 arrays an offset, 3 x 7 + 1 + 3 a particle */
+    im->storage = calloc(n * (size_t)(7 * im->offsets + 25), sizeof(double));
     if (!im->storage)
         goto fail;
     double *next = im->storage;
     for (int o = 0; o < im->offsets; o++) {
         Offset *f = &im->by_offset[o];
         f->span = c->count - f->offset;
-        double **arrays[] = {&f->nx, &f->ny, &f->nz, &f->alpha, &f->beta, &f->rest,
-                             &f->k,  &f->dashpot, &f->tx, &f->ty, &f->tz};
-        for (int k = 0; k < 11; k++)
+        double **arrays[] = {&f->mx, &f->my, &f->mz, &f->beta, &f->rest, &f->k, &f->dashpot};
+        for (int k = 0; k < 7; k++)
             *arrays[k] = next, next += n;
     }
     for (int k = 0; k < 3; k++) {
@@ -168,7 +167,7 @@ double *implicit_dv_before(Implicit *im, int coordinate) { return im->prev[coord
 
 /* A spring's block for d = (dx, dy, dz) as along n n^T + across I, into
  * out: the one place its arithmetic is written (implicit_spring, and
- * offset_build's loop, where it is inlined and runs four links at a
+ * tile_build's loop, where it is inlined and runs four links at a
  * time). No length: no direction, and no force. */
 static inline ImplicitSpring spring_parts(double dx, double dy, double dz, double rest, double k, bool definite)
 {
@@ -191,43 +190,58 @@ ImplicitSpring implicit_spring(const double d[3], double rest, double k, bool de
     return spring_parts(d[0], d[1], d[2], rest, k, definite);
 }
 
-/* One offset's pulls t = B (u[i + o] - u[i]) for every first particle i,
- * taken from out[i] at once (offset_push adds them at i + o). The arrays
- * are passed one by one: read through the Offset, GCC does not vectorise
- * the loop. */
-VECTOR_LOOP static void offset_pulls(int o, int span, const double *restrict nx, const double *restrict ny,
-                                     const double *restrict nz, const double *restrict alpha,
-                                     const double *restrict beta, const double *restrict ux,
-                                     const double *restrict uy, const double *restrict uz, double *restrict tx,
-                                     double *restrict ty, double *restrict tz, double *restrict ox,
-                                     double *restrict oy, double *restrict oz)
+/* One offset's pulls t = B (u[i + o] - u[i]) for first particles i = 0
+ * .. span - 1 (pointers from the tile's first), taken from out[i] at
+ * once; tile_push adds them at i + o. Inlined into apply_links, whose
+ * clones run it four doubles at a time (restrict: no two arrays meet). */
+static inline void tile_pulls(int o, int span, const double *restrict mx, const double *restrict my,
+                              const double *restrict mz, const double *restrict beta,
+                              const double *restrict ux, const double *restrict uy, const double *restrict uz,
+                              double *restrict tx, double *restrict ty, double *restrict tz, double *restrict ox,
+                              double *restrict oy, double *restrict oz)
 {
     for (int i = 0; i < span; i++) {
         double dx = ux[i + o] - ux[i], dy = uy[i + o] - uy[i], dz = uz[i + o] - uz[i];
-        double along = alpha[i] * (nx[i] * dx + ny[i] * dy + nz[i] * dz);
-        tx[i] = along * nx[i] + beta[i] * dx;
-        ty[i] = along * ny[i] + beta[i] * dy;
-        tz[i] = along * nz[i] + beta[i] * dz;
+        double along = mx[i] * dx + my[i] * dy + mz[i] * dz;
+        tx[i] = along * mx[i] + beta[i] * dx;
+        ty[i] = along * my[i] + beta[i] * dy;
+        tz[i] = along * mz[i] + beta[i] * dz;
         ox[i] -= tx[i], oy[i] -= ty[i], oz[i] -= tz[i];
     }
 }
 
-/* out[i + offset] += t[i], in order: no two lanes of a vector touch the
- * same particle. */
-VECTOR_LOOP static void offset_push(double *restrict out, const double *restrict t, int offset, int span)
+/* out[i] += t[i], in order (out from the pulled particles' first). */
+static inline void tile_push(double *restrict out, const double *restrict t, int span)
 {
     for (int i = 0; i < span; i++)
-        out[i + offset] += t[i];
+        out[i] += t[i];
 }
 
-/* out[i] -= t[i] and out[i + offset] += t[i]: each in order, so no two
- * lanes of a vector touch the same particle. */
-VECTOR_LOOP static void offset_scatter(double *restrict out, const double *restrict t, int offset, int span)
+/* First particles a tile of the pass over the links takes, every offset's
+ * links from them before the next tile: the tile's pulls, and the parts of
+ * u and out its links reach, stay in the first-level cache, and only the
+ * links' coefficients come from further away. Taken offset by offset
+ * through the whole cloth, each apply read out and u again from the second
+ * level: the sandbox's curtain under implicit ran a quarter slower. Tiles
+ * of 64 and 128 were alike there, 32 and 256 slower. */
+#define TILE 128
+
+/* out += the links' part of A u (out holds M u). */
+VECTOR_LOOP static void apply_links(const Implicit *im, double *const u[3], double *const out[3])
 {
-    for (int i = 0; i < span; i++)
-        out[i] -= t[i];
-    for (int i = 0; i < span; i++)
-        out[i + offset] += t[i];
+    double tx[TILE], ty[TILE], tz[TILE];
+    for (int s = 0; s < im->count; s += TILE)
+        for (int o = 0; o < im->offsets; o++) {
+            const Offset *f = &im->by_offset[o];
+            int span = (f->span - s < TILE ? f->span - s : TILE), at = f->offset;
+            if (span <= 0)
+                continue;
+            tile_pulls(at, span, f->mx + s, f->my + s, f->mz + s, f->beta + s, u[0] + s, u[1] + s, u[2] + s, tx,
+                       ty, tz, out[0] + s, out[1] + s, out[2] + s);
+            tile_push(out[0] + s + at, tx, span);
+            tile_push(out[1] + s + at, ty, span);
+            tile_push(out[2] + s + at, tz, span);
+        }
 }
 
 VECTOR_LOOP static void times_mass(double *restrict out, const double *restrict mass, const double *restrict u, int n)
@@ -262,32 +276,26 @@ static double apply(const Implicit *im, double *const u[3], double *const out[3]
     const int n = im->count;
     for (int k = 0; k < 3; k++)
         times_mass(out[k], im->mass, u[k], n);
-    for (int o = 0; o < im->offsets; o++) {
-        const Offset *f = &im->by_offset[o];
-        offset_pulls(f->offset, f->span, f->nx, f->ny, f->nz, f->alpha, f->beta, u[0], u[1], u[2], f->tx, f->ty,
-                     f->tz, out[0], out[1], out[2]);
-        offset_push(out[0], f->tx, f->offset, f->span);
-        offset_push(out[1], f->ty, f->offset, f->span);
-        offset_push(out[2], f->tz, f->offset, f->span);
-    }
+    apply_links(im, u, out);
     for (int i = 0; i < im->fixed_count; i++)
         for (int k = 0; k < 3; k++)
             out[k][im->fixed[i]] = 0.0;
     return dot(u[0], out[0], n) + dot(u[1], out[1], n) + dot(u[2], out[2], n);
 }
 
-/* One offset's links' part of the system, by first particle i (second
- * i + o): n, alpha = h^2 along + h c and beta = h^2 across of B (0 where
- * no link takes part: k and c are 0 there), and into t the opposite of
- * h f_a + h^2 J (v_b - v_a), the link's part of b at i, f_a the spring's
- * and dashpot's force on its first particle. */
-VECTOR_LOOP static void offset_build(int o, int span, double h, const float *restrict x, const float *restrict y,
-                                     const float *restrict z, const float *restrict vx, const float *restrict vy,
-                                     const float *restrict vz, const double *restrict rest,
-                                     const double *restrict k, const double *restrict dashpot,
-                                     double *restrict nx, double *restrict ny, double *restrict nz,
-                                     double *restrict alpha, double *restrict beta, double *restrict tx,
-                                     double *restrict ty, double *restrict tz)
+/* One offset's links' part of the system for first particles i = 0 ..
+ * span - 1 (second i + o; pointers from the tile's first): m = sqrt(h^2
+ * along + h c) n and beta = h^2 across of B (0 where no link takes part:
+ * k and c are 0 there); into t the opposite of h f_a + h^2 J (v_b - v_a),
+ * the link's part of b at i, f_a the spring's and dashpot's force on its
+ * first particle; into g what B adds to its ends' diagonal, m_k^2 + beta. */
+VECTOR_LOOP static void tile_build(int o, int span, double h, const float *restrict x, const float *restrict y,
+                              const float *restrict z, const float *restrict vx, const float *restrict vy,
+                              const float *restrict vz, const double *restrict rest, const double *restrict k,
+                              const double *restrict dashpot, double *restrict mx, double *restrict my,
+                              double *restrict mz, double *restrict beta, double *restrict tx,
+                              double *restrict ty, double *restrict tz, double *restrict gx, double *restrict gy,
+                              double *restrict gz)
 {
     const double h2 = h * h;
     for (int i = 0; i < span; i++) {
@@ -297,29 +305,48 @@ VECTOR_LOOP static void offset_build(int o, int span, double h, const float *res
         double wx = (double)vx[i + o] - vx[i], wy = (double)vy[i + o] - vy[i], wz = (double)vz[i + o] - vz[i];
         double closing = ux * wx + uy * wy + uz * wz, pull = along_k * closing;
         double damped = dashpot[i] * closing; /* the dashpot's pull along n */
-        nx[i] = ux, ny[i] = uy, nz[i] = uz;
-        alpha[i] = h2 * along_k + h * dashpot[i];
+        double root = sqrt(h2 * along_k + h * dashpot[i]); /* along_k >= 0: across <= 1 */
+        mx[i] = root * ux, my[i] = root * uy, mz[i] = root * uz;
         beta[i] = h2 * across_k;
         tx[i] = -(h * (J.tension * dx + damped * ux) + h2 * (pull * ux + across_k * wx));
         ty[i] = -(h * (J.tension * dy + damped * uy) + h2 * (pull * uy + across_k * wy));
         tz[i] = -(h * (J.tension * dz + damped * uz) + h2 * (pull * uz + across_k * wz));
+        gx[i] = mx[i] * mx[i] + beta[i];
+        gy[i] = my[i] * my[i] + beta[i];
+        gz[i] = mz[i] * mz[i] + beta[i];
     }
 }
 
-/* What each link adds to both its ends' diagonal: B's, alpha n_k^2 + beta. */
-VECTOR_LOOP static void offset_diagonal(int span, const double *restrict n, const double *restrict alpha,
-                                        const double *restrict beta, double *restrict t)
+/* out[i] -= t[i] (pointers from the tile's first) and then, by
+ * tile_push, out[i + o] += t[i]. */
+static inline void tile_pull(double *restrict out, const double *restrict t, int span)
 {
     for (int i = 0; i < span; i++)
-        t[i] = alpha[i] * n[i] * n[i] + beta[i];
+        out[i] -= t[i];
 }
 
-VECTOR_LOOP static void offset_add_both(double *restrict out, const double *restrict t, int offset, int span)
+/* Every link's part of b (into r) and of A's diagonal (into diagonal),
+ * tile by tile as apply_links goes. */
+VECTOR_LOOP static void build_links(Implicit *im, const Cloth *c, double h, double *const diagonal[3])
 {
-    for (int i = 0; i < span; i++)
-        out[i] += t[i];
-    for (int i = 0; i < span; i++)
-        out[i + offset] += t[i];
+    double tx[TILE], ty[TILE], tz[TILE], gx[TILE], gy[TILE], gz[TILE];
+    double *t[3] = {tx, ty, tz}, *g[3] = {gx, gy, gz};
+    for (int s = 0; s < im->count; s += TILE)
+        for (int o = 0; o < im->offsets; o++) {
+            Offset *f = &im->by_offset[o];
+            int span = (f->span - s < TILE ? f->span - s : TILE), at = f->offset;
+            if (span <= 0)
+                continue;
+            tile_build(at, span, h, c->x + s, c->y + s, c->z + s, c->vx + s, c->vy + s, c->vz + s, f->rest + s,
+                       f->k + s, f->dashpot + s, f->mx + s, f->my + s, f->mz + s, f->beta + s, tx, ty, tz, gx, gy,
+                       gz);
+            for (int k = 0; k < 3; k++) {
+                tile_pull(im->r[k] + s, t[k], span); /* r[i] += J dv, r[i + o] -= it */
+                tile_push(im->r[k] + s + at, t[k], span);
+                tile_push(diagonal[k] + s, g[k], span);
+                tile_push(diagonal[k] + s + at, g[k], span);
+            }
+        }
 }
 
 /* The system of this substep: each link's B = h c n n^T + h^2 J, A's
@@ -364,17 +391,7 @@ static void build(Implicit *im, const Cloth *c, const float *const f[3], const I
         im->gathered = true;
         im->torn_generation = links->torn_generation, im->constants_version = links->constants_version;
     }
-    for (int s = 0; s < im->offsets; s++) {
-        Offset *o = &im->by_offset[s];
-        offset_build(o->offset, o->span, h, c->x, c->y, c->z, c->vx, c->vy, c->vz, o->rest, o->k, o->dashpot, o->nx,
-                     o->ny, o->nz, o->alpha, o->beta, o->tx, o->ty, o->tz);
-        double *t[3] = {o->tx, o->ty, o->tz}, *unit[3] = {o->nx, o->ny, o->nz};
-        for (int k = 0; k < 3; k++) {
-            offset_scatter(im->r[k], t[k], o->offset, o->span); /* r[i] += J dv, r[i + o] -= it */
-            offset_diagonal(o->span, unit[k], o->alpha, o->beta, t[k]);
-            offset_add_both(im->inv_diag[k], t[k], o->offset, o->span);
-        }
-    }
+    build_links(im, c, h, im->inv_diag);
     for (int k = 0; k < 3; k++)
         invert(im->inv_diag[k], n);
     for (int i = 0; i < im->fixed_count; i++)
@@ -383,24 +400,29 @@ static void build(Implicit *im, const Cloth *c, const float *const f[3], const I
 }
 
 /* The conjugate-gradient update: x += alpha p, r -= alpha Ap, z = r / diag;
- * returns r . z, and r . r in r_norm2. */
-VECTOR_LOOP static void cg_step(double *restrict x, double *restrict r, double *restrict z, const double *restrict p,
-                                const double *restrict ap, const double *restrict inv_diag, double alpha, int n)
+ * returns r . z, and r . r in r_norm2, summed as dot sums (element i into
+ * sum i % 4) in the same pass. */
+VECTOR_LOOP static double cg_update(double *restrict x, double *restrict r, double *restrict z,
+                                    const double *restrict p, const double *restrict ap,
+                                    const double *restrict inv_diag, double alpha, int n, double *r_norm2)
 {
-    for (int i = 0; i < n; i++) {
+    double rr[4] = {0.0, 0.0, 0.0, 0.0}, rz[4] = {0.0, 0.0, 0.0, 0.0};
+    int i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int l = 0; l < 4; l++) {
+            x[i + l] += alpha * p[i + l];
+            double ri = r[i + l] - alpha * ap[i + l], zi = ri * inv_diag[i + l];
+            r[i + l] = ri, z[i + l] = zi;
+            rr[l] += ri * ri, rz[l] += ri * zi;
+        }
+    for (; i < n; i++) {
         x[i] += alpha * p[i];
-        r[i] -= alpha * ap[i];
-        z[i] = r[i] * inv_diag[i];
+        double ri = r[i] - alpha * ap[i], zi = ri * inv_diag[i];
+        r[i] = ri, z[i] = zi;
+        rr[0] += ri * ri, rz[0] += ri * zi;
     }
-}
-
-static double cg_update(double *restrict x, double *restrict r, double *restrict z, const double *restrict p,
-                        const double *restrict ap, const double *restrict inv_diag, double alpha, int n,
-                        double *r_norm2)
-{
-    cg_step(x, r, z, p, ap, inv_diag, alpha, n);
-    *r_norm2 = dot(r, r, n);
-    return dot(r, z, n);
+    *r_norm2 = (rr[0] + rr[1]) + (rr[2] + rr[3]);
+    return (rz[0] + rz[1]) + (rz[2] + rz[3]);
 }
 
 VECTOR_LOOP static void cg_direction(double *restrict p, const double *restrict z, double beta, int n)
