@@ -1264,6 +1264,33 @@ Test(solver, a_spring_setting_changed_mid_run_reaches_every_link)
     }
 }
 
+/* Each link's spring constant is its family's stiffness as a float times
+ * spring_k, in double, rounded to float once: what solver_family_spring
+ * says. GCC 12 at -O2 once vectorised the three families' products
+ * without the stiffness's rounding to float (0.6 x 25 gave 15 exactly,
+ * not 15.000001); the Makefile's -fno-tree-slp-vectorize keeps it off,
+ * and this catches it should it come back. */
+Test(solver, every_links_spring_constant_is_its_familys_stiffness_times_spring_k)
+{
+    const char *springs[] = {"spring_k=25", "spring_k=10", "spring_k=7.3", "spring_k=1000"};
+    for (int t = 0; t < 4; t++) {
+        const char *settings[] = {"integrator=verlet", "cols=6", "rows=5", "shear_stiffness=0.6", "bend_stiffness=0.3",
+                                  "stiffness=0.9", springs[t], NULL};
+        Solver *s = support_solver(SCENE_CURTAIN, settings);
+        solver_step(s); /* the constants are worked out at the first forces */
+        const float stiffness[] = {0.9f, 0.6f, 0.3f}; /* structural, shear, bend: the settings as floats */
+        const Cloth *c = s->cloth;
+        int wrong = 0;
+        for (int l = 0; l < c->link_count; l++) {
+            float want = (float)((double)stiffness[c->family[l]] * s->params.spring_k);
+            wrong += s->link_k[l] != want || solver_family_spring(s, c->family[l]) != want;
+        }
+        cr_expect(wrong == 0, "%s: %d of %d links' constants are not the stiffness times spring_k rounded once",
+                  springs[t], wrong, c->link_count);
+        solver_destroy(s);
+    }
+}
+
 Test(solver, springs_changed_under_implicit_reach_verlet_after_it)
 {
     /* implicit reads the springs' constants as the force-based fast path
