@@ -24,6 +24,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #if defined(__linux__)
 #include <sched.h>
 #endif
@@ -52,6 +53,14 @@
 #else
 #define BENCH_X86 0
 #endif
+
+/* text, or its translation when `read`: the report a person reads follows
+ * the locale, while the JSON (data) and the terminal note's English copy
+ * keep the msgid as it is */
+__attribute__((format_arg(2))) static const char *in(bool read, const char *text)
+{
+    return read ? gettext(text) : text;
+}
 
 static const char bench_usage[] =
     N_("usage: clothsim bench [--quick] [--json] [--reps N]\n"
@@ -379,7 +388,7 @@ static void run_solver(Results *res, const Config *cfg)
             for (int t = 1; t <= res->threads; t++)
                 variant[count] = p, threads[count++] = t;
         }
-        fprintf(stderr, "clothsim bench: %dx%d\n", bench_sizes[z], bench_sizes[z]);
+        fprintf(stderr, _("clothsim bench: %dx%d\n"), bench_sizes[z], bench_sizes[z]);
         measure_together(variant, threads, plain, count, cfg, figure);
         for (int i = 0, k = 0; i < BENCH_INTEGRATORS; i++) {
             SolverRow *row = &res->rows[i][z];
@@ -390,7 +399,7 @@ static void run_solver(Results *res, const Config *cfg)
                 row->colored[t] = figure[k++];
         }
     }
-    fprintf(stderr, "clothsim bench: the default scene and seed 000's workload\n");
+    fprintf(stderr, "%s", _("clothsim bench: the default scene and seed 000's workload\n"));
     Params variant[5];
     const int one[5] = {1, 1, 1, 1, 1};
     const bool plain[5] = {false, false, false, false, true};
@@ -404,7 +413,7 @@ static void run_solver(Results *res, const Config *cfg)
     measure_together(variant, one, plain, 5, cfg, figure);
     res->sandbox_sequential = figure[0], res->sandbox_colored = figure[1];
     res->seed_sequential = figure[2], res->seed_colored = figure[3], res->seed_plain = figure[4];
-    fprintf(stderr, "clothsim bench: seed 000's workload in JavaScript, in node\n");
+    fprintf(stderr, "%s", _("clothsim bench: seed 000's workload in JavaScript, in node\n"));
     res->node_ok = bench_node_seed(cfg->reps, cfg->quick ? 0.05 : 0.5, &res->node);
 }
 
@@ -554,19 +563,20 @@ static void bytes_frame(Tui *tui)
     tui_draw(tui);
 }
 
+/* an msgid (N_): in() gives the word the note needs */
 static const char *colour_name(TuiColour colour)
 {
     switch (colour) {
     case COLOUR_256:
-        return "256 colours";
+        return N_("256 colours");
     case COLOUR_16:
-        return "16 colours";
+        return N_("16 colours");
     case COLOUR_8:
-        return "8 colours";
+        return N_("8 colours");
     case COLOUR_NONE:
         break;
     }
-    return "no colour";
+    return N_("no colour");
 }
 
 /* The frames of one session; false if the drain did not keep up. */
@@ -596,14 +606,27 @@ static bool bytes_count(Tui *tui, FrameBytes *fb)
     return true;
 }
 
+/* fb->how in English (the JSON's note) and fb->note in the user's language
+ * (the report's), from one format, an msgid (N_) */
+__attribute__((format(printf, 2, 3))) static void frame_note(FrameBytes *fb, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(fb->how, sizeof fb->how, format, args);
+    va_end(args);
+    va_start(args, format);
+    vsnprintf(fb->note, sizeof fb->note, gettext(format), args);
+    va_end(args);
+}
+
 bool bench_frame_bytes(FrameBytes *fb)
 {
     fb->first_frame = 0.0;
     memset(fb->per_frame, 0, sizeof fb->per_frame);
     if (fb->cols < TUI_MIN_COLS || fb->rows < TUI_MIN_ROWS || fb->frames < 1 || fb->settle_frames < 1 || fb->reps < 1 ||
         fb->reps > BENCH_MAX_REPS) {
-        snprintf(fb->how, sizeof fb->how, "n/a: asked for %dx%d, %d frames, %d settling, %d repetitions", fb->cols,
-                 fb->rows, fb->frames, fb->settle_frames, fb->reps);
+        frame_note(fb, N_("n/a: asked for %dx%d, %d frames, %d settling, %d repetitions"), fb->cols, fb->rows,
+                   fb->frames, fb->settle_frames, fb->reps);
         return false;
     }
     char saved_locale[512];
@@ -611,7 +634,7 @@ bool bench_frame_bytes(FrameBytes *fb)
     snprintf(saved_locale, sizeof saved_locale, "%s", locale_now ? locale_now : "C");
     Tui *tui = calloc(1, sizeof *tui);
     if (!tui) {
-        snprintf(fb->how, sizeof fb->how, "n/a: out of memory");
+        frame_note(fb, "%s", N_("n/a: out of memory"));
         return false;
     }
     /* the sandbox with no options (tui_main): the default scene at 30 fps */
@@ -624,7 +647,7 @@ bool bench_frame_bytes(FrameBytes *fb)
     bytes_locale(tui);
     bool ok = false;
     if (!tui_rebuild_panes(tui)) {
-        snprintf(fb->how, sizeof fb->how, "n/a: %.300s", tui->message);
+        frame_note(fb, N_("n/a: %.300s"), tui->message);
         goto done;
     }
     tui->message[0] = '\0'; /* the start-up hint is gone after 4 s */
@@ -638,25 +661,28 @@ bool bench_frame_bytes(FrameBytes *fb)
         started = tui_session_start_measured(tui, name, fb->cols, fb->rows, &through_pipe, err, sizeof err);
     }
     if (!started) {
-        snprintf(fb->how, sizeof fb->how, "n/a: %.300s", err);
+        frame_note(fb, N_("n/a: %.300s"), err);
         goto done;
     }
     if (!tui_layout(tui) || tui->too_small) {
-        snprintf(fb->how, sizeof fb->how, "n/a: the sandbox cannot lay out %dx%d", fb->cols, fb->rows);
+        frame_note(fb, N_("n/a: the sandbox cannot lay out %dx%d"), fb->cols, fb->rows);
     } else {
         tui_sample(tui, true);
         tui->fps_measured = tui->fps; /* the status line as it reads at full speed */
         ok = bytes_count(tui, fb);
-        if (!ok)
-            snprintf(fb->how, sizeof fb->how, "n/a: the %s was not drained within %.0f s",
-                     through_pipe ? "pipe" : "pseudo-terminal", BYTES_SYNC_SECONDS);
+        if (!ok && through_pipe)
+            frame_note(fb, N_("n/a: the pipe was not drained within %.0f s"), BYTES_SYNC_SECONDS);
+        else if (!ok)
+            frame_note(fb, N_("n/a: the pseudo-terminal was not drained within %.0f s"), BYTES_SYNC_SECONDS);
         else
-            snprintf(fb->how, sizeof fb->how,
-                     "the sandbox's frames, ncurses into %s: TERM=%.40s, %s, %s; %d frames a repetition at %d "
-                     "fps, after %d not counted, the first of them the whole screen: %.0f bytes",
-                     through_pipe ? "a pipe (no pseudo-terminal here)" : "a pseudo-terminal", name,
-                     colour_name(tui->colour), tui->ascii_only ? "ASCII" : "braille", fb->frames, tui->fps,
-                     fb->settle_frames, fb->first_frame);
+            for (int read = 0; read < 2; read++)
+                snprintf(read ? fb->note : fb->how, read ? sizeof fb->note : sizeof fb->how,
+                         in(read, N_("the sandbox's frames, ncurses into %s: TERM=%.40s, %s, %s; %d frames a "
+                                     "repetition at %d fps, after %d not counted, the first of them the whole "
+                                     "screen: %.0f bytes")),
+                         in(read, through_pipe ? N_("a pipe (no pseudo-terminal here)") : N_("a pseudo-terminal")),
+                         name, in(read, colour_name(tui->colour)), in(read, tui->ascii_only ? "ASCII" : N_("braille")),
+                         fb->frames, tui->fps, fb->settle_frames, fb->first_frame);
     }
     tui_session_stop(tui);
 done:
@@ -669,7 +695,7 @@ done:
 
 static void run_bytes(Results *res, const Config *cfg)
 {
-    fprintf(stderr, "clothsim bench: bytes a frame at %dx%d\n", BYTES_COLS, BYTES_ROWS);
+    fprintf(stderr, _("clothsim bench: bytes a frame at %dx%d\n"), BYTES_COLS, BYTES_ROWS);
     for (int implicit = 0; implicit < 2; implicit++) {
         FrameBytes *fb = implicit ? &res->bytes_implicit : &res->bytes;
         fb->cols = BYTES_COLS;
@@ -699,7 +725,7 @@ static const int step_sizes[2] = {40, 200};
 
 static void run_step_costs(Results *res, const Config *cfg)
 {
-    fprintf(stderr, "clothsim bench: a step of every integrator\n");
+    fprintf(stderr, "%s", _("clothsim bench: a step of every integrator\n"));
     for (int z = 0; z < 2; z++) {
         Params params[INTEGRATOR_COUNT];
         int threads[INTEGRATOR_COUNT];
@@ -724,6 +750,8 @@ static void run_step_costs(Results *res, const Config *cfg)
 
 /* ------------------------------------------------------------ the verdicts */
 
+/* what and unit: English for the JSON, in the user's language for the
+ * report (targets' `read`) */
 typedef struct Target {
     const char *what;
     double value, limit;
@@ -743,41 +771,43 @@ static double paired_ratio(const SolverFigure *a, const SolverFigure *b, int rep
     return stat_of(ratio, reps).median;
 }
 
-static int targets(const Results *res, const Config *cfg, Target *out)
+static int targets(const Results *res, const Config *cfg, Target *out, bool read)
 {
     int n = 0;
     int two = res->threads >= 2 ? 2 : 1;
     const SolverRow *j200 = &res->rows[0][3];
-    out[n++] = (Target){"seed 000's workload (jakobsen 40x40, sphere), 1 thread", res->seed_colored.ns.median,
-                        TARGET_40_NS, true, "ns/link/pass"};
-    out[n++] = (Target){"jakobsen 200x200, 1 thread", j200->colored[1].ns.median, TARGET_200_NS, true, "ns/link/pass"};
-    out[n++] = (Target){"seed 000's workload, sequential (clothsim run), 1 thread", res->seed_sequential.ns.median,
-                        TARGET_40_NS, true, "ns/link/pass"};
+    const char *ns = in(read, N_("ns/link/pass"));
+    out[n++] = (Target){in(read, N_("seed 000's workload (jakobsen 40x40, sphere), 1 thread")),
+                        res->seed_colored.ns.median, TARGET_40_NS, true, ns};
+    out[n++] = (Target){in(read, N_("jakobsen 200x200, 1 thread")), j200->colored[1].ns.median, TARGET_200_NS, true,
+                        ns};
+    out[n++] = (Target){in(read, N_("seed 000's workload, sequential (clothsim run), 1 thread")),
+                        res->seed_sequential.ns.median, TARGET_40_NS, true, ns};
     if (res->node_ok)
-        out[n++] = (Target){"seed 000's workload, clothsim run over node's JavaScript",
+        out[n++] = (Target){in(read, N_("seed 000's workload, clothsim run over node's JavaScript")),
                             res->node.median / res->seed_sequential.ns.median, TARGET_OVER_NODE, false, "x"};
-    out[n++] = (Target){"jakobsen 200x200, sequential, 1 thread", j200->fast[1].ns.median, TARGET_200_NS, true,
-                        "ns/link/pass"};
+    out[n++] = (Target){in(read, N_("jakobsen 200x200, sequential, 1 thread")), j200->fast[1].ns.median,
+                        TARGET_200_NS, true, ns};
     if (res->course_ok && res->course.passed)
-        out[n++] = (Target){"check --run over the course (processor time)", res->course.cpu_seconds,
+        out[n++] = (Target){in(read, N_("check --run over the course (processor time)")), res->course.cpu_seconds,
                             TARGET_COURSE_SECONDS, true, "s"};
     if (two == 2)
-        out[n++] = (Target){"jakobsen 200x200, sequential, 2 threads over 1",
+        out[n++] = (Target){in(read, N_("jakobsen 200x200, sequential, 2 threads over 1")),
                             paired_ratio(&j200->fast[1], &j200->fast[2], cfg->reps), TARGET_SPEEDUP, false, "x"};
     for (int i = 1; i < BENCH_INTEGRATORS; i++) {
-        static char what[2][64];
-        snprintf(what[i - 1], sizeof what[0], "%s over jakobsen, sequential, 200x200, 1 thread",
+        static char what[2][160]; /* a translation in Cyrillic takes two bytes a letter */
+        snprintf(what[i - 1], sizeof what[0], in(read, N_("%s over jakobsen, sequential, 200x200, 1 thread")),
                  integrator_names[bench_integrators[i]]);
         out[n++] = (Target){what[i - 1], paired_ratio(&res->rows[i][3].fast[1], &j200->fast[1], cfg->reps),
                             TARGET_METHOD_RATIO, true, "x"};
     }
     if (two == 2)
-        out[n++] = (Target){"jakobsen 200x200, 2 threads over 1",
+        out[n++] = (Target){in(read, N_("jakobsen 200x200, 2 threads over 1")),
                             paired_ratio(&j200->colored[1], &j200->colored[2], cfg->reps), TARGET_SPEEDUP, false, "x"};
     for (int i = 1; i < BENCH_INTEGRATORS; i++)
         for (int z = 1; z < BENCH_SIZES; z += 2) {
-            static char what[2][2][64];
-            snprintf(what[i - 1][z / 2], sizeof what[0][0], "%s over jakobsen, %dx%d, 1 thread",
+            static char what[2][2][160];
+            snprintf(what[i - 1][z / 2], sizeof what[0][0], in(read, N_("%s over jakobsen, %dx%d, 1 thread")),
                      integrator_names[bench_integrators[i]], bench_sizes[z], bench_sizes[z]);
             out[n++] = (Target){what[i - 1][z / 2],
                                 paired_ratio(&res->rows[i][z].colored[1], &res->rows[0][z].colored[1], cfg->reps),
@@ -787,26 +817,28 @@ static int targets(const Results *res, const Config *cfg, Target *out)
     for (int mode = 0; mode < RENDER_MODE_COUNT; mode++)
         if (res->frame_ok[1][mode] && res->frame_ms[1][mode].median > slowest)
             slowest = res->frame_ms[1][mode].median;
-    out[n++] = (Target){"render 200x60, slowest mode", slowest, TARGET_FRAME_MS, true, "ms/frame"};
+    out[n++] = (Target){in(read, N_("render 200x60, slowest mode")), slowest, TARGET_FRAME_MS, true,
+                        in(read, N_("ms/frame"))};
+    /* xgettext:no-c-format */
+    const char *core = in(read, N_("% of a core"));
     /* the sandbox: its frames at SANDBOX_FPS, measured end to end when the
      * terminal output could be (physics, drawing, ncurses, the pipe to the
      * terminal); else physics (1/dt steps a second) and drawing */
     if (res->bytes_ok) {
-        out[n++] = (Target){"sandbox 80x24 at 30 fps (its frames into a terminal, all counted)",
-                            100.0 * SANDBOX_FPS * res->sandbox_cpu.median, 100.0 * TARGET_SANDBOX_CORE, true,
-                            "% of a core"};
+        out[n++] = (Target){in(read, N_("sandbox 80x24 at 30 fps (its frames into a terminal, all counted)")),
+                            100.0 * SANDBOX_FPS * res->sandbox_cpu.median, 100.0 * TARGET_SANDBOX_CORE, true, core};
         if (res->bytes_implicit_ok)
-            out[n++] = (Target){"sandbox 80x24 at 30 fps, integrator=implicit",
+            out[n++] = (Target){in(read, N_("sandbox 80x24 at 30 fps, integrator=implicit")),
                                 100.0 * SANDBOX_FPS * res->sandbox_cpu_implicit.median, 100.0 * TARGET_SANDBOX_CORE,
-                                true, "% of a core"};
+                                true, core};
     } else {
         Params p;
         params_default(&p, SCENE_CURTAIN);
         double steps_per_second = 1.0 / p.dt;
         double physics = steps_per_second / res->sandbox_colored.steps_per_second.median;
         double drawing = SANDBOX_FPS * res->frame_ms[0][RENDER_SHADED].median * 1e-3;
-        out[n++] = (Target){"sandbox 80x24 at 30 fps (physics + drawing, no terminal output)",
-                            100.0 * (physics + drawing), 100.0 * TARGET_SANDBOX_CORE, true, "% of a core"};
+        out[n++] = (Target){in(read, N_("sandbox 80x24 at 30 fps (physics + drawing, no terminal output)")),
+                            100.0 * (physics + drawing), 100.0 * TARGET_SANDBOX_CORE, true, core};
     }
     return n;
 }
@@ -815,187 +847,271 @@ static bool target_met(const Target *t) { return t->at_most ? t->value <= t->lim
 
 /* ------------------------------------------------------------ output */
 
+/* The report a person reads follows the locale: its words, and its numbers'
+ * decimal separator (i18n_decimals). The JSON is data and does not. The
+ * report's columns are padded by the cells a text takes on the terminal
+ * (tui_text_cells), not by its bytes: a Cyrillic letter is two bytes and
+ * one cell. */
+
+/* text, then spaces up to `cells` columns; or, right-aligned, the spaces first */
+static void put_cell(const char *text, int cells, bool right)
+{
+    int pad = cells - tui_text_cells(text);
+    if (pad < 0)
+        pad = 0;
+    if (right)
+        printf("%*s", pad, "");
+    fputs(text, stdout);
+    if (!right)
+        printf("%*s", pad, "");
+}
+
+/* A column's width: at least `cells`, and as wide as `text` (its heading, a cell). */
+static int column_width(int cells, const char *text)
+{
+    int n = tui_text_cells(text);
+    return n > cells ? n : cells;
+}
+
+/* printf for the report: the line's numbers take the locale's decimal separator */
+__attribute__((format(printf, 1, 2))) static void say(const char *format, ...)
+{
+    char line[4096];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    i18n_decimals(line, sizeof line);
+    fputs(line, stdout);
+}
+
+/* "median (min..max)", for the report */
 static void format_stat(char *out, size_t size, Stat s, int precision)
 {
     snprintf(out, size, "%.*f (%.*f..%.*f)", precision, s.median, precision, s.min, precision, s.max);
+    i18n_decimals(out, size);
 }
 
 static void format_figure(char *out, size_t size, const SolverFigure *f)
 {
     if (!f->ok) {
-        snprintf(out, size, "n/a");
+        snprintf(out, size, "%s", _("n/a"));
         return;
     }
     format_stat(out, size, f->ns, f->ns.median < 10.0 ? 2 : 1);
-    if (f->exploded)
-        strncat(out, " exploded", size - strlen(out) - 1);
+    if (f->exploded) {
+        strncat(out, " ", size - strlen(out) - 1);
+        strncat(out, _("exploded"), size - strlen(out) - 1);
+    }
+}
+
+/* a ratio as the tables show it: "6.4x" */
+static void format_ratio(char *out, size_t size, double ratio)
+{
+    snprintf(out, size, "%.1fx", ratio);
+    i18n_decimals(out, size);
 }
 
 static void print_table(const Results *res, const Config *cfg)
 {
-    static const char *const kernels[] = {"none (the scalar fallback)", "AVX2 (8 links at a time)",
-                                          "AVX-512 (16 links at a time in the passes, AVX2 around them)"};
-    printf("clothsim bench: %d threads on this machine, vector kernels: %s; %d repetitions, median (min..max)\n\n",
-           res->threads, kernels[res->kernels], cfg->reps);
-    printf("solver: curtain scene (wind, turbulence, moving sphere), %d iterations, %d substeps a step;\n"
-           "ns per link per relaxation pass, all of the step counted\n",
-           BENCH_ITERATIONS, res->rows[0][0].substeps);
-    printf("%-9s %-8s %7s  %-22s", "method", "grid", "links", "sequential (plain)");
+    static const char *const kernels[] = {N_("none (the scalar fallback)"), N_("AVX2 (8 links at a time)"),
+                                          N_("AVX-512 (16 links at a time in the passes, AVX2 around them)")};
+    char threads[64], reps[64];
+    snprintf(threads, sizeof threads, ngettext("%d thread", "%d threads", (unsigned long)res->threads), res->threads);
+    snprintf(reps, sizeof reps, ngettext("%d repetition", "%d repetitions", (unsigned long)cfg->reps), cfg->reps);
+    say(_("clothsim bench: %s on this machine, vector kernels: %s; %s, median (min..max)\n\n"), threads,
+        _(kernels[res->kernels]), reps);
+    say(_("solver: curtain scene (wind, turbulence, moving sphere), %d iterations, %d substeps a step;\n"
+          "ns per link per relaxation pass, all of the step counted\n"),
+        BENCH_ITERATIONS, res->rows[0][0].substeps);
+
+    /* the headings, and the columns as wide as they need */
+    const char *h_method = _("method"), *h_grid = _("grid"), *h_links = _("links");
+    const char *h_plain = _("sequential (plain)"), *h_speedup = _("speed-up"), *h_rate = _("steps/s");
+    char h_colored[BENCH_MAX_THREADS + 1][96];
+    int w_method = column_width(9, h_method), w_grid = column_width(8, h_grid), w_links = column_width(7, h_links);
+    int w_plain = column_width(22, h_plain), w_colored = 22;
+    int w_speedup = column_width(10, h_speedup), w_rate = column_width(10, h_rate);
     for (int t = 1; t <= res->threads; t++) {
-        char head[32];
-        snprintf(head, sizeof head, "colored %d thread%s", t, t > 1 ? "s" : "");
-        printf("  %-22s", head);
+        snprintf(h_colored[t], sizeof h_colored[t],
+                 ngettext("colored %d thread", "colored %d threads", (unsigned long)t), t);
+        w_colored = column_width(w_colored, h_colored[t]);
     }
-    printf("  %10s  %10s\n", "speed-up", "steps/s");
+    put_cell(h_method, w_method, false), printf(" "), put_cell(h_grid, w_grid, false), printf(" ");
+    put_cell(h_links, w_links, true), printf("  "), put_cell(h_plain, w_plain, false);
+    for (int t = 1; t <= res->threads; t++)
+        printf("  "), put_cell(h_colored[t], w_colored, false);
+    printf("  "), put_cell(h_speedup, w_speedup, true), printf("  "), put_cell(h_rate, w_rate, true), printf("\n");
     for (int i = 0; i < BENCH_INTEGRATORS; i++)
         for (int z = 0; z < BENCH_SIZES; z++) {
             const SolverRow *row = &res->rows[i][z];
-            char grid[16], cell[64];
+            char grid[16], cell[96];
             snprintf(grid, sizeof grid, "%dx%d", row->size, row->size);
             format_figure(cell, sizeof cell, &row->sequential);
-            printf("%-9s %-8s %7d  %-22s", integrator_names[row->integrator], grid, row->links, cell);
+            put_cell(integrator_names[row->integrator], w_method, false), printf(" ");
+            put_cell(grid, w_grid, false);
+            printf(" %*d  ", w_links, row->links);
+            put_cell(cell, w_plain, false);
             int best = 1;
             for (int t = 1; t <= res->threads; t++) {
                 format_figure(cell, sizeof cell, &row->colored[t]);
-                printf("  %-22s", cell);
+                printf("  "), put_cell(cell, w_colored, false);
                 if (row->colored[t].ok && row->colored[t].ns.median < row->colored[best].ns.median)
                     best = t;
             }
-            printf("  %9.1fx  %10.0f\n", row->sequential.ns.median / row->colored[best].ns.median,
-                   row->colored[best].steps_per_second.median);
+            format_ratio(cell, sizeof cell, row->sequential.ns.median / row->colored[best].ns.median);
+            printf("  "), put_cell(cell, w_speedup, true);
+            printf("  %*.0f\n", w_rate, row->colored[best].steps_per_second.median);
         }
-    printf("(speed-up: sequential over the best colored; steps/s: the best colored)\n");
+    say("%s", _("(speed-up: sequential over the best colored; steps/s: the best colored)\n"));
+
     /* the sequential order's fast path: the plain loop's bits */
-    printf("\nsequential order on the fast path (the plain loop's bits), ns/link/pass:\n");
-    printf("%-9s %-8s %7s", "method", "grid", "links");
+    say("%s", _("\nsequential order on the fast path (the plain loop's bits), ns/link/pass:\n"));
+    char h_fast[3][64];
+    int w_fast = 19, w_fast_speedup = column_width(8, h_speedup);
     for (int t = 1; t <= res->threads && t <= 2; t++) {
-        char head[32];
-        snprintf(head, sizeof head, "%d thread%s", t, t > 1 ? "s" : "");
-        printf("  %-19s", head);
+        snprintf(h_fast[t], sizeof h_fast[t], ngettext("%d thread", "%d threads", (unsigned long)t), t);
+        w_fast = column_width(w_fast, h_fast[t]);
     }
-    printf("  %8s\n", "speed-up");
+    put_cell(h_method, w_method, false), printf(" "), put_cell(h_grid, w_grid, false), printf(" ");
+    put_cell(h_links, w_links, true);
+    for (int t = 1; t <= res->threads && t <= 2; t++)
+        printf("  "), put_cell(h_fast[t], w_fast, false);
+    printf("  "), put_cell(h_speedup, w_fast_speedup, true), printf("\n");
     for (int i = 0; i < BENCH_INTEGRATORS; i++)
         for (int z = 0; z < BENCH_SIZES; z++) {
             const SolverRow *row = &res->rows[i][z];
-            char grid[16], cell[64];
+            char grid[16], cell[96];
             snprintf(grid, sizeof grid, "%dx%d", row->size, row->size);
-            printf("%-9s %-8s %7d", integrator_names[row->integrator], grid, row->links);
+            put_cell(integrator_names[row->integrator], w_method, false), printf(" ");
+            put_cell(grid, w_grid, false);
+            printf(" %*d", w_links, row->links);
             int best = 1;
             for (int t = 1; t <= res->threads && t <= 2; t++) {
                 format_figure(cell, sizeof cell, &row->fast[t]);
-                printf("  %-19s", cell);
+                printf("  "), put_cell(cell, w_fast, false);
                 if (row->fast[t].ok && row->fast[t].ns.median < row->fast[best].ns.median)
                     best = t;
             }
-            printf("  %7.1fx\n", row->sequential.ns.median / row->fast[best].ns.median);
+            format_ratio(cell, sizeof cell, row->sequential.ns.median / row->fast[best].ns.median);
+            printf("  "), put_cell(cell, w_fast_speedup, true), printf("\n");
         }
-    printf("(speed-up: the plain loop over the best of these)\n");
+    say("%s", _("(speed-up: the plain loop over the best of these)\n"));
     double fast, slow;
     if (core_range(res, &fast, &slow)) {
-        printf("jakobsen 200x200 on one thread, on each core in turn:");
+        say("%s", _("jakobsen 200x200 on one thread, on each core in turn:"));
         for (int k = 0; k < res->cores; k++) {
             char cell[64];
             format_stat(cell, sizeof cell, res->core[k].ns, 2);
-            printf("%s cpu %d %s", k ? "," : "", res->core_id[k], cell);
+            /* TRANSLATORS: one core's figure on the line "jakobsen 200x200 on one thread, on each core in turn:",
+               ", cpu 1 1.26 (1.20..1.37)": a comma between figures (or nothing), the CPU's number, its figure */
+            say(_("%s cpu %d %s"), k ? "," : "", res->core_id[k], cell);
         }
-        printf(" ns/link/pass\n");
+        say("%s", _(" ns/link/pass\n"));
         if (slow > 1.15 * fast)
-            printf("  the cores are not alike now (%.2f x): on a shared machine another tenant's work slows one;\n"
-                   "  two threads can then be at most %.2f x one thread on the faster core\n",
-                   slow / fast, 1.0 + fast / slow);
+            say(_("  the cores are not alike now (%.2f x): on a shared machine another tenant's work slows one;\n"
+                  "  two threads can then be at most %.2f x one thread on the faster core\n"),
+                slow / fast, 1.0 + fast / slow);
     }
     printf("\n");
 
-    printf("renderer: default scene, render_solver into a canvas; ms per frame\n");
-    printf("%-8s", "size");
+    say("%s", _("renderer: default scene, render_solver into a canvas; ms per frame\n"));
+    const char *h_size = _("size");
+    int w_size = column_width(8, h_size);
+    put_cell(h_size, w_size, false);
     for (int mode = 0; mode < RENDER_MODE_COUNT; mode++)
-        printf("  %-22s", render_mode_names[mode]);
+        printf("  "), put_cell(render_mode_names[mode], 22, false);
     printf("\n");
     for (int z = 0; z < RENDER_SIZES; z++) {
         char size[16];
         snprintf(size, sizeof size, "%dx%d", render_sizes[z][0], render_sizes[z][1]);
-        printf("%-8s", size);
+        put_cell(size, w_size, false);
         for (int mode = 0; mode < RENDER_MODE_COUNT; mode++) {
-            char cell[64] = "n/a";
+            char cell[64];
+            snprintf(cell, sizeof cell, "%s", _("n/a"));
             if (res->frame_ok[z][mode])
                 format_stat(cell, sizeof cell, res->frame_ms[z][mode], 3);
-            printf("  %-22s", cell);
+            printf("  "), put_cell(cell, 22, false);
         }
         printf("\n");
     }
-    char seq[64], col[64];
+    char seq[96], col[96];
     format_figure(seq, sizeof seq, &res->sandbox_sequential);
     format_figure(col, sizeof col, &res->sandbox_colored);
-    printf("\ndefault scene (curtain 30x24, 12 iterations): sequential %s, colored %s ns/link/pass;\n"
-           "  %.0f and %.0f steps/s on 1 thread\n",
-           seq, col, res->sandbox_sequential.steps_per_second.median, res->sandbox_colored.steps_per_second.median);
+    say(_("\ndefault scene (curtain 30x24, 12 iterations): sequential %s, colored %s ns/link/pass;\n"
+          "  %.0f and %.0f steps/s on 1 thread\n"),
+        seq, col, res->sandbox_sequential.steps_per_second.median, res->sandbox_colored.steps_per_second.median);
     format_figure(seq, sizeof seq, &res->seed_sequential);
     format_figure(col, sizeof col, &res->seed_colored);
     char floor[64], wide[64];
     format_stat(floor, sizeof floor, res->floor_ns, 2);
-    char times[96];
-    snprintf(times, sizeof times, "%.1f times the floor", res->seed_colored.ns.median / res->floor_ns.median);
+    char times[256];
+    snprintf(times, sizeof times, _("%.1f times the floor"), res->seed_colored.ns.median / res->floor_ns.median);
     if (res->kernels >= RELAX_FAST_AVX512) {
         format_stat(wide, sizeof wide, res->floor_wide_ns, 2);
-        printf("the floor: a square root and a division a link, nothing else: %s ns/link 8 lanes at a time (AVX2),\n"
-               "  %s 16 at a time (AVX-512, as the passes here)\n",
-               floor, wide);
-        snprintf(times, sizeof times, "%.1f times the AVX2 floor, %.1f times the AVX-512 one",
+        say(_("the floor: a square root and a division a link, nothing else: %s ns/link 8 lanes at a time (AVX2),\n"
+              "  %s 16 at a time (AVX-512, as the passes here)\n"),
+            floor, wide);
+        snprintf(times, sizeof times, _("%.1f times the AVX2 floor, %.1f times the AVX-512 one"),
                  res->seed_colored.ns.median / res->floor_ns.median,
                  res->seed_colored.ns.median / res->floor_wide_ns.median);
     } else {
-        printf("the floor: a square root and a division a link, 8 lanes at a time, nothing else: %s ns/link\n", floor);
+        say(_("the floor: a square root and a division a link, 8 lanes at a time, nothing else: %s ns/link\n"), floor);
     }
-    printf("seed 000's workload (jakobsen 40x40, 10 passes a step, one substep, the moving sphere, no wind):\n"
-           "  sequential %s, colored %s ns/link/pass (%s); %.0f and %.0f steps/s on 1 thread\n",
-           seq, col, times, res->seed_sequential.steps_per_second.median, res->seed_colored.steps_per_second.median);
+    say(_("seed 000's workload (jakobsen 40x40, 10 passes a step, one substep, the moving sphere, no wind):\n"
+          "  sequential %s, colored %s ns/link/pass (%s); %.0f and %.0f steps/s on 1 thread\n"),
+        seq, col, times, res->seed_sequential.steps_per_second.median, res->seed_colored.steps_per_second.median);
     format_figure(seq, sizeof seq, &res->seed_plain);
-    printf("  sequential, the plain loop (the same bits): %s ns/link/pass\n", seq);
+    say(_("  sequential, the plain loop (the same bits): %s ns/link/pass\n"), seq);
     if (res->node_ok) {
         Stat node = {res->node.median, res->node.min, res->node.max};
         format_stat(seq, sizeof seq, node, 2);
-        printf("  in JavaScript, in node (source document 000's design, bench_node.c): %s ns/link/pass, %d links;\n"
-               "  clothsim run (sequential) is %.1f times as fast\n",
-               seq, res->node.links, res->node.median / res->seed_sequential.ns.median);
+        say(_("  in JavaScript, in node (source document 000's design, bench_node.c): %s ns/link/pass, %d links;\n"
+              "  clothsim run (sequential) is %.1f times as fast\n"),
+            seq, res->node.links, res->node.median / res->seed_sequential.ns.median);
     } else {
-        printf("  in JavaScript, in node: not measured: %s\n", res->node.why);
+        say(_("  in JavaScript, in node: not measured: %s\n"), res->node.why);
     }
     if (res->course_ok)
-        printf("check --run over the course (%d lessons): %.1f s of processor time, %.1f s of wall time%s%s\n",
-               res->course.lessons, res->course.cpu_seconds, res->course.wall_seconds,
-               res->course.passed ? "" : "; ", res->course.why);
+        say(_("check --run over the course (%d lessons): %.1f s of processor time, %.1f s of wall time%s%s\n"),
+            res->course.lessons, res->course.cpu_seconds, res->course.wall_seconds, res->course.passed ? "" : "; ",
+            res->course.why);
     else
-        printf("check --run over the course: not measured: %s\n", res->course.why);
-    char bytes[64] = "n/a";
+        say(_("check --run over the course: not measured: %s\n"), res->course.why);
+    char bytes[64];
+    snprintf(bytes, sizeof bytes, "%s", _("n/a"));
     if (res->bytes_ok)
         format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
-    printf("bytes written per frame by the front end for the default scene at %d x %d: %s%s\n  (%s)\n", res->bytes.cols,
-           res->bytes.rows, bytes, res->bytes_ok ? " bytes" : "", res->bytes.how);
+    say(_("bytes written per frame by the front end for the default scene at %d x %d: %s%s\n  (%s)\n"),
+        res->bytes.cols, res->bytes.rows, bytes, res->bytes_ok ? _(" bytes") : "", res->bytes.note);
     if (res->bytes_ok) {
         Stat ms = {1e3 * res->sandbox_cpu.median, 1e3 * res->sandbox_cpu.min, 1e3 * res->sandbox_cpu.max};
         char cpu[64];
         format_stat(cpu, sizeof cpu, ms, 3);
-        printf("processor time a frame of those (physics, drawing, ncurses, the terminal's pipe): %s ms\n", cpu);
+        say(_("processor time a frame of those (physics, drawing, ncurses, the terminal's pipe): %s ms\n"), cpu);
     }
     if (res->bytes_implicit_ok) {
         Stat ms = {1e3 * res->sandbox_cpu_implicit.median, 1e3 * res->sandbox_cpu_implicit.min,
                    1e3 * res->sandbox_cpu_implicit.max};
         char cpu[64];
         format_stat(cpu, sizeof cpu, ms, 3);
-        printf("  the same under integrator=implicit (key 7): %s ms a frame\n", cpu);
+        say(_("  the same under integrator=implicit (key 7): %s ms a frame\n"), cpu);
     } else {
-        printf("  the same under integrator=implicit: not measured: %s\n", res->bytes_implicit.how);
+        say(_("  the same under integrator=implicit: not measured: %s\n"), res->bytes_implicit.note);
     }
-    printf("\na step of the curtain (wind, gusts, moving sphere; 5 substeps, %d passes where there are passes; "
-           "sequential order, 1 thread), ms a step:\n",
-           BENCH_ITERATIONS);
-    printf("%-11s  %-24s  %-24s\n", "integrator", "40x40", "200x200");
+    say(_("\na step of the curtain (wind, gusts, moving sphere; 5 substeps, %d passes where there are passes; "
+          "sequential order, 1 thread), ms a step:\n"),
+        BENCH_ITERATIONS);
+    const char *h_integrator = _("integrator");
+    int w_integrator = column_width(11, h_integrator);
+    put_cell(h_integrator, w_integrator, false), printf("  "), put_cell("40x40", 24, false), printf("  ");
+    put_cell("200x200", 24, false), printf("\n");
     for (int i = 0; i < INTEGRATOR_COUNT; i++) {
         char cell[2][64];
         for (int z = 0; z < 2; z++) {
             const SolverFigure *f = &res->step_cost[i][z];
             if (!f->ok) {
-                snprintf(cell[z], sizeof cell[z], "n/a");
+                snprintf(cell[z], sizeof cell[z], "%s", _("n/a"));
                 continue;
             }
             /* ms a step from steps a second: the slowest repetition is the largest */
@@ -1005,19 +1121,27 @@ static void print_table(const Results *res, const Config *cfg)
             if (f->exploded)
                 strncat(cell[z], " x", sizeof cell[z] - strlen(cell[z]) - 1);
         }
-        printf("%-11s  %-24s  %-24s\n", integrator_names[i], cell[0], cell[1]);
+        put_cell(integrator_names[i], w_integrator, false), printf("  "), put_cell(cell[0], 24, false), printf("  ");
+        put_cell(cell[1], 24, false), printf("\n");
     }
-    printf("(x: exploded during the run, so its later steps cost less; implicit: %d and %d conjugate-gradient "
-           "iterations a substep at the start)\n",
-           res->step_cg[INTEGRATOR_IMPLICIT][0], res->step_cg[INTEGRATOR_IMPLICIT][1]);
-    printf("peak memory: %ld KiB (resident, the whole run)\n\n", res->peak_kib);
+    say(_("(x: exploded during the run, so its later steps cost less; implicit: %d and %d conjugate-gradient "
+          "iterations a substep at the start)\n"),
+        res->step_cg[INTEGRATOR_IMPLICIT][0], res->step_cg[INTEGRATOR_IMPLICIT][1]);
+    say(_("peak memory: %ld KiB (resident, the whole run)\n\n"), res->peak_kib);
 
     Target t[MAX_TARGETS];
-    int n = targets(res, cfg, t);
-    printf("targets (issue 6; a ratio is the median of its round-by-round ratios):\n");
+    int n = targets(res, cfg, t, true);
+    /* TRANSLATORS: a target's verdict at the start of its line: met, or missed (in capitals, to stand out) */
+    const char *met = _("met"), *miss = _("MISS");
+    int w_verdict = column_width(column_width(4, met), miss), w_what = 60;
     for (int k = 0; k < n; k++)
-        printf("  %-4s %-60s %8.2f %s (target %s %.2f)\n", target_met(&t[k]) ? "met" : "MISS", t[k].what, t[k].value,
-               t[k].unit, t[k].at_most ? "<=" : ">=", t[k].limit);
+        w_what = column_width(w_what, t[k].what);
+    say("%s", _("targets (issue 6; a ratio is the median of its round-by-round ratios):\n"));
+    for (int k = 0; k < n; k++) {
+        printf("  "), put_cell(target_met(&t[k]) ? met : miss, w_verdict, false), printf(" ");
+        put_cell(t[k].what, w_what, false);
+        say(_(" %8.2f %s (target %s %.2f)\n"), t[k].value, t[k].unit, t[k].at_most ? "<=" : ">=", t[k].limit);
+    }
 }
 
 static void json_stat(const char *name, Stat s, const char *tail)
@@ -1161,7 +1285,7 @@ static void print_json(const Results *res, const Config *cfg)
         printf("null,\n");
     printf(" \"peak_kib\": %ld,\n \"targets\": [\n", res->peak_kib);
     Target t[MAX_TARGETS];
-    int n = targets(res, cfg, t);
+    int n = targets(res, cfg, t, false);
     for (int k = 0; k < n; k++)
         printf("  {\"what\": \"%s\", \"value\": %.6g, \"limit\": %.6g, \"at_most\": %s, \"unit\": \"%s\", \"met\": %s}%s\n",
                t[k].what, t[k].value, t[k].limit, t[k].at_most ? "true" : "false", t[k].unit,
@@ -1205,22 +1329,23 @@ int bench_main(int argc, char **argv)
     res->threads = relax_fast_usable_cores();
     res->kernels = relax_fast_cpu_kernels();
     run_solver(res, &cfg);
-    fprintf(stderr, "clothsim bench: one thread on each core\n");
+    fprintf(stderr, "%s", _("clothsim bench: one thread on each core\n"));
     run_cores(res, &cfg);
     run_render(res, &cfg);
     run_bytes(res, &cfg);
     run_step_costs(res, &cfg);
     if (cfg.quick) {
-        snprintf(res->course.why, sizeof res->course.why, "left out of --quick (it takes some seconds)");
+        snprintf(res->course.why, sizeof res->course.why, "%s", _("left out of --quick (it takes some seconds)"));
     } else {
-        fprintf(stderr, "clothsim bench: check --run over the course\n");
+        fprintf(stderr, "%s", _("clothsim bench: check --run over the course\n"));
         char self[4096];
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
         if (n > 0 && (size_t)n < sizeof self - 1) {
             self[n] = '\0';
             res->course_ok = bench_course_check(self, &res->course);
         } else {
-            snprintf(res->course.why, sizeof res->course.why, "cannot find clothsim's own path (/proc/self/exe)");
+            snprintf(res->course.why, sizeof res->course.why, "%s",
+                     _("cannot find clothsim's own path (/proc/self/exe)"));
         }
     }
     struct rusage usage;

@@ -25,7 +25,8 @@ typedef struct FrameBytes {
     double first_frame;               /* out: bytes of the first frame */
     double cpu_per_frame[BENCH_MAX_REPS]; /* out: the process's processor time a frame (s), each run: physics,
                                              drawing, ncurses and the terminal's pipe */
-    char how[320];                    /* out: how it was measured, or why it could not be */
+    char how[320];                    /* out: how it was measured, or why it could not be (English: the JSON's) */
+    char note[640];                   /* out: the same in the user's language (the report's) */
 } FrameBytes;
 
 /* Measures fb; returns false (with the reason in fb->how) if it could not.

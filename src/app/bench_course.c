@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "lesson_menu.h"
 
 bool bench_course_check(const char *program, BenchCourseFigure *out)
@@ -31,8 +32,8 @@ bool bench_course_check(const char *program, BenchCourseFigure *out)
     const char **argv = calloc((size_t)count + 4, sizeof *argv);
     if (count == 0 || !argv) {
         snprintf(out->why, sizeof out->why, "%s",
-                 count == 0 ? "no lessons found (./lessons, the installed course or $CLOTHSIM_LESSONS)"
-                            : "could not start clothsim check");
+                 count == 0 ? _("no lessons found (./lessons, the installed course or $CLOTHSIM_LESSONS)")
+                            : _("could not start clothsim check"));
         free(argv);
         lesson_catalogue_free(&catalogue);
         return false;
@@ -60,7 +61,7 @@ bool bench_course_check(const char *program, BenchCourseFigure *out)
     free(argv);
     lesson_catalogue_free(&catalogue);
     if (pid < 0) {
-        snprintf(out->why, sizeof out->why, "could not start clothsim check: %s", strerror(errno));
+        snprintf(out->why, sizeof out->why, _("could not start clothsim check: %s"), strerror(errno));
         return false;
     }
     struct timeval start, end;
@@ -69,7 +70,7 @@ bool bench_course_check(const char *program, BenchCourseFigure *out)
     struct rusage usage;
     while (wait4(pid, &status, 0, &usage) < 0)
         if (errno != EINTR) {
-            snprintf(out->why, sizeof out->why, "lost clothsim check: %s", strerror(errno));
+            snprintf(out->why, sizeof out->why, _("lost clothsim check: %s"), strerror(errno));
             return false;
         }
     gettimeofday(&end, NULL);
@@ -79,7 +80,8 @@ bool bench_course_check(const char *program, BenchCourseFigure *out)
     out->wall_seconds = (double)(end.tv_sec - start.tv_sec) + 1e-6 * (double)(end.tv_usec - start.tv_usec);
     out->passed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!out->passed)
-        snprintf(out->why, sizeof out->why, "clothsim check --run failed (exit status %d): run it to see which claim",
+        snprintf(out->why, sizeof out->why,
+                 _("clothsim check --run failed (exit status %d): run it to see which claim"),
                  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
     return true;
 }

@@ -9,7 +9,7 @@ typedef struct BenchCourseFigure {
     int lessons;
     double cpu_seconds, wall_seconds;
     bool passed;   /* every claim held */
-    char why[160]; /* no figure, or the check failed: why, in one line */
+    char why[320]; /* no figure, or the check failed: why, in one line, in the user's language */
 } BenchCourseFigure;
 
 /* Runs `program check --run` (program: clothsim's path) over every lesson

@@ -29,6 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "i18n.h"
+
 static const char SCRIPT[] =
     "'use strict';\n"
     "const COLS = 40, ROWS = 40, PASSES = 10, DT = 1 / 60, SPACING = 2 / 39;\n"
@@ -118,10 +120,10 @@ static const char SCRIPT[] =
 bool bench_node_seed(int reps, double rep_seconds, BenchNodeFigure *out)
 {
     memset(out, 0, sizeof *out);
-    snprintf(out->why, sizeof out->why, "node is not on the PATH (Debian: apt-get install nodejs)");
+    snprintf(out->why, sizeof out->why, _("node is not on the PATH (Debian: apt-get install nodejs)"));
     int pipe_fd[2];
     if (pipe(pipe_fd) != 0) {
-        snprintf(out->why, sizeof out->why, "no pipe to node: %s", strerror(errno));
+        snprintf(out->why, sizeof out->why, _("no pipe to node: %s"), strerror(errno));
         return false;
     }
     fflush(stdout);
@@ -129,7 +131,7 @@ bool bench_node_seed(int reps, double rep_seconds, BenchNodeFigure *out)
     pid_t pid = fork();
     if (pid < 0) {
         close(pipe_fd[0]), close(pipe_fd[1]);
-        snprintf(out->why, sizeof out->why, "could not start node: %s", strerror(errno));
+        snprintf(out->why, sizeof out->why, _("could not start node: %s"), strerror(errno));
         return false;
     }
     if (pid == 0) {
@@ -158,7 +160,7 @@ bool bench_node_seed(int reps, double rep_seconds, BenchNodeFigure *out)
     int links = 0;
     if (!read || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
         sscanf(line, "%lf %lf %lf %d", &out->median, &out->min, &out->max, &links) != 4 || links <= 0) {
-        snprintf(out->why, sizeof out->why, "node ran but gave no figure (exit status %d)",
+        snprintf(out->why, sizeof out->why, _("node ran but gave no figure (exit status %d)"),
                  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
         return false;
     }

@@ -8,7 +8,7 @@
 typedef struct BenchNodeFigure {
     double median, min, max; /* ns a link a pass over the repetitions */
     int links;
-    char why[160]; /* when there is no figure: why, in one line */
+    char why[320]; /* when there is no figure: why, in one line, in the user's language */
 } BenchNodeFigure;
 
 /* Runs the script in node for `reps` repetitions of about rep_seconds
