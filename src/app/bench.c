@@ -912,6 +912,39 @@ static void format_ratio(char *out, size_t size, double ratio)
     i18n_decimals(out, size);
 }
 
+/* A figure whose median came out further above its fastest repetition
+ * than this (the median over the fastest, less 1) says that something else
+ * was using the machine. The median, not the slowest: one slow repetition
+ * happens in a quiet run too. On the shared 2-core Xeon of README's Speed
+ * section a quiet full run kept every figure within 11 %, and runs beside
+ * a busy neighbour had figures 24 to 69 % above. */
+#define NOISY_SPREAD 0.15
+
+static double spread(Stat s) { return s.min > 0.0 ? s.median / s.min - 1.0 : 0.0; }
+
+/* The widest spread among the figures the targets read. */
+static double widest_spread(const Results *res)
+{
+    double widest = 0.0;
+    const SolverFigure *figures[] = {&res->seed_sequential, &res->seed_colored};
+    for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
+        if (figures[k]->ok && spread(figures[k]->ns) > widest)
+            widest = spread(figures[k]->ns);
+    for (int i = 0; i < BENCH_INTEGRATORS; i++)
+        for (int z = 0; z < BENCH_SIZES; z++)
+            for (int t = 1; t <= res->threads; t++) {
+                const SolverFigure *row[] = {&res->rows[i][z].colored[t], &res->rows[i][z].fast[t]};
+                for (int k = 0; k < 2; k++)
+                    if (row[k]->ok && spread(row[k]->ns) > widest)
+                        widest = spread(row[k]->ns);
+            }
+    if (res->bytes_ok && spread(res->sandbox_cpu) > widest)
+        widest = spread(res->sandbox_cpu);
+    if (res->bytes_implicit_ok && spread(res->sandbox_cpu_implicit) > widest)
+        widest = spread(res->sandbox_cpu_implicit);
+    return widest;
+}
+
 static void print_table(const Results *res, const Config *cfg)
 {
     static const char *const kernels[] = {N_("none (the scalar fallback)"), N_("AVX2 (8 links at a time)"),
@@ -1142,6 +1175,11 @@ static void print_table(const Results *res, const Config *cfg)
         put_cell(t[k].what, w_what, false);
         say(_(" %8.2f %s (target %s %.2f)\n"), t[k].value, t[k].unit, t[k].at_most ? "<=" : ">=", t[k].limit);
     }
+    double widest = widest_spread(res);
+    if (widest > NOISY_SPREAD)
+        say(_("(the median of one of these figures came out %.0f %% above its fastest repetition: something "
+              "else was using this machine, so the figures may read high; run again when it is quiet)\n"),
+            100.0 * widest);
 }
 
 static void json_stat(const char *name, Stat s, const char *tail)
