@@ -288,14 +288,17 @@ static double apply(const Implicit *im, double *const u[3], double *const out[3]
  * along + h c) n and beta = h^2 across of B (0 where no link takes part:
  * k and c are 0 there); into t the opposite of h f_a + h^2 J (v_b - v_a),
  * the link's part of b at i, f_a the spring's and dashpot's force on its
- * first particle; into g what B adds to its ends' diagonal, m_k^2 + beta. */
+ * first particle; into g what B adds to its ends' diagonal, m_k^2 + beta.
+ * The first particle's parts go straight into r (less t) and a, the
+ * diagonal (plus g); build_links adds the second's. */
 VECTOR_LOOP static void tile_build(int o, int span, double h, const float *restrict x, const float *restrict y,
                               const float *restrict z, const float *restrict vx, const float *restrict vy,
                               const float *restrict vz, const double *restrict rest, const double *restrict k,
                               const double *restrict dashpot, double *restrict mx, double *restrict my,
                               double *restrict mz, double *restrict beta, double *restrict tx,
                               double *restrict ty, double *restrict tz, double *restrict gx, double *restrict gy,
-                              double *restrict gz)
+                              double *restrict gz, double *restrict rx, double *restrict ry, double *restrict rz,
+                              double *restrict ax, double *restrict ay, double *restrict az)
 {
     const double h2 = h * h;
     for (int i = 0; i < span; i++) {
@@ -314,15 +317,9 @@ VECTOR_LOOP static void tile_build(int o, int span, double h, const float *restr
         gx[i] = mx[i] * mx[i] + beta[i];
         gy[i] = my[i] * my[i] + beta[i];
         gz[i] = mz[i] * mz[i] + beta[i];
+        rx[i] -= tx[i], ry[i] -= ty[i], rz[i] -= tz[i]; /* r[i] += J dv; r[i + o] -= it in build_links */
+        ax[i] += gx[i], ay[i] += gy[i], az[i] += gz[i];
     }
-}
-
-/* out[i] -= t[i] (pointers from the tile's first) and then, by
- * tile_push, out[i + o] += t[i]. */
-static inline void tile_pull(double *restrict out, const double *restrict t, int span)
-{
-    for (int i = 0; i < span; i++)
-        out[i] -= t[i];
 }
 
 /* Every link's part of b (into r) and of A's diagonal (into diagonal),
@@ -339,11 +336,10 @@ VECTOR_LOOP static void build_links(Implicit *im, const Cloth *c, double h, doub
                 continue;
             tile_build(at, span, h, c->x + s, c->y + s, c->z + s, c->vx + s, c->vy + s, c->vz + s, f->rest + s,
                        f->k + s, f->dashpot + s, f->mx + s, f->my + s, f->mz + s, f->beta + s, tx, ty, tz, gx, gy,
-                       gz);
+                       gz, im->r[0] + s, im->r[1] + s, im->r[2] + s, diagonal[0] + s, diagonal[1] + s,
+                       diagonal[2] + s);
             for (int k = 0; k < 3; k++) {
-                tile_pull(im->r[k] + s, t[k], span); /* r[i] += J dv, r[i + o] -= it */
                 tile_push(im->r[k] + s + at, t[k], span);
-                tile_push(diagonal[k] + s, g[k], span);
                 tile_push(diagonal[k] + s + at, g[k], span);
             }
         }
