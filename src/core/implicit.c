@@ -292,13 +292,13 @@ static double apply(const Implicit *im, double *const u[3], double *const out[3]
  * The first particle's parts go straight into r (less t) and a, the
  * diagonal (plus g); build_links adds the second's. */
 VECTOR_LOOP static void tile_build(int o, int span, double h, const float *restrict x, const float *restrict y,
-                              const float *restrict z, const float *restrict vx, const float *restrict vy,
-                              const float *restrict vz, const double *restrict rest, const double *restrict k,
-                              const double *restrict dashpot, double *restrict mx, double *restrict my,
-                              double *restrict mz, double *restrict beta, double *restrict tx,
-                              double *restrict ty, double *restrict tz, double *restrict gx, double *restrict gy,
-                              double *restrict gz, double *restrict rx, double *restrict ry, double *restrict rz,
-                              double *restrict ax, double *restrict ay, double *restrict az)
+                                  const float *restrict z, const float *restrict vx, const float *restrict vy,
+                                  const float *restrict vz, const double *restrict rest, const double *restrict k,
+                                  const double *restrict dashpot, double *restrict mx, double *restrict my,
+                                  double *restrict mz, double *restrict beta, double *restrict tx, double *restrict ty,
+                                  double *restrict tz, double *restrict gx, double *restrict gy, double *restrict gz,
+                                  double *restrict rx, double *restrict ry, double *restrict rz, double *restrict ax,
+                                  double *restrict ay, double *restrict az)
 {
     const double h2 = h * h;
     for (int i = 0; i < span; i++) {
