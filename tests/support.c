@@ -83,6 +83,17 @@ double support_max_strain(const Solver *solver)
     return worst;
 }
 
+int support_grab_and_pull(Solver *s)
+{
+    int i = cloth_index(s->cloth, 15, 12);
+    solver_grab(s, i);
+    float x = s->cloth->x[i];
+    solver_grab_move(s, x + 0.02f, s->cloth->y[i], s->cloth->z[i]);
+    solver_step(s);
+    cr_expect_float_eq(s->cloth->x[i], x + 0.02f, 1e-6, "the grabbed particle follows the hand");
+    return i;
+}
+
 bool support_same_particles(const Solver *first, const Solver *second)
 {
     const Cloth *a = first->cloth, *b = second->cloth;

@@ -28,6 +28,10 @@ void support_run_seconds(Solver *solver, double seconds);
  * not, at the same step. */
 bool support_same_particles(const Solver *first, const Solver *second);
 
+/* Grabs the particle at (15, 12), moves the hand 2 cm along x and takes a
+ * step; fails the test unless the particle followed. Returns its index. */
+int support_grab_and_pull(Solver *solver);
+
 /* Largest structural strain, and the mean x of all particles. */
 double support_max_strain(const Solver *solver);
 double support_mean_x(const Solver *solver);

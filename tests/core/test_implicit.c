@@ -458,12 +458,7 @@ Test(implicit, a_grabbed_particle_is_thrown_and_the_links_keep_the_momentum)
     const char *settings[] = {CALM, "integrator=implicit", "gravity=0", "pin=none", "damping=0", "cg_tolerance=1e-8",
                               NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
-    int i = cloth_index(s->cloth, 15, 12);
-    solver_grab(s, i);
-    float x = s->cloth->x[i];
-    solver_grab_move(s, x + 0.02f, s->cloth->y[i], s->cloth->z[i]);
-    solver_step(s);
-    cr_expect_float_eq(s->cloth->x[i], x + 0.02f, 1e-6, "the grabbed particle follows the hand");
+    support_grab_and_pull(s);
     solver_release(s);
     double thrown = 0.0;
     for (int k = 0; k < s->cloth->count; k++)

@@ -771,12 +771,7 @@ Test(solver, a_released_particle_keeps_the_velocity_of_its_last_move)
 {
     const char *settings[] = {CALM, "gravity=0", "pin=none", "damping=0", NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
-    int i = cloth_index(s->cloth, 15, 12);
-    solver_grab(s, i);
-    float x = s->cloth->x[i];
-    solver_grab_move(s, x + 0.02f, s->cloth->y[i], s->cloth->z[i]);
-    solver_step(s);
-    cr_expect_float_eq(s->cloth->x[i], x + 0.02f, 1e-6, "the grabbed particle follows the hand");
+    int i = support_grab_and_pull(s);
     double held = momentum_x(s);
     solver_release(s);
     cr_expect_float_eq(s->cloth->vx[i], 0.02f / s->params.dt, 1e-3, "thrown at %.3f m/s", s->cloth->vx[i]);
