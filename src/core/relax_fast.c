@@ -193,10 +193,15 @@ bool relax_fast_cpu_has_wide(void) { return false; }
  * whole number of vectors, about 40 for a 200 x 200 cloth. */
 #define STAGE_CHUNK 1024
 
+/* What a stage job's items are: particles, rows of particles (or of
+ * cells), or something else (the colored order's bands). */
+typedef enum { ITEMS_PARTICLES, ITEMS_ROWS, ITEMS_OTHER } Items;
+
 /* A thread's walk through the chunks of one part of a stage job. */
 typedef struct Chunks {
     int part, total, size; /* counter next_chunk[part]; total items, size a chunk */
     int taken;             /* by this thread so far */
+    Items items;
 } Chunks;
 
 /* Thread t's next chunk [from, to); false when all are taken. With two
@@ -207,6 +212,21 @@ typedef struct Chunks {
 static bool next_chunk(RelaxFast *f, int t, Chunks *ch, int *from, int *to)
 {
     int chunks = (ch->total + ch->size - 1) / ch->size;
+    if (f->rows_owned && ch->items != ITEMS_OTHER && f->job.threads > 1) {
+        /* after the sequential order's passes: the chunks that start in
+         * this thread's bands (relax_rows_owner), so that each thread
+         * keeps the rows it had in its core's cache, as the passes do */
+        const int cols = f->job.cloth->cols;
+        for (int k; (k = ch->taken++) < chunks;) {
+            int row = ch->items == ITEMS_ROWS ? k * ch->size : k * ch->size / cols;
+            if (relax_rows_owner(f->rows, row, f->job.threads) != t)
+                continue;
+            *from = k * ch->size;
+            *to = *from + ch->size < ch->total ? *from + ch->size : ch->total;
+            return true;
+        }
+        return false;
+    }
     int k = atomic_fetch_add(&f->next_chunk[ch->part], 1);
     if (k >= chunks)
         return false;
@@ -385,7 +405,8 @@ static void run_forces(RelaxFast *f, int t)
     const Job *job = &f->job;
     Solver *s = job->solver;
     int rows = s->cloth->rows, per = rows_a_chunk(s->cloth), from, to;
-    Chunks field = {0, s->cloth->count, STAGE_CHUNK, 0}, cells = {1, rows - 1, per, 0}, sums = {2, rows, per, 0};
+    Chunks field = {0, s->cloth->count, STAGE_CHUNK, 0, ITEMS_PARTICLES};
+    Chunks cells = {1, rows - 1, per, 0, ITEMS_ROWS}, sums = {2, rows, per, 0, ITEMS_ROWS};
     while (next_chunk(f, t, &field, &from, &to))
         relax_kernels_avx2_forces(s, job, from, to);
     if (!job->windy)
@@ -410,7 +431,7 @@ static void run_blew_up(RelaxFast *f, int t)
     bool bad = false;
     for (int k = 0; k < 3; k++)
         job->least[t][k] = INFINITY, job->most[t][k] = -INFINITY;
-    Chunks particles = {0, c->count, STAGE_CHUNK, 0};
+    Chunks particles = {0, c->count, STAGE_CHUNK, 0, ITEMS_PARTICLES};
     while (next_chunk(f, t, &particles, &from, &to)) {
         if (job->finish) { /* the end of the substep, for these particles */
             if (job->sphere)
@@ -429,7 +450,8 @@ static void run_blew_up(RelaxFast *f, int t)
     if (job->finish)
         relax_pool_barrier(&f->pool); /* a band's links reach rows another thread may have had */
     for (int phase = 0; phase < 2 && !bad; phase++)
-        for (Chunks bands = {1 + phase, f->phase_bands[phase], 1, 0}; !bad && next_chunk(f, t, &bands, &from, &to);) {
+        for (Chunks bands = {1 + phase, f->phase_bands[phase], 1, 0, ITEMS_OTHER};
+             !bad && next_chunk(f, t, &bands, &from, &to);) {
             const Unit *first = f->units + f->phase_unit_start[phase] + from * RELAX_FAST_COLOURS;
             bad = relax_kernels_avx2_overstretched(f, c, first, first + RELAX_FAST_COLOURS, job->stretch);
         }
@@ -498,7 +520,7 @@ static void run_stage(RelaxFast *f, int t)
     const Job *job = &f->job;
     Cloth *c = job->cloth;
     int from, to;
-    Chunks particles = {0, c->count, STAGE_CHUNK, 0};
+    Chunks particles = {0, c->count, STAGE_CHUNK, 0, ITEMS_PARTICLES};
     switch (job->kind) {
     case JOB_RANGE:
         while (next_chunk(f, t, &particles, &from, &to))
@@ -528,8 +550,7 @@ static void run_job(RelaxFast *f, int t)
     if (f->job.kind == JOB_PASS)
         run_pass(f, t);
     else if (f->job.kind == JOB_SEQUENTIAL && f->job.rows)
-        relax_rows_run(f->rows, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.threads, &f->pool,
-                       f->job.serial);
+        relax_rows_run(f->rows, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.threads, f->job.serial);
     else if (f->job.kind == JOB_SEQUENTIAL)
         relax_schedule_run(f->job.schedule, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.serial);
     else
@@ -734,6 +755,7 @@ static void pass_job(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
 void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], const float alpha[LINK_FAMILY_COUNT])
 {
     pass_job(f, s, k, alpha, 1);
+    f->rows_owned = false;
     run_on_threads(f);
     /* contact as stage_collide(s, false, false): collider, edges, floor */
     Cloth *c = s->cloth;
@@ -756,6 +778,7 @@ bool relax_fast_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT]
     if (passes < 1 || !contact_fits_job(s, &collider))
         return false; /* their contact runs on this thread between passes */
     pass_job(f, s, k, alpha, passes);
+    f->rows_owned = false;
     run_on_threads(f);
     return true;
 }
@@ -788,4 +811,5 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
     job->constants.kernels = f->wide ? RELAX_FAST_AVX512 : f->simd ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
     job->serial = ++f->sequential_serial;
     run_on_threads(f);
+    f->rows_owned = job->rows && job->threads > 1;
 }

@@ -190,6 +190,9 @@ struct RelaxFast {
     /* and its family-by-family kernels where the processor has AVX-512
      * (NULL elsewhere): the passes that keep no remainders */
     RelaxRows *rows;
+    /* whether the last pass went through `rows` on several threads: the
+     * stages then give each thread the rows of its bands (next_chunk) */
+    bool rows_owned;
 
     /* the threads: the caller is thread 0 */
     RelaxPool pool;

@@ -33,7 +33,6 @@
 #include <stdbool.h>
 
 #include "cloth.h"
-#include "relax_pool.h"
 #include "relax_schedule.h"
 
 typedef struct RelaxRows RelaxRows;
@@ -51,11 +50,16 @@ void relax_rows_destroy(RelaxRows *rows);
  * torn if the links tore since the last call. */
 void relax_rows_refresh(RelaxRows *rows, const Cloth *cloth);
 
+/* Which of `threads` threads has `row` of the cloth in relax_rows_run
+ * (its bands' rows: 32 to 48 of them, every other band on two threads). */
+int relax_rows_owner(const RelaxRows *rows, int row, int threads);
+
 /* Thread t's share of one pass on `threads` threads (each must run it,
- * with the same serial, a number that grows by one a pass; the pool's
- * barrier separates the families). For the passes relax_schedule_run
- * would do with pass->kept and pass->jacobi false. */
+ * with the same serial, a number that grows by one a pass; the threads
+ * wait for each other where their rows meet, nowhere else). For the
+ * passes relax_schedule_run would do with pass->kept and pass->jacobi
+ * false. */
 void relax_rows_run(RelaxRows *rows, Cloth *cloth, float *lambda, const RelaxPassConstants *pass, int t, int threads,
-                    RelaxPool *pool, unsigned serial);
+                    unsigned serial);
 
 #endif

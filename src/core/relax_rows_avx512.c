@@ -86,9 +86,21 @@
  * that row from the cloth, a block ahead, once the strip above has
  * written it back.
  *
- * The threads take the groups (and the vertical families' chunks of
- * columns) from a counter as they come, so a thread on a busier core takes
- * fewer; the bits do not depend on who took what.
+ * The threads
+ * -----------
+ * The strips go in bands of up to S_GROUP (a shear group), and band g is
+ * thread g mod threads' in every family, the stages between the passes
+ * included (relax_rows_owner): what a thread moves stays in its core's
+ * caches from one family to the next. Taking the groups from a counter as
+ * they came (and the vertical families by chunks of columns) was fairer
+ * to a slower core, but moved half the cloth between the cores at every
+ * family: on the 2-core Xeon, two threads made 1.1 times one thread's
+ * speed; by bands, 1.4 to 1.5 (clothsim run, 200 x 200, the whole step).
+ * There is no barrier between the families: a band starts a family once
+ * the bands beside it have finished the family before (wait_for_bands).
+ * In a vertical family a band follows the band above it a chunk of
+ * columns behind; a shear group follows the one above as before. The
+ * bits do not depend on the number of threads.
  *
  * The arithmetic is solve(): solver_link_correction and the moves of
  * solver_relax_link, operation for operation (no fused multiply-add, IEEE
@@ -149,18 +161,11 @@
 /* Floats of one thread's buffers: the larger of a horizontal and a shear group. */
 #define SCRATCH_FLOATS (S_GROUP * 4 * S_COORD > H_GROUP * 4 * H_COORD ? S_GROUP * 4 * S_COORD : H_GROUP * 4 * H_COORD)
 
-/* Column blocks of 16 a thread takes at a time in a vertical family (at
- * most; fewer where that leaves a thread without any): its rows go down
- * them side by side, chains of links for the processor to overlap. */
-#define V_CHUNK 8
-
-/* The families' phases, each with its counter of the units (groups of
- * strips, chunks of columns) the threads have taken in this pass. */
-enum { PHASE_ACROSS, PHASE_DOWN, PHASE_SHEAR, PHASE_BEND_ACROSS, PHASE_BEND_DOWN, PHASES };
-
-typedef struct Taken {
-    _Alignas(64) atomic_int next;
-} Taken;
+/* Column blocks of 16 in a chunk of a band of a vertical family on
+ * several threads: its rows go down them side by side, chains of links
+ * for the processor to overlap; the thread of the band below waits a
+ * chunk behind. */
+#define V_CHUNK 7
 
 typedef struct StripDone {
     _Alignas(64) atomic_uint done; /* serial * (blocks + 1) + blocks written back, this pass */
@@ -181,8 +186,9 @@ struct RelaxRows {
     float *s_rest;
     uint16_t *s_live;
     float *scratch;  /* SCRATCH_FLOATS a thread */
-    StripDone *done; /* per shear strip */
-    Taken *taken;    /* PHASES: reset before each pass (relax_rows_refresh) */
+    StripDone *done;      /* per shear strip: blocks written back */
+    StripDone *down_done; /* per band: chunks of a vertical family done */
+    StripDone *band_done; /* per band: families done (FAMILIES a pass) */
     unsigned torn_generation;
     bool fresh;
 };
@@ -235,15 +241,16 @@ RelaxRows *relax_rows_create(const Cloth *c, int threads)
     ok &= (r->scratch = aligned_floats((size_t)threads * SCRATCH_FLOATS)) != NULL;
     size_t done_bytes = (size_t)(r->s_strips > 0 ? r->s_strips : 1) * sizeof *r->done;
     ok &= (r->done = aligned_alloc(64, done_bytes)) != NULL;
-    ok &= (r->taken = aligned_alloc(64, PHASES * sizeof *r->taken)) != NULL;
+    ok &= (r->down_done = aligned_alloc(64, (size_t)r->strips * sizeof *r->down_done)) != NULL;
+    ok &= (r->band_done = aligned_alloc(64, (size_t)r->strips * sizeof *r->band_done)) != NULL;
     if (!ok) {
         relax_rows_destroy(r);
         return NULL;
     }
     for (int s = 0; s < (r->s_strips > 0 ? r->s_strips : 1); s++)
         atomic_init(&r->done[s].done, 0u);
-    for (int phase = 0; phase < PHASES; phase++)
-        atomic_init(&r->taken[phase].next, 0);
+    for (int g = 0; g < r->strips; g++)
+        atomic_init(&r->down_done[g].done, 0u), atomic_init(&r->band_done[g].done, 0u);
     return r;
 }
 
@@ -253,14 +260,12 @@ void relax_rows_destroy(RelaxRows *r)
         return;
     for (int f = 0; f < 2; f++)
         free(r->h_rest[f]), free(r->h_live[f]);
-    free(r->s_rest), free(r->s_live), free(r->scratch), free(r->done), free(r->taken);
+    free(r->s_rest), free(r->s_live), free(r->scratch), free(r->done), free(r->down_done), free(r->band_done);
     free(r);
 }
 
 void relax_rows_refresh(RelaxRows *r, const Cloth *c)
 {
-    for (int phase = 0; phase < PHASES; phase++)
-        atomic_store_explicit(&r->taken[phase].next, 0, memory_order_relaxed); /* the pool's start publishes it */
     if (r->fresh && r->torn_generation == c->torn_generation)
         return;
     /* horizontal: lane j of key k is the link from (16 s + j, k) */
@@ -303,6 +308,23 @@ void relax_rows_refresh(RelaxRows *r, const Cloth *c)
             }
     r->torn_generation = c->torn_generation;
     r->fresh = true;
+}
+
+/* The bands: the strips in runs of up to S_GROUP, as even as can be
+ * (13 strips: 2, 3, 2, 3, 3), band g the strips band_first(g) to
+ * band_first(g + 1) - 1. A band is a shear group; on several threads band
+ * g is thread g mod threads' in every family, so that the rows a thread
+ * moves stay in its core's caches from one family to the next. */
+static int band_count(int strips) { return (strips + S_GROUP - 1) / S_GROUP; }
+static int band_first(int strips, int g) { return (int)((long)g * strips / band_count(strips)); }
+
+int relax_rows_owner(const RelaxRows *r, int row, int threads)
+{
+    const int n = r->strips, bands = band_count(n), strip = row / 16;
+    int g = 0;
+    while (g + 1 < bands && band_first(n, g + 1) <= strip)
+        g++;
+    return g % threads;
 }
 
 #if ROWS_X86
@@ -437,17 +459,61 @@ ROWS_INLINE void strip_out(float *v, int cols, int r0, int n, int k0, int skew, 
     }
 }
 
+/* A thread waiting for another: spins, then yields its core at every look. */
+static inline void pause_a_little(int *spins)
+{
+    if (++*spins < WAIT_SPINS)
+        __builtin_ia32_pause();
+    else
+        sched_yield();
+}
+
+
+/* The families in the order the links are listed. */
+enum { FAMILY_ACROSS, FAMILY_DOWN, FAMILY_SHEAR, FAMILY_BEND_ACROSS, FAMILY_BEND_DOWN, FAMILIES };
+
+/* Where a family's band g starts on several threads: once the bands
+ * beside it (g - 1 to g + 1) have finished the family run before it
+ * (`before`; -1: none in this pass). Those are all the links of earlier
+ * families that share a particle with this band's (a link reaches two
+ * rows down at most, and a band has 16 rows or more, but the last), and
+ * they finished only after the bands beside them had finished the family
+ * before theirs, and so on back. (Band g - 1 has always finished by then:
+ * the vertical families and the shear end each band after the one above
+ * it, and a band has two strips or more. It is waited for all the same,
+ * at the cost of one look.) Every wait is for an earlier family, or in a
+ * family for the band above, and each thread takes its work in that
+ * order: the earliest unfinished work never waits, so nothing deadlocks. */
+static void wait_for_bands(RelaxRows *r, int g, int bands, unsigned serial, int before)
+{
+    if (before < 0)
+        return;
+    const unsigned wanted = serial * FAMILIES + (unsigned)before + 1u;
+    for (int h = g > 0 ? g - 1 : 0; h <= g + 1 && h < bands; h++) {
+        const atomic_uint *done = &r->band_done[h].done;
+        int spins = 0;
+        while ((int)(atomic_load_explicit(done, memory_order_acquire) - wanted) < 0)
+            pause_a_little(&spins);
+    }
+}
+
+static void band_finished(RelaxRows *r, int g, unsigned serial, int family)
+{
+    atomic_store_explicit(&r->band_done[g].done, serial * FAMILIES + (unsigned)family + 1u, memory_order_release);
+}
+
 /* ------------------------------------------------------------ vertical families */
 
-/* Links (r, c)-(r + gap, c), rows in order, thread t's columns. */
-ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int from,
-                                       int to)
+/* Links (r, c)-(r + gap, c) from rows row0 .. row1 - 1, in order, columns
+ * 16 from .. 16 to - 1. */
+ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int row0,
+                                       int row1, int from, int to)
 {
     const int cols = r->cols;
     const size_t base = (size_t)(gap == 1 ? cloth_link_below(c, 0, 0) : cloth_link_bend_below(c, 0, 0));
     float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;
     const float *restrict w = c->inv_mass, *restrict rest_length = c->rest_length;
-    for (int row = 0; row + gap < r->rows; row++)
+    for (int row = row0; row < row1 && row + gap < r->rows; row++)
         for (int b = from; b < to; b++) {
             const int c0 = 16 * b;
             const size_t pa = (size_t)row * (size_t)cols + (size_t)c0, pb = pa + (size_t)gap * (size_t)cols;
@@ -488,16 +554,40 @@ ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lamb
         }
 }
 
-/* The column blocks of a vertical family, V_CHUNK at a time, each to the
- * thread that takes it first (a thread slowed by other work takes fewer):
- * columns share no link of these families. */
-static void vertical_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int phase, int threads)
+/* A vertical family. One thread goes down the whole rows. Several go
+ * by bands (each thread its own, as in the other families, so that what
+ * it moves stays in its core's cache), a band's rows in chunks of
+ * columns: chunk u of a band follows chunk u of the band above (their
+ * links share the particles of the band's first rows), so the threads
+ * work down the cloth one chunk apart. */
+static void vertical_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int t, int threads,
+                            unsigned serial, int before)
 {
     const int blocks = (r->cols + 15) / 16;
+    if (threads == 1) {
+        vertical_chunk(r, c, lambda, f, gap, 0, r->rows, 0, blocks);
+        return;
+    }
+    const int n = r->strips, bands = band_count(n);
     int chunks = (blocks + V_CHUNK - 1) / V_CHUNK;
-    chunks = chunks >= threads ? chunks : threads < blocks ? threads : blocks;
-    for (int u; (u = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < chunks;)
-        vertical_chunk(r, c, lambda, f, gap, u * blocks / chunks, (u + 1) * blocks / chunks);
+    chunks = chunks < 2 && blocks >= 2 ? 2 : chunks; /* a pipeline, however short */
+    /* two families a pass: a count that grows through both */
+    const unsigned base = (2u * serial + (unsigned)(gap - 1)) * (unsigned)(chunks + 1);
+    for (int g = t; g < bands; g += threads) {
+        const int row0 = 16 * band_first(n, g), row1 = 16 * band_first(n, g + 1);
+        wait_for_bands(r, g, bands, serial, before);
+        for (int u = 0; u < chunks; u++) {
+            if (g > 0) {
+                const atomic_uint *done = &r->down_done[g - 1].done;
+                int spins = 0;
+                while ((int)(atomic_load_explicit(done, memory_order_acquire) - (base + (unsigned)u + 1u)) < 0)
+                    pause_a_little(&spins);
+            }
+            vertical_chunk(r, c, lambda, f, gap, row0, row1, u * blocks / chunks, (u + 1) * blocks / chunks);
+            atomic_store_explicit(&r->down_done[g].done, base + (unsigned)u + 1u, memory_order_release);
+        }
+        band_finished(r, g, serial, gap == 1 ? FAMILY_DOWN : FAMILY_BEND_DOWN);
+    }
 }
 
 /* ------------------------------------------------------------ horizontal families */
@@ -551,14 +641,14 @@ __attribute__((noinline)) ROWS_TARGET static void horizontal_task(const Horizont
                  H_STRIDE);
 }
 
-/* Strips first .. first + count - 1 (count up to H_GROUP) of a horizontal
+/* Strips index[0 .. count - 1] (count up to H_GROUP) of a horizontal
  * family, walked side by side. The copies in and out of the buffers are
  * spread among the steps (a task every other step, done by step 13,
  * before a step reads the next block): a step waits on its square root
  * and division, a copy on the shuffle port, and so the processor does
  * both at once instead of one after the other. */
 ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family,
-                                         int first, int count, float *scratch)
+                                         const int *index, int count, float *scratch)
 {
     const int gap = family + 1, cols = r->cols, keys = r->h_keys, blocks = keys / 16;
     float *coord[4] = {c->x, c->y, c->z, c->inv_mass};
@@ -567,12 +657,11 @@ ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *la
     HorizontalStrip strip[H_GROUP];
     for (int k = 0; k < count; k++) {
         HorizontalStrip *s = &strip[k];
-        int index = first + k;
-        s->r0 = 16 * index;
+        s->r0 = 16 * index[k];
         s->n = r->rows - s->r0 < 16 ? r->rows - s->r0 : 16;
         s->buffer = scratch + (size_t)k * 4 * H_COORD;
-        s->rest = r->h_rest[family] + (size_t)index * (size_t)keys * 16;
-        s->live = r->h_live[family] + (size_t)index * (size_t)keys;
+        s->rest = r->h_rest[family] + (size_t)index[k] * (size_t)keys * 16;
+        s->live = r->h_live[family] + (size_t)index[k] * (size_t)keys;
         s->lambda_at = _mm512_add_epi32(
             _mm512_set1_epi32(base + s->r0 * row_links),
             _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
@@ -600,16 +689,36 @@ ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *la
             horizontal_task(&strip[k], c, keys, blocks, task);
 }
 
-/* The strips of a horizontal family in groups of up to H_GROUP, each to
- * the thread that takes it first: strips share no link of these families. */
-static void horizontal_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family, int phase,
-                              float *scratch)
+/* The strips of a horizontal family, up to H_GROUP at a time (strips
+ * share no link of these families), a thread's bands' strips in order:
+ * a group starts once the bands it has strips of may (wait_for_bands),
+ * and a band is finished once its last strip has been walked. */
+static void horizontal_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family, int t, int threads,
+                              float *scratch, unsigned serial, int before)
 {
-    if (r->cols <= family + 1)
-        return; /* no links */
-    const int n = r->strips, groups = (n + H_GROUP - 1) / H_GROUP;
-    for (int g; (g = atomic_fetch_add_explicit(&r->taken[phase].next, 1, memory_order_relaxed)) < groups;)
-        horizontal_group(r, c, lambda, f, family, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch);
+    const int n = r->strips, bands = band_count(n), finished = family == 0 ? FAMILY_ACROSS : FAMILY_BEND_ACROSS;
+    const bool walk = r->cols > family + 1; /* else no links */
+    int mine = 0; /* this thread's strips, walked in groups as even as can be */
+    for (int g = t; g < bands; g += threads)
+        mine += band_first(n, g + 1) - band_first(n, g);
+    const int groups = (mine + H_GROUP - 1) / H_GROUP;
+    int index[H_GROUP], count = 0, taken = 0, group = 0, unfinished = t; /* this thread's first band not finished */
+    for (int g = t; g < bands; g += threads) {
+        if (threads > 1)
+            wait_for_bands(r, g, bands, serial, before);
+        const int end = band_first(n, g + 1);
+        for (int strip = band_first(n, g); strip < end; strip++) {
+            index[count++] = strip, taken++;
+            if (taken < (group + 1) * mine / groups)
+                continue;
+            group++;
+            if (walk)
+                horizontal_group(r, c, lambda, f, family, index, count, scratch);
+            count = 0;
+            for (; threads > 1 && unfinished < g + (strip + 1 == end ? 1 : 0); unfinished += threads)
+                band_finished(r, unfinished, serial, finished);
+        }
+    }
 }
 
 /* ------------------------------------------------------------ shear */
@@ -707,14 +816,6 @@ ROWS_INLINE void shear_step(ShearStrip *s, int t, const Family *f, float *lambda
     s->carry_x = bottom2.x, s->carry_y = bottom2.y, s->carry_z = bottom2.z;
 }
 
-ROWS_INLINE void pause_a_little(int *spins)
-{
-    if (++*spins < WAIT_SPINS)
-        __builtin_ia32_pause();
-    else
-        sched_yield();
-}
-
 /* Keys k0 .. k0 + 15 of a shear strip from the cloth (x, y, z, inverse
  * mass, with the row below), or back (x, y, z). */
 ROWS_INLINE void shear_in(Cloth *c, const ShearStrip *s, int k0)
@@ -810,14 +911,24 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
     }
 }
 
-/* The shear strips in groups of up to S_GROUP, taken in order by the
- * threads as they come: a group waits only for the one before it, which
- * is being walked (so no thread waits for one that waits for it). */
-static void shear_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, float *scratch, unsigned serial)
+/* The shear strips, a band at a time (a group walked together), each
+ * thread its own: a group waits only for the one before it, whose thread
+ * walks its bands in order too (so no thread waits for one that waits
+ * for it). The last band may have no shear strip (a last row alone). */
+static void shear_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int t, int threads, float *scratch,
+                         unsigned serial, int before)
 {
-    const int n = r->s_strips, groups = (n + S_GROUP - 1) / S_GROUP;
-    for (int g; (g = atomic_fetch_add_explicit(&r->taken[PHASE_SHEAR].next, 1, memory_order_relaxed)) < groups;)
-        shear_group(r, c, lambda, f, g * n / groups, (g + 1) * n / groups - g * n / groups, scratch, serial);
+    const int n = r->strips, bands = band_count(n);
+    for (int g = t; g < bands; g += threads) {
+        const int first = band_first(n, g), next = band_first(n, g + 1);
+        const int last = next < r->s_strips ? next : r->s_strips;
+        if (threads > 1)
+            wait_for_bands(r, g, bands, serial, before);
+        if (last > first)
+            shear_group(r, c, lambda, f, first, last - first, scratch, serial);
+        if (threads > 1)
+            band_finished(r, g, serial, FAMILY_SHEAR);
+    }
 }
 
 /* ------------------------------------------------------------ the pass */
@@ -828,42 +939,36 @@ ROWS_TARGET static Family family_of(const RelaxPassConstants *p, int family)
 }
 
 ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const RelaxPassConstants *p, int t,
-                                int threads, RelaxPool *pool, unsigned serial)
+                                int threads, unsigned serial)
 {
     assert(r->fresh && !p->kept && !p->jacobi && t < r->threads && threads <= r->threads);
     float *scratch = r->scratch + (size_t)t * SCRATCH_FLOATS;
-    bool ran = false; /* a family before this one: wait for every thread to finish it */
+    int before = -1; /* the family run before this one in this pass */
     /* the plain loop skips a family whose k is not above 0 */
     if (!(p->k[LINK_STRUCTURAL] <= 0.0f)) {
         Family f = family_of(p, LINK_STRUCTURAL);
-        horizontal_family(r, c, lambda, &f, 0, PHASE_ACROSS, scratch);
-        relax_pool_barrier(pool);
-        vertical_family(r, c, lambda, &f, 1, PHASE_DOWN, threads);
-        ran = true;
+        horizontal_family(r, c, lambda, &f, 0, t, threads, scratch, serial, before);
+        vertical_family(r, c, lambda, &f, 1, t, threads, serial, FAMILY_ACROSS);
+        before = FAMILY_DOWN;
     }
     if (!(p->k[LINK_SHEAR] <= 0.0f)) {
-        if (ran)
-            relax_pool_barrier(pool);
         Family f = family_of(p, LINK_SHEAR);
-        shear_family(r, c, lambda, &f, scratch, serial);
-        ran = true;
+        shear_family(r, c, lambda, &f, t, threads, scratch, serial, before);
+        before = FAMILY_SHEAR;
     }
     if (!(p->k[LINK_BEND] <= 0.0f)) {
-        if (ran)
-            relax_pool_barrier(pool);
         Family f = family_of(p, LINK_BEND);
-        horizontal_family(r, c, lambda, &f, 1, PHASE_BEND_ACROSS, scratch);
-        relax_pool_barrier(pool);
-        vertical_family(r, c, lambda, &f, 2, PHASE_BEND_DOWN, threads);
+        horizontal_family(r, c, lambda, &f, 1, t, threads, scratch, serial, before);
+        vertical_family(r, c, lambda, &f, 2, t, threads, serial, FAMILY_BEND_ACROSS);
     }
 }
 
 #else
 
 void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const RelaxPassConstants *p, int t, int threads,
-                    RelaxPool *pool, unsigned serial)
+                    unsigned serial)
 {
-    (void)r, (void)c, (void)lambda, (void)p, (void)t, (void)threads, (void)pool, (void)serial;
+    (void)r, (void)c, (void)lambda, (void)p, (void)t, (void)threads, (void)serial;
     assert(!"relax_rows_create returns NULL here");
 }
 

@@ -315,6 +315,33 @@ Test(fast, large_cloths_tear_and_meet_the_box_and_the_floor_with_the_same_bits_o
         }
 }
 
+/* The sequential order's strips on several threads: each thread has
+ * every other band of strips (three strips a band; band g is thread g mod
+ * threads') in every family, and waits only where its bands meet another
+ * thread's. Tall cloths above the threshold, so that each of 1 to 4
+ * threads has bands (26 x 230: 15 strips in 5 bands; 35 x 200: 13 in 5,
+ * the last strip half empty), each family switched off in turn, which
+ * changes which family a band waits for. */
+Test(fast, sequential_strips_on_one_to_four_threads_wait_where_their_bands_meet, .timeout = 240)
+{
+    const Variant variants[] = {
+        {"plain loop", true, RELAX_FAST_SCALAR, 1},       {"avx512, 1 thread", false, RELAX_FAST_AVX512, 1},
+        {"avx512, 2 threads", false, RELAX_FAST_AVX512, 2}, {"avx512, 3 threads", false, RELAX_FAST_AVX512, 3},
+        {"avx512, 4 threads", false, RELAX_FAST_AVX512, 4},
+    };
+    const int sizes[][2] = {{26, 230}, {35, 200}};
+    const char *const off[] = {"stiffness=0.9", "stiffness=0", "shear_stiffness=0", "bend_stiffness=0"};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (size_t o = 0; o < sizeof off / sizeof off[0]; o++) {
+            char cols[32], rows[32], what[128];
+            snprintf(cols, sizeof cols, "cols=%d", sizes[k][0]);
+            snprintf(rows, sizeof rows, "rows=%d", sizes[k][1]);
+            const char *settings[] = {"order=sequential", cols, rows, "spacing=0.005", "iterations=3", off[o], NULL};
+            snprintf(what, sizeof what, "curtain %dx%d, %s, sequential", sizes[k][0], sizes[k][1], off[o]);
+            expect_same_bits_of(variants, 5, settings, 5, what, false);
+        }
+}
+
 /* Below SOLVER_KEEP_BELOW (1 ms substeps) the sequential order and jacobi
  * keep their corrections as remainders (cloth.h); the fast path must keep
  * the same ones, on a cloth large enough for threads, tearing in wind. */
