@@ -690,34 +690,42 @@ ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *la
 }
 
 /* The strips of a horizontal family, up to H_GROUP at a time (strips
- * share no link of these families), a thread's bands' strips in order:
- * a group starts once the bands it has strips of may (wait_for_bands),
- * and a band is finished once its last strip has been walked. */
+ * share no link of these families). One thread walks them in groups as
+ * even as can be. Several walk their bands in order, as many whole bands
+ * together as fit in a group (two threads, 13 strips: bands of 2 and 2
+ * strips, then 3; and 3, then 3), so that the top bands, which the next
+ * family's bands wait for first, are done first; a band starts once the
+ * bands beside it may (wait_for_bands). */
 static void horizontal_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family, int t, int threads,
                               float *scratch, unsigned serial, int before)
 {
-    const int n = r->strips, bands = band_count(n), finished = family == 0 ? FAMILY_ACROSS : FAMILY_BEND_ACROSS;
+    const int n = r->strips, bands = band_count(n);
     const bool walk = r->cols > family + 1; /* else no links */
-    int mine = 0; /* this thread's strips, walked in groups as even as can be */
-    for (int g = t; g < bands; g += threads)
-        mine += band_first(n, g + 1) - band_first(n, g);
-    const int groups = (mine + H_GROUP - 1) / H_GROUP;
-    int index[H_GROUP], count = 0, taken = 0, group = 0, unfinished = t; /* this thread's first band not finished */
-    for (int g = t; g < bands; g += threads) {
-        if (threads > 1)
-            wait_for_bands(r, g, bands, serial, before);
-        const int end = band_first(n, g + 1);
-        for (int strip = band_first(n, g); strip < end; strip++) {
-            index[count++] = strip, taken++;
-            if (taken < (group + 1) * mine / groups)
-                continue;
-            group++;
-            if (walk)
-                horizontal_group(r, c, lambda, f, family, index, count, scratch);
-            count = 0;
-            for (; threads > 1 && unfinished < g + (strip + 1 == end ? 1 : 0); unfinished += threads)
-                band_finished(r, unfinished, serial, finished);
+    int index[H_GROUP];
+    if (threads == 1) {
+        const int groups = (n + H_GROUP - 1) / H_GROUP;
+        for (int g = 0; g < groups && walk; g++) {
+            int count = 0;
+            for (int strip = g * n / groups; strip < (g + 1) * n / groups; strip++)
+                index[count++] = strip;
+            horizontal_group(r, c, lambda, f, family, index, count, scratch);
         }
+        return;
+    }
+    for (int g = t; g < bands;) {
+        int count = 0, next = g; /* bands g .. next - threads, this group */
+        for (; next < bands; next += threads) {
+            const int first = band_first(n, next), size = band_first(n, next + 1) - first;
+            if (count + size > H_GROUP)
+                break; /* a band has S_GROUP strips at most, fewer than H_GROUP */
+            wait_for_bands(r, next, bands, serial, before);
+            for (int strip = first; strip < first + size; strip++)
+                index[count++] = strip;
+        }
+        if (walk)
+            horizontal_group(r, c, lambda, f, family, index, count, scratch);
+        for (; g < next; g += threads)
+            band_finished(r, g, serial, family == 0 ? FAMILY_ACROSS : FAMILY_BEND_ACROSS);
     }
 }
 
