@@ -154,7 +154,7 @@
  * the particle of column c at its step c - 1, which the strip above
  * finished at its step c + 30 (key c + 32 of its 17th lane). */
 #define S_NEAR 2
-/* A shear strip waiting for the one above spins this many times, then
+/* A thread waiting for another (wait_for) spins this many times, then
  * yields its core at every look. */
 #define WAIT_SPINS 200
 
@@ -185,7 +185,7 @@ struct RelaxRows {
     /* per shear strip, key and diagonal (d1, d2): the same */
     float *s_rest;
     uint16_t *s_live;
-    float *scratch;  /* SCRATCH_FLOATS a thread */
+    float *scratch;       /* SCRATCH_FLOATS a thread */
     StripDone *done;      /* per shear strip: blocks written back */
     StripDone *down_done; /* per band: chunks of a vertical family done */
     StripDone *band_done; /* per band: families done (FAMILIES a pass) */
@@ -459,13 +459,18 @@ ROWS_INLINE void strip_out(float *v, int cols, int r0, int n, int k0, int skew, 
     }
 }
 
-/* A thread waiting for another: spins, then yields its core at every look. */
-static inline void pause_a_little(int *spins)
+/* Until another thread has published `wanted` or more in *done (counts
+ * that wrap: compared by their difference). Spins, then yields its core
+ * at every look. */
+static void wait_for(const atomic_uint *done, unsigned wanted)
 {
-    if (++*spins < WAIT_SPINS)
-        __builtin_ia32_pause();
-    else
-        sched_yield();
+    int spins = 0;
+    while ((int)(atomic_load_explicit(done, memory_order_acquire) - wanted) < 0) {
+        if (++spins < WAIT_SPINS)
+            __builtin_ia32_pause();
+        else
+            sched_yield();
+    }
 }
 
 
@@ -489,12 +494,8 @@ static void wait_for_bands(RelaxRows *r, int g, int bands, unsigned serial, int 
     if (before < 0)
         return;
     const unsigned wanted = serial * FAMILIES + (unsigned)before + 1u;
-    for (int h = g > 0 ? g - 1 : 0; h <= g + 1 && h < bands; h++) {
-        const atomic_uint *done = &r->band_done[h].done;
-        int spins = 0;
-        while ((int)(atomic_load_explicit(done, memory_order_acquire) - wanted) < 0)
-            pause_a_little(&spins);
-    }
+    for (int h = g > 0 ? g - 1 : 0; h <= g + 1 && h < bands; h++)
+        wait_for(&r->band_done[h].done, wanted);
 }
 
 static void band_finished(RelaxRows *r, int g, unsigned serial, int family)
@@ -577,12 +578,8 @@ static void vertical_family(RelaxRows *r, Cloth *c, float *lambda, const Family 
         const int row0 = 16 * band_first(n, g), row1 = 16 * band_first(n, g + 1);
         wait_for_bands(r, g, bands, serial, before);
         for (int u = 0; u < chunks; u++) {
-            if (g > 0) {
-                const atomic_uint *done = &r->down_done[g - 1].done;
-                int spins = 0;
-                while ((int)(atomic_load_explicit(done, memory_order_acquire) - (base + (unsigned)u + 1u)) < 0)
-                    pause_a_little(&spins);
-            }
+            if (g > 0)
+                wait_for(&r->down_done[g - 1].done, base + (unsigned)u + 1u);
             vertical_chunk(r, c, lambda, f, gap, row0, row1, u * blocks / chunks, (u + 1) * blocks / chunks);
             atomic_store_explicit(&r->down_done[g].done, base + (unsigned)u + 1u, memory_order_release);
         }
@@ -878,11 +875,7 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
             if (k == 0 && s->index > 0) {
                 /* the strip above has written back the blocks this one reads
                  * (its last lane, two blocks on) and read what it will write */
-                const unsigned wanted = base + (unsigned)(block + 4 < blocks ? block + 4 : blocks);
-                const atomic_uint *done = &r->done[s->index - 1].done;
-                int spins = 0;
-                while ((int)(atomic_load_explicit(done, memory_order_acquire) - wanted) < 0)
-                    pause_a_little(&spins);
+                wait_for(&r->done[s->index - 1].done, base + (unsigned)(block + 4 < blocks ? block + 4 : blocks));
             }
             if (block == 0) {
                 shear_in(c, s, 0);
