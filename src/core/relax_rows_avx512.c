@@ -505,54 +505,117 @@ static void band_finished(RelaxRows *r, int g, unsigned serial, int family)
 
 /* ------------------------------------------------------------ vertical families */
 
-/* Links (r, c)-(r + gap, c) from rows row0 .. row1 - 1, in order, columns
- * 16 from .. 16 to - 1. */
-ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int row0,
-                                       int row1, int from, int to)
+/* Columns in blocks of 16 that a vertical walk takes down side by side,
+ * at most: each block's links, and each of a bend family's two phases
+ * (rows r and r + 1 share no particle), are a chain down the rows for the
+ * processor to overlap; what a chain carries stays in registers. */
+#define V_SIDE_STRUCTURAL 4
+#define V_SIDE_BEND 3
+
+/* A load or store of a row's 16 particles from a block's first column:
+ * whole where the row has 16 columns left, else only the lanes `in`. */
+ROWS_INLINE __m512 load_in(__mmask16 in, const float *p)
 {
+    return in == 0xffff ? _mm512_loadu_ps(p) : _mm512_maskz_loadu_ps(in, p);
+}
+
+ROWS_INLINE void store_in(__mmask16 in, float *p, __m512 v)
+{
+    if (in == 0xffff)
+        _mm512_storeu_ps(p, v);
+    else
+        _mm512_mask_storeu_ps(p, in, v);
+}
+
+/* Links (r, c)-(r + gap, c) from rows row0 .. row1 - 1, in order, the
+ * columns of blocks b0 .. b0 + count - 1 (count up to V_SIDE_*). A
+ * particle's last link in the family is the one it tops, so a link's top
+ * ends are stored once it is done; its bottom ends, which the link a gap
+ * down tops, go to that link in registers (not through a store and a
+ * load on the chain), and to memory after the last row. Inlined with gap
+ * a constant, so that the carried ends are registers. */
+ROWS_INLINE void vertical_blocks(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, const int gap,
+                                 int row0, int row1, int b0, int count)
+{
+    enum { SIDE = V_SIDE_STRUCTURAL > V_SIDE_BEND ? V_SIDE_STRUCTURAL : V_SIDE_BEND };
     const int cols = r->cols;
     const size_t base = (size_t)(gap == 1 ? cloth_link_below(c, 0, 0) : cloth_link_bend_below(c, 0, 0));
     float *restrict x = c->x, *restrict y = c->y, *restrict z = c->z;
     const float *restrict w = c->inv_mass, *restrict rest_length = c->rest_length;
-    for (int row = row0; row < row1 && row + gap < r->rows; row++)
-        for (int b = from; b < to; b++) {
-            const int c0 = 16 * b;
-            const size_t pa = (size_t)row * (size_t)cols + (size_t)c0, pb = pa + (size_t)gap * (size_t)cols;
-            const size_t l = base + pa;
-            __mmask16 in = column_mask(c0, cols);
-            __mmask16 torn = _mm_mask_test_epi8_mask(in, _mm_maskz_loadu_epi8(in, c->torn + l), _mm_set1_epi8(-1));
-            __mmask16 live = in & (__mmask16)~torn;
-            if (!live)
-                continue;
-            /* whole vectors where the row has 16 columns left: a masked
-             * store is not forwarded to the next row's loads of it */
-            Ends ea, eb;
-            if (in == 0xffff) {
-                ea = (Ends){_mm512_loadu_ps(x + pa), _mm512_loadu_ps(y + pa), _mm512_loadu_ps(z + pa),
-                            _mm512_loadu_ps(w + pa)};
-                eb = (Ends){_mm512_loadu_ps(x + pb), _mm512_loadu_ps(y + pb), _mm512_loadu_ps(z + pb),
-                            _mm512_loadu_ps(w + pb)};
-            } else {
-                ea = (Ends){_mm512_maskz_loadu_ps(in, x + pa), _mm512_maskz_loadu_ps(in, y + pa),
-                            _mm512_maskz_loadu_ps(in, z + pa), _mm512_maskz_loadu_ps(in, w + pa)};
-                eb = (Ends){_mm512_maskz_loadu_ps(in, x + pb), _mm512_maskz_loadu_ps(in, y + pb),
-                            _mm512_maskz_loadu_ps(in, z + pb), _mm512_maskz_loadu_ps(in, w + pb)};
+    row1 = row1 < r->rows - gap ? row1 : r->rows - gap;
+    __mmask16 in[SIDE];
+    __m512 carry_x[2][SIDE], carry_y[2][SIDE], carry_z[2][SIDE]; /* [phase][block] */
+#pragma GCC unroll 4
+    for (int k = 0; k < SIDE; k++) {
+        in[k] = k < count ? column_mask(16 * (b0 + k), cols) : 0;
+        for (int phase = 0; phase < 2; phase++) /* (set before use: for the compiler) */
+            carry_x[phase][k] = carry_y[phase][k] = carry_z[phase][k] = _mm512_setzero_ps();
+    }
+    for (int row = row0; row < row1; row += gap)
+#pragma GCC unroll 2
+        for (int phase = 0; phase < gap; phase++) {
+            const int link_row = row + phase;
+            if (link_row >= row1)
+                break;
+#pragma GCC unroll 4
+            for (int k = 0; k < SIDE; k++) {
+                if (k >= count)
+                    break;
+                const size_t pa = (size_t)link_row * (size_t)cols + (size_t)(16 * (b0 + k));
+                const size_t pb = pa + (size_t)gap * (size_t)cols, l = base + pa;
+                Ends ea = {0}, eb;
+                if (link_row - row0 < gap) /* its top ends from the cloth */
+                    ea.x = load_in(in[k], x + pa), ea.y = load_in(in[k], y + pa), ea.z = load_in(in[k], z + pa);
+                else
+                    ea.x = carry_x[phase][k], ea.y = carry_y[phase][k], ea.z = carry_z[phase][k];
+                ea.w = load_in(in[k], w + pa);
+                eb = (Ends){load_in(in[k], x + pb), load_in(in[k], y + pb), load_in(in[k], z + pb),
+                            load_in(in[k], w + pb)};
+                __mmask16 torn =
+                    _mm_mask_test_epi8_mask(in[k], _mm_maskz_loadu_epi8(in[k], c->torn + l), _mm_set1_epi8(-1));
+                __mmask16 live = in[k] & (__mmask16)~torn;
+                if (live) {
+                    __m512 rest = _mm512_maskz_loadu_ps(live, rest_length + l);
+                    __m512 multiplier = f->xpbd ? _mm512_maskz_loadu_ps(live, lambda + l) : _mm512_setzero_ps();
+                    solve(&ea, &eb, rest, live, f, &multiplier);
+                    if (f->xpbd)
+                        _mm512_mask_storeu_ps(lambda + l, live, multiplier);
+                }
+                store_in(in[k], x + pa, ea.x), store_in(in[k], y + pa, ea.y), store_in(in[k], z + pa, ea.z);
+                carry_x[phase][k] = eb.x, carry_y[phase][k] = eb.y, carry_z[phase][k] = eb.z;
             }
-            __m512 rest = _mm512_maskz_loadu_ps(live, rest_length + l);
-            __m512 multiplier = f->xpbd ? _mm512_maskz_loadu_ps(live, lambda + l) : _mm512_setzero_ps();
-            solve(&ea, &eb, rest, live, f, &multiplier);
-            if (in == 0xffff) {
-                _mm512_storeu_ps(x + pa, ea.x), _mm512_storeu_ps(y + pa, ea.y), _mm512_storeu_ps(z + pa, ea.z);
-                _mm512_storeu_ps(x + pb, eb.x), _mm512_storeu_ps(y + pb, eb.y), _mm512_storeu_ps(z + pb, eb.z);
-            } else {
-                _mm512_mask_storeu_ps(x + pa, in, ea.x), _mm512_mask_storeu_ps(y + pa, in, ea.y);
-                _mm512_mask_storeu_ps(z + pa, in, ea.z);
-                _mm512_mask_storeu_ps(x + pb, in, eb.x), _mm512_mask_storeu_ps(y + pb, in, eb.y);
-                _mm512_mask_storeu_ps(z + pb, in, eb.z);
-            }
-            if (f->xpbd)
-                _mm512_mask_storeu_ps(lambda + l, live, multiplier);
         }
+    /* the bottom ends of each phase's last link */
+#pragma GCC unroll 2
+    for (int phase = 0; phase < gap; phase++) {
+        if (row0 + phase >= row1)
+            break;
+        const int last = row0 + phase + (row1 - 1 - row0 - phase) / gap * gap;
+#pragma GCC unroll 4
+        for (int k = 0; k < SIDE; k++) {
+            if (k >= count)
+                break;
+            const size_t pb = (size_t)(last + gap) * (size_t)cols + (size_t)(16 * (b0 + k));
+            store_in(in[k], x + pb, carry_x[phase][k]), store_in(in[k], y + pb, carry_y[phase][k]);
+            store_in(in[k], z + pb, carry_z[phase][k]);
+        }
+    }
+}
+
+/* The links of a vertical family from rows row0 .. row1 - 1, in the
+ * columns of blocks from .. to - 1, in walks of blocks side by side as
+ * even as can be. */
+ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap, int row0,
+                                       int row1, int from, int to)
+{
+    const int side = gap == 1 ? V_SIDE_STRUCTURAL : V_SIDE_BEND, n = to - from, walks = (n + side - 1) / side;
+    for (int k = 0; k < walks; k++) {
+        const int b0 = from + k * n / walks, count = from + (k + 1) * n / walks - b0;
+        if (gap == 1)
+            vertical_blocks(r, c, lambda, f, 1, row0, row1, b0, count);
+        else
+            vertical_blocks(r, c, lambda, f, 2, row0, row1, b0, count);
+    }
 }
 
 /* A vertical family. One thread goes down the whole rows. Several go
