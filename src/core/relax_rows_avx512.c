@@ -793,6 +793,7 @@ static void horizontal_family(RelaxRows *r, Cloth *c, float *lambda, const Famil
 
 typedef struct ShearStrip {
     int index, r0, n;     /* strip index; rows r0 .. r0 + n - 1 (n up to 17: the row below) */
+    int blocks;           /* of 16 keys, walked: fewer than the cloth's where the strip has fewer rows */
     float *buffer;        /* x, y, z, inverse mass: S_COORD floats each */
     const float *rest;    /* at key 0: d1's 16 lanes, then d2's */
     const uint16_t *live; /* at key 0: d1, d2 */
@@ -915,11 +916,18 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
     const unsigned base = serial * (unsigned)(blocks + 1);
     const int links_base = cloth_link_shear(c, 0, 0, 0);
     ShearStrip strip[S_GROUP];
+    int steps = 0; /* of the group: blocks walked, the strips S_NEAR apart */
     for (int k = 0; k < count; k++) {
         ShearStrip *s = &strip[k];
         s->index = first + k;
         s->r0 = 16 * s->index;
         s->n = r->rows - s->r0 < 17 ? r->rows - s->r0 : 17;
+        /* its n - 1 rows of cells: the last one's last cell is at step cols
+         * - 2 + 2 (n - 2), which reads keys up to 3 on; every particle it
+         * changes lies in those keys (a strip of 16 rows: all the cloth's) */
+        s->blocks = (cols + 2 * (s->n - 1) + 15) / 16;
+        assert(s->blocks <= blocks);
+        steps = S_NEAR * k + s->blocks > steps ? S_NEAR * k + s->blocks : steps;
         s->buffer = scratch + (size_t)k * 4 * S_COORD;
         s->rest = r->s_rest + (size_t)s->index * (size_t)keys * 32;
         s->live = r->s_live + (size_t)s->index * (size_t)keys * 2;
@@ -929,11 +937,11 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
         s->lambda_at = _mm512_add_epi32(_mm512_set1_epi32(links_base + 2 * s->r0 * (cols - 1)),
                                         _mm512_mullo_epi32(lane, _mm512_set1_epi32(2 * (cols - 1) - 4)));
     }
-    for (int step = 0; step < blocks + S_NEAR * (count - 1); step++) {
+    for (int step = 0; step < steps; step++) {
         for (int k = 0; k < count; k++) {
             ShearStrip *s = &strip[k];
             const int block = step - S_NEAR * k;
-            if (block < 0 || block >= blocks)
+            if (block < 0 || block >= s->blocks)
                 continue;
             if (k == 0 && s->index > 0) {
                 /* the strip above has written back the blocks this one reads
@@ -942,7 +950,7 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
             }
             if (block == 0) {
                 shear_in(c, s, 0);
-                if (blocks > 1)
+                if (s->blocks > 1)
                     shear_in(c, s, 16);
                 /* the registers step 0 expects (see shear_step) */
                 const float *p0 = s->buffer, *p1 = s->buffer + S_STRIDE, *p2 = s->buffer + 2 * S_STRIDE;
@@ -953,7 +961,7 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
                 s->carry_z = _mm512_loadu_ps(p1 + 2 * S_COORD + 1);
                 s->below_x = _mm512_loadu_ps(p2 + 1), s->below_y = _mm512_loadu_ps(p2 + S_COORD + 1);
                 s->below_z = _mm512_loadu_ps(p2 + 2 * S_COORD + 1);
-            } else if (block + 1 < blocks) {
+            } else if (block + 1 < s->blocks) {
                 shear_in(c, s, 16 * (block + 1));
             }
         }
@@ -961,13 +969,13 @@ ROWS_TARGET static void shear_group(RelaxRows *r, Cloth *c, float *lambda, const
 #pragma GCC unroll 3
             for (int k = 0; k < S_GROUP; k++) {
                 const int block = step - S_NEAR * k;
-                if (k < count && block >= 0 && block < blocks)
+                if (k < count && block >= 0 && block < strip[k].blocks)
                     shear_step(&strip[k], 16 * block + i, f, lambda);
             }
         }
         for (int k = 0; k < count; k++) {
             const int block = step - S_NEAR * k;
-            if (block < 0 || block >= blocks)
+            if (block < 0 || block >= strip[k].blocks)
                 continue;
             shear_out(c, &strip[k], 16 * block);
             atomic_store_explicit(&r->done[strip[k].index].done, base + (unsigned)block + 1, memory_order_release);
