@@ -68,7 +68,9 @@
  * What is left of a step once the passes are fast is worth as much again,
  * so the fast path also has vectorised twins of the stages of solver.c
  * around the passes, each with the plain stage's operations and order, and
- * each cut into chunks that the threads take as they come: gravity and the
+ * each cut into chunks that the threads take as they come (after the
+ * sequential order's passes on several threads: the chunks of each
+ * thread's own bands of rows, relax_rows_owner): gravity and the
  * gusts' field (stage_forces), the wind (solver_wind_cells, then
  * solver_wind_to_particles: eight cells and eight particles at a time where
  * no triangle is torn, the rest by those functions themselves), the

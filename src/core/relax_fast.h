@@ -133,7 +133,8 @@ bool relax_fast_sphere(RelaxFast *fast, Cloth *cloth, const Collider *sphere, fl
 typedef void (*RelaxFastRange)(struct Solver *solver, int from, int to);
 
 /* range over every particle of solver's cloth, in chunks that the threads
- * take as they come: the bits of range(solver, 0, count). Returns false,
+ * take as they come (or by their bands of rows: relax_fast.c): the bits of
+ * range(solver, 0, count). Returns false,
  * doing nothing, where the fast path does not run the stages (no AVX2, or a
  * force-based integrator): then the caller runs range over all. */
 bool relax_fast_range(RelaxFast *fast, struct Solver *solver, RelaxFastRange range);
