@@ -202,7 +202,7 @@ typedef enum { ITEMS_PARTICLES, ITEMS_ROWS, ITEMS_OTHER } Items;
 /* A thread's walk through the chunks of one part of a stage job. */
 typedef struct Chunks {
     int part, total, size; /* counter next_chunk[part]; total items, size a chunk */
-    int taken;             /* by this thread so far */
+    int taken;             /* by this thread so far (by bands: the chunks it has looked at) */
     Items items;
 } Chunks;
 
