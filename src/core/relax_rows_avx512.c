@@ -72,8 +72,18 @@
  * is then about 910 vector solves (448 of them the shear's, for 190
  * vectors' worth of links: the lanes idle at a skewed strip's two ends)
  * at some 35 ticks each, with the copies beside them: about 43,000 ticks,
- * as measured. Its chains are not what bounds it (the shear wavefront is
- * 115 steps of some 80 ticks: 9,000); its idle lanes are.
+ * as measured. The idle lanes are not what bounds it, it turned out. A
+ * helix (lane j takes rows j, j + 16, j + 32 ... one after the other, so
+ * the skew is paid once down the cloth, and lane 15 hands the row below it
+ * to lane 0 through a row of the cloth's width: 144 steps of one vector at
+ * 40 x 40 instead of a group's 224) took the same time at 30 x 30 and 40 x
+ * 40 (the shear 11,500 and 19,500 ticks, against 11,300 and 19,200) and 6 %
+ * more at 200 x 200: with one vector a step, each step waits for the one
+ * before (some 85 ticks with the copies), where a group's strips fill each
+ * other's waits. Nor is it where the copies go: spread among the steps, as
+ * a horizontal group's are, the shear took 0 to 12 % more (40 x 40: 21,800
+ * against 19,300; the copies then compete with the steps for the shuffle
+ * port). Both tried on one thread, December 2026, and left out.
  *
  * Why strips go in groups
  * -----------------------
