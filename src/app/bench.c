@@ -44,7 +44,7 @@
 #include "tui_private.h"
 #include "i18n.h"
 
-/* the benchmark's own kernels (divider_work) */
+/* the benchmark's own kernels (floor_work) */
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define BENCH_X86 1
 #include <immintrin.h>
@@ -158,6 +158,8 @@ typedef struct Results {
     int step_cg[INTEGRATOR_COUNT][2]; /* implicit: the last step's conjugate-gradient iterations */
     Stat floor_ns;      /* a square root and a division, 8 lanes at a time: ns a link */
     Stat floor_wide_ns; /* the same 16 lanes at a time (AVX-512 only) */
+    Stat solve_ns;      /* a link's whole correction in registers, 8 lanes at a time: ns a link */
+    Stat solve_wide_ns; /* the same 16 lanes at a time (AVX-512 only) */
     /* jakobsen 200 x 200 on one thread, on each core in turn (Linux) */
     int cores;
     int core_id[BENCH_MAX_THREADS];
@@ -321,18 +323,100 @@ BENCH_AVX512 static float divider_avx512(long rounds)
     _mm512_storeu_ps(out, _mm512_add_ps(v[0], v[7]));
     return out[0];
 }
+
+/* The other floor: a link's whole correction and its two moves, the plain
+ * loop's arithmetic operation for operation (solver_link_correction and
+ * solver_relax_link: no fused multiply-add, the lanes it skips left as
+ * they were), on eight independent links a lane kept in registers, with
+ * fixed inverse masses: what any order of the passes pays for its
+ * arithmetic, with no load, store, copy or wait. rounds x 64 links, as
+ * the divider floor. */
+BENCH_AVX2 static float solve_avx2(long rounds)
+{
+    __m256 ax[8], ay[8], az[8], bx[8], by[8], bz[8];
+    const __m256 wa = _mm256_set1_ps(1.0f), wb = _mm256_set1_ps(0.5f), rest = _mm256_set1_ps(0.02f),
+                 k = _mm256_set1_ps(0.9f), zero = _mm256_setzero_ps(), tiny = _mm256_set1_ps(1e-12f);
+    for (int i = 0; i < 8; i++) {
+        ax[i] = ay[i] = az[i] = _mm256_set1_ps(0.01f * (float)i);
+        bx[i] = _mm256_set1_ps(0.01f * (float)i + 0.03f), by[i] = _mm256_set1_ps(0.01f * (float)i - 0.01f);
+        bz[i] = _mm256_set1_ps(0.01f * (float)i + 0.005f);
+    }
+    for (long r = 0; r < rounds; r++)
+        for (int i = 0; i < 8; i++) {
+            __m256 w = _mm256_add_ps(wa, wb);
+            __m256 dx = _mm256_sub_ps(bx[i], ax[i]), dy = _mm256_sub_ps(by[i], ay[i]), dz = _mm256_sub_ps(bz[i], az[i]);
+            __m256 length = _mm256_sqrt_ps(_mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
+            __m256 live = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_NEQ_UQ), _mm256_cmp_ps(length, tiny, _CMP_NLT_UQ));
+            __m256 scale = _mm256_div_ps(_mm256_mul_ps(k, _mm256_sub_ps(length, rest)), _mm256_mul_ps(length, w));
+            __m256 ma = _mm256_and_ps(live, _mm256_mul_ps(wa, scale)), mb = _mm256_and_ps(live, _mm256_mul_ps(wb, scale));
+            ax[i] = _mm256_add_ps(ax[i], _mm256_mul_ps(ma, dx)), ay[i] = _mm256_add_ps(ay[i], _mm256_mul_ps(ma, dy));
+            az[i] = _mm256_add_ps(az[i], _mm256_mul_ps(ma, dz));
+            bx[i] = _mm256_sub_ps(bx[i], _mm256_mul_ps(mb, dx)), by[i] = _mm256_sub_ps(by[i], _mm256_mul_ps(mb, dy));
+            bz[i] = _mm256_sub_ps(bz[i], _mm256_mul_ps(mb, dz));
+        }
+    float out[8];
+    _mm256_storeu_ps(out, _mm256_add_ps(_mm256_add_ps(ax[0], bz[7]), _mm256_add_ps(ay[3], bx[4])));
+    return out[0];
+}
+
+/* The same with 16 lanes (half the rounds), the lanes it skips masked as
+ * the sequential order's AVX-512 walks mask them. */
+BENCH_AVX512 static float solve_avx512(long rounds)
+{
+    __m512 ax[8], ay[8], az[8], bx[8], by[8], bz[8];
+    const __m512 wa = _mm512_set1_ps(1.0f), wb = _mm512_set1_ps(0.5f), rest = _mm512_set1_ps(0.02f),
+                 k = _mm512_set1_ps(0.9f), zero = _mm512_setzero_ps(), tiny = _mm512_set1_ps(1e-12f);
+    for (int i = 0; i < 8; i++) {
+        ax[i] = ay[i] = az[i] = _mm512_set1_ps(0.01f * (float)i);
+        bx[i] = _mm512_set1_ps(0.01f * (float)i + 0.03f), by[i] = _mm512_set1_ps(0.01f * (float)i - 0.01f);
+        bz[i] = _mm512_set1_ps(0.01f * (float)i + 0.005f);
+    }
+    for (long r = 0; r < rounds / 2; r++)
+        for (int i = 0; i < 8; i++) {
+            __m512 w = _mm512_add_ps(wa, wb);
+            __mmask16 live = _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
+            __m512 dx = _mm512_sub_ps(bx[i], ax[i]), dy = _mm512_sub_ps(by[i], ay[i]), dz = _mm512_sub_ps(bz[i], az[i]);
+            __m512 length = _mm512_sqrt_ps(_mm512_add_ps(
+                _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
+            live &= _mm512_cmp_ps_mask(length, tiny, _CMP_NLT_UQ);
+            __m512 scale = _mm512_div_ps(_mm512_mul_ps(k, _mm512_sub_ps(length, rest)), _mm512_mul_ps(length, w));
+            __m512 ma = _mm512_mul_ps(wa, scale), mb = _mm512_mul_ps(wb, scale);
+            ax[i] = _mm512_mask_add_ps(ax[i], live, ax[i], _mm512_mul_ps(ma, dx));
+            ay[i] = _mm512_mask_add_ps(ay[i], live, ay[i], _mm512_mul_ps(ma, dy));
+            az[i] = _mm512_mask_add_ps(az[i], live, az[i], _mm512_mul_ps(ma, dz));
+            bx[i] = _mm512_mask_sub_ps(bx[i], live, bx[i], _mm512_mul_ps(mb, dx));
+            by[i] = _mm512_mask_sub_ps(by[i], live, by[i], _mm512_mul_ps(mb, dy));
+            bz[i] = _mm512_mask_sub_ps(bz[i], live, bz[i], _mm512_mul_ps(mb, dz));
+        }
+    float out[16];
+    _mm512_storeu_ps(out, _mm512_add_ps(_mm512_add_ps(ax[0], bz[7]), _mm512_add_ps(ay[3], bx[4])));
+    return out[0];
+}
 #endif
 
-static float divider_work(long rounds, RelaxFastKernels kernels)
+/* The two floors one link at a time, where the CPU has neither AVX2 nor AVX-512. */
+static float solve_scalar(long rounds)
 {
-#if BENCH_X86
-    if (kernels >= RELAX_FAST_AVX512 && relax_fast_cpu_has_wide())
-        return divider_avx512(rounds);
-    if (kernels >= RELAX_FAST_AVX2 && relax_fast_cpu_has_simd())
-        return divider_avx2(rounds);
-#else
-    (void)kernels;
-#endif
+    float a[8][3], b[8][3];
+    for (int i = 0; i < 8; i++)
+        for (int q = 0; q < 3; q++)
+            a[i][q] = 0.01f * (float)i, b[i][q] = 0.01f * (float)i + 0.01f * (float)(q + 1);
+    for (long r = 0; r < rounds; r++)
+        for (int i = 0; i < 8; i++) {
+            float d[3] = {b[i][0] - a[i][0], b[i][1] - a[i][1], b[i][2] - a[i][2]};
+            float length = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            if (length < 1e-12f)
+                continue;
+            float scale = 0.9f * (length - 0.02f) / (length * 1.5f);
+            for (int q = 0; q < 3; q++)
+                a[i][q] += 1.0f * scale * d[q], b[i][q] -= 0.5f * scale * d[q];
+        }
+    return a[0][0] + b[7][2];
+}
+
+static float divider_scalar(long rounds)
+{
     float v[8];
     for (int i = 0; i < 8; i++)
         v[i] = 1.5f + (float)i;
@@ -342,16 +426,32 @@ static float divider_work(long rounds, RelaxFastKernels kernels)
     return v[0] + v[7];
 }
 
+/* rounds x 64 links of a floor (whole: the correction, else the square
+ * root and division), the widest of `kernels` this CPU has. */
+static float floor_work(long rounds, RelaxFastKernels kernels, bool whole)
+{
+#if BENCH_X86
+    if (kernels >= RELAX_FAST_AVX512 && relax_fast_cpu_has_wide())
+        return whole ? solve_avx512(rounds) : divider_avx512(rounds);
+    if (kernels >= RELAX_FAST_AVX2 && relax_fast_cpu_has_simd())
+        return whole ? solve_avx2(rounds) : divider_avx2(rounds);
+#else
+    (void)kernels;
+#endif
+    return whole ? solve_scalar(rounds) : divider_scalar(rounds);
+}
+
 /* The physical floor: the square root and the division one link needs,
- * eight or sixteen lanes at a time (kernels), nothing else. */
-static Stat measure_floor(const Config *cfg, RelaxFastKernels kernels)
+ * eight or sixteen lanes at a time (kernels), nothing else; or (whole) a
+ * link's whole correction. */
+static Stat measure_floor(const Config *cfg, RelaxFastKernels kernels, bool whole)
 {
     double ns[BENCH_MAX_REPS];
     long rounds = cfg->quick ? 20000 : 400000; /* 64 lanes a round */
     static volatile float sink;
     for (int r = 0; r < cfg->reps; r++) {
         double t0 = now();
-        sink = divider_work(rounds, kernels);
+        sink = floor_work(rounds, kernels, whole);
         ns[r] = 1e9 * (now() - t0) / (64.0 * (double)rounds);
     }
     (void)sink;
@@ -360,9 +460,12 @@ static Stat measure_floor(const Config *cfg, RelaxFastKernels kernels)
 
 static void run_solver(Results *res, const Config *cfg)
 {
-    res->floor_ns = measure_floor(cfg, RELAX_FAST_AVX2);
-    if (res->kernels >= RELAX_FAST_AVX512)
-        res->floor_wide_ns = measure_floor(cfg, RELAX_FAST_AVX512);
+    res->floor_ns = measure_floor(cfg, RELAX_FAST_AVX2, false);
+    res->solve_ns = measure_floor(cfg, RELAX_FAST_AVX2, true);
+    if (res->kernels >= RELAX_FAST_AVX512) {
+        res->floor_wide_ns = measure_floor(cfg, RELAX_FAST_AVX512, false);
+        res->solve_wide_ns = measure_floor(cfg, RELAX_FAST_AVX512, true);
+    }
     /* a size at a time, the three methods and every order and thread count
      * together: the ratios between them are what the targets read */
     enum { PER_SIZE = BENCH_INTEGRATORS * (2 * BENCH_MAX_THREADS + 1) };
@@ -1091,6 +1194,17 @@ static void print_table(const Results *res, const Config *cfg)
     } else {
         say(_("the floor: a square root and a division a link, 8 lanes at a time, nothing else: %s ns/link\n"), floor);
     }
+    format_stat(floor, sizeof floor, res->solve_ns, 2);
+    if (res->kernels >= RELAX_FAST_AVX512) {
+        format_stat(wide, sizeof wide, res->solve_wide_ns, 2);
+        say(_("a link's whole correction, the plain loop's arithmetic in registers (no load, store, copy or wait):\n"
+              "  %s ns/link 8 lanes at a time, %s 16 at a time\n"),
+            floor, wide);
+    } else {
+        say(_("a link's whole correction, the plain loop's arithmetic in registers (no load, store, copy or wait):\n"
+              "  %s ns/link 8 lanes at a time\n"),
+            floor);
+    }
     say(_("seed 000's workload (jakobsen 40x40, 10 passes a step, one substep, the moving sphere, no wind):\n"
           "  sequential %s, colored %s ns/link/pass (%s); %.0f and %.0f steps/s on 1 thread\n"),
         seq, col, times, res->seed_sequential.steps_per_second.median, res->seed_colored.steps_per_second.median);
@@ -1266,6 +1380,9 @@ static void print_json(const Results *res, const Config *cfg)
     json_stat("floor_ns", res->floor_ns, ",\n");
     if (res->kernels >= RELAX_FAST_AVX512)
         json_stat("floor_avx512_ns", res->floor_wide_ns, ",\n");
+    json_stat("solve_floor_ns", res->solve_ns, ",\n");
+    if (res->kernels >= RELAX_FAST_AVX512)
+        json_stat("solve_floor_avx512_ns", res->solve_wide_ns, ",\n");
     printf(" \"seed_workload\": {\"sequential_plain\": ");
     json_figure(&res->seed_plain);
     printf(", \"sequential\": ");
