@@ -395,14 +395,15 @@ BENCH_AVX512 static float solve_avx512(long rounds)
 }
 #endif
 
-/* The two floors one link at a time, where the CPU has neither AVX2 nor AVX-512. */
+/* The two floors one link at a time, where the CPU has neither AVX2 nor
+ * AVX-512: eight chains, 8 rounds of them for a round's 64 links. */
 static float solve_scalar(long rounds)
 {
     float a[8][3], b[8][3];
     for (int i = 0; i < 8; i++)
         for (int q = 0; q < 3; q++)
             a[i][q] = 0.01f * (float)i, b[i][q] = 0.01f * (float)i + 0.01f * (float)(q + 1);
-    for (long r = 0; r < rounds; r++)
+    for (long r = 0; r < 8 * rounds; r++)
         for (int i = 0; i < 8; i++) {
             float d[3] = {b[i][0] - a[i][0], b[i][1] - a[i][1], b[i][2] - a[i][2]};
             float length = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -420,7 +421,7 @@ static float divider_scalar(long rounds)
     float v[8];
     for (int i = 0; i < 8; i++)
         v[i] = 1.5f + (float)i;
-    for (long r = 0; r < rounds; r++)
+    for (long r = 0; r < 8 * rounds; r++)
         for (int i = 0; i < 8; i++)
             v[i] = 1.0f / sqrtf(v[i]);
     return v[0] + v[7];
@@ -1191,9 +1192,11 @@ static void print_table(const Results *res, const Config *cfg)
         snprintf(times, sizeof times, _("%.1f times the AVX2 floor, %.1f times the AVX-512 one"),
                  res->seed_colored.ns.median / res->floor_ns.median,
                  res->seed_colored.ns.median / res->floor_wide_ns.median);
-    } else {
-        say(_("the floor: a square root and a division a link, 8 lanes at a time, nothing else: %s ns/link\n"), floor);
     }
+    /* without AVX-512: how many at a time, the widest this CPU has */
+    const char *lanes = res->kernels >= RELAX_FAST_AVX2 ? _("8 lanes at a time") : _("one link at a time");
+    if (res->kernels < RELAX_FAST_AVX512)
+        say(_("the floor: a square root and a division a link, %s, nothing else: %s ns/link\n"), lanes, floor);
     format_stat(floor, sizeof floor, res->solve_ns, 2);
     if (res->kernels >= RELAX_FAST_AVX512) {
         format_stat(wide, sizeof wide, res->solve_wide_ns, 2);
@@ -1202,8 +1205,8 @@ static void print_table(const Results *res, const Config *cfg)
             floor, wide);
     } else {
         say(_("a link's whole correction, the plain loop's arithmetic in registers (no load, store, copy or wait):\n"
-              "  %s ns/link 8 lanes at a time\n"),
-            floor);
+              "  %s ns/link %s\n"),
+            floor, lanes);
     }
     say(_("seed 000's workload (jakobsen 40x40, 10 passes a step, one substep, the moving sphere, no wind):\n"
           "  sequential %s, colored %s ns/link/pass (%s); %.0f and %.0f steps/s on 1 thread\n"),
