@@ -674,7 +674,8 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->sequential[1] = f->pool.threads > 1 ? relax_schedule_create(cloth, f->pool.threads) : NULL;
     if (!f->sequential[0] || (f->pool.threads > 1 && !f->sequential[1]))
         return relax_fast_destroy(f), NULL;
-    if (relax_rows_usable() && !(f->rows = relax_rows_create(cloth, f->pool.threads)))
+    if (relax_rows_usable() &&
+        (!(f->rows = relax_rows_create(cloth, f->pool.threads)) || !(f->helix = relax_helix_create(cloth))))
         return relax_fast_destroy(f), NULL;
     return f;
 }
@@ -688,6 +689,7 @@ void relax_fast_destroy(RelaxFast *f)
     free(f->units), free((void *)f->band_done), free(f->group_start);
     relax_schedule_destroy(f->sequential[0]), relax_schedule_destroy(f->sequential[1]);
     relax_rows_destroy(f->rows);
+    relax_helix_destroy(f->helix);
     free(f);
 }
 
@@ -787,10 +789,37 @@ bool relax_fast_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT]
 
 /* ------------------------------------------------------------ the sequential order */
 
+/* The constants of a pass of the sequential or jacobi order. */
+static RelaxPassConstants sequential_constants(const RelaxFast *f, const Solver *s, const float k[LINK_FAMILY_COUNT],
+                                               const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi)
+{
+    RelaxPassConstants c = {.xpbd = s->params.integrator == INTEGRATOR_XPBD, .kept = kept, .jacobi = jacobi};
+    for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)
+        c.k[fam] = k[fam], c.alpha[fam] = alpha[fam];
+    c.jacobi_count = s->jacobi_count;
+    c.jx = s->jx, c.jy = s->jy, c.jz = s->jz;
+    c.kernels = f->wide ? RELAX_FAST_AVX512 : f->simd ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
+    return c;
+}
+
+/* Whether the sequential order's passes go through the helix: one thread,
+ * AVX-512, corrections in float. */
+static bool helix_serves(const RelaxFast *f, bool kept, bool jacobi)
+{
+    bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS; /* as run_on_threads */
+    return f->helix && f->wide && !shared && !kept && !jacobi;
+}
+
 void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
                            const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi)
 {
     Job *job = &f->job;
+    job->constants = sequential_constants(f, s, k, alpha, kept, jacobi);
+    if (helix_serves(f, kept, jacobi)) {
+        relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f);
+        f->rows_owned = false;
+        return;
+    }
     job->kind = JOB_SEQUENTIAL;
     job->cloth = s->cloth;
     job->lambda = s->lambda;
@@ -803,15 +832,20 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
         relax_rows_refresh(f->rows, s->cloth);
     else
         relax_schedule_refresh(job->schedule, s->cloth);
-    for (int fam = 0; fam < LINK_FAMILY_COUNT; fam++)
-        job->constants.k[fam] = k[fam], job->constants.alpha[fam] = alpha[fam];
-    job->constants.xpbd = s->params.integrator == INTEGRATOR_XPBD;
-    job->constants.kept = kept;
-    job->constants.jacobi = jacobi;
-    job->constants.jacobi_count = s->jacobi_count;
-    job->constants.jx = s->jx, job->constants.jy = s->jy, job->constants.jz = s->jz;
-    job->constants.kernels = f->wide ? RELAX_FAST_AVX512 : f->simd ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
     job->serial = ++f->sequential_serial;
     run_on_threads(f);
     f->rows_owned = job->rows && job->threads > 1;
+}
+
+bool relax_fast_sequential_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
+                                  const float alpha[LINK_FAMILY_COUNT], int passes)
+{
+    Collider collider;
+    if (passes < 1 || !helix_serves(f, false, false) || !contact_fits_job(s, &collider))
+        return false; /* pass by pass, the contact between them on this thread */
+    RelaxPassConstants c = sequential_constants(f, s, k, alpha, false, false);
+    relax_helix_run(f->helix, s->cloth, s->lambda, &c, passes, collider.shape == SHAPE_SPHERE ? &collider : NULL,
+                    (float)s->params.margin);
+    f->rows_owned = false;
+    return true;
 }

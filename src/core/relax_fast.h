@@ -101,12 +101,22 @@ bool relax_fast_passes(RelaxFast *fast, struct Solver *solver, const float k[LIN
 /* The loop over the links of a relaxation pass in the sequential order,
  * or jacobi's (project_links in solver.c, which does the rest), on the
  * schedule relax_schedule.h describes, or, for a sequential pass in float
- * at the AVX-512 level, family by family as relax_rows.h describes: the
+ * at the AVX-512 level, family by family as relax_rows.h describes (on
+ * several threads) or in one walk as relax_helix.h does (on one): the
  * plain loop's bits on any number of threads and at every kernel level.
  * kept: corrections kept as remainders (below SOLVER_KEEP_BELOW); jacobi:
  * the corrections go to the solver's jx / jy / jz. */
 void relax_fast_sequential(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                            const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi);
+
+/* `passes` passes of the sequential order in float, each followed by
+ * contact, as project_links and stage_collide(solver, false, false) do
+ * them, in one walk of relax_helix.h's buffer (copied in once and back
+ * once). Returns false, doing nothing, where it cannot: a job for several
+ * threads, no AVX-512, or contact other than the sphere's: then pass by
+ * pass. */
+bool relax_fast_sequential_passes(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
+                                  const float alpha[LINK_FAMILY_COUNT], int passes);
 
 /* stage_forces (solver.c) but the springs: every particle's gravity and,
  * if sin_t is not NULL, the wind field (solver_wind_field with those time

@@ -12,7 +12,10 @@
  * relax_pool.c            the worker threads
  * relax_schedule.c        the sequential order's schedule and its kernels
  * relax_rows_avx512.c     the sequential order family by family, sixteen
- *                         rows or columns a vector (AVX-512)
+ *                         rows or columns a vector (AVX-512), on several
+ *                         threads
+ * relax_helix_avx512.c    the same on one thread, every family in one walk
+ *                         and the passes of a substep together
  *
  * As zlib-ng does (arch/x86/), each instruction set's kernels are in files
  * of their own, and one table per level (RelaxPassKernels) is filled once
@@ -29,6 +32,7 @@
 #include "cloth.h"
 #include "collide.h"
 #include "relax_fast.h"
+#include "relax_helix.h"
 #include "relax_pool.h"
 #include "relax_rows.h"
 #include "relax_schedule.h"
@@ -190,6 +194,8 @@ struct RelaxFast {
     /* and its family-by-family kernels where the processor has AVX-512
      * (NULL elsewhere): the passes that keep no remainders */
     RelaxRows *rows;
+    /* and on one thread, every family in one walk (NULL where rows is) */
+    RelaxHelix *helix;
     /* whether the last pass went through `rows` on several threads: the
      * stages then give each thread the rows of its bands (next_chunk) */
     bool rows_owned;

@@ -1347,6 +1347,19 @@ static void begin_substep(Solver *s)
         memset(s->lambda, 0, (size_t)c->link_count * sizeof(float));
 }
 
+/* The passes left of a substep of the sequential order in float, with
+ * their contact, as one job on the fast path where it can (one thread,
+ * AVX-512, the sphere or no collider, in 3D): the same bits as
+ * project_links and stage_collide pass after pass. */
+static bool sequential_passes(Solver *s, float h, int passes)
+{
+    if (s->params.order != ORDER_SEQUENTIAL || h < SOLVER_KEEP_BELOW || s->params.dim != 3)
+        return false;
+    float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
+    link_constants(s, h, k, alpha);
+    return relax_fast_sequential_passes(s->relax_fast, s, k, alpha, passes);
+}
+
 /* One relaxation pass, the contact inside it, or on the fast path in the
  * colored order with whole_substep every pass left as one job (the same
  * bits as pass after pass; no residual can be traced between them). */
@@ -1370,8 +1383,14 @@ static void stage_relax(Solver *s, bool whole_substep)
          * two to run side by side and spends a level on every link; the
          * plain loop (the same bits) takes half the time there (lessons 5
          * and 11's chains), less still in rope_order (find_rope_order). */
-        project_links(s, h, fast_path(s) && s->rope_order == NULL);
-        stage_collide(s, false, false);
+        bool fast = fast_path(s) && s->rope_order == NULL;
+        int left = s->params.iterations - s->pass;
+        if (fast && whole_substep && !s->trace_residual && sequential_passes(s, h, left)) {
+            passes = left;
+        } else {
+            project_links(s, h, fast);
+            stage_collide(s, false, false);
+        }
     }
     s->pass += passes;
     if (s->trace_residual && s->residual_count < SOLVER_MAX_ITERATIONS)

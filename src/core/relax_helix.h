@@ -1,0 +1,35 @@
+/* relax_helix.h - the sequential order's passes on one thread, all five
+ * families of links in one walk, sixteen rows a vector (AVX-512).
+ *
+ * relax_rows.h runs the families one after the other, and must copy its
+ * strips of rows into lanes and back for each family that goes along the
+ * rows. Here the cloth is copied once into a buffer where lane j holds
+ * rows j, j + 16, j + 32 ... one after the other (a helix: each row two
+ * columns behind the one above it), every family's links are walked
+ * together through it, a few steps apart, and the passes of a substep
+ * (with the sphere's push after each) run in that buffer before it is
+ * copied back. relax_helix_avx512.c tells why the bits are the plain
+ * loop's. Nothing here allocates after relax_helix_create.
+ */
+#ifndef CLOTHSIM_RELAX_HELIX_H
+#define CLOTHSIM_RELAX_HELIX_H
+
+#include "cloth.h"
+#include "collide.h"
+#include "relax_schedule.h"
+
+typedef struct RelaxHelix RelaxHelix;
+
+/* The buffers for cloth's grid; NULL when out of memory or where the
+ * kernels cannot run (relax_rows_usable). Free with relax_helix_destroy. */
+RelaxHelix *relax_helix_create(const Cloth *cloth);
+void relax_helix_destroy(RelaxHelix *helix);
+
+/* `passes` passes of order=sequential over cloth (pass->kept and
+ * pass->jacobi false), on this thread, with the plain loop's bits; after
+ * each, the push of `sphere` (NULL: none) with `margin` and no friction,
+ * as sphere_push does it. lambda: xpbd's multipliers, by link. */
+void relax_helix_run(RelaxHelix *helix, Cloth *cloth, float *lambda, const RelaxPassConstants *pass, int passes,
+                     const Collider *sphere, float margin);
+
+#endif

@@ -1,0 +1,447 @@
+/* relax_helix_avx512.c - the sequential order's passes on one thread, all
+ * five families in one walk (relax_helix.h tells the idea).
+ *
+ * The layout
+ * ----------
+ * P = max(cols, 32) keys a period. Lane j of key k holds particle
+ * (16 m + j, k - 2 j - m P), m the period: lane j takes rows j, j + 16,
+ * j + 32 ... one after the other, P keys each, and each row starts two
+ * keys after the one above it (row 16 m + 15 starts at 30 + m P, row
+ * 16 (m + 1) at (m + 1) P, P - 30 >= 2 keys later). A key is 64 floats,
+ * x, y, z and the inverse mass of its sixteen lanes; keys outside the grid
+ * are 0. One copy in (a 16 x 16 transpose a block of keys, each lane one
+ * or two pieces of rows) before the passes, one copy back after.
+ *
+ * A link is kept at the key of its lowest, then leftmost, particle, its
+ * anchor (r, c):
+ *   across  (r, c)-(r, c + 1)      bend across  (r, c)-(r, c + 2)
+ *   down    (r - 1, c)-(r, c)      bend down    (r - 2, c)-(r, c)
+ *   shear   (r - 1, c)-(r, c + 1) and (r - 1, c + 1)-(r, c): the cell
+ *           above-left of the anchor, both diagonals
+ * The particles of a link across are lane j of keys k and k + 1 (or
+ * k + 2). Its upper end is lane j - 1 of key k - 2 (row r - 1 is the row
+ * above in the same lane period), or for lane 0, lane 15 of key k + 30 - P
+ * (row r - 1 is lane 15's, a period before): one vector made of two with
+ * one shift (valignd), written back the same way. Bend down: lanes j - 2 of
+ * k - 4, or 14 and 15 of k + 28 - P.
+ *
+ * The dependencies
+ * ----------------
+ * Two links that share no particle can go in either order without
+ * changing a bit; those that share one must go in the listed order
+ * (families in blocks, each row by row). Each family walks its keys in
+ * order, one vector a step, starting D steps after the across family: at
+ * step t it does the links anchored at key t - D. In a step the families
+ * go in the listed order. That keeps every pair:
+ * - inside a family, a link follows the ones it shares a particle with by
+ *   at least a key (across: k - 1 before k; down: the link above is two
+ *   keys before, P - 30 at a period's change; shear: the cell left one key,
+ *   the cells above one to P - 31; bend across two; bend down four), and
+ *   no two lanes of a key share one;
+ * - across families: at a particle p of key k, the links of each family
+ *   that touch it are anchored at k - 1 .. k (across), k .. k + g (down,
+ *   g = 2, or P - 30 for lane 15, whose row below is the next period's),
+ *   k - 1 .. k + g (shear), k - 2 .. k (bend across), k .. k + g' (bend
+ *   down, g' = 4, P - 28 for lanes 14 and 15). A family must start on p
+ *   no sooner than the one before it has finished with it:
+ *   D(down) >= D(across), D(shear) >= D(down) + P - 29,
+ *   D(bend) >= D(shear) + P - 28, D(bend down) >= D(bend across).
+ * The walk uses D = 0, 0, P - 29 + SLACK, 2 P - 57 + 2 SLACK, the same.
+ * test_fast.c compares the bits with the plain loop's; one step less of
+ * either delay fails 7 of its tests.
+ *
+ * Why
+ * ---
+ * On the 2-core Xeon (AVX-512, 2.3 GHz) this was written on, family by
+ * family (relax_rows_avx512.c) a 200 x 200 pass took 714,000 to 840,000
+ * ticks, about 45 % of its horizontal and shear walks in copies; the
+ * helix's walk took 585,000 with no copies in a pass. Each step has six
+ * independent vectors (the shear two), so the chains (a link waits some
+ * 80 ticks for the one before it) overlap without grouping strips.
+ * SLACK: a key written with a masked store and read back within a step or
+ * two stalls the load; four steps more before the shear and the bend
+ * families took the walk from 726,000 ticks to 613,000 at 200 x 200 (copies
+ * included) and from 40,400 to 33,700 at 40 x 40.
+ */
+#include "relax_helix.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relax_rows.h"
+#include "relax_rows_simd.h"
+
+/* The kinds of link a key holds (the shear's two diagonals apart). */
+enum { HS, VS, D1, D2, HB, VB, KINDS };
+
+/* Steps the shear and bend families wait beyond what the order needs. */
+#define SLACK 4
+/* Keys after the last, read by the links across and never in the grid. */
+#define PAD_AFTER 8
+
+struct RelaxHelix {
+    int cols, rows;
+    int period; /* P */
+    int keys;   /* a multiple of 16 */
+    int pad;    /* keys before key 0, read by the links down of the first keys */
+    float *buffer;  /* (pad + keys + PAD_AFTER) keys of 64 floats */
+    int32_t *link;  /* KINDS x keys x 16: the link anchored there, or -1 */
+    float *rest;    /* the same: its rest length */
+    uint16_t *live; /* KINDS x keys: the lanes whose link is there and not torn */
+    float *lambda;  /* KINDS x keys x 16: xpbd's multipliers during a run */
+    int32_t *piece; /* keys x 2: lane j of block k0 / 16, its two pieces' first particle */
+    uint16_t *piece_in; /* and their columns in the grid */
+    unsigned torn_generation;
+    bool fresh;
+};
+
+static void *zeroed_floats(size_t n)
+{
+    size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
+    void *p = aligned_alloc(64, bytes > 0 ? bytes : 64);
+    if (p)
+        memset(p, 0, bytes > 0 ? bytes : 64);
+    return p;
+}
+
+/* The particle of lane j at key k: false where none is. */
+static bool lane_particle(const RelaxHelix *h, int k, int j, int *row, int *col)
+{
+    if (k < 2 * j)
+        return false;
+    int m = (k - 2 * j) / h->period;
+    *row = 16 * m + j, *col = k - 2 * j - m * h->period;
+    return *row < h->rows && *col < h->cols;
+}
+
+static int anchored_link(const Cloth *c, int kind, int row, int col)
+{
+    switch (kind) {
+    case HS:
+        return col + 1 < c->cols ? cloth_link_right(c, col, row) : -1;
+    case VS:
+        return row >= 1 ? cloth_link_below(c, col, row - 1) : -1;
+    case D1:
+    case D2:
+        return row >= 1 && col + 1 < c->cols ? cloth_link_shear(c, col, row - 1, kind - D1) : -1;
+    case HB:
+        return col + 2 < c->cols ? cloth_link_bend_right(c, col, row) : -1;
+    default:
+        return row >= 2 ? cloth_link_bend_below(c, col, row - 2) : -1;
+    }
+}
+
+RelaxHelix *relax_helix_create(const Cloth *c)
+{
+    if (!relax_rows_usable())
+        return NULL;
+    RelaxHelix *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->cols = c->cols, h->rows = c->rows;
+    h->period = c->cols > 32 ? c->cols : 32;
+    h->keys = (30 + (c->rows + 15) / 16 * h->period + 15) / 16 * 16;
+    h->pad = h->period + 8;
+    const size_t keys = (size_t)h->keys, lanes = KINDS * keys * 16;
+    h->buffer = zeroed_floats(((size_t)h->pad + keys + PAD_AFTER) * 64);
+    h->link = malloc(lanes * sizeof *h->link);
+    h->rest = zeroed_floats(lanes);
+    h->lambda = zeroed_floats(lanes);
+    h->live = calloc(KINDS * keys, sizeof *h->live);
+    h->piece = calloc(keys * 2, sizeof *h->piece);
+    h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
+    if (!h->buffer || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in) {
+        relax_helix_destroy(h);
+        return NULL;
+    }
+    for (int kind = 0; kind < KINDS; kind++)
+        for (int k = 0; k < h->keys; k++)
+            for (int j = 0; j < 16; j++) {
+                int row, col;
+                h->link[((size_t)kind * keys + (size_t)k) * 16 + (size_t)j] =
+                    lane_particle(h, k, j, &row, &col) ? anchored_link(c, kind, row, col) : -1;
+            }
+    /* lane j of keys k0 .. k0 + 15 is row 16 m + j from column
+     * k0 - 2 j - m P, for the one or two periods m they span */
+    for (int k0 = 0; k0 < h->keys; k0 += 16)
+        for (int j = 0; j < 16; j++) {
+            int first = k0 - 2 * j, m = first >= 0 ? first / h->period : -1;
+            for (int i = 0; i < 2; i++, m++) {
+                size_t at = ((size_t)k0 + (size_t)j) * 2 + (size_t)i;
+                int row = 16 * m + j, c0 = first - m * h->period;
+                unsigned in = 0;
+                for (int l = 0; l < 16 && m >= 0 && row < c->rows; l++)
+                    if (c0 + l >= 0 && c0 + l < c->cols)
+                        in |= 1u << l;
+                h->piece_in[at] = (uint16_t)in;
+                h->piece[at] = in ? row * c->cols + c0 : 0;
+            }
+        }
+    return h;
+}
+
+void relax_helix_destroy(RelaxHelix *h)
+{
+    if (!h)
+        return;
+    free(h->buffer), free(h->link), free(h->rest), free(h->lambda), free(h->live), free(h->piece), free(h->piece_in);
+    free(h);
+}
+
+/* The rest lengths and the links that take part, when links tore. */
+static void refresh(RelaxHelix *h, const Cloth *c)
+{
+    if (h->fresh && h->torn_generation == c->torn_generation)
+        return;
+    const size_t keys = (size_t)h->keys;
+    for (size_t at = 0; at < KINDS * keys; at++) {
+        unsigned live = 0;
+        for (int j = 0; j < 16; j++) {
+            int l = h->link[at * 16 + (size_t)j];
+            h->rest[at * 16 + (size_t)j] = l >= 0 ? c->rest_length[l] : 0.0f;
+            if (l >= 0 && !c->torn[l])
+                live |= 1u << j;
+        }
+        h->live[at] = (uint16_t)live;
+    }
+    h->torn_generation = c->torn_generation;
+    h->fresh = true;
+}
+
+/* xpbd's multipliers into the walk's layout (in) or back (!in). */
+static void move_lambda(RelaxHelix *h, float *lambda, bool in)
+{
+    const size_t lanes = KINDS * (size_t)h->keys * 16;
+    for (size_t i = 0; i < lanes; i++) {
+        int l = h->link[i];
+        if (l < 0)
+            continue;
+        if (in)
+            h->lambda[i] = lambda[l];
+        else
+            lambda[l] = h->lambda[i];
+    }
+}
+
+#if ROWS_X86
+
+static inline float *key_at(const RelaxHelix *h, int k) { return h->buffer + (size_t)(k + h->pad) * 64; }
+
+/* The cloth into the buffer (in: positions and inverse masses) or the
+ * positions back. */
+ROWS_TARGET static void copy(RelaxHelix *h, Cloth *c, bool in)
+{
+    float *v[4] = {c->x, c->y, c->z, c->inv_mass};
+    const int coords = in ? 4 : 3;
+    for (int k0 = 0; k0 < h->keys; k0 += 16) {
+        const int32_t *at = h->piece + (size_t)k0 * 2;
+        const uint16_t *mask = h->piece_in + (size_t)k0 * 2;
+        float *key = key_at(h, k0);
+        for (int q = 0; q < coords; q++) {
+            __m512 m[16];
+            if (in) {
+#pragma GCC unroll 16
+                for (int j = 0; j < 16; j++)
+                    m[j] = _mm512_mask_loadu_ps(_mm512_maskz_loadu_ps(mask[2 * j], v[q] + at[2 * j]), mask[2 * j + 1],
+                                                v[q] + at[2 * j + 1]);
+                transpose16(m);
+#pragma GCC unroll 16
+                for (int i = 0; i < 16; i++)
+                    _mm512_store_ps(key + 64 * i + 16 * q, m[i]);
+            } else {
+#pragma GCC unroll 16
+                for (int i = 0; i < 16; i++)
+                    m[i] = _mm512_load_ps(key + 64 * i + 16 * q);
+                transpose16(m);
+#pragma GCC unroll 16
+                for (int j = 0; j < 16; j++) {
+                    _mm512_mask_storeu_ps(v[q] + at[2 * j], mask[2 * j], m[j]);
+                    _mm512_mask_storeu_ps(v[q] + at[2 * j + 1], mask[2 * j + 1], m[j]);
+                }
+            }
+        }
+    }
+}
+
+ROWS_INLINE Ends load_key(const float *key)
+{
+    return (Ends){_mm512_load_ps(key), _mm512_load_ps(key + 16), _mm512_load_ps(key + 32), _mm512_load_ps(key + 48)};
+}
+
+ROWS_INLINE void store_key(float *key, const Ends *e)
+{
+    _mm512_store_ps(key, e->x), _mm512_store_ps(key + 16, e->y), _mm512_store_ps(key + 32, e->z);
+}
+
+/* Lanes j >= s of `near`'s lanes j - s, lanes j < s of `far`'s 16 - s + j. */
+#define SHIFT_IN(near, far, s)                                                                                   \
+    _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(near), _mm512_castps_si512(far), 16 - (s)))
+/* Lane i of lane i + s, mod 16. */
+#define ROTATE(v, s) _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(v), _mm512_castps_si512(v), (s)))
+
+/* The upper ends of the links down of a key: rows s above, from lanes
+ * j - s of key `near` and for the first s lanes, lanes 16 - s + j of key
+ * `far` (the period before). s is 1 or 2 (a constant where inlined). */
+ROWS_INLINE Ends upper_in(const float *near, const float *far, int s)
+{
+    if (s == 1)
+        return (Ends){SHIFT_IN(_mm512_load_ps(near), _mm512_load_ps(far), 1),
+                      SHIFT_IN(_mm512_load_ps(near + 16), _mm512_load_ps(far + 16), 1),
+                      SHIFT_IN(_mm512_load_ps(near + 32), _mm512_load_ps(far + 32), 1),
+                      SHIFT_IN(_mm512_load_ps(near + 48), _mm512_load_ps(far + 48), 1)};
+    return (Ends){SHIFT_IN(_mm512_load_ps(near), _mm512_load_ps(far), 2),
+                  SHIFT_IN(_mm512_load_ps(near + 16), _mm512_load_ps(far + 16), 2),
+                  SHIFT_IN(_mm512_load_ps(near + 32), _mm512_load_ps(far + 32), 2),
+                  SHIFT_IN(_mm512_load_ps(near + 48), _mm512_load_ps(far + 48), 2)};
+}
+
+/* upper_in's inverse (where near is far, at a period of 32, the two
+ * masks make one whole key). */
+ROWS_INLINE void upper_out(float *near, float *far, const Ends *e, int s)
+{
+    const __mmask16 lanes = s == 1 ? 0x7fff : 0x3fff;
+    __m512 x = s == 1 ? ROTATE(e->x, 1) : ROTATE(e->x, 2);
+    __m512 y = s == 1 ? ROTATE(e->y, 1) : ROTATE(e->y, 2);
+    __m512 z = s == 1 ? ROTATE(e->z, 1) : ROTATE(e->z, 2);
+    _mm512_mask_store_ps(near, lanes, x), _mm512_mask_store_ps(near + 16, lanes, y);
+    _mm512_mask_store_ps(near + 32, lanes, z);
+    _mm512_mask_store_ps(far, (__mmask16)~lanes, x), _mm512_mask_store_ps(far + 16, (__mmask16)~lanes, y);
+    _mm512_mask_store_ps(far + 32, (__mmask16)~lanes, z);
+}
+
+/* The links of `kind` anchored at key k. */
+typedef struct Walk {
+    RelaxHelix *h;
+    Family family[KINDS];
+    bool on[KINDS];
+} Walk;
+
+ROWS_INLINE void solve_at(const Walk *w, int kind, int k, Ends *a, Ends *b)
+{
+    const size_t at = (size_t)kind * (size_t)w->h->keys + (size_t)k;
+    const Family *f = &w->family[kind];
+    __m512 lambda = _mm512_setzero_ps();
+    if (f->xpbd)
+        lambda = _mm512_load_ps(w->h->lambda + at * 16);
+    solve(a, b, _mm512_load_ps(w->h->rest + at * 16), w->h->live[at], f, &lambda);
+    if (f->xpbd)
+        _mm512_store_ps(w->h->lambda + at * 16, lambda);
+}
+
+/* Links across (gap 1 or 2) anchored at key k. */
+ROWS_INLINE void across(const Walk *w, int kind, int k, int gap)
+{
+    float *pa = key_at(w->h, k), *pb = key_at(w->h, k + gap);
+    Ends a = load_key(pa), b = load_key(pb);
+    solve_at(w, kind, k, &a, &b);
+    store_key(pa, &a), store_key(pb, &b);
+}
+
+/* Links down anchored at key k: upper ends s rows above from keys near
+ * and far, lower ends at key `lower`. */
+ROWS_INLINE void down(const Walk *w, int kind, int k, int near, int far, int lower, int s)
+{
+    float *pn = key_at(w->h, near), *pf = key_at(w->h, far), *pb = key_at(w->h, lower);
+    Ends a = upper_in(pn, pf, s), b = load_key(pb);
+    solve_at(w, kind, k, &a, &b);
+    upper_out(pn, pf, &a, s), store_key(pb, &b);
+}
+
+/* One pass: step t does the links across and down anchored at key t, the
+ * shear's at t - d_shear, the bend families' at t - d_bend. */
+ROWS_TARGET static void walk(const Walk *w)
+{
+    const int P = w->h->period, K = w->h->keys;
+    const int d_shear = P - 29 + SLACK, d_bend = d_shear + P - 28 + SLACK;
+    for (int t = 0; t < K + d_bend; t++) {
+        if (t < K) {
+            if (w->on[HS])
+                across(w, HS, t, 1);
+            if (w->on[VS])
+                down(w, VS, t, t - 2, t + 30 - P, t, 1);
+        }
+        int k = t - d_shear;
+        if (k >= 0 && k < K && w->on[D1]) {
+            down(w, D1, k, k - 2, k + 30 - P, k + 1, 1);
+            down(w, D2, k, k - 1, k + 31 - P, k, 1);
+        }
+        k = t - d_bend;
+        if (k >= 0 && k < K) {
+            if (w->on[HB])
+                across(w, HB, k, 2);
+            if (w->on[VB])
+                down(w, VB, k, k - 4, k + 28 - P, k, 2);
+        }
+    }
+}
+
+/* sphere_push (friction 0) on every key, as sphere_range_avx2 does it
+ * eight lanes at a time; lanes outside the grid have no inverse mass. */
+ROWS_TARGET static void push_out(RelaxHelix *h, const Collider *sphere, float margin)
+{
+    const __m512 cx = _mm512_set1_ps(sphere->center[0]), cy = _mm512_set1_ps(sphere->center[1]),
+                 cz = _mm512_set1_ps(sphere->center[2]), radius = _mm512_set1_ps(sphere->radius),
+                 skin = _mm512_set1_ps(margin), zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f),
+                 tiny = _mm512_set1_ps(1e-9f);
+    float reach = (sphere->radius + margin) * 1.001f + 1e-6f;
+    const __m512 far = _mm512_set1_ps(reach * reach);
+    for (int k = 0; k < h->keys; k++) {
+        float *key = key_at(h, k);
+        __m512 x = _mm512_load_ps(key), y = _mm512_load_ps(key + 16), z = _mm512_load_ps(key + 32);
+        __m512 dx = _mm512_sub_ps(x, cx), dy = _mm512_sub_ps(y, cy), dz = _mm512_sub_ps(z, cz);
+        __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
+        if (_mm512_cmp_ps_mask(d2, far, _CMP_GT_OQ) == 0xffff)
+            continue;
+        __m512 d = _mm512_sqrt_ps(d2);
+        __m512 distance = _mm512_sub_ps(d, radius);
+        __mmask16 hit = _mm512_cmp_ps_mask(distance, skin, _CMP_NGE_UQ) &
+                        _mm512_cmp_ps_mask(_mm512_load_ps(key + 48), zero, _CMP_NEQ_UQ);
+        if (!hit)
+            continue;
+        __mmask16 away = _mm512_cmp_ps_mask(d, tiny, _CMP_GT_OQ);
+        __m512 nx = _mm512_mask_div_ps(zero, away, dx, d), ny = _mm512_mask_div_ps(one, away, dy, d),
+               nz = _mm512_mask_div_ps(zero, away, dz, d);
+        __m512 push = _mm512_sub_ps(skin, distance);
+        _mm512_store_ps(key, _mm512_mask_add_ps(x, hit, x, _mm512_mul_ps(push, nx)));
+        _mm512_store_ps(key + 16, _mm512_mask_add_ps(y, hit, y, _mm512_mul_ps(push, ny)));
+        _mm512_store_ps(key + 32, _mm512_mask_add_ps(z, hit, z, _mm512_mul_ps(push, nz)));
+    }
+}
+
+ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int passes,
+                                 const Collider *sphere, float margin)
+{
+    assert(!p->kept && !p->jacobi && c->cols == h->cols && c->rows == h->rows);
+    static const int link_family[KINDS] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEAR,
+                                           LINK_SHEAR,      LINK_BEND,       LINK_BEND};
+    Walk w = {.h = h};
+    for (int kind = 0; kind < KINDS; kind++) {
+        w.family[kind] = family_of(p, link_family[kind]);
+        w.on[kind] = !(p->k[link_family[kind]] <= 0.0f); /* the plain loop skips a family whose k is not above 0 */
+    }
+    refresh(h, c);
+    copy(h, c, true);
+    if (p->xpbd)
+        move_lambda(h, lambda, true);
+    for (int pass = 0; pass < passes; pass++) {
+        walk(&w);
+        if (sphere)
+            push_out(h, sphere, margin);
+    }
+    copy(h, c, false);
+    if (p->xpbd)
+        move_lambda(h, lambda, false);
+}
+
+#else
+
+void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int passes,
+                     const Collider *sphere, float margin)
+{
+    (void)h, (void)c, (void)lambda, (void)p, (void)passes, (void)sphere, (void)margin;
+    (void)refresh, (void)move_lambda;
+    assert(!"relax_helix_create returns NULL here");
+}
+
+#endif
