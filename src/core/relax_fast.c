@@ -540,6 +540,7 @@ static void run_stage(RelaxFast *f, int t)
         break;
     case JOB_PASS:
     case JOB_SEQUENTIAL:
+    case JOB_HELIX:
         break;
     }
 #else
@@ -555,6 +556,9 @@ static void run_job(RelaxFast *f, int t)
         relax_rows_run(f->rows, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.threads, f->job.serial);
     else if (f->job.kind == JOB_SEQUENTIAL)
         relax_schedule_run(f->job.schedule, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.serial);
+    else if (f->job.kind == JOB_HELIX)
+        relax_helix_run(f->helix, f->job.cloth, f->job.lambda, &f->job.constants, f->job.passes,
+                        f->job.sphere ? &f->job.collider : NULL, f->job.margin, t, f->job.threads, f->job.serial);
     else
         run_stage(f, t);
 }
@@ -802,30 +806,27 @@ static RelaxPassConstants sequential_constants(const RelaxFast *f, const Solver 
     return c;
 }
 
-/* Whether the sequential order's passes go through the helix: one thread,
+/* Whether the sequential order's passes can go through the helix:
  * AVX-512, corrections in float. */
-static bool helix_serves(const RelaxFast *f, bool kept, bool jacobi)
-{
-    bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS; /* as run_on_threads */
-    return f->helix && f->wide && !shared && !kept && !jacobi;
-}
+static bool helix_serves(const RelaxFast *f, bool kept, bool jacobi) { return f->helix && f->wide && !kept && !jacobi; }
+
+/* Whether a job would run on several threads (as run_on_threads decides). */
+static bool job_shared(const RelaxFast *f) { return f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS; }
 
 void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
                            const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi)
 {
     Job *job = &f->job;
     job->constants = sequential_constants(f, s, k, alpha, kept, jacobi);
-    if (helix_serves(f, kept, jacobi)) {
-        relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f);
+    if (helix_serves(f, kept, jacobi) && !job_shared(f)) { /* one pass: the helix on one thread */
+        relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f, 0, 1, ++f->sequential_serial);
         f->rows_owned = false;
         return;
     }
     job->kind = JOB_SEQUENTIAL;
     job->cloth = s->cloth;
     job->lambda = s->lambda;
-    /* as run_on_threads decides */
-    bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
-    job->schedule = f->sequential[shared];
+    job->schedule = f->sequential[job_shared(f)];
     /* the family-by-family kernels: AVX-512, corrections in float */
     job->rows = f->rows && f->wide && !kept && !jacobi;
     if (job->rows)
@@ -840,12 +841,19 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
 bool relax_fast_sequential_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
                                   const float alpha[LINK_FAMILY_COUNT], int passes)
 {
-    Collider collider;
-    if (passes < 1 || !helix_serves(f, false, false) || !contact_fits_job(s, &collider))
+    Job *job = &f->job;
+    if (passes < 1 || passes > RELAX_HELIX_MAX_PASSES || !helix_serves(f, false, false) ||
+        !contact_fits_job(s, &job->collider))
         return false; /* pass by pass, the contact between them on this thread */
-    RelaxPassConstants c = sequential_constants(f, s, k, alpha, false, false);
-    relax_helix_run(f->helix, s->cloth, s->lambda, &c, passes, collider.shape == SHAPE_SPHERE ? &collider : NULL,
-                    (float)s->params.margin);
+    job->kind = JOB_HELIX;
+    job->cloth = s->cloth;
+    job->lambda = s->lambda;
+    job->constants = sequential_constants(f, s, k, alpha, false, false);
+    job->passes = passes;
+    job->sphere = job->collider.shape == SHAPE_SPHERE;
+    job->margin = (float)s->params.margin;
+    job->serial = ++f->sequential_serial;
+    run_on_threads(f);
     f->rows_owned = false;
     return true;
 }

@@ -111,10 +111,10 @@ void relax_fast_sequential(RelaxFast *fast, struct Solver *solver, const float k
 
 /* `passes` passes of the sequential order in float, each followed by
  * contact, as project_links and stage_collide(solver, false, false) do
- * them, in one walk of relax_helix.h's buffer (copied in once and back
- * once). Returns false, doing nothing, where it cannot: a job for several
- * threads, no AVX-512, or contact other than the sphere's: then pass by
- * pass. */
+ * them, through relax_helix.h's buffer (copied in once and back once; on
+ * several threads a pass each, one behind the other). Returns false,
+ * doing nothing, where it cannot: no AVX-512, or contact other than the
+ * sphere's: then pass by pass. */
 bool relax_fast_sequential_passes(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                                   const float alpha[LINK_FAMILY_COUNT], int passes);
 

@@ -108,6 +108,7 @@ typedef struct BlockEnds {
 typedef enum JobKind {
     JOB_PASS,
     JOB_SEQUENTIAL,
+    JOB_HELIX, /* passes of the sequential order through relax_helix.h */
     JOB_FORCES,
     JOB_RANGE, /* a per-particle stage of solver.c: job.range */
     JOB_CONTACT,

@@ -8,8 +8,9 @@
  * columns behind the one above it), every family's links are walked
  * together through it, a few steps apart, and the passes of a substep
  * (with the sphere's push after each) run in that buffer before it is
- * copied back. relax_helix_avx512.c tells why the bits are the plain
- * loop's. Nothing here allocates after relax_helix_create.
+ * copied back; on several threads, each thread takes a pass a few steps
+ * behind the one before. relax_helix_avx512.c tells why the bits are the
+ * plain loop's. Nothing here allocates after relax_helix_create.
  */
 #ifndef CLOTHSIM_RELAX_HELIX_H
 #define CLOTHSIM_RELAX_HELIX_H
@@ -25,11 +26,18 @@ typedef struct RelaxHelix RelaxHelix;
 RelaxHelix *relax_helix_create(const Cloth *cloth);
 void relax_helix_destroy(RelaxHelix *helix);
 
-/* `passes` passes of order=sequential over cloth (pass->kept and
- * pass->jacobi false), on this thread, with the plain loop's bits; after
- * each, the push of `sphere` (NULL: none) with `margin` and no friction,
- * as sphere_push does it. lambda: xpbd's multipliers, by link. */
+/* The most passes relax_helix_run takes at once. */
+#define RELAX_HELIX_MAX_PASSES 512
+
+/* Thread t's share of `passes` passes of order=sequential over cloth
+ * (pass->kept and pass->jacobi false) on `threads` threads, each of which
+ * must call it with the same arguments and the same serial, a number that
+ * grows by one a call: pass n is thread n mod threads', some three
+ * periods of keys behind pass n - 1. After each pass, the push of `sphere`
+ * (NULL: none) with `margin` and no friction, as sphere_push does it. The
+ * plain loop's bits on any number of threads. lambda: xpbd's
+ * multipliers, by link. */
 void relax_helix_run(RelaxHelix *helix, Cloth *cloth, float *lambda, const RelaxPassConstants *pass, int passes,
-                     const Collider *sphere, float margin);
+                     const Collider *sphere, float margin, int t, int threads, unsigned serial);
 
 #endif

@@ -66,6 +66,8 @@
 #include "relax_helix.h"
 
 #include <assert.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +81,16 @@ enum { HS, VS, D1, D2, HB, VB, KINDS };
 #define SLACK 4
 /* Keys after the last, read by the links across and never in the grid. */
 #define PAD_AFTER 8
+/* Steps between two publications of a pass's progress. */
+#define PUBLISH 8
+/* A thread waiting for the pass before spins this many times, then yields
+ * its core at every look. */
+#define WAIT_SPINS 200
+
+/* A pass's progress: serial * (steps + 1) + the steps done in this run. */
+typedef struct PassDone {
+    _Alignas(64) atomic_ullong steps;
+} PassDone;
 
 struct RelaxHelix {
     int cols, rows;
@@ -92,6 +104,9 @@ struct RelaxHelix {
     float *lambda;  /* KINDS x keys x 16: xpbd's multipliers during a run */
     int32_t *piece; /* keys x 2: lane j of block k0 / 16, its two pieces' first particle */
     uint16_t *piece_in; /* and their columns in the grid */
+    int d_shear, d_bend, d_push; /* the steps the families and the push wait (walk) */
+    int steps;                   /* of a pass */
+    PassDone *done;              /* RELAX_HELIX_MAX_PASSES */
     unsigned torn_generation;
     bool fresh;
 };
@@ -143,6 +158,9 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->period = c->cols > 32 ? c->cols : 32;
     h->keys = (30 + (c->rows + 15) / 16 * h->period + 15) / 16 * 16;
     h->pad = h->period + 8;
+    const int P = h->period;
+    h->d_shear = P - 29 + SLACK, h->d_bend = h->d_shear + P - 28 + SLACK, h->d_push = h->d_bend + P - 27;
+    h->steps = h->keys + h->d_push;
     const size_t keys = (size_t)h->keys, lanes = KINDS * keys * 16;
     h->buffer = zeroed_floats(((size_t)h->pad + keys + PAD_AFTER) * 64);
     h->link = malloc(lanes * sizeof *h->link);
@@ -151,10 +169,13 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->live = calloc(KINDS * keys, sizeof *h->live);
     h->piece = calloc(keys * 2, sizeof *h->piece);
     h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
-    if (!h->buffer || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in) {
+    h->done = aligned_alloc(64, RELAX_HELIX_MAX_PASSES * sizeof *h->done);
+    if (!h->buffer || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in || !h->done) {
         relax_helix_destroy(h);
         return NULL;
     }
+    for (int n = 0; n < RELAX_HELIX_MAX_PASSES; n++)
+        atomic_init(&h->done[n].steps, 0ull);
     for (int kind = 0; kind < KINDS; kind++)
         for (int k = 0; k < h->keys; k++)
             for (int j = 0; j < 16; j++) {
@@ -186,6 +207,7 @@ void relax_helix_destroy(RelaxHelix *h)
     if (!h)
         return;
     free(h->buffer), free(h->link), free(h->rest), free(h->lambda), free(h->live), free(h->piece), free(h->piece_in);
+    free(h->done);
     free(h);
 }
 
@@ -348,71 +370,110 @@ ROWS_INLINE void down(const Walk *w, int kind, int k, int near, int far, int low
     upper_out(pn, pf, &a, s), store_key(pb, &b);
 }
 
-/* One pass: step t does the links across and down anchored at key t, the
- * shear's at t - d_shear, the bend families' at t - d_bend. */
-ROWS_TARGET static void walk(const Walk *w)
+/* The sphere's push (friction 0), as sphere_range_avx2 does it eight
+ * lanes at a time: its constants. */
+typedef struct Push {
+    __m512 cx, cy, cz, radius, skin, far;
+} Push;
+
+ROWS_TARGET static Push push_of(const Collider *sphere, float margin)
 {
-    const int P = w->h->period, K = w->h->keys;
-    const int d_shear = P - 29 + SLACK, d_bend = d_shear + P - 28 + SLACK;
-    for (int t = 0; t < K + d_bend; t++) {
+    /* a key whose squared distances all exceed this, a little more than
+     * (radius + margin)^2, has no lane in contact */
+    float reach = (sphere->radius + margin) * 1.001f + 1e-6f;
+    return (Push){_mm512_set1_ps(sphere->center[0]), _mm512_set1_ps(sphere->center[1]),
+                  _mm512_set1_ps(sphere->center[2]), _mm512_set1_ps(sphere->radius),
+                  _mm512_set1_ps(margin),            _mm512_set1_ps(reach * reach)};
+}
+
+/* sphere_push on the sixteen lanes of key k; lanes outside the grid have
+ * no inverse mass. */
+ROWS_INLINE void push_key(const RelaxHelix *h, const Push *s, int k)
+{
+    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f), tiny = _mm512_set1_ps(1e-9f);
+    float *key = key_at(h, k);
+    __m512 x = _mm512_load_ps(key), y = _mm512_load_ps(key + 16), z = _mm512_load_ps(key + 32);
+    __m512 dx = _mm512_sub_ps(x, s->cx), dy = _mm512_sub_ps(y, s->cy), dz = _mm512_sub_ps(z, s->cz);
+    __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
+    if (_mm512_cmp_ps_mask(d2, s->far, _CMP_GT_OQ) == 0xffff)
+        return;
+    __m512 d = _mm512_sqrt_ps(d2);
+    __m512 distance = _mm512_sub_ps(d, s->radius);
+    __mmask16 hit = _mm512_cmp_ps_mask(distance, s->skin, _CMP_NGE_UQ) &
+                    _mm512_cmp_ps_mask(_mm512_load_ps(key + 48), zero, _CMP_NEQ_UQ);
+    if (!hit)
+        return;
+    __mmask16 away = _mm512_cmp_ps_mask(d, tiny, _CMP_GT_OQ);
+    __m512 nx = _mm512_mask_div_ps(zero, away, dx, d), ny = _mm512_mask_div_ps(one, away, dy, d),
+           nz = _mm512_mask_div_ps(zero, away, dz, d);
+    __m512 push = _mm512_sub_ps(s->skin, distance);
+    _mm512_store_ps(key, _mm512_mask_add_ps(x, hit, x, _mm512_mul_ps(push, nx)));
+    _mm512_store_ps(key + 16, _mm512_mask_add_ps(y, hit, y, _mm512_mul_ps(push, ny)));
+    _mm512_store_ps(key + 32, _mm512_mask_add_ps(z, hit, z, _mm512_mul_ps(push, nz)));
+}
+
+/* Until the pass before has `wanted` steps done in this run (base, its
+ * serial's); returns the steps it had. Spins, then yields its core. */
+static int wait_for_pass(const PassDone *before, unsigned long long base, int wanted)
+{
+    int spins = 0;
+    for (;;) {
+        unsigned long long v = atomic_load_explicit(&before->steps, memory_order_acquire);
+        if (v >= base + (unsigned long long)wanted)
+            return (int)(v - base);
+        if (++spins < WAIT_SPINS)
+            __builtin_ia32_pause();
+        else
+            sched_yield();
+    }
+}
+
+/* One pass. Step t does the links across and down anchored at key t, the
+ * shear's at t - d_shear, the bend families' at t - d_bend, and pushes key
+ * t - d_push out of the sphere, one step after the last link of the pass
+ * that moves it. Before step t it waits for the pass before (if any) to
+ * have pushed every key this step reads (up to t + 1: d_push + 2 steps
+ * more); it publishes its own steps every PUBLISH. */
+ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
+                             unsigned long long base)
+{
+    const RelaxHelix *h = w->h;
+    const int P = h->period, K = h->keys, steps = h->steps, lag = h->d_push + 2;
+    int seen = before ? 0 : steps; /* the pass before's steps done */
+    for (int t = 0; t < steps; t++) {
+        if (seen < steps && seen < t + lag)
+            seen = wait_for_pass(before, base, t + lag < steps ? t + lag : steps);
         if (t < K) {
             if (w->on[HS])
                 across(w, HS, t, 1);
             if (w->on[VS])
                 down(w, VS, t, t - 2, t + 30 - P, t, 1);
         }
-        int k = t - d_shear;
+        int k = t - h->d_shear;
         if (k >= 0 && k < K && w->on[D1]) {
             down(w, D1, k, k - 2, k + 30 - P, k + 1, 1);
             down(w, D2, k, k - 1, k + 31 - P, k, 1);
         }
-        k = t - d_bend;
+        k = t - h->d_bend;
         if (k >= 0 && k < K) {
             if (w->on[HB])
                 across(w, HB, k, 2);
             if (w->on[VB])
                 down(w, VB, k, k - 4, k + 28 - P, k, 2);
         }
-    }
-}
-
-/* sphere_push (friction 0) on every key, as sphere_range_avx2 does it
- * eight lanes at a time; lanes outside the grid have no inverse mass. */
-ROWS_TARGET static void push_out(RelaxHelix *h, const Collider *sphere, float margin)
-{
-    const __m512 cx = _mm512_set1_ps(sphere->center[0]), cy = _mm512_set1_ps(sphere->center[1]),
-                 cz = _mm512_set1_ps(sphere->center[2]), radius = _mm512_set1_ps(sphere->radius),
-                 skin = _mm512_set1_ps(margin), zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f),
-                 tiny = _mm512_set1_ps(1e-9f);
-    float reach = (sphere->radius + margin) * 1.001f + 1e-6f;
-    const __m512 far = _mm512_set1_ps(reach * reach);
-    for (int k = 0; k < h->keys; k++) {
-        float *key = key_at(h, k);
-        __m512 x = _mm512_load_ps(key), y = _mm512_load_ps(key + 16), z = _mm512_load_ps(key + 32);
-        __m512 dx = _mm512_sub_ps(x, cx), dy = _mm512_sub_ps(y, cy), dz = _mm512_sub_ps(z, cz);
-        __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
-        if (_mm512_cmp_ps_mask(d2, far, _CMP_GT_OQ) == 0xffff)
-            continue;
-        __m512 d = _mm512_sqrt_ps(d2);
-        __m512 distance = _mm512_sub_ps(d, radius);
-        __mmask16 hit = _mm512_cmp_ps_mask(distance, skin, _CMP_NGE_UQ) &
-                        _mm512_cmp_ps_mask(_mm512_load_ps(key + 48), zero, _CMP_NEQ_UQ);
-        if (!hit)
-            continue;
-        __mmask16 away = _mm512_cmp_ps_mask(d, tiny, _CMP_GT_OQ);
-        __m512 nx = _mm512_mask_div_ps(zero, away, dx, d), ny = _mm512_mask_div_ps(one, away, dy, d),
-               nz = _mm512_mask_div_ps(zero, away, dz, d);
-        __m512 push = _mm512_sub_ps(skin, distance);
-        _mm512_store_ps(key, _mm512_mask_add_ps(x, hit, x, _mm512_mul_ps(push, nx)));
-        _mm512_store_ps(key + 16, _mm512_mask_add_ps(y, hit, y, _mm512_mul_ps(push, ny)));
-        _mm512_store_ps(key + 32, _mm512_mask_add_ps(z, hit, z, _mm512_mul_ps(push, nz)));
+        k = t - h->d_push;
+        if (push && k >= 0)
+            push_key(h, push, k);
+        if (t % PUBLISH == PUBLISH - 1 || t == steps - 1)
+            atomic_store_explicit(&mine->steps, base + (unsigned long long)t + 1u, memory_order_release);
     }
 }
 
 ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int passes,
-                                 const Collider *sphere, float margin)
+                                 const Collider *sphere, float margin, int t, int threads, unsigned serial)
 {
     assert(!p->kept && !p->jacobi && c->cols == h->cols && c->rows == h->rows);
+    assert(passes >= 1 && passes <= RELAX_HELIX_MAX_PASSES && t < threads);
     static const int link_family[KINDS] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEAR,
                                            LINK_SHEAR,      LINK_BEND,       LINK_BEND};
     Walk w = {.h = h};
@@ -420,26 +481,36 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
         w.family[kind] = family_of(p, link_family[kind]);
         w.on[kind] = !(p->k[link_family[kind]] <= 0.0f); /* the plain loop skips a family whose k is not above 0 */
     }
-    refresh(h, c);
-    copy(h, c, true);
-    if (p->xpbd)
-        move_lambda(h, lambda, true);
-    for (int pass = 0; pass < passes; pass++) {
-        walk(&w);
-        if (sphere)
-            push_out(h, sphere, margin);
+    Push push;
+    if (sphere)
+        push = push_of(sphere, margin);
+    else
+        memset(&push, 0, sizeof push);
+    /* every pass of this run publishes serial * (steps + 1) + its steps:
+     * more than any count of an earlier run */
+    const unsigned long long base = (unsigned long long)serial * (unsigned long long)(h->steps + 1);
+    if (t == 0) { /* the others wait for pass 0, which starts after this */
+        refresh(h, c);
+        copy(h, c, true);
+        if (p->xpbd)
+            move_lambda(h, lambda, true);
     }
-    copy(h, c, false);
-    if (p->xpbd)
-        move_lambda(h, lambda, false);
+    for (int n = t; n < passes; n += threads)
+        walk(&w, sphere ? &push : NULL, &h->done[n], n > 0 ? &h->done[n - 1] : NULL, base);
+    if ((passes - 1) % threads == t) { /* the last pass: every pass before it is done */
+        copy(h, c, false);
+        if (p->xpbd)
+            move_lambda(h, lambda, false);
+    }
 }
 
 #else
 
 void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int passes,
-                     const Collider *sphere, float margin)
+                     const Collider *sphere, float margin, int t, int threads, unsigned serial)
 {
-    (void)h, (void)c, (void)lambda, (void)p, (void)passes, (void)sphere, (void)margin;
+    (void)h, (void)c, (void)lambda, (void)p, (void)passes, (void)sphere, (void)margin, (void)t, (void)threads,
+        (void)serial;
     (void)refresh, (void)move_lambda;
     assert(!"relax_helix_create returns NULL here");
 }
