@@ -96,6 +96,7 @@ struct RelaxHelix {
     int cols, rows;
     int period; /* P */
     int keys;   /* a multiple of 16 */
+    int used;   /* keys up to the last particle's: the walk's */
     int pad;    /* keys before key 0, read by the links down of the first keys */
     float *buffer;  /* (pad + keys + PAD_AFTER) keys of 64 floats */
     int32_t *link;  /* KINDS x keys x 16: the link anchored there, or -1 */
@@ -160,7 +161,11 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->pad = h->period + 8;
     const int P = h->period;
     h->d_shear = P - 29 + SLACK, h->d_bend = h->d_shear + P - 28 + SLACK, h->d_push = h->d_bend + P - 27;
-    h->steps = h->keys + h->d_push;
+    /* the last particle is the last row's (lane rows - 1 - 16 m, m the
+     * last period) last column */
+    const int last_period = (c->rows - 1) / 16, last_lane = c->rows - 1 - 16 * last_period;
+    h->used = c->cols + 2 * last_lane + last_period * P;
+    h->steps = h->used + h->d_push;
     const size_t keys = (size_t)h->keys, lanes = KINDS * keys * 16;
     h->buffer = zeroed_floats(((size_t)h->pad + keys + PAD_AFTER) * 64);
     h->link = malloc(lanes * sizeof *h->link);
@@ -438,7 +443,7 @@ ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, co
                              unsigned long long base)
 {
     const RelaxHelix *h = w->h;
-    const int P = h->period, K = h->keys, steps = h->steps, lag = h->d_push + 2;
+    const int P = h->period, K = h->used, steps = h->steps, lag = h->d_push + 2;
     int seen = before ? 0 : steps; /* the pass before's steps done */
     for (int t = 0; t < steps; t++) {
         if (seen < steps && seen < t + lag)
