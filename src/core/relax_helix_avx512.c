@@ -81,6 +81,12 @@ enum { HS, VS, D1, D2, HB, VB, KINDS };
 #define SLACK 4
 /* Keys after the last, read by the links across and never in the grid. */
 #define PAD_AFTER 8
+/* Floats a key: x, y, z and the inverse mass of its sixteen lanes, then
+ * the inverse masses of the particles one and two rows above them (lanes
+ * j - 1 and j - 2, as upper_in takes them): fixed during a run, so the
+ * links down need not shift them. */
+#define KEY 96
+enum { X = 0, Y = 16, Z = 32, W = 48, W_UP1 = 64, W_UP2 = 80 };
 /* Steps between two publications of a pass's progress. */
 #define PUBLISH 8
 /* A thread waiting for the pass before spins this many times, then yields
@@ -167,7 +173,7 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->used = c->cols + 2 * last_lane + last_period * P;
     h->steps = h->used + h->d_push;
     const size_t keys = (size_t)h->keys, lanes = KINDS * keys * 16;
-    h->buffer = zeroed_floats(((size_t)h->pad + keys + PAD_AFTER) * 64);
+    h->buffer = zeroed_floats(((size_t)h->pad + keys + PAD_AFTER) * KEY);
     h->link = malloc(lanes * sizeof *h->link);
     h->rest = zeroed_floats(lanes);
     h->lambda = zeroed_floats(lanes);
@@ -253,7 +259,7 @@ static void move_lambda(RelaxHelix *h, float *lambda, bool in)
 
 #if ROWS_X86
 
-static inline float *key_at(const RelaxHelix *h, int k) { return h->buffer + (size_t)(k + h->pad) * 64; }
+static inline float *key_at(const RelaxHelix *h, int k) { return h->buffer + (size_t)(k + h->pad) * KEY; }
 
 /* The cloth into the buffer (in: positions and inverse masses) or the
  * positions back. */
@@ -275,11 +281,11 @@ ROWS_TARGET static void copy(RelaxHelix *h, Cloth *c, bool in)
                 transpose16(m);
 #pragma GCC unroll 16
                 for (int i = 0; i < 16; i++)
-                    _mm512_store_ps(key + 64 * i + 16 * q, m[i]);
+                    _mm512_store_ps(key + KEY * i + 16 * q, m[i]);
             } else {
 #pragma GCC unroll 16
                 for (int i = 0; i < 16; i++)
-                    m[i] = _mm512_load_ps(key + 64 * i + 16 * q);
+                    m[i] = _mm512_load_ps(key + KEY * i + 16 * q);
                 transpose16(m);
 #pragma GCC unroll 16
                 for (int j = 0; j < 16; j++) {
@@ -293,7 +299,7 @@ ROWS_TARGET static void copy(RelaxHelix *h, Cloth *c, bool in)
 
 ROWS_INLINE Ends load_key(const float *key)
 {
-    return (Ends){_mm512_load_ps(key), _mm512_load_ps(key + 16), _mm512_load_ps(key + 32), _mm512_load_ps(key + 48)};
+    return (Ends){_mm512_load_ps(key + X), _mm512_load_ps(key + Y), _mm512_load_ps(key + Z), _mm512_load_ps(key + W)};
 }
 
 ROWS_INLINE void store_key(float *key, const Ends *e)
@@ -313,14 +319,24 @@ ROWS_INLINE void store_key(float *key, const Ends *e)
 ROWS_INLINE Ends upper_in(const float *near, const float *far, int s)
 {
     if (s == 1)
-        return (Ends){SHIFT_IN(_mm512_load_ps(near), _mm512_load_ps(far), 1),
-                      SHIFT_IN(_mm512_load_ps(near + 16), _mm512_load_ps(far + 16), 1),
-                      SHIFT_IN(_mm512_load_ps(near + 32), _mm512_load_ps(far + 32), 1),
-                      SHIFT_IN(_mm512_load_ps(near + 48), _mm512_load_ps(far + 48), 1)};
-    return (Ends){SHIFT_IN(_mm512_load_ps(near), _mm512_load_ps(far), 2),
-                  SHIFT_IN(_mm512_load_ps(near + 16), _mm512_load_ps(far + 16), 2),
-                  SHIFT_IN(_mm512_load_ps(near + 32), _mm512_load_ps(far + 32), 2),
-                  SHIFT_IN(_mm512_load_ps(near + 48), _mm512_load_ps(far + 48), 2)};
+        return (Ends){SHIFT_IN(_mm512_load_ps(near + X), _mm512_load_ps(far + X), 1),
+                      SHIFT_IN(_mm512_load_ps(near + Y), _mm512_load_ps(far + Y), 1),
+                      SHIFT_IN(_mm512_load_ps(near + Z), _mm512_load_ps(far + Z), 1), _mm512_load_ps(near + W_UP1)};
+    return (Ends){SHIFT_IN(_mm512_load_ps(near + X), _mm512_load_ps(far + X), 2),
+                  SHIFT_IN(_mm512_load_ps(near + Y), _mm512_load_ps(far + Y), 2),
+                  SHIFT_IN(_mm512_load_ps(near + Z), _mm512_load_ps(far + Z), 2), _mm512_load_ps(near + W_UP2)};
+}
+
+/* Each key's W_UP1 and W_UP2 from the inverse masses (after a copy in):
+ * keys -4 on, the first a link down reads. */
+ROWS_TARGET static void shifted_masses(RelaxHelix *h)
+{
+    for (int k = -4; k < h->keys; k++) {
+        float *key = key_at(h, k);
+        const float *far = key_at(h, k + 32 - h->period);
+        _mm512_store_ps(key + W_UP1, SHIFT_IN(_mm512_load_ps(key + W), _mm512_load_ps(far + W), 1));
+        _mm512_store_ps(key + W_UP2, SHIFT_IN(_mm512_load_ps(key + W), _mm512_load_ps(far + W), 2));
+    }
 }
 
 /* upper_in's inverse (where near is far, at a period of 32, the two
@@ -375,6 +391,26 @@ ROWS_INLINE void down(const Walk *w, int kind, int k, int near, int far, int low
     upper_out(pn, pf, &a, s), store_key(pb, &b);
 }
 
+/* The shear's cells anchored at key k. The upper ends of d1 are those d2
+ * of the cells anchored at k - 1 moved (lanes j - 1 of key k - 2 and
+ * lane 15 of k + 30 - P): *upper carries them from one to the next, so
+ * they are neither written back nor read again in between. */
+ROWS_INLINE void shear(const Walk *w, int k, int P, Ends *upper)
+{
+    RelaxHelix *h = w->h;
+    float *pn = key_at(h, k - 2), *pf = key_at(h, k + 30 - P), *pb = key_at(h, k + 1);
+    if (k == 0)
+        *upper = upper_in(pn, pf, 1);
+    Ends b = load_key(pb);
+    solve_at(w, D1, k, upper, &b);
+    upper_out(pn, pf, upper, 1), store_key(pb, &b);
+    float *qn = key_at(h, k - 1), *qf = key_at(h, k + 31 - P), *qb = key_at(h, k);
+    Ends b2 = load_key(qb);
+    *upper = upper_in(qn, qf, 1);
+    solve_at(w, D2, k, upper, &b2);
+    store_key(qb, &b2);
+}
+
 /* The sphere's push (friction 0), as sphere_range_avx2 does it eight
  * lanes at a time: its constants. */
 typedef struct Push {
@@ -405,7 +441,7 @@ ROWS_INLINE void push_key(const RelaxHelix *h, const Push *s, int k)
     __m512 d = _mm512_sqrt_ps(d2);
     __m512 distance = _mm512_sub_ps(d, s->radius);
     __mmask16 hit = _mm512_cmp_ps_mask(distance, s->skin, _CMP_NGE_UQ) &
-                    _mm512_cmp_ps_mask(_mm512_load_ps(key + 48), zero, _CMP_NEQ_UQ);
+                    _mm512_cmp_ps_mask(_mm512_load_ps(key + W), zero, _CMP_NEQ_UQ);
     if (!hit)
         return;
     __mmask16 away = _mm512_cmp_ps_mask(d, tiny, _CMP_GT_OQ);
@@ -445,6 +481,7 @@ ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, co
     const RelaxHelix *h = w->h;
     const int P = h->period, K = h->used, steps = h->steps, lag = h->d_push + 2;
     int seen = before ? 0 : steps; /* the pass before's steps done */
+    Ends upper = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()}; /* shear */
     for (int t = 0; t < steps; t++) {
         if (seen < steps && seen < t + lag)
             seen = wait_for_pass(before, base, t + lag < steps ? t + lag : steps);
@@ -455,10 +492,8 @@ ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, co
                 down(w, VS, t, t - 2, t + 30 - P, t, 1);
         }
         int k = t - h->d_shear;
-        if (k >= 0 && k < K && w->on[D1]) {
-            down(w, D1, k, k - 2, k + 30 - P, k + 1, 1);
-            down(w, D2, k, k - 1, k + 31 - P, k, 1);
-        }
+        if (k >= 0 && k < K && w->on[D1])
+            shear(w, k, P, &upper);
         k = t - h->d_bend;
         if (k >= 0 && k < K) {
             if (w->on[HB])
@@ -497,6 +532,7 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
     if (t == 0) { /* the others wait for pass 0, which starts after this */
         refresh(h, c);
         copy(h, c, true);
+        shifted_masses(h);
         if (p->xpbd)
             move_lambda(h, lambda, true);
     }
