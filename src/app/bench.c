@@ -48,8 +48,8 @@
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define BENCH_X86 1
 #include <immintrin.h>
-#define BENCH_AVX2 __attribute__((target("avx2")))
-#define BENCH_AVX512 __attribute__((target("avx512f,avx2")))
+#define BENCH_AVX2 __attribute__((target("avx2,fma")))
+#define BENCH_AVX512 __attribute__((target("avx512f,avx2,fma")))
 #else
 #define BENCH_X86 0
 #endif
@@ -326,8 +326,8 @@ BENCH_AVX512 static float divider_avx512(long rounds)
 
 /* The other floor: a link's whole correction and its two moves, the plain
  * loop's arithmetic operation for operation (solver_link_correction and
- * solver_relax_link: no fused multiply-add, the lanes it skips left as
- * they were), on eight independent links a lane kept in registers, with
+ * solver_relax_link: fused multiply-adds where they call fmaf, the lanes
+ * it skips left as they were), on eight independent links a lane kept in registers, with
  * fixed inverse masses: what any order of the passes pays for its
  * arithmetic, with no load, store, copy or wait. rounds x 64 links, as
  * the divider floor. */
@@ -345,15 +345,14 @@ BENCH_AVX2 static float solve_avx2(long rounds)
         for (int i = 0; i < 8; i++) {
             __m256 w = _mm256_add_ps(wa, wb);
             __m256 dx = _mm256_sub_ps(bx[i], ax[i]), dy = _mm256_sub_ps(by[i], ay[i]), dz = _mm256_sub_ps(bz[i], az[i]);
-            __m256 length = _mm256_sqrt_ps(_mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
+            __m256 length = _mm256_sqrt_ps(_mm256_fmadd_ps(dz, dz, _mm256_fmadd_ps(dy, dy, _mm256_mul_ps(dx, dx))));
             __m256 live = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_NEQ_UQ), _mm256_cmp_ps(length, tiny, _CMP_NLT_UQ));
             __m256 scale = _mm256_div_ps(_mm256_mul_ps(k, _mm256_sub_ps(length, rest)), _mm256_mul_ps(length, w));
             __m256 ma = _mm256_and_ps(live, _mm256_mul_ps(wa, scale)), mb = _mm256_and_ps(live, _mm256_mul_ps(wb, scale));
-            ax[i] = _mm256_add_ps(ax[i], _mm256_mul_ps(ma, dx)), ay[i] = _mm256_add_ps(ay[i], _mm256_mul_ps(ma, dy));
-            az[i] = _mm256_add_ps(az[i], _mm256_mul_ps(ma, dz));
-            bx[i] = _mm256_sub_ps(bx[i], _mm256_mul_ps(mb, dx)), by[i] = _mm256_sub_ps(by[i], _mm256_mul_ps(mb, dy));
-            bz[i] = _mm256_sub_ps(bz[i], _mm256_mul_ps(mb, dz));
+            ax[i] = _mm256_fmadd_ps(ma, dx, ax[i]), ay[i] = _mm256_fmadd_ps(ma, dy, ay[i]);
+            az[i] = _mm256_fmadd_ps(ma, dz, az[i]);
+            bx[i] = _mm256_fnmadd_ps(mb, dx, bx[i]), by[i] = _mm256_fnmadd_ps(mb, dy, by[i]);
+            bz[i] = _mm256_fnmadd_ps(mb, dz, bz[i]);
         }
     float out[8];
     _mm256_storeu_ps(out, _mm256_add_ps(_mm256_add_ps(ax[0], bz[7]), _mm256_add_ps(ay[3], bx[4])));
@@ -377,17 +376,13 @@ BENCH_AVX512 static float solve_avx512(long rounds)
             __m512 w = _mm512_add_ps(wa, wb);
             __mmask16 live = _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
             __m512 dx = _mm512_sub_ps(bx[i], ax[i]), dy = _mm512_sub_ps(by[i], ay[i]), dz = _mm512_sub_ps(bz[i], az[i]);
-            __m512 length = _mm512_sqrt_ps(_mm512_add_ps(
-                _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
+            __m512 length = _mm512_sqrt_ps(_mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx))));
             live &= _mm512_cmp_ps_mask(length, tiny, _CMP_NLT_UQ);
             __m512 scale = _mm512_div_ps(_mm512_mul_ps(k, _mm512_sub_ps(length, rest)), _mm512_mul_ps(length, w));
             __m512 ma = _mm512_mul_ps(wa, scale), mb = _mm512_mul_ps(wb, scale);
-            ax[i] = _mm512_mask_add_ps(ax[i], live, ax[i], _mm512_mul_ps(ma, dx));
-            ay[i] = _mm512_mask_add_ps(ay[i], live, ay[i], _mm512_mul_ps(ma, dy));
-            az[i] = _mm512_mask_add_ps(az[i], live, az[i], _mm512_mul_ps(ma, dz));
-            bx[i] = _mm512_mask_sub_ps(bx[i], live, bx[i], _mm512_mul_ps(mb, dx));
-            by[i] = _mm512_mask_sub_ps(by[i], live, by[i], _mm512_mul_ps(mb, dy));
-            bz[i] = _mm512_mask_sub_ps(bz[i], live, bz[i], _mm512_mul_ps(mb, dz));
+            ax[i] = _mm512_mask3_fmadd_ps(ma, dx, ax[i], live), ay[i] = _mm512_mask3_fmadd_ps(ma, dy, ay[i], live);
+            az[i] = _mm512_mask3_fmadd_ps(ma, dz, az[i], live), bx[i] = _mm512_mask3_fnmadd_ps(mb, dx, bx[i], live);
+            by[i] = _mm512_mask3_fnmadd_ps(mb, dy, by[i], live), bz[i] = _mm512_mask3_fnmadd_ps(mb, dz, bz[i], live);
         }
     float out[16];
     _mm512_storeu_ps(out, _mm512_add_ps(_mm512_add_ps(ax[0], bz[7]), _mm512_add_ps(ay[3], bx[4])));
@@ -406,12 +401,12 @@ static float solve_scalar(long rounds)
     for (long r = 0; r < 8 * rounds; r++)
         for (int i = 0; i < 8; i++) {
             float d[3] = {b[i][0] - a[i][0], b[i][1] - a[i][1], b[i][2] - a[i][2]};
-            float length = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            float length = sqrtf(fmaf(d[2], d[2], fmaf(d[1], d[1], d[0] * d[0])));
             if (length < 1e-12f)
                 continue;
             float scale = 0.9f * (length - 0.02f) / (length * 1.5f);
             for (int q = 0; q < 3; q++)
-                a[i][q] += 1.0f * scale * d[q], b[i][q] -= 0.5f * scale * d[q];
+                a[i][q] = fmaf(1.0f * scale, d[q], a[i][q]), b[i][q] = fmaf(-(0.5f * scale), d[q], b[i][q]);
         }
     return a[0][0] + b[7][2];
 }

@@ -54,9 +54,10 @@
  *   a thread that finishes early goes on into the next pass.
  * The arithmetic is the plain loop's, operation for operation: the same
  * products in the same order, IEEE square root and division (never the
- * approximate reciprocals), no fused multiply-add (the vector kernels target
- * AVX2 and AVX-512 without FMA, and -std=c17 keeps the compiler from
- * contracting the scalar code). A skipped link (torn, pinned at both ends,
+ * approximate reciprocals), fused multiply-adds exactly where the plain
+ * loop calls fmaf (the squared length and the moves, solver.h) and nowhere
+ * else (-std=c17 keeps the compiler from contracting the rest of the
+ * scalar code). A skipped link (torn, pinned at both ends,
  * zero length) is computed and then discarded lane by lane with a blend or
  * a masked add, so it changes nothing, as the plain loop's `continue`.
  *
@@ -172,11 +173,11 @@ const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted)
 
 #if RELAX_FAST_X86
 
-bool relax_fast_cpu_has_simd(void) { return __builtin_cpu_supports("avx2"); }
+bool relax_fast_cpu_has_simd(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 
 bool relax_fast_cpu_has_wide(void)
 {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+    return relax_fast_cpu_has_simd() && __builtin_cpu_supports("avx512f") &&
            __builtin_cpu_supports("avx512dq");
 }
 

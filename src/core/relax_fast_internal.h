@@ -41,8 +41,8 @@
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define RELAX_FAST_X86 1
 #include <immintrin.h>
-#define AVX2 __attribute__((target("avx2")))
-#define AVX2_INLINE static inline __attribute__((target("avx2"), always_inline))
+#define AVX2 __attribute__((target("avx2,fma")))
+#define AVX2_INLINE static inline __attribute__((target("avx2,fma"), always_inline))
 #else
 #define RELAX_FAST_X86 0
 #endif
@@ -238,8 +238,8 @@ static inline void solve_link(Cloth *c, uint32_t l, float k, float alpha, bool x
         return;
     uint32_t a = c->link_a[l], b = c->link_b[l];
     float wa = c->inv_mass[a], wb = c->inv_mass[b];
-    c->x[a] += wa * scale * d[0], c->y[a] += wa * scale * d[1], c->z[a] += wa * scale * d[2];
-    c->x[b] -= wb * scale * d[0], c->y[b] -= wb * scale * d[1], c->z[b] -= wb * scale * d[2];
+    solver_move_fused(c, a, wa * scale, d);
+    solver_move_fused(c, b, -(wb * scale), d);
 }
 
 /* collide_points for a sphere (positions only), for one particle. */

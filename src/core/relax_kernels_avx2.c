@@ -106,8 +106,7 @@ AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, flo
     __m256 dx = _mm256_sub_ps(e.xb, e.xa), dy = _mm256_sub_ps(e.yb, e.ya), dz = _mm256_sub_ps(e.zb, e.za);
     __m256 rest = _mm256_load_ps(block_rest);
     __m256 w = _mm256_add_ps(e.wa, e.wb);
-    __m256 length = _mm256_sqrt_ps(
-        _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz)));
+    __m256 length = _mm256_sqrt_ps(_mm256_fmadd_ps(dz, dz, _mm256_fmadd_ps(dy, dy, _mm256_mul_ps(dx, dx))));
     /* w == 0: both ends fixed; length < 1e-12: no direction (NaN goes on,
      * as in C). Every lane solved is the usual case: the mask vector and
      * the blends only when not. */
@@ -130,12 +129,9 @@ AVX2_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, flo
         scale = _mm256_div_ps(_mm256_mul_ps(_mm256_set1_ps(k), error), _mm256_mul_ps(length, w));
     }
     __m256 move_a = _mm256_mul_ps(e.wa, scale), move_b = _mm256_mul_ps(e.wb, scale);
-    __m256 xa = _mm256_add_ps(e.xa, _mm256_mul_ps(move_a, dx));
-    __m256 ya = _mm256_add_ps(e.ya, _mm256_mul_ps(move_a, dy));
-    __m256 za = _mm256_add_ps(e.za, _mm256_mul_ps(move_a, dz));
-    __m256 xb = _mm256_sub_ps(e.xb, _mm256_mul_ps(move_b, dx));
-    __m256 yb = _mm256_sub_ps(e.yb, _mm256_mul_ps(move_b, dy));
-    __m256 zb = _mm256_sub_ps(e.zb, _mm256_mul_ps(move_b, dz));
+    __m256 xa = _mm256_fmadd_ps(move_a, dx, e.xa), ya = _mm256_fmadd_ps(move_a, dy, e.ya);
+    __m256 za = _mm256_fmadd_ps(move_a, dz, e.za), xb = _mm256_fnmadd_ps(move_b, dx, e.xb);
+    __m256 yb = _mm256_fnmadd_ps(move_b, dy, e.yb), zb = _mm256_fnmadd_ps(move_b, dz, e.zb);
     if (!all) { /* rare: a lane to leave as it was */
         xa = _mm256_blendv_ps(e.xa, xa, live), ya = _mm256_blendv_ps(e.ya, ya, live);
         za = _mm256_blendv_ps(e.za, za, live), xb = _mm256_blendv_ps(e.xb, xb, live);

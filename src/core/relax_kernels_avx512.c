@@ -42,8 +42,8 @@ static void make_wide_indices(ParticleLayout layout, int32_t out[4][2 * LANES])
         }
 }
 
-#define AVX512 __attribute__((target("avx512f,avx512dq,avx2")))
-#define AVX512_INLINE static inline __attribute__((target("avx512f,avx512dq,avx2"), always_inline))
+#define AVX512 __attribute__((target("avx512f,avx512dq,avx2,fma")))
+#define AVX512_INLINE static inline __attribute__((target("avx512f,avx512dq,avx2,fma"), always_inline))
 
 typedef struct WideEnds {
     __m512 xa, xb, ya, yb, za, zb, wa, wb;
@@ -92,8 +92,7 @@ AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, flo
     __m512 dx = _mm512_sub_ps(e.xb, e.xa), dy = _mm512_sub_ps(e.yb, e.ya), dz = _mm512_sub_ps(e.zb, e.za);
     __m512 rest = _mm512_loadu_ps(block_rest);
     __m512 w_sum = _mm512_add_ps(e.wa, e.wb);
-    __m512 length = _mm512_sqrt_ps(
-        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
+    __m512 length = _mm512_sqrt_ps(_mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx))));
     __mmask16 live = (__mmask16)(block_live[0] | block_live[1] << 8) &
                      _mm512_cmp_ps_mask(w_sum, _mm512_setzero_ps(), _CMP_NEQ_UQ) &
                      _mm512_cmp_ps_mask(length, _mm512_set1_ps(1e-12f), _CMP_NLT_UQ);
@@ -111,12 +110,9 @@ AVX512_INLINE void wide_solve(ParticleLayout particles, bool xpbd, float *x, flo
     }
     __m512 move_a = _mm512_mul_ps(e.wa, scale), move_b = _mm512_mul_ps(e.wb, scale);
     /* where a lane is not live, the masked operations leave it as loaded */
-    __m512 xa = _mm512_mask_add_ps(e.xa, live, e.xa, _mm512_mul_ps(move_a, dx));
-    __m512 ya = _mm512_mask_add_ps(e.ya, live, e.ya, _mm512_mul_ps(move_a, dy));
-    __m512 za = _mm512_mask_add_ps(e.za, live, e.za, _mm512_mul_ps(move_a, dz));
-    __m512 xb = _mm512_mask_sub_ps(e.xb, live, e.xb, _mm512_mul_ps(move_b, dx));
-    __m512 yb = _mm512_mask_sub_ps(e.yb, live, e.yb, _mm512_mul_ps(move_b, dy));
-    __m512 zb = _mm512_mask_sub_ps(e.zb, live, e.zb, _mm512_mul_ps(move_b, dz));
+    __m512 xa = _mm512_mask3_fmadd_ps(move_a, dx, e.xa, live), ya = _mm512_mask3_fmadd_ps(move_a, dy, e.ya, live);
+    __m512 za = _mm512_mask3_fmadd_ps(move_a, dz, e.za, live), xb = _mm512_mask3_fnmadd_ps(move_b, dx, e.xb, live);
+    __m512 yb = _mm512_mask3_fnmadd_ps(move_b, dy, e.yb, live), zb = _mm512_mask3_fnmadd_ps(move_b, dz, e.zb, live);
     wide_store(particles, x, a, b, index, xa, xb);
     wide_store(particles, y, a, b, index, ya, yb);
     wide_store(particles, z, a, b, index, za, zb);

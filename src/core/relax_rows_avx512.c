@@ -129,8 +129,8 @@
  * number of threads.
  *
  * The arithmetic is solve(): solver_link_correction and the moves of
- * solver_relax_link, operation for operation (no fused multiply-add, IEEE
- * square root and division); a lane the plain loop skips keeps its values.
+ * solver_relax_link, operation for operation (fused multiply-adds where they
+ * call fmaf, IEEE square root and division); a lane the plain loop skips keeps its values.
  * The rest lengths and the links that take part (not torn) of the
  * horizontal and shear families are laid out per strip and key when links
  * tear (relax_rows_refresh); inverse masses are read fresh every pass
@@ -218,7 +218,7 @@ struct RelaxRows {
 
 bool relax_rows_usable(void)
 {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx512f") &&
            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vl");
 }

@@ -23,8 +23,8 @@
 
 #if ROWS_X86
 
-#define ROWS_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2")))
-#define ROWS_INLINE static inline __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2"), always_inline))
+#define ROWS_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")))
+#define ROWS_INLINE static inline __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma"), always_inline))
 
 /* Sixteen particles: position and inverse mass. */
 typedef struct Ends {
@@ -47,8 +47,7 @@ ROWS_INLINE void solve(Ends *a, Ends *b, __m512 rest, __mmask16 live, const Fami
     __m512 w = _mm512_add_ps(a->w, b->w);
     live &= _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
     __m512 dx = _mm512_sub_ps(b->x, a->x), dy = _mm512_sub_ps(b->y, a->y), dz = _mm512_sub_ps(b->z, a->z);
-    __m512 length = _mm512_sqrt_ps(
-        _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz)));
+    __m512 length = _mm512_sqrt_ps(_mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx))));
     live &= _mm512_cmp_ps_mask(length, _mm512_set1_ps(1e-12f), _CMP_NLT_UQ);
     __m512 error = _mm512_sub_ps(length, rest);
     __m512 scale;
@@ -62,12 +61,12 @@ ROWS_INLINE void solve(Ends *a, Ends *b, __m512 rest, __mmask16 live, const Fami
         scale = _mm512_div_ps(_mm512_mul_ps(f->k, error), _mm512_mul_ps(length, w));
     }
     __m512 ma = _mm512_mul_ps(a->w, scale), mb = _mm512_mul_ps(b->w, scale);
-    a->x = _mm512_mask_add_ps(a->x, live, a->x, _mm512_mul_ps(ma, dx));
-    a->y = _mm512_mask_add_ps(a->y, live, a->y, _mm512_mul_ps(ma, dy));
-    a->z = _mm512_mask_add_ps(a->z, live, a->z, _mm512_mul_ps(ma, dz));
-    b->x = _mm512_mask_sub_ps(b->x, live, b->x, _mm512_mul_ps(mb, dx));
-    b->y = _mm512_mask_sub_ps(b->y, live, b->y, _mm512_mul_ps(mb, dy));
-    b->z = _mm512_mask_sub_ps(b->z, live, b->z, _mm512_mul_ps(mb, dz));
+    a->x = _mm512_mask3_fmadd_ps(ma, dx, a->x, live);
+    a->y = _mm512_mask3_fmadd_ps(ma, dy, a->y, live);
+    a->z = _mm512_mask3_fmadd_ps(ma, dz, a->z, live);
+    b->x = _mm512_mask3_fnmadd_ps(mb, dx, b->x, live);
+    b->y = _mm512_mask3_fnmadd_ps(mb, dy, b->y, live);
+    b->z = _mm512_mask3_fnmadd_ps(mb, dz, b->z, live);
 }
 
 /* _mm512_permutex2var_ps indices of transpose16's stages (h = 8, 4, 2, 1):

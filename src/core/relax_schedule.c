@@ -12,7 +12,7 @@
  * level's links share nothing, so the processor overlaps their square roots
  * and divisions instead of waiting for each), or, where the processor has
  * AVX-512, sixteen slots a vector: gathers, the same float operations in
- * the same order (no fused multiply-add), masked scatters. Corrections kept
+ * the same order (fused where the plain loop calls fmaf), masked scatters. Corrections kept
  * as remainders (substeps below SOLVER_KEEP_BELOW), and order=jacobi's
  * sums, always take the plain functions: the remainders are doubles, and
  * their gathers would cost more than they gain.
@@ -411,7 +411,7 @@ void relax_schedule_refresh(RelaxSchedule *s, const Cloth *c)
 /* ------------------------------------------------------------ kernels */
 
 /* The plain loop's function, slot by slot. */
-static void run_plain(const RelaxSchedule *s, Cloth *c, float *lambda, const RelaxPassConstants *p, int from, int to)
+SOLVER_FUSED_LOOP static void run_plain(const RelaxSchedule *s, Cloth *c, float *lambda, const RelaxPassConstants *p, int from, int to)
 {
     for (int i = from; i < to; i++) {
         if (!s->slot_live[i])
@@ -426,7 +426,7 @@ static void run_plain(const RelaxSchedule *s, Cloth *c, float *lambda, const Rel
 }
 
 #if SCHEDULE_X86
-#define AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx2")))
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx2,fma")))
 
 /* Sixteen slots at once: solver_link_correction and the moves of
  * solver_relax_link (not kept), operation for operation. A lane that the
@@ -467,8 +467,7 @@ AVX512 static void run_wide(const RelaxSchedule *s, Cloth *c, float *lambda, con
         __m512 xa = LOAD(x, a, a0), ya = LOAD(y, a, a0), za = LOAD(z, a, a0);
         __m512 xb = LOAD(x, b, b0), yb = LOAD(y, b, b0), zb = LOAD(z, b, b0);
         __m512 d0 = _mm512_sub_ps(xb, xa), d1 = _mm512_sub_ps(yb, ya), d2 = _mm512_sub_ps(zb, za);
-        __m512 length = _mm512_sqrt_ps(
-            _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d0, d0), _mm512_mul_ps(d1, d1)), _mm512_mul_ps(d2, d2)));
+        __m512 length = _mm512_sqrt_ps(_mm512_fmadd_ps(d2, d2, _mm512_fmadd_ps(d1, d1, _mm512_mul_ps(d0, d0))));
         live &= _mm512_cmp_ps_mask(length, tiny, _CMP_NLT_UQ);
         if (!live)
             continue;
@@ -487,12 +486,12 @@ AVX512 static void run_wide(const RelaxSchedule *s, Cloth *c, float *lambda, con
             scale = _mm512_div_ps(_mm512_mul_ps(k, error), _mm512_mul_ps(length, w));
         }
         __m512 ma = _mm512_mul_ps(wa, scale), mb = _mm512_mul_ps(wb, scale);
-        STORE(x, a, a0, _mm512_add_ps(xa, _mm512_mul_ps(ma, d0)));
-        STORE(y, a, a0, _mm512_add_ps(ya, _mm512_mul_ps(ma, d1)));
-        STORE(z, a, a0, _mm512_add_ps(za, _mm512_mul_ps(ma, d2)));
-        STORE(x, b, b0, _mm512_sub_ps(xb, _mm512_mul_ps(mb, d0)));
-        STORE(y, b, b0, _mm512_sub_ps(yb, _mm512_mul_ps(mb, d1)));
-        STORE(z, b, b0, _mm512_sub_ps(zb, _mm512_mul_ps(mb, d2)));
+        STORE(x, a, a0, _mm512_fmadd_ps(ma, d0, xa));
+        STORE(y, a, a0, _mm512_fmadd_ps(ma, d1, ya));
+        STORE(z, a, a0, _mm512_fmadd_ps(ma, d2, za));
+        STORE(x, b, b0, _mm512_fnmadd_ps(mb, d0, xb));
+        STORE(y, b, b0, _mm512_fnmadd_ps(mb, d1, yb));
+        STORE(z, b, b0, _mm512_fnmadd_ps(mb, d2, zb));
 #undef LOAD
 #undef STORE
     }

@@ -965,7 +965,7 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
  * multiplier stays the force the moves add up to, as in Gauss-Seidel. */
 /* fast: the loop over the links on the fast path's schedule
  * (relax_fast_sequential), sequential and jacobi: the same bits. */
-static void project_links(Solver *s, float h, bool fast)
+SOLVER_FUSED_LOOP static void project_links(Solver *s, float h, bool fast)
 {
     Cloth *c = s->cloth;
     const int integrator = s->params.integrator;
