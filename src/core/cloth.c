@@ -21,13 +21,10 @@ static void add_link(Cloth *cloth, int a, int b, LinkFamily family)
     cloth->family[l] = (uint8_t)family;
 }
 
-/* n zeroed floats starting on a cache line (64 bytes): the fast path's
- * vectors of 16 then cross one line boundary where they would cross two
- * (about 7 % of a pass). */
-static float *zeroed_floats(int n)
+void *cloth_zeroed(size_t bytes)
 {
-    size_t bytes = ((size_t)n * sizeof(float) + 63) / 64 * 64;
-    float *out = aligned_alloc(64, bytes);
+    bytes = bytes > 0 ? (bytes + 63) / 64 * 64 : 64;
+    void *out = aligned_alloc(64, bytes);
     if (out)
         memset(out, 0, bytes);
     return out;
@@ -53,7 +50,7 @@ Cloth *cloth_create(int cols, int rows)
     double **doubles[] = {&cloth->rx, &cloth->ry, &cloth->rz, &cloth->prx, &cloth->pry, &cloth->prz};
     bool ok = true;
     for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
-        ok &= (*floats[i] = zeroed_floats(n)) != NULL;
+        ok &= (*floats[i] = cloth_zeroed((size_t)n * sizeof(float))) != NULL;
     for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++)
         ok &= (*doubles[i] = calloc((size_t)n, sizeof(double))) != NULL;
     ok &= (cloth->pinned = calloc((size_t)n, 1)) != NULL;

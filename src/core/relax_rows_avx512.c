@@ -229,15 +229,6 @@ bool relax_rows_usable(void) { return false; }
 
 #endif
 
-static float *aligned_floats(size_t n)
-{
-    size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
-    float *p = aligned_alloc(64, bytes > 0 ? bytes : 64);
-    if (p)
-        memset(p, 0, bytes > 0 ? bytes : 64);
-    return p;
-}
-
 RelaxRows *relax_rows_create(const Cloth *c, int threads)
 {
     if (!relax_rows_usable())
@@ -254,12 +245,12 @@ RelaxRows *relax_rows_create(const Cloth *c, int threads)
     size_t h_keys = (size_t)r->strips * (size_t)r->h_keys, s_keys = (size_t)r->s_strips * (size_t)r->s_keys;
     bool ok = true;
     for (int f = 0; f < 2; f++) {
-        ok &= (r->h_rest[f] = aligned_floats(h_keys * 16)) != NULL;
+        ok &= (r->h_rest[f] = cloth_zeroed(h_keys * 16 * sizeof(float))) != NULL;
         ok &= (r->h_live[f] = calloc(h_keys + 1, sizeof(uint16_t))) != NULL;
     }
-    ok &= (r->s_rest = aligned_floats(s_keys * 2 * 16)) != NULL;
+    ok &= (r->s_rest = cloth_zeroed(s_keys * 2 * 16 * sizeof(float))) != NULL;
     ok &= (r->s_live = calloc(s_keys * 2 + 1, sizeof(uint16_t))) != NULL;
-    ok &= (r->scratch = aligned_floats((size_t)threads * SCRATCH_FLOATS)) != NULL;
+    ok &= (r->scratch = cloth_zeroed((size_t)threads * SCRATCH_FLOATS * sizeof(float))) != NULL;
     size_t done_bytes = (size_t)(r->s_strips > 0 ? r->s_strips : 1) * sizeof *r->done;
     ok &= (r->done = aligned_alloc(64, done_bytes)) != NULL;
     ok &= (r->down_done = aligned_alloc(64, (size_t)r->strips * sizeof *r->down_done)) != NULL;

@@ -205,15 +205,6 @@ static void check_schedule(const RelaxSchedule *s, const Cloth *c, const int *li
 #endif
 }
 
-static void *aligned_ints(size_t n)
-{
-    size_t bytes = (n * sizeof(int32_t) + 63) / 64 * 64;
-    void *p = aligned_alloc(64, bytes > 0 ? bytes : 64);
-    if (p)
-        memset(p, 0, bytes > 0 ? bytes : 64);
-    return p;
-}
-
 RelaxSchedule *relax_schedule_create(const Cloth *c, int threads)
 {
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
@@ -295,8 +286,9 @@ RelaxSchedule *relax_schedule_create(const Cloth *c, int threads)
     s->wait_start = malloc((group_slots + 1) * sizeof *s->wait_start);
     s->waits = malloc(group_slots * (size_t)threads * sizeof *s->waits);
     s->publish = calloc(group_slots, 1);
-    s->slot_link = aligned_ints((size_t)slots), s->slot_a = aligned_ints((size_t)slots);
-    s->slot_b = aligned_ints((size_t)slots), s->slot_family = aligned_ints((size_t)slots);
+    const size_t slot_bytes = (size_t)slots * sizeof(int32_t);
+    s->slot_link = cloth_zeroed(slot_bytes), s->slot_a = cloth_zeroed(slot_bytes);
+    s->slot_b = cloth_zeroed(slot_bytes), s->slot_family = cloth_zeroed(slot_bytes);
     s->slot_real = calloc((size_t)slots + 64, 1);
     s->slot_live = calloc((size_t)slots + 64, 1);
     s->vector_run = calloc((size_t)slots / SLOT_LANES + 1, 1);
