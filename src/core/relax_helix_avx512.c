@@ -50,18 +50,37 @@
  * test_fast.c compares the bits with the plain loop's; one step less of
  * either delay fails 7 of its tests.
  *
+ * Several threads
+ * ---------------
+ * Pass n is thread n mod threads'. The sphere's push of key k is done at
+ * step k + d_push of the walk, one step after the last link of the pass
+ * that moves a particle of k (bend down from lane 14 or 15: anchored
+ * P - 28 keys on). A step t reads and writes keys up to t + 1 only, so
+ * pass n + 1 may run its step t once pass n has done step t + 1 + d_push:
+ * every key it touches has then had pass n's last link and push, and pass
+ * n touches no key under t + 2 again. Each pass publishes its steps done
+ * (PassDone, every PUBLISH steps), and the next waits on them; the thread
+ * of the last pass copies the buffer back. The bits do not depend on the
+ * number of threads.
+ *
  * Why
  * ---
- * On the 2-core Xeon (AVX-512, 2.3 GHz) this was written on, family by
- * family (relax_rows_avx512.c) a 200 x 200 pass took 714,000 to 840,000
- * ticks, about 45 % of its horizontal and shear walks in copies; the
- * helix's walk took 585,000 with no copies in a pass. Each step has six
- * independent vectors (the shear two), so the chains (a link waits some
- * 80 ticks for the one before it) overlap without grouping strips.
- * SLACK: a key written with a masked store and read back within a step or
- * two stalls the load; four steps more before the shear and the bend
- * families took the walk from 726,000 ticks to 613,000 at 200 x 200 (copies
- * included) and from 40,400 to 33,700 at 40 x 40.
+ * Measured on the 2-core Xeon (AVX-512, 2.3 GHz, a shared virtual machine)
+ * this was written on, rdtsc around a pass, the fastest of thousands:
+ * family by family (relax_rows_avx512.c) a 200 x 200 pass took 714,000 to
+ * 840,000 ticks, some 45 % of its horizontal and shear walks in copies;
+ * this walk 474,000 (40 x 40: 24,200 against about 42,000), and 395,000
+ * (20,100) once the squared length and the moves were fused multiply-adds
+ * (solver.h). Each step has six independent vectors (the shear two), so
+ * the chains (a link waits some 80 ticks for the one before it) overlap
+ * without grouping strips. SLACK: a key written with a masked store and
+ * read back within a step or two stalls the load; four steps more before
+ * the shear and the bend families took a 200 x 200 pass (its copies then
+ * included) from 726,000 ticks to 613,000, and 40 x 40 from 40,400 to
+ * 33,700. Carrying the shear's upper ends from d2 to the next d1 in
+ * registers, and keeping the inverse masses of the rows above in each key
+ * (W_UP1, W_UP2), took 4 % more off; adding the ends' inverse masses once
+ * a run instead of in every link gained 1 % and was left out.
  */
 #include "relax_helix.h"
 
@@ -100,32 +119,23 @@ typedef struct PassDone {
 
 struct RelaxHelix {
     int cols, rows;
-    int period; /* P */
-    int keys;   /* a multiple of 16 */
-    int used;   /* keys up to the last particle's: the walk's */
-    int pad;    /* keys before key 0, read by the links down of the first keys */
-    float *buffer;  /* (pad + keys + PAD_AFTER) keys of 64 floats */
-    int32_t *link;  /* KINDS x keys x 16: the link anchored there, or -1 */
-    float *rest;    /* the same: its rest length */
-    uint16_t *live; /* KINDS x keys: the lanes whose link is there and not torn */
-    float *lambda;  /* KINDS x keys x 16: xpbd's multipliers during a run */
-    int32_t *piece; /* keys x 2: lane j of block k0 / 16, its two pieces' first particle */
-    uint16_t *piece_in; /* and their columns in the grid */
+    int period;                  /* P */
+    int keys;                    /* a multiple of 16 */
+    int used;                    /* keys up to the last particle's: the walk's */
+    int pad;                     /* keys before key 0, read by the links down of the first keys */
+    float *buffer;               /* (pad + keys + PAD_AFTER) keys of 64 floats */
+    int32_t *link;               /* KINDS x keys x 16: the link anchored there, or -1 */
+    float *rest;                 /* the same: its rest length */
+    uint16_t *live;              /* KINDS x keys: the lanes whose link is there and not torn */
+    float *lambda;               /* KINDS x keys x 16: xpbd's multipliers during a run */
+    int32_t *piece;              /* keys x 2: lane j of block k0 / 16, its two pieces' first particle */
+    uint16_t *piece_in;          /* and their columns in the grid */
     int d_shear, d_bend, d_push; /* the steps the families and the push wait (walk) */
     int steps;                   /* of a pass */
     PassDone *done;              /* RELAX_HELIX_MAX_PASSES */
     unsigned torn_generation;
     bool fresh;
 };
-
-static void *zeroed_floats(size_t n)
-{
-    size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
-    void *p = aligned_alloc(64, bytes > 0 ? bytes : 64);
-    if (p)
-        memset(p, 0, bytes > 0 ? bytes : 64);
-    return p;
-}
 
 /* The particle of lane j at key k: false where none is. */
 static bool lane_particle(const RelaxHelix *h, int k, int j, int *row, int *col)
@@ -173,10 +183,10 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->used = c->cols + 2 * last_lane + last_period * P;
     h->steps = h->used + h->d_push;
     const size_t keys = (size_t)h->keys, lanes = KINDS * keys * 16;
-    h->buffer = zeroed_floats(((size_t)h->pad + keys + PAD_AFTER) * KEY);
+    h->buffer = cloth_zeroed(((size_t)h->pad + keys + PAD_AFTER) * KEY * sizeof(float));
     h->link = malloc(lanes * sizeof *h->link);
-    h->rest = zeroed_floats(lanes);
-    h->lambda = zeroed_floats(lanes);
+    h->rest = cloth_zeroed(lanes * sizeof(float));
+    h->lambda = cloth_zeroed(lanes * sizeof(float));
     h->live = calloc(KINDS * keys, sizeof *h->live);
     h->piece = calloc(keys * 2, sizeof *h->piece);
     h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
@@ -242,10 +252,12 @@ static void refresh(RelaxHelix *h, const Cloth *c)
     h->fresh = true;
 }
 
-
 #if ROWS_X86
 
-static inline float *key_at(const RelaxHelix *h, int k) { return h->buffer + (size_t)(k + h->pad) * KEY; }
+static inline float *key_at(const RelaxHelix *h, int k)
+{
+    return h->buffer + (size_t)(k + h->pad) * KEY;
+}
 
 /* xpbd's multipliers into the walk's layout (in) or back (!in), sixteen
  * lanes at a time. */
@@ -309,7 +321,7 @@ ROWS_INLINE void store_key(float *key, const Ends *e)
 }
 
 /* Lanes j >= s of `near`'s lanes j - s, lanes j < s of `far`'s 16 - s + j. */
-#define SHIFT_IN(near, far, s)                                                                                   \
+#define SHIFT_IN(near, far, s)                                                                                         \
     _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(near), _mm512_castps_si512(far), 16 - (s)))
 /* Lane i of lane i + s, mod 16. */
 #define ROTATE(v, s) _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(v), _mm512_castps_si512(v), (s)))
@@ -423,9 +435,12 @@ ROWS_TARGET static Push push_of(const Collider *sphere, float margin)
     /* a key whose squared distances all exceed this, a little more than
      * (radius + margin)^2, has no lane in contact */
     float reach = (sphere->radius + margin) * 1.001f + 1e-6f;
-    return (Push){_mm512_set1_ps(sphere->center[0]), _mm512_set1_ps(sphere->center[1]),
-                  _mm512_set1_ps(sphere->center[2]), _mm512_set1_ps(sphere->radius),
-                  _mm512_set1_ps(margin),            _mm512_set1_ps(reach * reach)};
+    return (Push){_mm512_set1_ps(sphere->center[0]),
+                  _mm512_set1_ps(sphere->center[1]),
+                  _mm512_set1_ps(sphere->center[2]),
+                  _mm512_set1_ps(sphere->radius),
+                  _mm512_set1_ps(margin),
+                  _mm512_set1_ps(reach * reach)};
 }
 
 /* sphere_push on the sixteen lanes of key k; lanes outside the grid have

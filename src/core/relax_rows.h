@@ -1,5 +1,8 @@
 /* relax_rows.h - the sequential order's pass, family by family, sixteen
- * rows or sixteen columns a vector (AVX-512).
+ * rows or sixteen columns a vector (AVX-512). Since relax_helix.h walks
+ * every family at once, this serves a single pass on several threads
+ * (the step-by-step modes, a traced residual, contact the walk cannot
+ * do: the floor, the box, the cone, edge samples).
  *
  * order=sequential visits the links as cloth_create lists them: every
  * horizontal structural link, row by row, then the vertical ones, the
