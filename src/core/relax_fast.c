@@ -549,6 +549,8 @@ static void run_stage(RelaxFast *f, int t)
 #endif
 }
 
+static void helix_barrier(void *f) { relax_pool_barrier(&((RelaxFast *)f)->pool); }
+
 static void run_job(RelaxFast *f, int t)
 {
     if (f->job.kind == JOB_PASS)
@@ -557,9 +559,12 @@ static void run_job(RelaxFast *f, int t)
         relax_rows_run(f->rows, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.threads, f->job.serial);
     else if (f->job.kind == JOB_SEQUENTIAL)
         relax_schedule_run(f->job.schedule, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.serial);
-    else if (f->job.kind == JOB_HELIX)
+    else if (f->job.kind == JOB_HELIX) {
+        const RelaxHelixBarrier barrier = {helix_barrier, f};
         relax_helix_run(f->helix, f->job.cloth, f->job.lambda, &f->job.constants, f->job.passes,
-                        f->job.sphere ? &f->job.collider : NULL, f->job.margin, t, f->job.threads, f->job.serial);
+                        f->job.sphere ? &f->job.collider : NULL, f->job.margin, t, f->job.threads, f->job.serial,
+                        &barrier);
+    }
     else
         run_stage(f, t);
 }
@@ -820,7 +825,8 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
     Job *job = &f->job;
     job->constants = sequential_constants(f, s, k, alpha, kept, jacobi);
     if (helix_serves(f, kept, jacobi) && !job_shared(f)) { /* one pass: the helix on one thread */
-        relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f, 0, 1, ++f->sequential_serial);
+        relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f, 0, 1, ++f->sequential_serial,
+                        NULL);
         f->rows_owned = false;
         return;
     }

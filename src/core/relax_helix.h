@@ -29,6 +29,12 @@ void relax_helix_destroy(RelaxHelix *helix);
 /* The most passes relax_helix_run takes at once. */
 #define RELAX_HELIX_MAX_PASSES 512
 
+/* Waits until every thread of the job has called it (threads > 1). */
+typedef struct RelaxHelixBarrier {
+    void (*wait)(void *context);
+    void *context;
+} RelaxHelixBarrier;
+
 /* Thread t's share of `passes` passes of order=sequential over cloth
  * (pass->kept and pass->jacobi false) on `threads` threads, each of which
  * must call it with the same arguments and the same serial, a number that
@@ -36,8 +42,10 @@ void relax_helix_destroy(RelaxHelix *helix);
  * periods of keys behind pass n - 1. After each pass, the push of `sphere`
  * (NULL: none) with `margin` and no friction, as sphere_push does it. The
  * plain loop's bits on any number of threads. lambda: xpbd's
- * multipliers, by link. */
+ * multipliers, by link. The copies in and back are shared among the
+ * threads, which meet at `barrier` (NULL for one thread). */
 void relax_helix_run(RelaxHelix *helix, Cloth *cloth, float *lambda, const RelaxPassConstants *pass, int passes,
-                     const Collider *sphere, float margin, int t, int threads, unsigned serial);
+                     const Collider *sphere, float margin, int t, int threads, unsigned serial,
+                     const RelaxHelixBarrier *barrier);
 
 #endif

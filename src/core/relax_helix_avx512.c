@@ -259,12 +259,16 @@ static inline float *key_at(const RelaxHelix *h, int k)
     return h->buffer + (size_t)(k + h->pad) * KEY;
 }
 
+/* Thread t's first of n things shared by `threads` threads (t = threads:
+ * the end). */
+static int share(int n, int t, int threads) { return (int)((long)n * t / threads); }
+
 /* xpbd's multipliers into the walk's layout (in) or back (!in), sixteen
  * lanes at a time. */
-ROWS_TARGET static void move_lambda(RelaxHelix *h, float *lambda, bool in)
+ROWS_TARGET static void move_lambda(RelaxHelix *h, float *lambda, bool in, int t, int threads)
 {
-    const size_t vectors = KINDS * (size_t)h->keys;
-    for (size_t v = 0; v < vectors; v++) {
+    const int vectors = KINDS * h->keys;
+    for (size_t v = (size_t)share(vectors, t, threads); v < (size_t)share(vectors, t + 1, threads); v++) {
         __m512i link = _mm512_loadu_si512(h->link + v * 16);
         __mmask16 some = _mm512_cmp_epi32_mask(link, _mm512_setzero_si512(), _MM_CMPINT_NLT);
         if (in)
@@ -276,11 +280,11 @@ ROWS_TARGET static void move_lambda(RelaxHelix *h, float *lambda, bool in)
 
 /* The cloth into the buffer (in: positions and inverse masses) or the
  * positions back. */
-ROWS_TARGET static void copy(RelaxHelix *h, Cloth *c, bool in)
+ROWS_TARGET static void copy(RelaxHelix *h, Cloth *c, bool in, int t, int threads)
 {
     float *v[4] = {c->x, c->y, c->z, c->inv_mass};
-    const int coords = in ? 4 : 3;
-    for (int k0 = 0; k0 < h->keys; k0 += 16) {
+    const int coords = in ? 4 : 3, blocks = h->keys / 16;
+    for (int k0 = 16 * share(blocks, t, threads); k0 < 16 * share(blocks, t + 1, threads); k0 += 16) {
         const int32_t *at = h->piece + (size_t)k0 * 2;
         const uint16_t *mask = h->piece_in + (size_t)k0 * 2;
         float *key = key_at(h, k0);
@@ -342,9 +346,9 @@ ROWS_INLINE Ends upper_in(const float *near, const float *far, int s)
 
 /* Each key's W_UP1 and W_UP2 from the inverse masses (after a copy in):
  * keys -4 on, the first a link down reads. */
-ROWS_TARGET static void shifted_masses(RelaxHelix *h)
+ROWS_TARGET static void shifted_masses(RelaxHelix *h, int t, int threads)
 {
-    for (int k = -4; k < h->keys; k++) {
+    for (int k = t == 0 ? -4 : share(h->keys, t, threads); k < share(h->keys, t + 1, threads); k++) {
         float *key = key_at(h, k);
         const float *far = key_at(h, k + 32 - h->period);
         _mm512_store_ps(key + W_UP1, SHIFT_IN(_mm512_load_ps(key + W), _mm512_load_ps(far + W), 1));
@@ -526,10 +530,11 @@ ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, co
 }
 
 ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int passes,
-                                 const Collider *sphere, float margin, int t, int threads, unsigned serial)
+                                 const Collider *sphere, float margin, int t, int threads, unsigned serial,
+                                 const RelaxHelixBarrier *barrier)
 {
     assert(!p->kept && !p->jacobi && c->cols == h->cols && c->rows == h->rows);
-    assert(passes >= 1 && passes <= RELAX_HELIX_MAX_PASSES && t < threads);
+    assert(passes >= 1 && passes <= RELAX_HELIX_MAX_PASSES && t < threads && (threads == 1 || barrier));
     static const int link_family[KINDS] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEAR,
                                            LINK_SHEAR,      LINK_BEND,       LINK_BEND};
     Walk w = {.h = h};
@@ -545,29 +550,34 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
     /* every pass of this run publishes serial * (steps + 1) + its steps:
      * more than any count of an earlier run */
     const unsigned long long base = (unsigned long long)serial * (unsigned long long)(h->steps + 1);
-    if (t == 0) { /* the others wait for pass 0, which starts after this */
+    /* the copies in and out, each thread a share of the keys */
+    if (t == 0)
         refresh(h, c);
-        copy(h, c, true);
-        shifted_masses(h);
-        if (p->xpbd)
-            move_lambda(h, lambda, true);
-    }
+    copy(h, c, true, t, threads);
+    if (p->xpbd)
+        move_lambda(h, lambda, true, t, threads);
+    if (threads > 1)
+        barrier->wait(barrier->context); /* W_UP1 and W_UP2 read keys of the others' shares */
+    shifted_masses(h, t, threads);
+    if (threads > 1)
+        barrier->wait(barrier->context);
     for (int n = t; n < passes; n += threads)
         walk(&w, sphere ? &push : NULL, &h->done[n], n > 0 ? &h->done[n - 1] : NULL, base);
-    if ((passes - 1) % threads == t) { /* the last pass: every pass before it is done */
-        copy(h, c, false);
-        if (p->xpbd)
-            move_lambda(h, lambda, false);
-    }
+    if (threads > 1) /* the last pass done: every pass before it is */
+        wait_for_pass(&h->done[passes - 1], base, h->steps);
+    copy(h, c, false, t, threads);
+    if (p->xpbd)
+        move_lambda(h, lambda, false, t, threads);
 }
 
 #else
 
 void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int passes,
-                     const Collider *sphere, float margin, int t, int threads, unsigned serial)
+                     const Collider *sphere, float margin, int t, int threads, unsigned serial,
+                     const RelaxHelixBarrier *barrier)
 {
     (void)h, (void)c, (void)lambda, (void)p, (void)passes, (void)sphere, (void)margin, (void)t, (void)threads,
-        (void)serial;
+        (void)serial, (void)barrier;
     (void)refresh;
     assert(!"relax_helix_create returns NULL here");
 }
