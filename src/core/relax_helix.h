@@ -1,15 +1,15 @@
-/* relax_helix.h - the sequential order's passes on one thread, all five
- * families of links in one walk, sixteen rows a vector (AVX-512).
+/* relax_helix.h - the sequential order's passes, all five families of
+ * links in one walk, sixteen rows a vector (AVX-512).
  *
  * relax_rows.h runs the families one after the other, and must copy its
  * strips of rows into lanes and back for each family that goes along the
  * rows. Here the cloth is copied once into a buffer where lane j holds
  * rows j, j + 16, j + 32 ... one after the other (a helix: each row two
  * columns behind the one above it), every family's links are walked
- * together through it, a few steps apart, and the passes of a substep
+ * together through it, a period or two of keys apart, and the passes of a substep
  * (with the sphere's push after each) run in that buffer before it is
- * copied back; on several threads, each thread takes a pass a few steps
- * behind the one before. relax_helix_avx512.c tells why the bits are the
+ * copied back; on several threads, each thread takes a pass some three
+ * periods behind the one before. relax_helix_avx512.c tells why the bits are the
  * plain loop's. Nothing here allocates after relax_helix_create.
  */
 #ifndef CLOTHSIM_RELAX_HELIX_H

@@ -1,5 +1,5 @@
-/* relax_helix_avx512.c - the sequential order's passes on one thread, all
- * five families in one walk (relax_helix.h tells the idea).
+/* relax_helix_avx512.c - the sequential order's passes, all five families
+ * in one walk, a pass a thread (relax_helix.h tells the idea).
  *
  * The layout
  * ----------
@@ -7,9 +7,9 @@
  * (16 m + j, k - 2 j - m P), m the period: lane j takes rows j, j + 16,
  * j + 32 ... one after the other, P keys each, and each row starts two
  * keys after the one above it (row 16 m + 15 starts at 30 + m P, row
- * 16 (m + 1) at (m + 1) P, P - 30 >= 2 keys later). A key is 64 floats,
- * x, y, z and the inverse mass of its sixteen lanes; keys outside the grid
- * are 0. One copy in (a 16 x 16 transpose a block of keys, each lane one
+ * 16 (m + 1) at (m + 1) P, P - 30 >= 2 keys later). A key is KEY floats:
+ * x, y, z and the inverse mass of its sixteen lanes, and the inverse masses
+ * of the rows above them; keys outside the grid are 0. One copy in (a 16 x 16 transpose a block of keys, each lane one
  * or two pieces of rows) before the passes, one copy back after.
  *
  * A link is kept at the key of its lowest, then leftmost, particle, its
@@ -19,7 +19,7 @@
  *   shear   (r - 1, c)-(r, c + 1) and (r - 1, c + 1)-(r, c): the cell
  *           above-left of the anchor, both diagonals
  * The particles of a link across are lane j of keys k and k + 1 (or
- * k + 2). Its upper end is lane j - 1 of key k - 2 (row r - 1 is the row
+ * k + 2). The upper end of a link down is lane j - 1 of key k - 2 (row r - 1 is the row
  * above in the same lane period), or for lane 0, lane 15 of key k + 30 - P
  * (row r - 1 is lane 15's, a period before): one vector made of two with
  * one shift (valignd), written back the same way. Bend down: lanes j - 2 of
@@ -123,7 +123,7 @@ struct RelaxHelix {
     int keys;                    /* a multiple of 16 */
     int used;                    /* keys up to the last particle's: the walk's */
     int pad;                     /* keys before key 0, read by the links down of the first keys */
-    float *buffer;               /* (pad + keys + PAD_AFTER) keys of 64 floats */
+    float *buffer;               /* (pad + keys + PAD_AFTER) keys of KEY floats */
     int32_t *link;               /* KINDS x keys x 16: the link anchored there, or -1 */
     float *rest;                 /* the same: its rest length */
     uint16_t *live;              /* KINDS x keys: the lanes whose link is there and not torn */
