@@ -6,11 +6,12 @@
  * rows. Here the cloth is copied once into a buffer where lane j holds
  * rows j, j + 16, j + 32 ... one after the other (a helix: each row two
  * columns behind the one above it), every family's links are walked
- * together through it, a period or two of keys apart, and the passes of a substep
- * (with the sphere's push after each) run in that buffer before it is
- * copied back; on several threads, each thread takes a pass some three
- * periods behind the one before. relax_helix_avx512.c tells why the bits are the
- * plain loop's. Nothing here allocates after relax_helix_create.
+ * together through it, a period or two of keys apart, and the passes of a
+ * substep (with the sphere's push after each) run in that buffer before
+ * it is copied back; on several threads, each thread takes a pass some
+ * three periods behind the one before. relax_helix_avx512.c tells why the
+ * bits are the plain loop's. Nothing here allocates after
+ * relax_helix_create.
  */
 #ifndef CLOTHSIM_RELAX_HELIX_H
 #define CLOTHSIM_RELAX_HELIX_H
