@@ -9,8 +9,9 @@
  * keys after the one above it (row 16 m + 15 starts at 30 + m P, row
  * 16 (m + 1) at (m + 1) P, P - 30 >= 2 keys later). A key is KEY floats:
  * x, y, z and the inverse mass of its sixteen lanes, and the inverse masses
- * of the rows above them; keys outside the grid are 0. One copy in (a 16 x 16 transpose a block of keys, each lane one
- * or two pieces of rows) before the passes, one copy back after.
+ * of the rows above them; keys outside the grid are 0. One copy in (a
+ * 16 x 16 transpose a block of keys, each lane one or two pieces of rows)
+ * before the passes, one copy back after.
  *
  * A link is kept at the key of its lowest, then leftmost, particle, its
  * anchor (r, c):
