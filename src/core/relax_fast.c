@@ -56,8 +56,8 @@
  * products in the same order, IEEE square root and division (never the
  * approximate reciprocals), fused multiply-adds exactly where the plain
  * loop calls fmaf (the squared length and the moves, solver.h) and nowhere
- * else (-std=c17 keeps the compiler from contracting the rest of the
- * scalar code). A skipped link (torn, pinned at both ends,
+ * else (the Makefile's -ffp-contract=off keeps the compiler from
+ * contracting the rest of the scalar code). A skipped link (torn, pinned at both ends,
  * zero length) is computed and then discarded lane by lane with a blend or
  * a masked add, so it changes nothing, as the plain loop's `continue`.
  *

@@ -1348,9 +1348,9 @@ static void begin_substep(Solver *s)
 }
 
 /* The passes left of a substep of the sequential order in float, with
- * their contact, as one job on the fast path where it can (one thread,
- * AVX-512, the sphere or no collider, in 3D): the same bits as
- * project_links and stage_collide pass after pass. */
+ * their contact, as one job on the fast path where it can (AVX-512, the
+ * sphere or no collider, in 3D; relax_helix.h, on every thread): the same
+ * bits as project_links and stage_collide pass after pass. */
 static bool sequential_passes(Solver *s, float h, int passes)
 {
     if (s->params.order != ORDER_SEQUENTIAL || h < SOLVER_KEEP_BELOW || s->params.dim != 3)
@@ -1361,8 +1361,9 @@ static bool sequential_passes(Solver *s, float h, int passes)
 }
 
 /* One relaxation pass, the contact inside it, or on the fast path in the
- * colored order with whole_substep every pass left as one job (the same
- * bits as pass after pass; no residual can be traced between them). */
+ * colored or the sequential order with whole_substep every pass left as
+ * one job (the same bits as pass after pass; no residual can be traced
+ * between them). */
 static void stage_relax(Solver *s, bool whole_substep)
 {
     float h = (float)params_substep(&s->params);
