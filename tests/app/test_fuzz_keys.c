@@ -309,9 +309,12 @@ static void fuzz(const char *name, const char *args, const char *ready, const ch
     char command[4 * sizeof exit_path + 16];
     snprintf(command, sizeof command, "rm -rf %s %s %s %s", exit_path, stty_path, err_path, state_path);
     cr_assert_eq(system(command), 0);
-    int status = tmux_new_session("-d -s t -x 100 -y 30 \"sh -c 'XDG_STATE_HOME=%s %s %s 2>%s; echo EXIT=\\$? > %s; "
-                                  "stty -a > %s; sleep 120'\"",
-                                  state_path, CLOTHSIM_BIN, args, err_path, exit_path, stty_path);
+    /* the terminal's modes are written before the exit status, which the
+     * test waits for: under load the stty after it could still be running
+     * when the test read its file (an empty text once, in CI) */
+    int status = tmux_new_session("-d -s t -x 100 -y 30 \"sh -c 'XDG_STATE_HOME=%s %s %s 2>%s; e=\\$?; stty -a > %s; "
+                                  "echo EXIT=\\$e > %s; sleep 120'\"",
+                                  state_path, CLOTHSIM_BIN, args, err_path, stty_path, exit_path);
     cr_assert_eq(status, 0, "tmux could not start a session");
     cr_assert(wait_long(ready, 30.0), "%s did not start:\n%s\n%s", name, screen, program_stderr());
 

@@ -35,8 +35,8 @@ static void start(const char *env, const char *args, int width, int height)
     unlink(exit_path);
     unlink(stty_path);
     int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c 'cd %s && XDG_STATE_HOME=%s/state "
-                      "CLOTHSIM_LESSONS=%s/lessons %s %s %s; echo EXIT=\\$? > %s; stty -a > %s; sleep 60'\"",
-                      width, height, folder, folder, CLOTHSIM_SRCDIR, env, CLOTHSIM_BIN, args, exit_path, stty_path);
+                      "CLOTHSIM_LESSONS=%s/lessons %s %s %s; e=\\$?; stty -a > %s; echo EXIT=\\$e > %s; sleep 60'\"",
+                      width, height, folder, folder, CLOTHSIM_SRCDIR, env, CLOTHSIM_BIN, args, stty_path, exit_path);
     cr_assert_eq(status, 0, "tmux could not start a session");
 }
 

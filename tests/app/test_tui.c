@@ -33,9 +33,10 @@ static void start(const char *env, const char *args, int width, int height)
     snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-test-%d.stty", (int)getpid());
     unlink(exit_path);
     unlink(stty_path);
-    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c '%s %s %s; echo EXIT=\\$? > %s; stty -a > %s; "
+    /* the modes before the exit status, which the tests wait for */
+    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c '%s %s %s; e=\\$?; stty -a > %s; echo EXIT=\\$e > %s; "
                       "sleep 60'\"",
-                      width, height, env, CLOTHSIM_BIN, args, exit_path, stty_path);
+                      width, height, env, CLOTHSIM_BIN, args, stty_path, exit_path);
     cr_assert_eq(status, 0, "tmux could not start a session");
 }
 
