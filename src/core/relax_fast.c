@@ -813,8 +813,8 @@ static RelaxPassConstants sequential_constants(const RelaxFast *f, const Solver 
 }
 
 /* Whether the sequential order's passes can go through the helix:
- * AVX-512, corrections in float. */
-static bool helix_serves(const RelaxFast *f, bool kept, bool jacobi) { return f->helix && f->wide && !kept && !jacobi; }
+ * AVX-512, not jacobi. */
+static bool helix_serves(const RelaxFast *f, bool jacobi) { return f->helix && f->wide && !jacobi; }
 
 /* Whether a job would run on several threads (as run_on_threads decides). */
 static bool job_shared(const RelaxFast *f) { return f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS; }
@@ -824,7 +824,7 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
 {
     Job *job = &f->job;
     job->constants = sequential_constants(f, s, k, alpha, kept, jacobi);
-    if (helix_serves(f, kept, jacobi) && !job_shared(f)) { /* one pass: the helix on one thread */
+    if (helix_serves(f, jacobi) && !job_shared(f)) { /* one pass: the helix on one thread */
         relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f, 0, 1, ++f->sequential_serial,
                         NULL);
         f->rows_owned = false;
@@ -846,16 +846,16 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
 }
 
 bool relax_fast_sequential_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
-                                  const float alpha[LINK_FAMILY_COUNT], int passes)
+                                  const float alpha[LINK_FAMILY_COUNT], int passes, bool kept)
 {
     Job *job = &f->job;
-    if (passes < 1 || passes > RELAX_HELIX_MAX_PASSES || !helix_serves(f, false, false) ||
+    if (passes < 1 || passes > RELAX_HELIX_MAX_PASSES || !helix_serves(f, false) ||
         !contact_fits_job(s, &job->collider))
         return false; /* pass by pass, the contact between them on this thread */
     job->kind = JOB_HELIX;
     job->cloth = s->cloth;
     job->lambda = s->lambda;
-    job->constants = sequential_constants(f, s, k, alpha, false, false);
+    job->constants = sequential_constants(f, s, k, alpha, kept, false);
     job->passes = passes;
     job->sphere = job->collider.shape == SHAPE_SPHERE;
     job->margin = (float)s->params.margin;

@@ -116,7 +116,7 @@ void relax_fast_sequential(RelaxFast *fast, struct Solver *solver, const float k
  * doing nothing, where it cannot: no AVX-512, or contact other than the
  * sphere's: then pass by pass. */
 bool relax_fast_sequential_passes(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
-                                  const float alpha[LINK_FAMILY_COUNT], int passes);
+                                  const float alpha[LINK_FAMILY_COUNT], int passes, bool kept);
 
 /* stage_forces (solver.c) but the springs: every particle's gravity and,
  * if sin_t is not NULL, the wind field (solver_wind_field with those time

@@ -125,6 +125,7 @@ struct RelaxHelix {
     int used;                    /* keys up to the last particle's: the walk's */
     int pad;                     /* keys before key 0, read by the links down of the first keys */
     float *buffer;               /* (pad + keys + PAD_AFTER) keys of KEY floats */
+    double *remainder;           /* the same keys' x, y, z remainders (cloth.h), 16 lanes each */
     int32_t *link;               /* KINDS x keys x 16: the link anchored there, or -1 */
     float *rest;                 /* the same: its rest length */
     uint16_t *live;              /* KINDS x keys: the lanes whose link is there and not torn */
@@ -185,6 +186,7 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->steps = h->used + h->d_push;
     const size_t keys = (size_t)h->keys, lanes = KINDS * keys * 16;
     h->buffer = cloth_zeroed(((size_t)h->pad + keys + PAD_AFTER) * KEY * sizeof(float));
+    h->remainder = cloth_zeroed(((size_t)h->pad + keys + PAD_AFTER) * 48 * sizeof(double));
     h->link = malloc(lanes * sizeof *h->link);
     h->rest = cloth_zeroed(lanes * sizeof(float));
     h->lambda = cloth_zeroed(lanes * sizeof(float));
@@ -192,7 +194,7 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->piece = calloc(keys * 2, sizeof *h->piece);
     h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
     h->done = aligned_alloc(64, RELAX_HELIX_MAX_PASSES * sizeof *h->done);
-    if (!h->buffer || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in || !h->done) {
+    if (!h->buffer || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in || !h->done) {
         relax_helix_destroy(h);
         return NULL;
     }
@@ -229,7 +231,7 @@ void relax_helix_destroy(RelaxHelix *h)
     if (!h)
         return;
     free(h->buffer), free(h->link), free(h->rest), free(h->lambda), free(h->live), free(h->piece), free(h->piece_in);
-    free(h->done);
+    free(h->done), free(h->remainder);
     free(h);
 }
 
@@ -315,6 +317,35 @@ ROWS_TARGET static void copy(RelaxHelix *h, Cloth *c, bool in, int t, int thread
     }
 }
 
+static inline double *remainder_at(const RelaxHelix *h, int k)
+{
+    return h->remainder + (size_t)(k + h->pad) * 48;
+}
+
+/* The remainders of thread t's share of the keys into the buffer (in) or
+ * back, particle by particle (runs with remainders only: below 1 ms). */
+static void copy_remainders(RelaxHelix *h, Cloth *c, bool in, int t, int threads)
+{
+    double *r[3] = {c->rx, c->ry, c->rz};
+    const int blocks = h->keys / 16;
+    for (int k0 = 16 * share(blocks, t, threads); k0 < 16 * share(blocks, t + 1, threads); k0 += 16)
+        for (int j = 0; j < 16; j++)
+            for (int i = 0; i < 2; i++) {
+                size_t at = ((size_t)k0 + (size_t)j) * 2 + (size_t)i;
+                for (int l = 0; l < 16; l++) {
+                    if (!(h->piece_in[at] >> l & 1))
+                        continue;
+                    double *key = remainder_at(h, k0 + l);
+                    size_t particle = (size_t)h->piece[at] + (size_t)l;
+                    for (int q = 0; q < 3; q++)
+                        if (in)
+                            key[16 * q + j] = r[q][particle];
+                        else
+                            r[q][particle] = key[16 * q + j];
+                }
+            }
+}
+
 ROWS_INLINE Ends load_key(const float *key)
 {
     return (Ends){_mm512_load_ps(key + X), _mm512_load_ps(key + Y), _mm512_load_ps(key + Z), _mm512_load_ps(key + W)};
@@ -376,6 +407,7 @@ typedef struct Walk {
     RelaxHelix *h;
     Family family[KINDS];
     bool on[KINDS];
+    bool kept; /* corrections kept as x + r (below 1 ms substeps) */
 } Walk;
 
 ROWS_INLINE void solve_at(const Walk *w, int kind, int k, Ends *a, Ends *b)
@@ -427,6 +459,120 @@ ROWS_INLINE void shear(const Walk *w, int k, int P, Ends *upper)
     *upper = upper_in(qn, qf, 1);
     solve_at(w, D2, k, upper, &b2);
     store_key(qb, &b2);
+}
+
+/* Sixteen lanes' x, y and z remainders (cloth.h), lanes 0-7 and 8-15. */
+typedef struct Remainders {
+    __m512d lo[3], hi[3];
+} Remainders;
+
+#define ALIGN_PD(a, b, n)                                                                                        \
+    _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(a), _mm512_castpd_si512(b), (n)))
+
+ROWS_INLINE Remainders load_remainders(const double *key)
+{
+    Remainders r;
+    for (int q = 0; q < 3; q++)
+        r.lo[q] = _mm512_load_pd(key + 16 * q), r.hi[q] = _mm512_load_pd(key + 16 * q + 8);
+    return r;
+}
+
+ROWS_INLINE void store_remainders(double *key, const Remainders *r)
+{
+    for (int q = 0; q < 3; q++)
+        _mm512_store_pd(key + 16 * q, r->lo[q]), _mm512_store_pd(key + 16 * q + 8, r->hi[q]);
+}
+
+/* upper_in for the remainders: lanes j >= s of near's j - s, lanes j < s of
+ * far's 16 - s + j. */
+ROWS_INLINE Remainders upper_remainders_in(const double *near, const double *far, int s)
+{
+    Remainders r;
+    for (int q = 0; q < 3; q++) {
+        __m512d nl = _mm512_load_pd(near + 16 * q), nh = _mm512_load_pd(near + 16 * q + 8);
+        __m512d fh = _mm512_load_pd(far + 16 * q + 8);
+        r.lo[q] = s == 1 ? ALIGN_PD(nl, fh, 7) : ALIGN_PD(nl, fh, 6);
+        r.hi[q] = s == 1 ? ALIGN_PD(nh, nl, 7) : ALIGN_PD(nh, nl, 6);
+    }
+    return r;
+}
+
+/* Its inverse (at a period of 32 near is far, and the masks meet). */
+ROWS_INLINE void upper_remainders_out(double *near, double *far, const Remainders *r, int s)
+{
+    const __mmask8 near_high = s == 1 ? 0x7f : 0x3f;
+    for (int q = 0; q < 3; q++) {
+        __m512d lo = r->lo[q], hi = r->hi[q];
+        _mm512_store_pd(near + 16 * q, s == 1 ? ALIGN_PD(hi, lo, 1) : ALIGN_PD(hi, lo, 2));
+        _mm512_mask_store_pd(near + 16 * q + 8, near_high, s == 1 ? ALIGN_PD(hi, hi, 1) : ALIGN_PD(hi, hi, 2));
+        _mm512_mask_store_pd(far + 16 * q + 8, (__mmask8)~near_high, s == 1 ? ALIGN_PD(lo, lo, 1) : ALIGN_PD(lo, lo, 2));
+    }
+}
+
+/* ADD_KEPT (solver.h) on sixteen lanes of one coordinate: x + r moved by
+ * factor * d, in double; lanes outside live keep x and r. */
+ROWS_INLINE void move_kept(__m512 *x, __m512d *r_lo, __m512d *r_hi, __m512d f_lo, __m512d f_hi, __m512 d,
+                           __mmask16 live)
+{
+    __m512d d_lo = _mm512_cvtps_pd(_mm512_castps512_ps256(d)), d_hi = _mm512_cvtps_pd(_mm512_extractf32x8_ps(d, 1));
+    __m512d x_lo = _mm512_cvtps_pd(_mm512_castps512_ps256(*x)), x_hi = _mm512_cvtps_pd(_mm512_extractf32x8_ps(*x, 1));
+    __m512d t_lo = _mm512_add_pd(*r_lo, _mm512_mul_pd(f_lo, d_lo)), t_hi = _mm512_add_pd(*r_hi, _mm512_mul_pd(f_hi, d_hi));
+    __m256 n_lo = _mm512_cvtpd_ps(_mm512_add_pd(x_lo, t_lo)), n_hi = _mm512_cvtpd_ps(_mm512_add_pd(x_hi, t_hi));
+    __m512d nr_lo = _mm512_add_pd(_mm512_sub_pd(x_lo, _mm512_cvtps_pd(n_lo)), t_lo);
+    __m512d nr_hi = _mm512_add_pd(_mm512_sub_pd(x_hi, _mm512_cvtps_pd(n_hi)), t_hi);
+    *x = _mm512_mask_mov_ps(*x, live, _mm512_insertf32x8(_mm512_castps256_ps512(n_lo), n_hi, 1));
+    *r_lo = _mm512_mask_mov_pd(*r_lo, (__mmask8)live, nr_lo);
+    *r_hi = _mm512_mask_mov_pd(*r_hi, (__mmask8)(live >> 8), nr_hi);
+}
+
+/* solver_relax_link with kept: the correction, then a moved by
+ * wa * (double)scale times d and b by -wb * (double)scale times d. */
+ROWS_INLINE void solve_at_kept(const Walk *w, int kind, int k, Ends *a, Ends *b, Remainders *ra, Remainders *rb)
+{
+    const size_t at = (size_t)kind * (size_t)w->h->keys + (size_t)k;
+    const Family *f = &w->family[kind];
+    __m512 lambda = _mm512_setzero_ps();
+    if (f->xpbd)
+        lambda = _mm512_load_ps(w->h->lambda + at * 16);
+    __mmask16 live = w->h->live[at];
+    __m512 d[3];
+    __m512 scale = correction(a, b, _mm512_load_ps(w->h->rest + at * 16), &live, f, &lambda, d);
+    if (f->xpbd)
+        _mm512_store_ps(w->h->lambda + at * 16, lambda);
+    __m512d s_lo = _mm512_cvtps_pd(_mm512_castps512_ps256(scale)), s_hi = _mm512_cvtps_pd(_mm512_extractf32x8_ps(scale, 1));
+    __m512 minus_wb = _mm512_xor_ps(b->w, _mm512_set1_ps(-0.0f));
+    __m512d fa_lo = _mm512_mul_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(a->w)), s_lo);
+    __m512d fa_hi = _mm512_mul_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(a->w, 1)), s_hi);
+    __m512d fb_lo = _mm512_mul_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(minus_wb)), s_lo);
+    __m512d fb_hi = _mm512_mul_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(minus_wb, 1)), s_hi);
+    __m512 *xa[3] = {&a->x, &a->y, &a->z}, *xb[3] = {&b->x, &b->y, &b->z};
+    for (int q = 0; q < 3; q++) {
+        move_kept(xa[q], &ra->lo[q], &ra->hi[q], fa_lo, fa_hi, d[q], live);
+        move_kept(xb[q], &rb->lo[q], &rb->hi[q], fb_lo, fb_hi, d[q], live);
+    }
+}
+
+ROWS_INLINE void across_kept(const Walk *w, int kind, int k, int gap)
+{
+    float *pa = key_at(w->h, k), *pb = key_at(w->h, k + gap);
+    double *qa = remainder_at(w->h, k), *qb = remainder_at(w->h, k + gap);
+    Ends a = load_key(pa), b = load_key(pb);
+    Remainders ra = load_remainders(qa), rb = load_remainders(qb);
+    solve_at_kept(w, kind, k, &a, &b, &ra, &rb);
+    store_key(pa, &a), store_key(pb, &b);
+    store_remainders(qa, &ra), store_remainders(qb, &rb);
+}
+
+ROWS_INLINE void down_kept(const Walk *w, int kind, int k, int near, int far, int lower, int s)
+{
+    RelaxHelix *h = w->h;
+    float *pn = key_at(h, near), *pf = key_at(h, far), *pb = key_at(h, lower);
+    double *qn = remainder_at(h, near), *qf = remainder_at(h, far), *qb = remainder_at(h, lower);
+    Ends a = upper_in(pn, pf, s), b = load_key(pb);
+    Remainders ra = upper_remainders_in(qn, qf, s), rb = load_remainders(qb);
+    solve_at_kept(w, kind, k, &a, &b, &ra, &rb);
+    upper_out(pn, pf, &a, s), store_key(pb, &b);
+    upper_remainders_out(qn, qf, &ra, s), store_remainders(qb, &rb);
 }
 
 /* The sphere's push (friction 0), as sphere_range_avx2 does it eight
@@ -506,21 +652,43 @@ ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, co
     for (int t = 0; t < steps; t++) {
         if (seen < steps && seen < t + lag)
             seen = wait_for_pass(before, base, t + lag < steps ? t + lag : steps);
-        if (t < K) {
-            if (w->on[HS])
-                across(w, HS, t, 1);
-            if (w->on[VS])
-                down(w, VS, t, t - 2, t + 30 - P, t, 1);
-        }
-        int k = t - h->d_shear;
-        if (k >= 0 && k < K && w->on[D1])
-            shear(w, k, P, &upper);
-        k = t - h->d_bend;
-        if (k >= 0 && k < K) {
-            if (w->on[HB])
-                across(w, HB, k, 2);
-            if (w->on[VB])
-                down(w, VB, k, k - 4, k + 28 - P, k, 2);
+        int k;
+        if (w->kept) { /* the same steps with remainders, the shear's upper ends through memory */
+            if (t < K) {
+                if (w->on[HS])
+                    across_kept(w, HS, t, 1);
+                if (w->on[VS])
+                    down_kept(w, VS, t, t - 2, t + 30 - P, t, 1);
+            }
+            k = t - h->d_shear;
+            if (k >= 0 && k < K && w->on[D1]) {
+                down_kept(w, D1, k, k - 2, k + 30 - P, k + 1, 1);
+                down_kept(w, D2, k, k - 1, k + 31 - P, k, 1);
+            }
+            k = t - h->d_bend;
+            if (k >= 0 && k < K) {
+                if (w->on[HB])
+                    across_kept(w, HB, k, 2);
+                if (w->on[VB])
+                    down_kept(w, VB, k, k - 4, k + 28 - P, k, 2);
+            }
+        } else {
+            if (t < K) {
+                if (w->on[HS])
+                    across(w, HS, t, 1);
+                if (w->on[VS])
+                    down(w, VS, t, t - 2, t + 30 - P, t, 1);
+            }
+            k = t - h->d_shear;
+            if (k >= 0 && k < K && w->on[D1])
+                shear(w, k, P, &upper);
+            k = t - h->d_bend;
+            if (k >= 0 && k < K) {
+                if (w->on[HB])
+                    across(w, HB, k, 2);
+                if (w->on[VB])
+                    down(w, VB, k, k - 4, k + 28 - P, k, 2);
+            }
         }
         k = t - h->d_push;
         if (push && k >= 0)
@@ -534,11 +702,11 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
                                  const Collider *sphere, float margin, int t, int threads, unsigned serial,
                                  const RelaxHelixBarrier *barrier)
 {
-    assert(!p->kept && !p->jacobi && c->cols == h->cols && c->rows == h->rows);
+    assert(!p->jacobi && c->cols == h->cols && c->rows == h->rows);
     assert(passes >= 1 && passes <= RELAX_HELIX_MAX_PASSES && t < threads && (threads == 1 || barrier));
     static const int link_family[KINDS] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEAR,
                                            LINK_SHEAR,      LINK_BEND,       LINK_BEND};
-    Walk w = {.h = h};
+    Walk w = {.h = h, .kept = p->kept};
     for (int kind = 0; kind < KINDS; kind++) {
         w.family[kind] = family_of(p, link_family[kind]);
         w.on[kind] = !(p->k[link_family[kind]] <= 0.0f); /* the plain loop skips a family whose k is not above 0 */
@@ -555,6 +723,8 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
     if (t == 0)
         refresh(h, c);
     copy(h, c, true, t, threads);
+    if (p->kept)
+        copy_remainders(h, c, true, t, threads);
     if (p->xpbd)
         move_lambda(h, lambda, true, t, threads);
     if (threads > 1)
@@ -567,6 +737,8 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
     if (threads > 1) /* the last pass done: every pass before it is */
         wait_for_pass(&h->done[passes - 1], base, h->steps);
     copy(h, c, false, t, threads);
+    if (p->kept)
+        copy_remainders(h, c, false, t, threads);
     if (p->xpbd)
         move_lambda(h, lambda, false, t, threads);
 }

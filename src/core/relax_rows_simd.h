@@ -37,13 +37,16 @@ typedef struct Family {
     bool xpbd;
 } Family;
 
-/* solver_link_correction, then solver_relax_link's moves (not kept), for
- * sixteen links a to b at once, operation for operation. Lanes outside
- * live, and those the plain loop skips (no inverse mass, no length), keep
- * a, b and the multiplier (xpbd) as they were. */
-ROWS_INLINE void solve(Ends *a, Ends *b, __m512 rest, __mmask16 live, const Family *f, __m512 *lambda)
+/* solver_link_correction for sixteen links a to b at once, operation for
+ * operation: the scale of the moves along d (b - a); *moving loses the
+ * lanes the plain loop skips (no inverse mass, no length), whose multiplier
+ * (xpbd) stays as it was. solve: then solver_relax_link's moves (not kept);
+ * lanes outside live keep a and b as they were. */
+ROWS_INLINE __m512 correction(const Ends *a, const Ends *b, __m512 rest, __mmask16 *moving, const Family *f,
+                              __m512 *lambda, __m512 d[3])
 {
     const __m512 zero = _mm512_setzero_ps(), sign = _mm512_set1_ps(-0.0f);
+    __mmask16 live = *moving;
     __m512 w = _mm512_add_ps(a->w, b->w);
     live &= _mm512_cmp_ps_mask(w, zero, _CMP_NEQ_UQ);
     __m512 dx = _mm512_sub_ps(b->x, a->x), dy = _mm512_sub_ps(b->y, a->y), dz = _mm512_sub_ps(b->z, a->z);
@@ -60,6 +63,16 @@ ROWS_INLINE void solve(Ends *a, Ends *b, __m512 rest, __mmask16 live, const Fami
     } else {
         scale = _mm512_div_ps(_mm512_mul_ps(f->k, error), _mm512_mul_ps(length, w));
     }
+    d[0] = dx, d[1] = dy, d[2] = dz;
+    *moving = live;
+    return scale;
+}
+
+ROWS_INLINE void solve(Ends *a, Ends *b, __m512 rest, __mmask16 live, const Family *f, __m512 *lambda)
+{
+    __m512 d[3];
+    __m512 scale = correction(a, b, rest, &live, f, lambda, d);
+    const __m512 dx = d[0], dy = d[1], dz = d[2];
     __m512 ma = _mm512_mul_ps(a->w, scale), mb = _mm512_mul_ps(b->w, scale);
     a->x = _mm512_mask3_fmadd_ps(ma, dx, a->x, live);
     a->y = _mm512_mask3_fmadd_ps(ma, dy, a->y, live);

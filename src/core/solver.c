@@ -1353,11 +1353,12 @@ static void begin_substep(Solver *s)
  * bits as project_links and stage_collide pass after pass. */
 static bool sequential_passes(Solver *s, float h, int passes)
 {
-    if (s->params.order != ORDER_SEQUENTIAL || h < SOLVER_KEEP_BELOW || s->params.dim != 3)
+    if (s->params.order != ORDER_SEQUENTIAL || s->params.dim != 3)
         return false;
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
     link_constants(s, h, k, alpha);
-    return relax_fast_sequential_passes(s->relax_fast, s, k, alpha, passes);
+    /* project_links' kept: corrections as remainders below SOLVER_KEEP_BELOW */
+    return relax_fast_sequential_passes(s->relax_fast, s, k, alpha, passes, h < SOLVER_KEEP_BELOW);
 }
 
 /* One relaxation pass, the contact inside it, or on the fast path in the

@@ -458,6 +458,23 @@ Test(fast, sequential_strips_give_the_plain_loops_bits_at_every_edge_of_a_strip_
         }
 }
 
+/* The same edges below 1 ms substeps, where the corrections keep
+ * remainders in double (the helix shifts them between lanes as it shifts
+ * the positions): widths under, at and over the period of 32. */
+Test(fast, sequential_strips_keep_the_plain_loops_remainders_at_the_edges_of_a_period)
+{
+    const int sizes[][2] = {{30, 24}, {32, 18}, {33, 16}, {34, 35}, {5, 49}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int m = 0; m < METHODS; m++) {
+            char cols[32], rows[32], what[96];
+            snprintf(cols, sizeof cols, "cols=%d", sizes[k][0]);
+            snprintf(rows, sizeof rows, "rows=%d", sizes[k][1]);
+            const char *settings[] = {"order=sequential", cols, rows, methods[m], "iterations=4", "substeps=40", NULL};
+            snprintf(what, sizeof what, "curtain %dx%d, %s, 0.4 ms substeps", sizes[k][0], sizes[k][1], methods[m]);
+            expect_same_bits_in(settings, 6, what, false);
+        }
+}
+
 /* A link of every family torn by hand mid-run (cloth_tear_link also tears
  * the bend links over a structural one), a particle pinned and one grabbed
  * between two passes: the strips' live lanes and inverse masses follow. */
