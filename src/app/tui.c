@@ -644,8 +644,8 @@ static int parse_options(Tui *tui, int argc, char **argv)
      * defaults the sequential order's fast path costs about as much (3.4 %
      * of a core at 30 fps against 3.2, clothsim bench), but below 1 ms
      * substeps (the Substeps slider past 16) its corrections keep
-     * remainders in double, which only the plain functions do: 14 times the
-     * colored order's time at 100 substeps, too slow for the screen.
+     * remainders in double: 4.5 times the colored order's time at 100
+     * substeps (relax_helix_avx512.c), too slow for the screen there.
      * clothsim run and the lessons keep the sequential order, whose figures
      * they quote. */
     bool order_named = false;
