@@ -37,7 +37,8 @@ typedef struct RelaxHelixBarrier {
 } RelaxHelixBarrier;
 
 /* Thread t's share of `passes` passes of order=sequential over cloth
- * (pass->kept and pass->jacobi false) on `threads` threads, each of which
+ * (pass->jacobi false; pass->kept: corrections kept as remainders, as
+ * solver_relax_link keeps them) on `threads` threads, each of which
  * must call it with the same arguments and the same serial, a number that
  * grows by one a call: pass n is thread n mod threads', some three
  * periods of keys behind pass n - 1. After each pass, the push of `sphere`

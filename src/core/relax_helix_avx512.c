@@ -51,6 +51,18 @@
  * test_fast.c compares the bits with the plain loop's; one step less of
  * either delay fails 7 of its tests.
  *
+ * Remainders
+ * ----------
+ * Below 1 ms substeps (pass->kept) the corrections move x + r, the float
+ * position and its remainder in double (solver_move_kept). Each key then
+ * has the remainders of its lanes too (`remainder`, copied in and back
+ * particle by particle); a link down shifts them between lanes as it
+ * shifts the positions (valignq across the two halves of eight doubles),
+ * and the moves are ADD_KEPT's, eight lanes of doubles at a time. The
+ * shear's upper ends then go through memory (no carry). At 100 substeps
+ * of the default scene this is 4.5 times the colored order's time (the
+ * conversions between float and double, six moves a link).
+ *
  * Several threads
  * ---------------
  * Pass n is thread n mod threads'. The sphere's push of key k is done at
