@@ -587,6 +587,36 @@ ROWS_INLINE void down_kept(const Walk *w, int kind, int k, int near, int far, in
     upper_remainders_out(qn, qf, &ra, s), store_remainders(qb, &rb);
 }
 
+/* A family's links anchored at key k, with remainders (w->kept) or
+ * without. */
+ROWS_INLINE void link_across(const Walk *w, int kind, int k, int gap)
+{
+    if (w->kept)
+        across_kept(w, kind, k, gap);
+    else
+        across(w, kind, k, gap);
+}
+
+ROWS_INLINE void link_down(const Walk *w, int kind, int k, int near, int far, int lower, int s)
+{
+    if (w->kept)
+        down_kept(w, kind, k, near, far, lower, s);
+    else
+        down(w, kind, k, near, far, lower, s);
+}
+
+/* The shear's cells anchored at key k; with remainders, the upper ends of
+ * d1 go through memory, not from d2 in registers. */
+ROWS_INLINE void cells(const Walk *w, int k, int P, Ends *upper)
+{
+    if (w->kept) {
+        down_kept(w, D1, k, k - 2, k + 30 - P, k + 1, 1);
+        down_kept(w, D2, k, k - 1, k + 31 - P, k, 1);
+    } else {
+        shear(w, k, P, upper);
+    }
+}
+
 /* The sphere's push (friction 0), as sphere_range_avx2 does it eight
  * lanes at a time: its constants. */
 typedef struct Push {
@@ -664,43 +694,21 @@ ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, co
     for (int t = 0; t < steps; t++) {
         if (seen < steps && seen < t + lag)
             seen = wait_for_pass(before, base, t + lag < steps ? t + lag : steps);
-        int k;
-        if (w->kept) { /* the same steps with remainders, the shear's upper ends through memory */
-            if (t < K) {
-                if (w->on[HS])
-                    across_kept(w, HS, t, 1);
-                if (w->on[VS])
-                    down_kept(w, VS, t, t - 2, t + 30 - P, t, 1);
-            }
-            k = t - h->d_shear;
-            if (k >= 0 && k < K && w->on[D1]) {
-                down_kept(w, D1, k, k - 2, k + 30 - P, k + 1, 1);
-                down_kept(w, D2, k, k - 1, k + 31 - P, k, 1);
-            }
-            k = t - h->d_bend;
-            if (k >= 0 && k < K) {
-                if (w->on[HB])
-                    across_kept(w, HB, k, 2);
-                if (w->on[VB])
-                    down_kept(w, VB, k, k - 4, k + 28 - P, k, 2);
-            }
-        } else {
-            if (t < K) {
-                if (w->on[HS])
-                    across(w, HS, t, 1);
-                if (w->on[VS])
-                    down(w, VS, t, t - 2, t + 30 - P, t, 1);
-            }
-            k = t - h->d_shear;
-            if (k >= 0 && k < K && w->on[D1])
-                shear(w, k, P, &upper);
-            k = t - h->d_bend;
-            if (k >= 0 && k < K) {
-                if (w->on[HB])
-                    across(w, HB, k, 2);
-                if (w->on[VB])
-                    down(w, VB, k, k - 4, k + 28 - P, k, 2);
-            }
+        if (t < K) {
+            if (w->on[HS])
+                link_across(w, HS, t, 1);
+            if (w->on[VS])
+                link_down(w, VS, t, t - 2, t + 30 - P, t, 1);
+        }
+        int k = t - h->d_shear;
+        if (k >= 0 && k < K && w->on[D1])
+            cells(w, k, P, &upper);
+        k = t - h->d_bend;
+        if (k >= 0 && k < K) {
+            if (w->on[HB])
+                link_across(w, HB, k, 2);
+            if (w->on[VB])
+                link_down(w, VB, k, k - 4, k + 28 - P, k, 2);
         }
         k = t - h->d_push;
         if (push && k >= 0)
