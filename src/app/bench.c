@@ -327,8 +327,8 @@ BENCH_AVX512 static float divider_avx512(long rounds)
 /* The other floor: a link's whole correction and its two moves, the plain
  * loop's arithmetic operation for operation (solver_link_correction and
  * solver_relax_link: fused multiply-adds where they call fmaf, the lanes
- * it skips left as they were), on eight independent links a lane kept in registers, with
- * fixed inverse masses: what any order of the passes pays for its
+ * it skips left as they were), on eight independent links a lane kept in
+ * registers, with fixed inverse masses: what any order of the passes pays for its
  * arithmetic, with no load, store, copy or wait. rounds x 64 links, as
  * the divider floor. */
 BENCH_AVX2 static float solve_avx2(long rounds)

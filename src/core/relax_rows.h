@@ -25,7 +25,8 @@
  *   cell after the three cells above it that it shares particles with.
  *
  * relax_rows_run gives the plain loop's bits (solver.c, project_links,
- * sequential, corrections in float) on any number of threads; test_fast.c
+ * sequential, corrections in float) on any number of threads (one takes
+ * relax_helix.h instead); test_fast.c
  * compares them. Only where the processor has AVX-512 (relax_rows_usable);
  * elsewhere relax_schedule.c runs the pass. Nothing here allocates after
  * relax_rows_create.
@@ -57,9 +58,9 @@ void relax_rows_refresh(RelaxRows *rows, const Cloth *cloth);
  * (its bands' rows: 32 to 48 of them, every other band on two threads). */
 int relax_rows_owner(const RelaxRows *rows, int row, int threads);
 
-/* Thread t's share of one pass on `threads` threads (each must run it,
- * with the same serial, a number that grows by one a pass; the threads
- * wait for each other where their rows meet, nowhere else). For the
+/* Thread t's share of one pass on `threads` threads, 2 or more (each
+ * must run it, with the same serial, a number that grows by one a pass;
+ * the threads wait for each other where their rows meet, nowhere else). For the
  * passes relax_schedule_run would do with pass->kept and pass->jacobi
  * false. */
 void relax_rows_run(RelaxRows *rows, Cloth *cloth, float *lambda, const RelaxPassConstants *pass, int t, int threads,

@@ -537,12 +537,6 @@ ROWS_TARGET static void vertical_chunk(const RelaxRows *r, Cloth *c, float *lamb
     }
 }
 
-/* A vertical family on one thread: the whole rows. */
-static void vertical_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int gap)
-{
-    vertical_chunk(r, c, lambda, f, gap, 0, r->rows, 0, (r->cols + 15) / 16);
-}
-
 /* Band g of a vertical family on several threads: its rows in chunks of
  * columns, chunk u after chunk u of the band above (their links share the
  * particles of this band's first rows), so that the bands go down the
@@ -660,20 +654,6 @@ ROWS_TARGET static void horizontal_group(const RelaxRows *r, Cloth *c, float *la
     for (int k = 0; k < count; k++)
         for (int task = 0; task < 3; task++)
             horizontal_task(&strip[k], c, keys, blocks, task);
-}
-
-/* A horizontal family on one thread: the strips in groups of up to
- * H_GROUP, as even as can be (strips share no link of these families). */
-static void horizontal_family(RelaxRows *r, Cloth *c, float *lambda, const Family *f, int family, float *scratch)
-{
-    const int n = r->strips, groups = (n + H_GROUP - 1) / H_GROUP;
-    int index[H_GROUP];
-    for (int g = 0; g < groups && r->cols > family + 1; g++) {
-        int count = 0;
-        for (int strip = g * n / groups; strip < (g + 1) * n / groups; strip++)
-            index[count++] = strip;
-        horizontal_group(r, c, lambda, f, family, index, count, scratch);
-    }
 }
 
 /* Bands band[0 .. count - 1] of a horizontal family, their strips walked
@@ -960,7 +940,8 @@ ROWS_TARGET static void run_bands(RelaxRows *r, Cloth *c, float *lambda, const i
 ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const RelaxPassConstants *p, int t,
                                 int threads, unsigned serial)
 {
-    assert(r->fresh && !p->kept && !p->jacobi && t < r->threads && threads <= r->threads);
+    /* one thread takes the helix (relax_helix.h) */
+    assert(r->fresh && !p->kept && !p->jacobi && t < r->threads && threads > 1 && threads <= r->threads);
     float *scratch = r->scratch + (size_t)t * SCRATCH_FLOATS;
     /* the families this pass runs, in the listed order: the plain loop
      * skips one whose k is not above 0 */
@@ -970,26 +951,7 @@ ROWS_TARGET void relax_rows_run(RelaxRows *r, Cloth *c, float *lambda, const Rel
     for (int family = 0; family < FAMILIES; family++)
         if (!(p->k[link_family[family]] <= 0.0f))
             fam[count] = family_of(p, link_family[family]), run[count++] = family;
-    if (threads > 1) {
-        run_bands(r, c, lambda, run, fam, count, t, threads, scratch, serial);
-        return;
-    }
-    for (int i = 0; i < count; i++)
-        switch (run[i]) {
-        case FAMILY_ACROSS:
-        case FAMILY_BEND_ACROSS:
-            horizontal_family(r, c, lambda, &fam[i], run[i] == FAMILY_ACROSS ? 0 : 1, scratch);
-            break;
-        case FAMILY_DOWN:
-        case FAMILY_BEND_DOWN:
-            vertical_family(r, c, lambda, &fam[i], run[i] == FAMILY_DOWN ? 1 : 2);
-            break;
-        default: {
-            const int bands = band_count(r->strips);
-            for (int g = 0; g < bands; g++)
-                shear_band(r, c, lambda, &fam[i], g, scratch, serial);
-        }
-        }
+    run_bands(r, c, lambda, run, fam, count, t, threads, scratch, serial);
 }
 
 #else
