@@ -62,8 +62,9 @@ static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]
                             "  --stats             on exit, print the frames drawn and the bytes sent\n"
                             "  --record FILE.cast  record the session as an asciicast v2 file\n"
                             "\n"
-                            "The sandbox solves in order=colored, the fast path (--set order=sequential for\n"
-                            "the classic one-link-at-a-time order that clothsim run and the lessons use).\n"
+                            "The sandbox solves in order=sequential, as clothsim run and the lessons do:\n"
+                            "one link at a time in the listed order, run many at a time on the fast path\n"
+                            "with the same bits (--set order=colored: colour by colour).\n"
                             "Press ? in the sandbox for the keys; man clothsim tells all.\n");
 
 /* ---------------------------------------------------------------- messages */
@@ -640,19 +641,6 @@ static int parse_options(Tui *tui, int argc, char **argv)
         return EXIT_USAGE;
     if (!cli_build_params(&settings, &tui->base))
         return EXIT_USAGE;
-    /* The sandbox runs the colored order unless told otherwise. At the
-     * defaults the sequential order's fast path costs about as much (3.4 %
-     * of a core at 30 fps against 3.2, clothsim bench), but below 1 ms
-     * substeps (the Substeps slider past 16) its corrections keep
-     * remainders in double: 4.5 times the colored order's time at 100
-     * substeps (relax_helix_avx512.c), too slow for the screen there.
-     * clothsim run and the lessons keep the sequential order, whose figures
-     * they quote. */
-    bool order_named = false;
-    for (int k = 0; k < settings.assignment_count; k++)
-        order_named |= strncmp(settings.assignments[k], "order=", 6) == 0;
-    if (!order_named)
-        tui->base.order = ORDER_COLORED;
     tui->pane_count = 1;
     if (compare && !parse_compare(tui, compare))
         return EXIT_USAGE;
