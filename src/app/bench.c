@@ -738,8 +738,7 @@ bool bench_frame_bytes(FrameBytes *fb)
     }
     /* the sandbox with no options (tui_main): the default scene at 30 fps */
     tui_defaults(tui);
-    params_default(&tui->base, SCENE_CURTAIN);
-    tui->base.order = ORDER_COLORED; /* as tui_main sets it */
+    params_default(&tui->base, SCENE_CURTAIN); /* order=sequential, as in tui_main */
     if (fb->implicit)
         tui->base.integrator = INTEGRATOR_IMPLICIT; /* as key 7 sets it */
     tui->pane_count = 1;
@@ -934,7 +933,7 @@ static int targets(const Results *res, const Config *cfg, Target *out, bool read
         Params p;
         params_default(&p, SCENE_CURTAIN);
         double steps_per_second = 1.0 / p.dt;
-        double physics = steps_per_second / res->sandbox_colored.steps_per_second.median;
+        double physics = steps_per_second / res->sandbox_sequential.steps_per_second.median;
         double drawing = SANDBOX_FPS * res->frame_ms[0][RENDER_SHADED].median * 1e-3;
         out[n++] = (Target){in(read, N_("sandbox 80x24 at 30 fps (physics + drawing, no terminal output)")),
                             100.0 * (physics + drawing), 100.0 * TARGET_SANDBOX_CORE, true, core};
