@@ -423,9 +423,30 @@ static void run_forces(RelaxFast *f, int t)
 }
 #endif
 
+/* Whether the structural links are cloth_create's: first those across,
+ * row by row (cloth_link_right), then those down (cloth_link_below). */
+static bool structural_is_grid(const Cloth *c)
+{
+    int across = c->rows * (c->cols - 1), down = (c->rows - 1) * c->cols;
+    if (c->link_count < across + down)
+        return false;
+    for (int l = 0; l < c->link_count; l++) {
+        bool structural = c->family[l] == LINK_STRUCTURAL;
+        if (structural != (l < across + down))
+            return false;
+        if (!structural)
+            continue;
+        int a = l < across ? l / (c->cols - 1) * c->cols + l % (c->cols - 1) : l - across;
+        if (c->link_a[l] != (uint32_t)a || c->link_b[l] != (uint32_t)(a + (l < across ? 1 : c->cols)))
+            return false;
+    }
+    return true;
+}
+
 #if RELAX_FAST_X86
 /* The explosion check, as thread t sees it: chunks of particles (with
- * `finish`, their contact and velocity first), then bands. */
+ * `finish`, their contact and velocity first), then rows (a
+ * structural_grid) or bands. */
 static void run_blew_up(RelaxFast *f, int t)
 {
     Job *job = &f->job;
@@ -452,6 +473,13 @@ static void run_blew_up(RelaxFast *f, int t)
     }
     if (job->finish)
         relax_pool_barrier(&f->pool); /* a band's links reach rows another thread may have had */
+    if (f->structural_grid) {
+        Chunks rows = {1, c->rows, rows_a_chunk(c), 0, ITEMS_ROWS};
+        while (!bad && next_chunk(f, t, &rows, &from, &to))
+            bad = relax_kernels_avx2_rows_overstretched(c, from, to, job->stretch);
+        job->bad[t] = bad;
+        return;
+    }
     for (int phase = 0; phase < 2 && !bad; phase++)
         for (Chunks bands = {1 + phase, f->phase_bands[phase], 1, 0, ITEMS_OTHER};
              !bad && next_chunk(f, t, &bands, &from, &to);) {
@@ -674,6 +702,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->blocks_stale = true;
     f->next_serial = 1; /* band_done starts at 0: no pass */
     f->wind_grid = triangles_are_grid(cloth);
+    f->structural_grid = structural_is_grid(cloth);
     relax_fast_use_kernels(f, RELAX_FAST_AVX512);
 #if RELAX_FAST_X86
     relax_kernels_avx512_indices(f->wide_index);

@@ -186,6 +186,7 @@ struct RelaxFast {
     /* wind: solver_wind_cells and solver_wind_to_particles on the threads'
      * rows, which need the triangles cloth_create makes */
     bool wind_grid; /* the triangles are cloth_create's: two a cell, row by row */
+    bool structural_grid; /* the structural links are cloth_create's: across row by row, then down */
 
     Job job;
 
@@ -307,6 +308,9 @@ void relax_kernels_avx512_fill(RelaxPassKernels *table);
  * link (colours 0 to 3) is over stretch times its rest length. */
 bool relax_kernels_avx2_overstretched(const RelaxFast *f, const Cloth *c, const Unit *first, const Unit *last,
                                       float stretch);
+/* The same for the rows from .. to - 1 of a structural_grid cloth: the
+ * links across each and down from it. */
+bool relax_kernels_avx2_rows_overstretched(const Cloth *c, int from, int to, float stretch);
 /* The stages around the passes, eight particles or cells at a time, with
  * the plain stages' operations (solver.c): stage_forces' start for
  * particles from .. to - 1 (gravity and, when windy, solver_wind_field);

@@ -533,3 +533,63 @@ Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
                 expect_same_bits_of(level_variants, 2, settings, 6, what, false);
             }
 }
+
+/* ------------------------------------------------------------ the explosion check */
+
+/* blew_up's link half as solver.c writes it: a structural link not torn
+ * and over `stretch` times its rest length. */
+static bool overstretched(const Cloth *c, float stretch)
+{
+    for (int l = 0; l < c->link_count; l++) {
+        if (c->family[l] != LINK_STRUCTURAL || c->torn[l])
+            continue;
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
+        float longest = stretch * c->rest_length[l];
+        if (dx * dx + dy * dy + dz * dz > longest * longest)
+            return true;
+    }
+    return false;
+}
+
+/* The fast path's check reads the structural links row by row: each link
+ * alone over (its rest length cut to a twentieth), across or down, inside
+ * a vector or among a row's last few, on the last row too, is found; torn,
+ * it is not. Widths with and without a remainder of eight; one thread, and
+ * two on a cloth large enough to share the work. */
+Test(fast, the_explosion_check_finds_each_overstretched_structural_link)
+{
+    const int sizes[3][3] = {{37, 21, 1}, {16, 9, 1}, {200, 170, 2}};
+    for (int z = 0; z < 3; z++) {
+        Cloth *c = cloth_create(sizes[z][0], sizes[z][1]);
+        cr_assert_not_null(c);
+        for (int i = 0; i < c->count; i++) /* a sheet 5 cm a side, a little crumpled */
+            c->x[i] = 0.05f * (float)(i % c->cols), c->y[i] = -0.05f * (float)(i / c->cols),
+            c->z[i] = 0.01f * (float)(i % 3);
+        cloth_set_rest_from_positions(c);
+        RelaxFast *f = relax_fast_create(c, sizes[z][2]);
+        cr_assert_not_null(f);
+        if (relax_fast_blew_up(f, c, INFINITY, 10.0f) < 0) { /* no vector kernels here */
+            relax_fast_destroy(f), cloth_destroy(c);
+            continue;
+        }
+        cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 0, "%dx%d at rest", c->cols, c->rows);
+        int step = c->link_count > 5000 ? 89 : 1; /* links to try on the large cloth: a spread */
+        for (int l = 0; l < c->link_count; l += step) {
+            if (c->family[l] != LINK_STRUCTURAL)
+                continue;
+            float rest = c->rest_length[l];
+            c->rest_length[l] = rest / 20.0f;
+            int a = (int)c->link_a[l], b = (int)c->link_b[l];
+            cr_expect(overstretched(c, 10.0f), "%dx%d, link %d: the reference finds it over", c->cols, c->rows, l);
+            cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 1, "%dx%d, link %d (%d to %d) over", c->cols,
+                         c->rows, l, a, b);
+            c->torn[l] = 1;
+            cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 0, "%dx%d, link %d (%d to %d) over and torn",
+                         c->cols, c->rows, l, a, b);
+            c->torn[l] = 0, c->rest_length[l] = rest;
+        }
+        relax_fast_destroy(f);
+        cloth_destroy(c);
+    }
+}
