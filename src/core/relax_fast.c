@@ -610,14 +610,12 @@ static bool stage_job(RelaxFast *f, Solver *s, JobKind kind)
     return true;
 }
 
-bool relax_fast_forces(RelaxFast *f, Solver *s, float gravity, const float *sin_t, const float *cos_t)
+bool relax_fast_forces(RelaxFast *f, Solver *s, float gravity, bool windy)
 {
-    if ((sin_t && !f->wind_grid) || !stage_job(f, s, JOB_FORCES))
+    if ((windy && !f->wind_grid) || !stage_job(f, s, JOB_FORCES))
         return false;
     f->job.gravity = gravity;
-    f->job.windy = sin_t != NULL;
-    for (int w = 0; sin_t && w < 2 * SOLVER_TURBULENCE_WAVES; w++)
-        f->job.sin_t[w] = sin_t[w], f->job.cos_t[w] = cos_t[w];
+    f->job.windy = windy;
     run_on_threads(f);
     return true;
 }

@@ -119,12 +119,12 @@ bool relax_fast_sequential_passes(RelaxFast *fast, struct Solver *solver, const 
                                   const float alpha[LINK_FAMILY_COUNT], int passes, bool kept);
 
 /* stage_forces (solver.c) but the springs: every particle's gravity and,
- * if sin_t is not NULL, the wind field (solver_wind_field with those time
- * factors) and the wind's force: solver_wind_cells, then
+ * if windy, the wind field (solver_wind_field, from the rows' factors of
+ * this substep) and the wind's force: solver_wind_cells, then
  * solver_wind_to_particles, on the threads' rows, so the bits are
  * add_wind's. Returns false, doing nothing, where it cannot (no AVX2, or
  * not the grid's triangles). */
-bool relax_fast_forces(RelaxFast *fast, struct Solver *solver, float gravity, const float *sin_t, const float *cos_t);
+bool relax_fast_forces(RelaxFast *fast, struct Solver *solver, float gravity, bool windy);
 
 /* blew_up's verdict (solver.c) eight coordinates and eight links at a time:
  * a coordinate not finite, a bounding box side over allowed (m), or a

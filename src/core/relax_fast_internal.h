@@ -132,7 +132,6 @@ typedef struct Job {
     RelaxFastRange range;
     float gravity, friction;
     bool windy;
-    float sin_t[2 * SOLVER_TURBULENCE_WAVES], cos_t[2 * SOLVER_TURBULENCE_WAVES];
     /* the explosion check: each thread's verdict and bounding box; with
      * `finish`, the contact and the velocity come first, chunk by chunk */
     bool finish;

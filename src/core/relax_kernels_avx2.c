@@ -466,19 +466,28 @@ AVX2 void relax_kernels_avx2_forces(Solver *s, const Job *job, int from, int to)
     }
     if (!job->windy)
         return;
-    const size_t n = (size_t)c->count;
+    /* solver_wind_field, row by row: each row's factors broadcast, the
+     * columns' tables eight at a time */
+    const int cols = c->cols, rows = c->rows, waves = 2 * SOLVER_TURBULENCE_WAVES;
     const __m256 wx = _mm256_set1_ps((float)s->params.wind_x), wz = _mm256_set1_ps((float)s->params.wind_z);
-    for (i = from; i + LANES <= to; i += LANES) {
-        __m256 g[2] = {zero, zero};
-        for (int w = 0; w < 2 * SOLVER_TURBULENCE_WAVES; w++) {
-            __m256 term = _mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(job->sin_t[w]), _mm256_loadu_ps(s->wave_cos + w * n + i)),
-                                        _mm256_mul_ps(_mm256_set1_ps(job->cos_t[w]), _mm256_loadu_ps(s->wave_sin + w * n + i)));
-            g[w / SOLVER_TURBULENCE_WAVES] = _mm256_add_ps(g[w / SOLVER_TURBULENCE_WAVES], term);
+    for (int row = from / cols; row * cols < to; row++) {
+        int first = row * cols > from ? row * cols : from, last = (row + 1) * cols < to ? (row + 1) * cols : to;
+        __m256 p[2 * SOLVER_TURBULENCE_WAVES], q[2 * SOLVER_TURBULENCE_WAVES];
+        for (int w = 0; w < waves; w++)
+            p[w] = _mm256_set1_ps(s->wave_p[w * rows + row]), q[w] = _mm256_set1_ps(s->wave_q[w * rows + row]);
+        for (i = first; i + LANES <= last; i += LANES) {
+            int col = i - row * cols;
+            __m256 g[2] = {zero, zero};
+            for (int w = 0; w < waves; w++) {
+                __m256 term = _mm256_sub_ps(_mm256_mul_ps(p[w], _mm256_loadu_ps(s->wave_col_cos + w * cols + col)),
+                                            _mm256_mul_ps(q[w], _mm256_loadu_ps(s->wave_col_sin + w * cols + col)));
+                g[w / SOLVER_TURBULENCE_WAVES] = _mm256_add_ps(g[w / SOLVER_TURBULENCE_WAVES], term);
+            }
+            _mm256_storeu_ps(s->wind_x_at + i, _mm256_add_ps(wx, g[0]));
+            _mm256_storeu_ps(s->wind_z_at + i, _mm256_add_ps(wz, g[1]));
         }
-        _mm256_storeu_ps(s->wind_x_at + i, _mm256_add_ps(wx, g[0]));
-        _mm256_storeu_ps(s->wind_z_at + i, _mm256_add_ps(wz, g[1]));
+        solver_wind_field(s, i, last);
     }
-    solver_wind_field(s, job->sin_t, job->cos_t, i, to);
 }
 
 /* blew_up's coordinate half for particles from .. to - 1: false if one is

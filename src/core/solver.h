@@ -132,7 +132,14 @@ typedef struct Solver {
                                           cloth is put back to the last good step; these are drawn) */
     float *wind_x_at, *wind_z_at; /* wind at each particle this substep, m/s */
     float *wind_cell_x, *wind_cell_y, *wind_cell_z; /* wind force a cell gives each corner it pushes, N */
-    float *wave_cos, *wave_sin;   /* turbulence: spatial phase, wave by wave: [w * count + i] */
+    /* turbulence (solver.c, setup_turbulence): wave w's spatial phase at
+     * column c is kx u, at row r ky v; the tables hold their cosines and
+     * sines ([w * cols + c], [w * rows + r]), and wave_p / wave_q each
+     * row's factors this substep (wave_factors) */
+    float *wave_col_cos, *wave_col_sin;
+    double *wave_row_cos, *wave_row_sin;
+    float *wave_p, *wave_q;
+    double wave_kx[2 * SOLVER_TURBULENCE_WAVES], wave_ky[2 * SOLVER_TURBULENCE_WAVES]; /* 1/m */
     double wave_omega[2 * SOLVER_TURBULENCE_WAVES];
     double wave_phase[2 * SOLVER_TURBULENCE_WAVES];
     double wave_amplitude[2 * SOLVER_TURBULENCE_WAVES];
@@ -277,9 +284,10 @@ SOLVER_INLINE void solver_jacobi_link(const Cloth *c, uint32_t l, float k, float
 }
 
 /* The wind at particles from .. to - 1 into wind_x_at / wind_z_at: the
- * mean wind plus the gusts, whose time factors (wave by wave) are sin_t and
- * cos_t. The fast path (relax_fast.c) does the same eight at a time. */
-void solver_wind_field(Solver *solver, const float *sin_t, const float *cos_t, int from, int to);
+ * mean wind plus the gusts, from the rows' factors of this substep
+ * (wave_p, wave_q). The fast path (relax_fast.c) does the same eight at a
+ * time. */
+void solver_wind_field(Solver *solver, int from, int to);
 
 /* The wind's force (solver.c tells the model): solver_wind_cells computes
  * it for cells from .. to - 1 (cell (col, row) is row * (cols - 1) + col)

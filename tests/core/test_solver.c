@@ -467,6 +467,40 @@ static void wind_on_tilted_cloth(double angle, double accel[3])
     solver_destroy(s);
 }
 
+/* The gusts are travelling waves: wave w adds its amplitude times
+ * turbulence times sin(omega t + phase - kx u - ky v) at the particle whose
+ * rest place is (u, v), x for the first SOLVER_TURBULENCE_WAVES and z for
+ * the others. The solver splits the spatial phase into a column's and a
+ * row's; the field it makes must be this sum, worked out here in double,
+ * to float's rounding, on the fast path and on the plain one. */
+Test(solver, the_gusts_are_the_sum_of_their_travelling_waves)
+{
+    const char *settings[] = {"wind_x=1", "wind_z=0.5", "turbulence=2", "cols=37", "rows=23", NULL};
+    for (int plain = 0; plain < 2; plain++) {
+        Solver *s = support_solver(SCENE_CURTAIN, settings);
+        s->plain_relax = plain;
+        const Cloth *c = s->cloth;
+        double worst = 0.0;
+        for (int n = 0; n < 40; n++) {
+            double t = s->time;
+            solver_substep(s);
+            for (int i = 0; i < c->count; i++) {
+                double u = (i % c->cols) * s->params.spacing, v = (i / c->cols) * s->params.spacing;
+                double want[2] = {s->params.wind_x, s->params.wind_z};
+                for (int w = 0; w < 2 * SOLVER_TURBULENCE_WAVES; w++)
+                    want[w / SOLVER_TURBULENCE_WAVES] +=
+                        s->wave_amplitude[w] * s->params.turbulence *
+                        sin(s->wave_omega[w] * t + s->wave_phase[w] - s->wave_kx[w] * u - s->wave_ky[w] * v);
+                double off = fmax(fabs(s->wind_x_at[i] - want[0]), fabs(s->wind_z_at[i] - want[1]));
+                worst = off > worst ? off : worst;
+            }
+        }
+        cr_expect_lt(worst, 5e-6, "%s: the field is %.3g m/s off the waves' sum at worst", plain ? "plain" : "fast",
+                     worst);
+        solver_destroy(s);
+    }
+}
+
 Test(solver, wind_pushes_along_triangle_normals)
 {
     double angle = 0.5, a[3];
