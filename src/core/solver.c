@@ -1271,12 +1271,17 @@ static bool blew_up(Solver *s)
     for (int k = 0; k < 3; k++)
         if (hi[k] - lo[k] > allowed)
             return true;
+    return solver_overstretched(c, EXPLODE_STRETCH);
+}
+
+bool solver_overstretched(const Cloth *c, float stretch)
+{
     for (int l = 0; l < c->link_count; l++) {
         if (c->family[l] != LINK_STRUCTURAL || c->torn[l])
             continue;
         uint32_t a = c->link_a[l], b = c->link_b[l];
         float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
-        float longest = EXPLODE_STRETCH * c->rest_length[l];
+        float longest = stretch * c->rest_length[l];
         if (dx * dx + dy * dy + dz * dz > longest * longest)
             return true;
     }

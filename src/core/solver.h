@@ -283,6 +283,11 @@ SOLVER_INLINE void solver_jacobi_link(const Cloth *c, uint32_t l, float k, float
     jx[b] -= wb * scale * d[0], jy[b] -= wb * scale * d[1], jz[b] -= wb * scale * d[2];
 }
 
+/* The explosion check's link half (solver.c, blew_up): whether a
+ * structural link not torn is over stretch times its rest length. The fast
+ * path (relax_fast_blew_up) does the same eight links at a time. */
+bool solver_overstretched(const Cloth *cloth, float stretch);
+
 /* The wind at particles from .. to - 1 into wind_x_at / wind_z_at: the
  * mean wind plus the gusts, from the rows' factors of this substep
  * (wave_p, wave_q). The fast path (relax_fast.c) does the same eight at a

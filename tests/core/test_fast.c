@@ -536,22 +536,6 @@ Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
 
 /* ------------------------------------------------------------ the explosion check */
 
-/* blew_up's link half as solver.c writes it: a structural link not torn
- * and over `stretch` times its rest length. */
-static bool overstretched(const Cloth *c, float stretch)
-{
-    for (int l = 0; l < c->link_count; l++) {
-        if (c->family[l] != LINK_STRUCTURAL || c->torn[l])
-            continue;
-        uint32_t a = c->link_a[l], b = c->link_b[l];
-        float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
-        float longest = stretch * c->rest_length[l];
-        if (dx * dx + dy * dy + dz * dz > longest * longest)
-            return true;
-    }
-    return false;
-}
-
 /* The fast path's check reads the structural links row by row: each link
  * alone over (its rest length cut to a twentieth), across or down, inside
  * a vector or among a row's last few, on the last row too, is found; torn,
@@ -581,7 +565,7 @@ Test(fast, the_explosion_check_finds_each_overstretched_structural_link)
             float rest = c->rest_length[l];
             c->rest_length[l] = rest / 20.0f;
             int a = (int)c->link_a[l], b = (int)c->link_b[l];
-            cr_expect(overstretched(c, 10.0f), "%dx%d, link %d: the reference finds it over", c->cols, c->rows, l);
+            cr_expect(solver_overstretched(c, 10.0f), "%dx%d, link %d: the plain check finds it over", c->cols, c->rows, l);
             cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 1, "%dx%d, link %d (%d to %d) over", c->cols,
                          c->rows, l, a, b);
             c->torn[l] = 1;
