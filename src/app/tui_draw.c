@@ -455,7 +455,7 @@ static void draw_status(Tui *tui)
             strncat(names, "/", sizeof names - strlen(names) - 1);
         strncat(names, name, sizeof names - strlen(names) - 1);
     }
-    char counters[96], sizes[48], state[48], speed[32] = "";
+    char counters[96], sizes[96], state[128], speed[64] = ""; /* room for two-byte letters (uk) */
     snprintf(counters, sizeof counters, _("  step %lld  t %.2f s"), (long long)first->step, first->time);
     i18n_decimals(counters, sizeof counters);
     if (first->params.integrator == INTEGRATOR_IMPLICIT) /* no passes: the solve's iterations */

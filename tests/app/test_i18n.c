@@ -267,6 +267,20 @@ Test(i18n, the_sandbox_speaks_ukrainian_at_80x24, .timeout = 40)
     remove_folder();
 }
 
+/* The status line's state in Ukrainian comes whole: two bytes a letter
+ * took "slower than real time" past a buffer sized for English, and the
+ * line ended inside a letter. */
+Test(i18n, slower_than_real_time_is_said_whole_in_ukrainian, .timeout = 40)
+{
+    make_folder("title x\n");
+    start("--set substeps=100 --set iterations=300", 120, 30);
+    cr_expect(wait_for("кадр/с, повільніше за реальний час"), "the state is cut:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    remove_folder();
+}
+
 static const char ukrainian_lesson[] = "title Короткий урок\n"
                                        "summary Дві сторінки й питання\n"
                                        "duration 2 min\n"
