@@ -111,6 +111,9 @@
  * and loading them again (across_down, shear): on a 2-core AMD EPYC (Zen
  * 5) a 200 x 200 pass from 301,000 ticks to 267,000, 40 x 40 from 14,300
  * to 12,500 (the fastest of 5 runs each; most of it the bend families').
+ * With remainders a key is ten vectors, and the same held keys took the
+ * walk 30 % longer (they no longer fit the registers): there each link
+ * still loads its keys and stores them (across_kept, down_kept).
  */
 #include "relax_helix.h"
 
