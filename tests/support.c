@@ -174,3 +174,9 @@ int support_exec(const char *const *argv, char *out, size_t out_cap, char *err, 
     close(err_fd);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+int support_steps(int quick, int full)
+{
+    const char *text = getenv("CLOTHSIM_TEST_LONG");
+    return text && strcmp(text, "1") == 0 ? full : quick;
+}

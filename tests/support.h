@@ -20,6 +20,11 @@ Cloth *support_free_cloth(int cols, int rows);
 /* Puts particle i at (x, y, z), at rest: its previous position too. */
 void support_place(Cloth *c, int i, float x, float y, float z);
 
+/* A run's length in steps: `full` under make check-long
+ * (CLOTHSIM_TEST_LONG=1), `quick` in make test. The same assertions either
+ * way; the long suite compares the bits over more steps. */
+int support_steps(int quick, int full);
+
 /* Steps the solver for the given simulated seconds (whole steps). */
 void support_run_seconds(Solver *solver, double seconds);
 
