@@ -423,30 +423,35 @@ static void run_forces(RelaxFast *f, int t)
 }
 #endif
 
-/* Whether the structural links are cloth_create's: first those across,
- * row by row (cloth_link_right), then those down (cloth_link_below). */
+/* Whether the structural links are cloth_create's (cloth_link_right and
+ * cloth_link_below name them, and no other link is structural): the
+ * explosion check reads them row by row. Every cloth the scenes make is;
+ * another goes to blew_up's plain loop. */
 static bool structural_is_grid(const Cloth *c)
 {
-    int across = c->rows * (c->cols - 1), down = (c->rows - 1) * c->cols;
-    if (c->link_count < across + down)
+    int structural = 0;
+    for (int l = 0; l < c->link_count; l++)
+        structural += c->family[l] == LINK_STRUCTURAL;
+    if (structural != c->rows * (c->cols - 1) + (c->rows - 1) * c->cols)
         return false;
-    for (int l = 0; l < c->link_count; l++) {
-        bool structural = c->family[l] == LINK_STRUCTURAL;
-        if (structural != (l < across + down))
-            return false;
-        if (!structural)
-            continue;
-        int a = l < across ? l / (c->cols - 1) * c->cols + l % (c->cols - 1) : l - across;
-        if (c->link_a[l] != (uint32_t)a || c->link_b[l] != (uint32_t)(a + (l < across ? 1 : c->cols)))
-            return false;
-    }
+    for (int row = 0; row < c->rows; row++)
+        for (int col = 0; col < c->cols; col++) {
+            uint32_t i = (uint32_t)(row * c->cols + col);
+            int right = col + 1 < c->cols ? cloth_link_right(c, col, row) : -1;
+            int below = row + 1 < c->rows ? cloth_link_below(c, col, row) : -1;
+            if (right >= 0 && (c->family[right] != LINK_STRUCTURAL || c->link_a[right] != i || c->link_b[right] != i + 1))
+                return false;
+            if (below >= 0 && (c->family[below] != LINK_STRUCTURAL || c->link_a[below] != i ||
+                               c->link_b[below] != i + (uint32_t)c->cols))
+                return false;
+        }
     return true;
 }
 
 #if RELAX_FAST_X86
 /* The explosion check, as thread t sees it: chunks of particles (with
- * `finish`, their contact and velocity first), then rows (a
- * structural_grid) or bands. */
+ * `finish`, their contact and velocity first), then rows of links (a
+ * structural_grid: the only cloths this job runs for). */
 static void run_blew_up(RelaxFast *f, int t)
 {
     Job *job = &f->job;
@@ -472,20 +477,10 @@ static void run_blew_up(RelaxFast *f, int t)
             }
     }
     if (job->finish)
-        relax_pool_barrier(&f->pool); /* a band's links reach rows another thread may have had */
-    if (f->structural_grid) {
-        Chunks rows = {1, c->rows, rows_a_chunk(c), 0, ITEMS_ROWS};
-        while (!bad && next_chunk(f, t, &rows, &from, &to))
-            bad = relax_kernels_avx2_rows_overstretched(c, from, to, job->stretch);
-        job->bad[t] = bad;
-        return;
-    }
-    for (int phase = 0; phase < 2 && !bad; phase++)
-        for (Chunks bands = {1 + phase, f->phase_bands[phase], 1, 0, ITEMS_OTHER};
-             !bad && next_chunk(f, t, &bands, &from, &to);) {
-            const Unit *first = f->units + f->phase_unit_start[phase] + from * RELAX_FAST_COLOURS;
-            bad = relax_kernels_avx2_overstretched(f, c, first, first + RELAX_FAST_COLOURS, job->stretch);
-        }
+        relax_pool_barrier(&f->pool); /* a row's links down reach a row another thread may have had */
+    Chunks rows = {1, c->rows, rows_a_chunk(c), 0, ITEMS_ROWS};
+    while (!bad && next_chunk(f, t, &rows, &from, &to))
+        bad = relax_kernels_avx2_rows_overstretched(c, from, to, job->stretch);
     job->bad[t] = bad;
 }
 #endif
@@ -516,7 +511,7 @@ static int blew_up_verdict(RelaxFast *f, float allowed, float stretch)
 int relax_fast_blew_up(RelaxFast *f, const Cloth *c, float allowed, float stretch)
 {
 #if RELAX_FAST_X86
-    if (!f->simd)
+    if (!f->simd || !f->structural_grid)
         return -1;
     f->job.finish = false;
     f->job.cloth = (Cloth *)c; /* only read */
@@ -644,7 +639,7 @@ int relax_fast_finish(RelaxFast *f, Solver *s, float allowed, float stretch)
 #if RELAX_FAST_X86
     const Params *p = &s->params;
     Collider collider;
-    if (!contact_fits_job(s, &collider) || !stage_job(f, s, JOB_BLEW_UP))
+    if (!f->structural_grid || !contact_fits_job(s, &collider) || !stage_job(f, s, JOB_BLEW_UP))
         return -1;
     Job *job = &f->job;
     job->finish = true;

@@ -303,12 +303,9 @@ const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted);
 /* Each instruction set's file fills its entries. */
 void relax_kernels_avx2_fill(RelaxPassKernels *table);
 void relax_kernels_avx512_fill(RelaxPassKernels *table);
-/* blew_up's link half for units first .. last - 1: whether a structural
- * link (colours 0 to 3) is over stretch times its rest length. */
-bool relax_kernels_avx2_overstretched(const RelaxFast *f, const Cloth *c, const Unit *first, const Unit *last,
-                                      float stretch);
-/* The same for the rows from .. to - 1 of a structural_grid cloth: the
- * links across each and down from it. */
+/* blew_up's link half for the rows from .. to - 1 of a structural_grid
+ * cloth: whether a structural link across a row or down from it is over
+ * stretch times its rest length. */
 bool relax_kernels_avx2_rows_overstretched(const Cloth *c, int from, int to, float stretch);
 /* The stages around the passes, eight particles or cells at a time, with
  * the plain stages' operations (solver.c): stage_forces' start for

@@ -232,57 +232,22 @@ AVX2 static void sphere_range_avx2(Cloth *c, int begin, int end, const Collider 
         sphere_push(c, i, sphere, margin, friction);
 }
 
-/* blew_up's link half for units first .. last - 1: whether a structural
- * link (colours 0 to 3) is over stretch times its rest length. */
-AVX2 bool relax_kernels_avx2_overstretched(const RelaxFast *f, const Cloth *c, const Unit *first, const Unit *last,
-                                           float stretch)
-{
-    /* a lane looked at twice does no harm */
-    for (const Unit *u = first; u < last; u++) {
-        if (u->colour >= 4)
-            continue;
-        const Colour *col = &f->colour[u->colour];
-        for (int i = u->block_begin; i < u->block_end; i++) {
-            const Block *bk = &f->blocks[i];
-            Ends e;
-            __m256 rest;
-            __m256i intact;
-            load_block(col->particles, c->x, c->y, c->z, c->inv_mass, bk->a, bk->b, &e);
-            load_links(col->links, c, bk, &rest, &intact);
-            __m256 dx = _mm256_sub_ps(e.xb, e.xa), dy = _mm256_sub_ps(e.yb, e.ya), dz = _mm256_sub_ps(e.zb, e.za);
-            __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
-            __m256 longest = _mm256_mul_ps(_mm256_set1_ps(stretch), rest);
-            __m256 over = _mm256_cmp_ps(d2, _mm256_mul_ps(longest, longest), _CMP_GT_OQ);
-            if (_mm256_movemask_ps(_mm256_and_ps(over, _mm256_castsi256_ps(intact))))
-                return true;
-        }
-        for (int i = u->tail_begin; i < u->tail_end; i++) {
-            uint32_t l = f->tails[i], a = c->link_a[l], b = c->link_b[l];
-            if (c->torn[l])
-                continue;
-            float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
-            float longest = stretch * c->rest_length[l];
-            if (dx * dx + dy * dy + dz * dz > longest * longest)
-                return true;
-        }
-    }
-    return false;
-}
-
 /* blew_up's link half on cloth_create's grid (relax_fast.c,
- * structural_grid: the links across row by row, then those down), rows
- * from .. to - 1: whether a structural link across a row or down from it
- * is over stretch times its rest length, eight links a vector read
- * straight from the particle, rest and torn arrays (the colours' blocks
- * above gather them: this was 3 % of a 200 x 200 step). */
+ * structural_grid), rows from .. to - 1: whether a structural link across
+ * a row or down from it is over stretch times its rest length, eight links
+ * a vector read straight from the particle, rest and torn arrays (a row's
+ * links across, and its links down, lie side by side; gathered through
+ * the colours' blocks this was 3 % of a 200 x 200 step). */
 AVX2 bool relax_kernels_avx2_rows_overstretched(const Cloth *c, int from, int to, float stretch)
 {
-    const int cols = c->cols, across = c->rows * (cols - 1);
+    const int cols = c->cols;
     const __m256 factor = _mm256_set1_ps(stretch);
     for (int row = from; row < to; row++)
         for (int down = 0; down < 2; down++) {
             int n = !down ? cols - 1 : row + 1 < c->rows ? cols : 0;
-            int first = !down ? row * (cols - 1) : across + row * cols, gap = !down ? 1 : cols;
+            if (n == 0)
+                continue;
+            int first = !down ? cloth_link_right(c, 0, row) : cloth_link_below(c, 0, row), gap = !down ? 1 : cols;
             int i = 0;
             for (; i + LANES <= n; i += LANES) {
                 int a = row * cols + i, b = a + gap, l = first + i;

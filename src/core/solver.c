@@ -1380,8 +1380,8 @@ static void begin_substep(Solver *s)
         memset(s->lambda, 0, (size_t)c->link_count * sizeof(float));
 }
 
-/* The passes left of a substep of the sequential order in float, with
- * their contact, as one job on the fast path where it can (AVX-512, the
+/* The passes left of a substep of the sequential order (below
+ * SOLVER_KEEP_BELOW keeping remainders), with their contact, as one job on the fast path where it can (AVX-512, the
  * sphere or no collider, in 3D; relax_helix.h, on every thread): the same
  * bits as project_links and stage_collide pass after pass. */
 static bool sequential_passes(Solver *s, float h, int passes)

@@ -594,4 +594,15 @@ Test(fast, the_explosion_check_finds_each_overstretched_structural_link)
         relax_fast_destroy(f);
         cloth_destroy(c);
     }
+    /* a cloth whose structural links are not cloth_create's (one link's ends
+     * swapped): the fast check declines, and blew_up does it plainly */
+    Cloth *c = cloth_create(9, 7);
+    cr_assert_not_null(c);
+    uint32_t a = c->link_a[3];
+    c->link_a[3] = c->link_b[3], c->link_b[3] = a;
+    RelaxFast *f = relax_fast_create(c, 1);
+    cr_assert_not_null(f);
+    cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), -1, "a cloth not laid out as the grid is left to blew_up");
+    relax_fast_destroy(f);
+    cloth_destroy(c);
 }
