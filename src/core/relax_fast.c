@@ -572,8 +572,6 @@ static void run_stage(RelaxFast *f, int t)
 #endif
 }
 
-static void helix_barrier(void *f) { relax_pool_barrier(&((RelaxFast *)f)->pool); }
-
 static void run_job(RelaxFast *f, int t)
 {
     if (f->job.kind == JOB_PASS)
@@ -583,10 +581,8 @@ static void run_job(RelaxFast *f, int t)
     else if (f->job.kind == JOB_SEQUENTIAL)
         relax_schedule_run(f->job.schedule, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.serial);
     else if (f->job.kind == JOB_HELIX) {
-        const RelaxHelixBarrier barrier = {helix_barrier, f};
         relax_helix_run(f->helix, f->job.cloth, f->job.lambda, &f->job.constants, f->job.passes,
-                        f->job.sphere ? &f->job.collider : NULL, f->job.margin, t, f->job.threads, f->job.serial,
-                        &barrier);
+                        f->job.sphere ? &f->job.collider : NULL, f->job.margin, t, f->job.threads, f->job.serial);
     }
     else
         run_stage(f, t);
@@ -747,6 +743,12 @@ void relax_fast_use_kernels(RelaxFast *f, RelaxFastKernels kernels)
     f->blocks_stale = true;
 }
 
+void relax_fast_cut_anywhere(RelaxFast *f, unsigned seed)
+{
+    if (f->helix)
+        relax_helix_cut_anywhere(f->helix, seed);
+}
+
 RelaxFastKernels relax_fast_cpu_kernels(void)
 {
     return relax_fast_cpu_has_wide() ? RELAX_FAST_AVX512 : relax_fast_cpu_has_simd() ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
@@ -847,8 +849,7 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
     Job *job = &f->job;
     job->constants = sequential_constants(f, s, k, alpha, kept, jacobi);
     if (helix_serves(f, jacobi) && !job_shared(f)) { /* one pass: the helix on one thread */
-        relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f, 0, 1, ++f->sequential_serial,
-                        NULL);
+        relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f, 0, 1, ++f->sequential_serial);
         f->rows_owned = false;
         return;
     }

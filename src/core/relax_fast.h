@@ -83,6 +83,10 @@ const char *relax_fast_kernel_name(RelaxFastKernels kernels);
  * them. */
 void relax_fast_use_kernels(RelaxFast *fast, RelaxFastKernels kernels);
 
+/* Tests: the sequential order's passes on several threads cut at places
+ * drawn from `seed` (relax_helix_cut_anywhere); 0: as fast as can be. */
+void relax_fast_cut_anywhere(RelaxFast *fast, unsigned seed);
+
 /* One relaxation pass of solver's cloth in the colored order, then contact:
  * the same arithmetic, in effect the same order, as project_links followed
  * by stage_collide(solver, false, false) in solver.c. k and alpha are

@@ -8,9 +8,9 @@
  * columns behind the one above it), every family's links are walked
  * together through it, a period or two of keys apart, and the passes of a
  * substep (with the sphere's push after each) run in that buffer before
- * it is copied back; on several threads, each thread takes a pass some
- * three periods behind the one before. relax_helix_avx512.c tells why the
- * bits are the plain loop's. Nothing here allocates after
+ * it is copied back; on several threads, each thread walks a piece of
+ * every pass, the pieces of a pass one after the other.
+ * relax_helix_avx512.c tells why the bits are the plain loop's. Nothing here allocates after
  * relax_helix_create.
  */
 #ifndef CLOTHSIM_RELAX_HELIX_H
@@ -27,27 +27,28 @@ typedef struct RelaxHelix RelaxHelix;
 RelaxHelix *relax_helix_create(const Cloth *cloth);
 void relax_helix_destroy(RelaxHelix *helix);
 
-/* The most passes relax_helix_run takes at once. */
+/* The most passes relax_helix_run takes at once, and the most threads. */
 #define RELAX_HELIX_MAX_PASSES 512
-
-/* Waits until every thread of the job has called it (threads > 1). */
-typedef struct RelaxHelixBarrier {
-    void (*wait)(void *context);
-    void *context;
-} RelaxHelixBarrier;
+#define RELAX_HELIX_MAX_THREADS 16
 
 /* Thread t's share of `passes` passes of order=sequential over cloth
  * (pass->jacobi false; pass->kept: corrections kept as remainders, as
  * solver_relax_link keeps them) on `threads` threads, each of which
  * must call it with the same arguments and the same serial, a number that
- * grows by one a call: pass n is thread n mod threads', some three
- * periods of keys behind pass n - 1. After each pass, the push of `sphere`
- * (NULL: none) with `margin` and no friction, as sphere_push does it. The
- * plain loop's bits on any number of threads. lambda: xpbd's
- * multipliers, by link. The copies in and back are shared among the
- * threads, which meet at `barrier` (NULL for one thread). */
+ * grows by one a call. Each pass's walk is cut into one piece a thread:
+ * thread t walks piece t of every pass, once thread t - 1 has finished
+ * piece t - 1 of it and the pass before is some three periods of keys
+ * ahead; the cuts follow how fast each thread was in the runs before.
+ * After each pass, the push of `sphere` (NULL: none) with `margin` and no
+ * friction, as sphere_push does it. The plain loop's bits on any number
+ * of threads, wherever the cuts fall. lambda: xpbd's multipliers, by link.
+ * The copies in and back are shared among the threads. */
 void relax_helix_run(RelaxHelix *helix, Cloth *cloth, float *lambda, const RelaxPassConstants *pass, int passes,
-                     const Collider *sphere, float margin, int t, int threads, unsigned serial,
-                     const RelaxHelixBarrier *barrier);
+                     const Collider *sphere, float margin, int t, int threads, unsigned serial);
+
+/* Tests: from now on, cut each run's passes at places drawn from `seed`
+ * (the families' first and last steps among them) instead of by speed;
+ * 0 goes back. The bits must not change. */
+void relax_helix_cut_anywhere(RelaxHelix *helix, unsigned seed);
 
 #endif

@@ -65,28 +65,52 @@
  *
  * Several threads
  * ---------------
- * Pass n is thread n mod threads'. The sphere's push of key k is done at
- * step k + d_push of the walk, one step after the last link of the pass
- * that moves a particle of k (bend down from lane 14 or 15: anchored
- * P - 28 keys on). A step t reads and writes keys up to t + 1 only, so
- * pass n + 1 may run its step t once pass n has done step t + 1 + d_push:
- * every key it touches has then had pass n's last link and push, and pass
- * n touches no key under t + 2 again. Each pass publishes its steps done
- * (PassDone, every PUBLISH steps), and the next waits on them; the thread
- * of the last pass copies the buffer back. The bits do not depend on the
- * number of threads.
+ * The sphere's push of key k is done at step k + d_push of the walk, one
+ * step after the last link of the pass that moves a particle of k (bend
+ * down from lane 14 or 15: anchored P - 28 keys on). A step t reads and
+ * writes keys up to t + 1 only, so pass n + 1 may run its step t once
+ * pass n has done step t + 1 + d_push: every key it touches has then had
+ * pass n's last link and push, and pass n touches no key under t + 2
+ * again. Each pass publishes its steps done (PassDone, every PUBLISH
+ * steps), and the next waits on them.
  *
- * Each key then goes from core to core once a pass. Right on the heels of
- * the pass before, a pass finds its next key still in the other core's
- * cache, or still being written there: on a 2-core AMD EPYC (Zen 5,
- * AVX-512) a 200 x 200 pass took 490,000 rdtsc ticks of work on two
- * threads against 300,000 on one, and two threads ran the step only 1.05
- * to 1.2 times as fast as one. A pass on another thread therefore keeps
- * MARGIN steps further behind and prefetches the positions of the key
- * AHEAD keys on: its passes then take 330,000 to 350,000 ticks, and the
- * step runs 1.7 times as fast (margins 16 to 64 and distances 4 to 16
- * all gave within 3 % of that; the prefetch alone, or the margin alone,
- * 10 to 20 % less; on one thread the prefetch costs 2 %, so it is off).
+ * Each pass's steps are cut into one piece a thread: thread t walks steps
+ * cut[t] .. cut[t + 1] - 1 of it once thread t - 1 has published the end
+ * of its piece. The registers a piece carries go back into the buffer
+ * before that (flush), and the next piece loads them where it starts, so
+ * a pass's steps still go one after the other, in the walk's order,
+ * wherever the cuts fall: the bits of one thread, and of the plain loop
+ * (test_fast.c cuts anywhere, often where a family starts or ends). Each
+ * thread copies its share of the keys in and back; thread 0 goes on into
+ * its first piece without waiting for the others when the piece stays
+ * among its own keys.
+ *
+ * The pieces go through the threads like the stages of a pipeline
+ * (choose_cuts): the first pass gives the threads but the last only a
+ * lead, the last pass the threads but the first, and the passes between
+ * are cut so that every thread ends at once, by what a unit of work cost
+ * each thread in the runs before (a core the machine's other work slows
+ * gets less). A key crosses from core to core where a cut falls, about a
+ * d_push of them a pass, not all of them.
+ *
+ * It was a pass a thread before (pass n on thread n mod threads', MARGIN
+ * steps behind the one before, prefetching AHEAD keys on): every key then
+ * went from core to core once a pass. On a 2-core AMD EPYC (Zen 5,
+ * AVX-512, a virtual machine whose two cores pass a cache line there and
+ * back in about 1,300 rdtsc ticks) a 200 x 200 pass then took 306,000
+ * ticks of work on two threads against 267,000 on one in quiet moments,
+ * and up to 470,000 in spells, when two threads made 1.2 times one. Cut
+ * into pieces, the two threads' work comes to 1.1 times one thread's, and
+ * the full bench read 1.66, 1.70 and 1.70 times one thread where the pass
+ * a thread read 1.49, 1.58 and 1.48 (three rounds, one after the other).
+ * Tried and left out: prefetching the keys the piece before left for the
+ * shear, the bend families and the push (2 % slower); the copy in and
+ * back by one thread (on thread 0 alone the copy in took 220,000 ticks,
+ * shared 95,000: the stages before leave the cloth's rows in both cores);
+ * the stages around the passes given each thread the rows of its share
+ * (no change). Writing the inverse masses (W, W_UP1, W_UP2) only where
+ * they changed took the copy in from 95,000 ticks to 40,000: the walks on
+ * both cores read them, and a store took each line from the other core.
  *
  * Why
  * ---
@@ -156,6 +180,11 @@ typedef struct PassDone {
     _Alignas(64) atomic_ullong steps;
 } PassDone;
 
+/* The threads that have done a part of a run (arrive). */
+typedef struct RunCount {
+    _Alignas(64) atomic_ullong arrived;
+} RunCount;
+
 struct RelaxHelix {
     int cols, rows;
     int period;                  /* P */
@@ -173,6 +202,15 @@ struct RelaxHelix {
     int d_shear, d_bend, d_push; /* the steps the families and the push wait (walk) */
     int steps;                   /* of a pass */
     PassDone *done;              /* RELAX_HELIX_MAX_PASSES */
+    RunCount *copied, *shifted;  /* the copy in's threads, and W_UP1 and W_UP2's */
+    /* this run's pieces: thread t walks steps cut[c][t] .. cut[c][t + 1] - 1
+     * of the first pass (c = 0), of those between (1) and of the last (2) */
+    int cut[3][RELAX_HELIX_MAX_THREADS + 1];
+    double work[RELAX_HELIX_MAX_THREADS]; /* the work (work_before) of each thread's pieces in the last run, */
+    int work_passes;                      /* its passes (0: none yet), */
+    unsigned long long busy[RELAX_HELIX_MAX_THREADS]; /* and the ticks each thread spent in them, waits left out */
+    double cost[RELAX_HELIX_MAX_THREADS]; /* ticks a unit of work on thread t, over the runs (0: not yet known) */
+    unsigned cut_seed;                    /* relax_helix_cut_anywhere's (0: cuts from the costs) */
     unsigned torn_generation;
     bool fresh;
 };
@@ -232,12 +270,17 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->piece = calloc(keys * 2, sizeof *h->piece);
     h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
     h->done = aligned_alloc(64, RELAX_HELIX_MAX_PASSES * sizeof *h->done);
-    if (!h->buffer || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in || !h->done) {
+    h->copied = aligned_alloc(64, 2 * sizeof *h->copied);
+    h->shifted = h->copied ? h->copied + 1 : NULL;
+    if (!h->buffer || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in ||
+        !h->done || !h->copied) {
         relax_helix_destroy(h);
         return NULL;
     }
     for (int n = 0; n < RELAX_HELIX_MAX_PASSES; n++)
         atomic_init(&h->done[n].steps, 0ull);
+    atomic_init(&h->copied->arrived, 0ull);
+    atomic_init(&h->shifted->arrived, 0ull);
     for (int kind = 0; kind < KINDS; kind++)
         for (int k = 0; k < h->keys; k++)
             for (int j = 0; j < 16; j++) {
@@ -269,7 +312,7 @@ void relax_helix_destroy(RelaxHelix *h)
     if (!h)
         return;
     free(h->buffer), free(h->link), free(h->rest), free(h->lambda), free(h->live), free(h->piece), free(h->piece_in);
-    free(h->done), free(h->remainder);
+    free(h->done), free(h->remainder), free(h->copied);
     free(h);
 }
 
@@ -304,19 +347,20 @@ static inline float *key_at(const RelaxHelix *h, int k)
  * the end). */
 static int share(int n, int t, int threads) { return (int)((long)n * t / threads); }
 
-/* xpbd's multipliers into the walk's layout (in) or back (!in), sixteen
- * lanes at a time. */
-ROWS_TARGET static void move_lambda(RelaxHelix *h, float *lambda, bool in, int t, int threads)
+/* xpbd's multipliers of keys k0 .. k0 + 15 into the walk's layout (in)
+ * or back (!in), sixteen lanes at a time. */
+ROWS_TARGET static void move_lambda(RelaxHelix *h, float *lambda, bool in, int k0)
 {
-    const int vectors = KINDS * h->keys;
-    for (size_t v = (size_t)share(vectors, t, threads); v < (size_t)share(vectors, t + 1, threads); v++) {
-        __m512i link = _mm512_loadu_si512(h->link + v * 16);
-        __mmask16 some = _mm512_cmp_epi32_mask(link, _mm512_setzero_si512(), _MM_CMPINT_NLT);
-        if (in)
-            _mm512_store_ps(h->lambda + v * 16, _mm512_mask_i32gather_ps(_mm512_setzero_ps(), some, link, lambda, 4));
-        else if (some)
-            _mm512_mask_i32scatter_ps(lambda, some, link, _mm512_load_ps(h->lambda + v * 16), 4);
-    }
+    for (int kind = 0; kind < KINDS; kind++)
+        for (size_t v = (size_t)kind * (size_t)h->keys + (size_t)k0, end = v + 16; v < end; v++) {
+            __m512i link = _mm512_loadu_si512(h->link + v * 16);
+            __mmask16 some = _mm512_cmp_epi32_mask(link, _mm512_setzero_si512(), _MM_CMPINT_NLT);
+            if (in)
+                _mm512_store_ps(h->lambda + v * 16,
+                                _mm512_mask_i32gather_ps(_mm512_setzero_ps(), some, link, lambda, 4));
+            else if (some)
+                _mm512_mask_i32scatter_ps(lambda, some, link, _mm512_load_ps(h->lambda + v * 16), 4);
+        }
 }
 
 /* The inverse masses change between runs only where a particle was
@@ -332,40 +376,38 @@ ROWS_INLINE void store_if_changed(float *at, __m512 v)
         _mm512_store_ps(at, v);
 }
 
-/* The cloth into the buffer (in: positions and inverse masses) or the
- * positions back. */
-ROWS_TARGET static void copy(RelaxHelix *h, Cloth *c, bool in, int t, int threads)
+/* Keys k0 .. k0 + 15 from the cloth (in: positions and inverse masses),
+ * or their positions back. */
+ROWS_TARGET static void copy(RelaxHelix *h, Cloth *c, bool in, int k0)
 {
     float *v[4] = {c->x, c->y, c->z, c->inv_mass};
-    const int coords = in ? 4 : 3, blocks = h->keys / 16;
-    for (int k0 = 16 * share(blocks, t, threads); k0 < 16 * share(blocks, t + 1, threads); k0 += 16) {
-        const int32_t *at = h->piece + (size_t)k0 * 2;
-        const uint16_t *mask = h->piece_in + (size_t)k0 * 2;
-        float *key = key_at(h, k0);
-        for (int q = 0; q < coords; q++) {
-            __m512 m[16];
-            if (in) {
+    const int coords = in ? 4 : 3;
+    const int32_t *at = h->piece + (size_t)k0 * 2;
+    const uint16_t *mask = h->piece_in + (size_t)k0 * 2;
+    float *key = key_at(h, k0);
+    for (int q = 0; q < coords; q++) {
+        __m512 m[16];
+        if (in) {
 #pragma GCC unroll 16
-                for (int j = 0; j < 16; j++)
-                    m[j] = _mm512_mask_loadu_ps(_mm512_maskz_loadu_ps(mask[2 * j], v[q] + at[2 * j]), mask[2 * j + 1],
-                                                v[q] + at[2 * j + 1]);
-                transpose16(m);
+            for (int j = 0; j < 16; j++)
+                m[j] = _mm512_mask_loadu_ps(_mm512_maskz_loadu_ps(mask[2 * j], v[q] + at[2 * j]), mask[2 * j + 1],
+                                            v[q] + at[2 * j + 1]);
+            transpose16(m);
 #pragma GCC unroll 16
-                for (int i = 0; i < 16; i++)
-                    if (q < 3)
-                        _mm512_store_ps(key + KEY * i + 16 * q, m[i]);
-                    else
-                        store_if_changed(key + KEY * i + W, m[i]);
-            } else {
+            for (int i = 0; i < 16; i++)
+                if (q < 3)
+                    _mm512_store_ps(key + KEY * i + 16 * q, m[i]);
+                else
+                    store_if_changed(key + KEY * i + W, m[i]);
+        } else {
 #pragma GCC unroll 16
-                for (int i = 0; i < 16; i++)
-                    m[i] = _mm512_load_ps(key + KEY * i + 16 * q);
-                transpose16(m);
+            for (int i = 0; i < 16; i++)
+                m[i] = _mm512_load_ps(key + KEY * i + 16 * q);
+            transpose16(m);
 #pragma GCC unroll 16
-                for (int j = 0; j < 16; j++) {
-                    _mm512_mask_storeu_ps(v[q] + at[2 * j], mask[2 * j], m[j]);
-                    _mm512_mask_storeu_ps(v[q] + at[2 * j + 1], mask[2 * j + 1], m[j]);
-                }
+            for (int j = 0; j < 16; j++) {
+                _mm512_mask_storeu_ps(v[q] + at[2 * j], mask[2 * j], m[j]);
+                _mm512_mask_storeu_ps(v[q] + at[2 * j + 1], mask[2 * j + 1], m[j]);
             }
         }
     }
@@ -376,28 +418,26 @@ static inline double *remainder_at(const RelaxHelix *h, int k)
     return h->remainder + (size_t)(k + h->pad) * 48;
 }
 
-/* The remainders of thread t's share of the keys into the buffer (in) or
- * back, particle by particle (runs with remainders only: below 1 ms). */
-static void copy_remainders(RelaxHelix *h, Cloth *c, bool in, int t, int threads)
+/* The remainders of keys k0 .. k0 + 15 into the buffer (in) or back,
+ * particle by particle (runs with remainders only: below 1 ms). */
+static void copy_remainders(RelaxHelix *h, Cloth *c, bool in, int k0)
 {
     double *r[3] = {c->rx, c->ry, c->rz};
-    const int blocks = h->keys / 16;
-    for (int k0 = 16 * share(blocks, t, threads); k0 < 16 * share(blocks, t + 1, threads); k0 += 16)
-        for (int j = 0; j < 16; j++)
-            for (int i = 0; i < 2; i++) {
-                size_t at = ((size_t)k0 + (size_t)j) * 2 + (size_t)i;
-                for (int l = 0; l < 16; l++) {
-                    if (!(h->piece_in[at] >> l & 1))
-                        continue;
-                    double *key = remainder_at(h, k0 + l);
-                    size_t particle = (size_t)h->piece[at] + (size_t)l;
-                    for (int q = 0; q < 3; q++)
-                        if (in)
-                            key[16 * q + j] = r[q][particle];
-                        else
-                            r[q][particle] = key[16 * q + j];
-                }
+    for (int j = 0; j < 16; j++)
+        for (int i = 0; i < 2; i++) {
+            size_t at = ((size_t)k0 + (size_t)j) * 2 + (size_t)i;
+            for (int l = 0; l < 16; l++) {
+                if (!(h->piece_in[at] >> l & 1))
+                    continue;
+                double *key = remainder_at(h, k0 + l);
+                size_t particle = (size_t)h->piece[at] + (size_t)l;
+                for (int q = 0; q < 3; q++)
+                    if (in)
+                        key[16 * q + j] = r[q][particle];
+                    else
+                        r[q][particle] = key[16 * q + j];
             }
+        }
 }
 
 ROWS_INLINE Ends load_key(const float *key)
@@ -430,11 +470,12 @@ ROWS_INLINE Ends upper_in(const float *near, const float *far, int s)
                   SHIFT_IN(_mm512_load_ps(near + Z), _mm512_load_ps(far + Z), 2), _mm512_load_ps(near + W_UP2)};
 }
 
-/* Each key's W_UP1 and W_UP2 from the inverse masses (after a copy in):
- * keys -4 on, the first a link down reads. */
-ROWS_TARGET static void shifted_masses(RelaxHelix *h, int t, int threads)
+/* W_UP1 and W_UP2 of keys k0 .. k0 + 15 from the inverse masses (after
+ * their copy in, and that of the keys a period before): from key -4 at
+ * k0 = 0, the first a link down reads. */
+ROWS_TARGET static void shifted_masses(RelaxHelix *h, int k0)
 {
-    for (int k = t == 0 ? -4 : share(h->keys, t, threads); k < share(h->keys, t + 1, threads); k++) {
+    for (int k = k0 == 0 ? -4 : k0; k < k0 + 16; k++) {
         float *key = key_at(h, k);
         const float *far = key_at(h, k + 32 - h->period);
         store_if_changed(key + W_UP1, SHIFT_IN(_mm512_load_ps(key + W), _mm512_load_ps(far + W), 1));
@@ -502,13 +543,14 @@ ROWS_INLINE void across_down(const Walk *w, int across, int down, int k, int gap
         near[0] = right;
 }
 
-/* Before a family's first key (k = 0): near as across_down takes it.
- * After its last (used - 1) near holds keys from `used` on, where no lane
- * has a particle: nothing to store. */
-ROWS_INLINE void near_in(const RelaxHelix *h, int gap, Ends near[2])
+/* Before a family's first key in a piece (k): near as across_down takes
+ * it. After its last (used - 1) near holds keys from `used` on, where no
+ * lane has a particle: nothing to store; a piece that ends before that
+ * stores them (flush). */
+ROWS_INLINE void near_in(const RelaxHelix *h, int gap, Ends near[2], int k)
 {
     for (int g = 0; g < gap; g++)
-        near[g] = load_key(key_at(h, g));
+        near[g] = load_key(key_at(h, k + g));
 }
 
 /* The shear's cells anchored at key k. The upper ends of d1 are those d2
@@ -516,13 +558,14 @@ ROWS_INLINE void near_in(const RelaxHelix *h, int gap, Ends near[2])
  * lane 15 of k + 30 - P): *upper carries them from one to the next, so
  * they are neither written back nor read again in between. Likewise d2's
  * lower ends, key k, are those d1 of the cells at k - 1 moved: *lower
- * carries them, and is left holding key k + 1. */
-ROWS_INLINE void shear(const Walk *w, int k, int P, Ends *upper, Ends *lower)
+ * carries them, and is left holding key k + 1. At the piece's first key
+ * (first) both come from memory. */
+ROWS_INLINE void shear(const Walk *w, int k, int first, int P, Ends *upper, Ends *lower)
 {
     RelaxHelix *h = w->h;
     float *pn = key_at(h, k - 2), *pf = key_at(h, k + 30 - P);
-    if (k == 0)
-        *upper = upper_in(pn, pf, 1), *lower = load_key(key_at(h, 0));
+    if (k == first)
+        *upper = upper_in(pn, pf, 1), *lower = load_key(key_at(h, k));
     Ends b = load_key(key_at(h, k + 1));
     solve_at(w, D1, k, upper, &b);
     upper_out(pn, pf, upper, 1);
@@ -650,7 +693,8 @@ ROWS_INLINE void down_kept(const Walk *w, int kind, int k, int near, int far, in
  * remainders through memory, without through across_down's registers
  * (near: the family pair's, loaded at its first key, stored after its
  * last). */
-ROWS_INLINE void across_then_down(const Walk *w, int across, int down, int k, int gap, int P, Ends near[2])
+ROWS_INLINE void across_then_down(const Walk *w, int across, int down, int k, int first, int gap, int P,
+                                  Ends near[2])
 {
     if (w->kept) {
         if (w->on[across])
@@ -659,20 +703,20 @@ ROWS_INLINE void across_then_down(const Walk *w, int across, int down, int k, in
             down_kept(w, down, k, k - 2 * gap, k + 32 - 2 * gap - P, k, gap);
         return;
     }
-    if (k == 0)
-        near_in(w->h, gap, near);
+    if (k == first)
+        near_in(w->h, gap, near, k);
     across_down(w, across, down, k, gap, P, near);
 }
 
 /* The shear's cells anchored at key k; with remainders, the upper ends of
  * d1 go through memory, not from d2 in registers. */
-ROWS_INLINE void cells(const Walk *w, int k, int P, Ends *upper, Ends *lower)
+ROWS_INLINE void cells(const Walk *w, int k, int first, int P, Ends *upper, Ends *lower)
 {
     if (w->kept) {
         down_kept(w, D1, k, k - 2, k + 30 - P, k + 1, 1);
         down_kept(w, D2, k, k - 1, k + 31 - P, k, 1);
     } else {
-        shear(w, k, P, upper, lower);
+        shear(w, k, first, P, upper, lower);
     }
 }
 
@@ -721,7 +765,7 @@ ROWS_INLINE void push_key(const RelaxHelix *h, const Push *s, int k)
     _mm512_store_ps(key + 32, _mm512_mask_add_ps(z, hit, z, _mm512_mul_ps(push, nz)));
 }
 
-/* Until the pass before has `wanted` steps done in this run (base, its
+/* Until the pass `before` has `wanted` steps done in this run (base, its
  * serial's); returns the steps it had. Spins, then yields its core. */
 static int wait_for_pass(const PassDone *before, unsigned long long base, int wanted)
 {
@@ -737,25 +781,83 @@ static int wait_for_pass(const PassDone *before, unsigned long long base, int wa
     }
 }
 
-/* One pass. Step t does the links across and down anchored at key t, the
- * shear's at t - d_shear, the bend families' at t - d_bend, and pushes key
- * t - d_push out of the sphere, one step after the last link of the pass
- * that moves it. Before step t it waits for the pass before (if any) to
- * have pushed every key this step reads (up to t + 1: d_push + 2 steps
- * more; `ahead`, the pass before on another thread: MARGIN more, and it
- * prefetches); it publishes its own steps every PUBLISH. */
-ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
-                             unsigned long long base, bool ahead)
+/* Arrivals of run `serial`'s threads: serial << 16 | threads arrived. */
+static void arrive(RunCount *count, unsigned serial)
+{
+    unsigned long long v = atomic_load(&count->arrived), want;
+    do
+        want = v >> 16 == serial ? v + 1 : (unsigned long long)serial << 16 | 1u;
+    while (!atomic_compare_exchange_weak(&count->arrived, &v, want));
+}
+
+/* Until all `threads` of run `serial` have arrived. */
+static void wait_all(const RunCount *count, unsigned serial, int threads)
+{
+    const unsigned long long all = (unsigned long long)serial << 16 | (unsigned)threads;
+    for (int spins = 0; atomic_load_explicit(&count->arrived, memory_order_acquire) != all;)
+        if (++spins < WAIT_SPINS)
+            __builtin_ia32_pause();
+        else
+            sched_yield();
+}
+
+/* The registers a piece of a walk carries from step to step. */
+typedef struct Held {
+    Ends structural[2], bend[2]; /* across_then_down's near */
+    Ends upper, lower;           /* the shear's */
+} Held;
+
+/* At the end of a piece (steps up to `to`) that is not the pass's last:
+ * the keys its registers hold back into the buffer, for the next piece
+ * (another thread) to load where it starts. A family that has walked all
+ * its keys, or none, holds none. */
+ROWS_INLINE void flush(const Walk *w, int to, Held *held)
+{
+    const RelaxHelix *h = w->h;
+    const int K = h->used, P = h->period;
+    int k = to - 1; /* the structural families' last key: near[0] holds k + 1 */
+    if (k >= 0 && k < K - 1)
+        store_key(key_at(h, k + 1), &held->structural[0]);
+    k = to - 1 - h->d_shear;
+    if (w->on[D1] && k >= 0 && k < K - 1) {
+        upper_out(key_at(h, k - 1), key_at(h, k + 31 - P), &held->upper, 1);
+        store_key(key_at(h, k + 1), &held->lower);
+    }
+    k = to - 1 - h->d_bend; /* near[0] and near[1]: keys k + 1 and k + 2 */
+    if (k >= 0 && k < K - 1)
+        store_key(key_at(h, k + 1), &held->bend[0]), store_key(key_at(h, k + 2), &held->bend[1]);
+}
+
+/* Steps from .. to - 1 of a pass (one piece). Step t does the links across
+ * and down anchored at key t, the shear's at t - d_shear, the bend
+ * families' at t - d_bend, and pushes key t - d_push out of the sphere,
+ * one step after the last link of the pass that moves it. The piece waits
+ * first for the one before it in the pass (`mine` at `from`: steps
+ * before, another thread), then before step t for the pass before (if
+ * any) to have pushed every key this step reads (up to t + 1: d_push + 2
+ * steps more; `ahead`, on several threads: MARGIN more, and it prefetches).
+ * It publishes its steps every PUBLISH, and its last once its registers
+ * are stored. Returns its ticks, the waits left out. */
+ROWS_TARGET static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine,
+                                           const PassDone *before, unsigned long long base, bool ahead, int from,
+                                           int to)
 {
     const RelaxHelix *h = w->h;
     const int P = h->period, K = h->used, steps = h->steps, lag = h->d_push + 2 + (ahead ? MARGIN : 0);
+    const int first_shear = from > h->d_shear ? from - h->d_shear : 0;
+    const int first_bend = from > h->d_bend ? from - h->d_bend : 0;
+    if (from > 0)
+        wait_for_pass(mine, base, from);
+    unsigned long long start = __rdtsc(), waited = 0;
     int seen = before ? 0 : steps; /* the pass before's steps done */
-    Ends upper = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()}; /* shear */
-    Ends lower = upper;                                            /* shear's */
-    Ends structural[2] = {upper, upper}, bend[2] = {upper, upper}; /* across_then_down's */
-    for (int t = 0; t < steps; t++) {
-        if (seen < steps && seen < t + lag)
+    const Ends zero = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+    Ends structural[2] = {zero, zero}, bend[2] = {zero, zero}, upper = zero, lower = zero;
+    for (int t = from; t < to; t++) {
+        if (seen < steps && seen < t + lag) {
+            unsigned long long w0 = __rdtsc();
             seen = wait_for_pass(before, base, t + lag < steps ? t + lag : steps);
+            waited += __rdtsc() - w0;
+        }
         if (ahead && t + 1 + AHEAD < K) {
             const char *next = (const char *)key_at(h, t + 1 + AHEAD);
             _mm_prefetch(next + X * sizeof(float), _MM_HINT_T0);
@@ -763,27 +865,173 @@ ROWS_TARGET static void walk(const Walk *w, const Push *push, PassDone *mine, co
             _mm_prefetch(next + Z * sizeof(float), _MM_HINT_T0);
         }
         if (t < K)
-            across_then_down(w, HS, VS, t, 1, P, structural);
+            across_then_down(w, HS, VS, t, from, 1, P, structural);
         int k = t - h->d_shear;
         if (k >= 0 && k < K && w->on[D1])
-            cells(w, k, P, &upper, &lower);
+            cells(w, k, first_shear, P, &upper, &lower);
         k = t - h->d_bend;
         if (k >= 0 && k < K)
-            across_then_down(w, HB, VB, k, 2, P, bend);
+            across_then_down(w, HB, VB, k, first_bend, 2, P, bend);
         k = t - h->d_push;
         if (push && k >= 0)
             push_key(h, push, k);
-        if (t % PUBLISH == PUBLISH - 1 || t == steps - 1)
+        if (t % PUBLISH == PUBLISH - 1 && t < to - 1)
             atomic_store_explicit(&mine->steps, base + (unsigned long long)t + 1u, memory_order_release);
+    }
+    if (to < steps && !w->kept) {
+        Held held = {{structural[0], structural[1]}, {bend[0], bend[1]}, upper, lower};
+        flush(w, to, &held);
+    }
+    atomic_store_explicit(&mine->steps, base + (unsigned long long)to, memory_order_release);
+    return __rdtsc() - start - waited;
+}
+
+/* The links' vectors the walk's steps before t go through: two a key in
+ * each family pair (across and down, the shear's diagonals, the bend
+ * families), the push not counted. A measure to cut passes by; the costs
+ * the threads measure make up for what it leaves out. */
+static double work_before(const RelaxHelix *h, int t)
+{
+    const int delay[3] = {0, h->d_shear, h->d_bend};
+    double work = 0.0;
+    for (int f = 0; f < 3; f++) {
+        int keys = t - delay[f];
+        work += 2.0 * (keys < 0 ? 0 : keys > h->used ? h->used : keys);
+    }
+    return work;
+}
+
+/* The first step before which the walk has `work` to do. */
+static int step_at_work(const RelaxHelix *h, double work)
+{
+    int lo = 0, hi = h->steps;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (work_before(h, mid) < work)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Tests: cuts anywhere, the families' edges often, in order. */
+static void cut_anywhere(RelaxHelix *h, int *cut, int threads)
+{
+    const int edges[] = {1, h->d_shear, h->d_shear + 1, h->d_bend, h->d_bend + 1, h->d_push, h->d_push + 1,
+                         h->used - 1, h->used, h->used + 1, h->steps - 1, h->period, h->period + 1};
+    const int n_edges = (int)(sizeof edges / sizeof edges[0]);
+    for (int t = 1; t < threads; t++) {
+        h->cut_seed = h->cut_seed * 1103515245u + 12345u;
+        unsigned r = h->cut_seed >> 8;
+        int at = r % 2 ? edges[(r >> 1) % (unsigned)n_edges] : (int)((r >> 1) % (unsigned)(h->steps + 1));
+        cut[t] = at < 0 ? 0 : at > h->steps ? h->steps : at;
+        for (int u = t; u > 1 && cut[u - 1] > cut[u]; u--) {
+            int swap = cut[u];
+            cut[u] = cut[u - 1], cut[u - 1] = swap;
+        }
     }
 }
 
+/* This run's cuts (thread 0, before the others look).
+ *
+ * Piece t of a pass starts once piece t - 1 of it has ended, and a step of
+ * a pass once the pass before is `lag` steps ahead (walk): the pieces go
+ * through the threads like the stages of a pipeline. Cut alike in every
+ * pass, a run would take one pass more than the passes over the threads:
+ * thread t could not start before the pieces before it of the first pass
+ * had ended, and thread 0 would wait at the end for the others' pieces of
+ * the last. So the first pass gives each thread but the last only `lead`
+ * steps, enough for the next pass to follow without waiting, and the last
+ * pass the threads but the first as few. The passes between are cut so
+ * that all threads end at once: each thread's work over the run times its
+ * cost of a unit of work (work_before), measured in the runs before, the
+ * same for all (a core the machine's other work slows gets less). Only the
+ * keys near a cut go from core to core.
+ *
+ * One pass cannot be shared: it all goes to thread 0. */
+static void choose_cuts(RelaxHelix *h, int passes, int threads, int lead)
+{
+    for (int c = 0; c < 3; c++)
+        h->cut[c][0] = 0, h->cut[c][threads] = h->steps;
+    if (threads == 1)
+        return;
+    if (h->cut_seed) {
+        for (int c = 0; c < 3; c++)
+            cut_anywhere(h, h->cut[c], threads);
+        return;
+    }
+    if (passes == 1) {
+        for (int t = 1; t < threads; t++)
+            h->cut[0][t] = h->steps;
+        return;
+    }
+    double speed = 0.0; /* the threads' units of work a tick, together */
+    for (int t = 0; t < threads; t++) {
+        if (h->work_passes > 0 && h->work[t] > 0.0 && h->busy[t] > 0) {
+            double measured = (double)h->busy[t] / h->work[t];
+            h->cost[t] = h->cost[t] > 0.0 ? 0.5 * (h->cost[t] + measured) : measured;
+        }
+        if (!(h->cost[t] > 0.0))
+            h->cost[t] = 1.0;
+        speed += 1.0 / h->cost[t];
+    }
+    for (int t = 1; t < threads; t++) {
+        int first = t * lead, last = h->steps - (threads - t) * lead;
+        h->cut[0][t] = first < h->steps ? first : h->steps;
+        h->cut[2][t] = last > 0 ? last : 0;
+    }
+    if (passes == 2)
+        return;
+    /* each thread's work in the passes between: all end at `end` */
+    const double total = work_before(h, h->steps), end = passes * total / speed;
+    double middle[RELAX_HELIX_MAX_THREADS], sum = 0.0;
+    for (int t = 0; t < threads; t++) {
+        double ends = work_before(h, h->cut[0][t + 1]) - work_before(h, h->cut[0][t]) +
+                      work_before(h, h->cut[2][t + 1]) - work_before(h, h->cut[2][t]);
+        middle[t] = (end / h->cost[t] - ends) / (passes - 2);
+        middle[t] = middle[t] > 0.0 ? middle[t] : 0.0;
+        sum += middle[t];
+    }
+    double done = 0.0;
+    for (int t = 1; t < threads; t++) {
+        done += sum > 0.0 ? middle[t - 1] / sum : 1.0 / threads;
+        h->cut[1][t] = step_at_work(h, done * total);
+    }
+    if (threads == 2) {
+        /* The first steps of a pass are the cheapest (the shear and the
+         * bend families start later), so that thread 0's piece of the third
+         * pass would catch up with the second pass, which thread 1 starts
+         * only after its piece of the first: unless that piece takes no
+         * longer than thread 0's pieces of the second pass and of the third
+         * up to `lead` steps before its end. */
+        const int m = h->cut[1][1];
+        double catch_up = work_before(h, m) + work_before(h, m > lead ? m - lead : 0);
+        int at = step_at_work(h, total - h->cost[0] / h->cost[1] * catch_up);
+        if (at > h->cut[0][1])
+            h->cut[0][1] = at < m ? at : m;
+    }
+}
+
+void relax_helix_cut_anywhere(RelaxHelix *h, unsigned seed) { h->cut_seed = seed; }
+
+/* Keys k0 .. k0 + 15 into the buffer (in), all a walk reads of them, or
+ * back. */
+ROWS_TARGET static void move_block(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int k0,
+                                   bool in)
+{
+    copy(h, c, in, k0);
+    if (p->kept)
+        copy_remainders(h, c, in, k0);
+    if (p->xpbd)
+        move_lambda(h, lambda, in, k0);
+}
+
 ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int passes,
-                                 const Collider *sphere, float margin, int t, int threads, unsigned serial,
-                                 const RelaxHelixBarrier *barrier)
+                                 const Collider *sphere, float margin, int t, int threads, unsigned serial)
 {
     assert(!p->jacobi && c->cols == h->cols && c->rows == h->rows);
-    assert(passes >= 1 && passes <= RELAX_HELIX_MAX_PASSES && t < threads && (threads == 1 || barrier));
+    assert(passes >= 1 && passes <= RELAX_HELIX_MAX_PASSES && t < threads && threads <= RELAX_HELIX_MAX_THREADS);
     static const int link_family[KINDS] = {LINK_STRUCTURAL, LINK_STRUCTURAL, LINK_SHEAR,
                                            LINK_SHEAR,      LINK_BEND,       LINK_BEND};
     Walk w = {.h = h, .kept = p->kept};
@@ -799,40 +1047,68 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
     /* every pass of this run publishes serial * (steps + 1) + its steps:
      * more than any count of an earlier run */
     const unsigned long long base = (unsigned long long)serial * (unsigned long long)(h->steps + 1);
-    /* the copies in and out, each thread a share of the keys */
-    if (t == 0)
+    if (t == 0) {
         refresh(h, c);
-    copy(h, c, true, t, threads);
-    if (p->kept)
-        copy_remainders(h, c, true, t, threads);
-    if (p->xpbd)
-        move_lambda(h, lambda, true, t, threads);
-    if (threads > 1)
-        barrier->wait(barrier->context); /* W_UP1 and W_UP2 read keys of the others' shares */
-    shifted_masses(h, t, threads);
-    if (threads > 1)
-        barrier->wait(barrier->context);
-    for (int n = t; n < passes; n += threads)
-        walk(&w, sphere ? &push : NULL, &h->done[n], n > 0 ? &h->done[n - 1] : NULL, base, threads > 1);
-    if (threads > 1) /* the last pass done: every pass before it is */
-        wait_for_pass(&h->done[passes - 1], base, h->steps);
-    copy(h, c, false, t, threads);
-    if (p->kept)
-        copy_remainders(h, c, false, t, threads);
-    if (p->xpbd)
-        move_lambda(h, lambda, false, t, threads);
+        choose_cuts(h, passes, threads, h->d_push + 2 + MARGIN + 2 * PUBLISH);
+    }
+    /* The copy in, each thread a share of the blocks; W_UP1 and W_UP2 read
+     * the inverse masses of the period before, which may be another
+     * thread's share. Thread 0 goes on without waiting for the others if
+     * its piece of the first pass stays among its own keys: the others
+     * start walking after that piece anyway. */
+    const int blocks = h->keys / 16, mine_from = 16 * share(blocks, t, threads),
+              mine_to = 16 * share(blocks, t + 1, threads);
+    for (int k0 = mine_from; k0 < mine_to; k0 += 16)
+        move_block(h, c, lambda, p, k0, true);
+    if (threads > 1) {
+        arrive(h->copied, serial);
+        if (t > 0)
+            wait_all(h->copied, serial, threads); /* and the cuts, made before thread 0 arrived */
+    }
+    for (int k0 = mine_from; k0 < mine_to; k0 += 16)
+        shifted_masses(h, k0);
+    if (threads > 1) {
+        arrive(h->shifted, serial);
+        if (t > 0 || h->cut[0][1] + 2 + AHEAD > mine_to)
+            wait_all(h->shifted, serial, threads);
+    }
+    unsigned long long busy = 0;
+    double work = 0.0;
+    for (int n = 0; n < passes; n++) {
+        const int *cut = h->cut[n == 0 ? 0 : n == passes - 1 ? 2 : 1];
+        const int from = cut[t], to = cut[t + 1];
+        if (from < to) {
+            busy += walk(&w, sphere ? &push : NULL, &h->done[n], n > 0 ? &h->done[n - 1] : NULL, base,
+                         threads > 1, from, to);
+            work += work_before(h, to) - work_before(h, from);
+        }
+    }
+    h->busy[t] = busy;
+    h->work[t] = work;
+    if (t == 0)
+        h->work_passes = passes;
+    /* The copy back, each block once the last pass has pushed its last
+     * key (k at step k + d_push): most of it while the others end their
+     * pieces of the last pass */
+    for (int k0 = mine_from; k0 < mine_to; k0 += 16) {
+        if (threads > 1)
+            wait_for_pass(&h->done[passes - 1], base,
+                          k0 + 16 + h->d_push < h->steps ? k0 + 16 + h->d_push : h->steps);
+        move_block(h, c, lambda, p, k0, false);
+    }
 }
 
 #else
 
 void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int passes,
-                     const Collider *sphere, float margin, int t, int threads, unsigned serial,
-                     const RelaxHelixBarrier *barrier)
+                     const Collider *sphere, float margin, int t, int threads, unsigned serial)
 {
     (void)h, (void)c, (void)lambda, (void)p, (void)passes, (void)sphere, (void)margin, (void)t, (void)threads,
-        (void)serial, (void)barrier;
+        (void)serial;
     (void)refresh;
     assert(!"relax_helix_create returns NULL here");
 }
+
+void relax_helix_cut_anywhere(RelaxHelix *h, unsigned seed) { (void)h, (void)seed; }
 
 #endif

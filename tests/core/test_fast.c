@@ -134,6 +134,10 @@ typedef struct Variant {
     int threads;
 } Variant;
 
+/* Not 0: the fast variants' sequential passes cut anywhere, drawn from
+ * this and the thread count (relax_fast_cut_anywhere). */
+static unsigned cut_seed;
+
 /* Below the threshold: each kernel level on one thread. */
 static const Variant level_variants[] = {
     {"plain loop", true, RELAX_FAST_SCALAR, 1},
@@ -171,6 +175,8 @@ static Solver *variant_solver(const Variant *v, const char *const *settings)
     if (v->threads > 1)
         cr_assert(solver_set_threads(s, v->threads), "%s: threads start", v->name);
     relax_fast_use_kernels(s->relax_fast, v->kernels);
+    if (cut_seed && !v->plain)
+        relax_fast_cut_anywhere(s->relax_fast, cut_seed + (unsigned)v->threads);
     return s;
 }
 
@@ -357,6 +363,37 @@ Test(fast, sequential_strips_on_one_to_four_threads_wait_where_their_bands_meet,
             const char *settings[] = {"order=sequential", cols, rows, "spacing=0.005", "iterations=3", off[o], NULL};
             snprintf(what, sizeof what, "curtain %dx%d, %s, sequential", sizes[k][0], sizes[k][1], off[o]);
             expect_same_bits_of(variants, 5, settings, support_steps(3, 5), what, false);
+        }
+}
+
+/* On several threads the sequential order's walk (relax_helix.h) cuts
+ * each pass into one piece a thread, where the threads' speeds say; the
+ * bits must not depend on where. Here the cuts fall anywhere, often at
+ * the steps where a family starts or ends, different ones each substep,
+ * in the first, the middle and the last passes: with 2 passes (no middle
+ * ones), 6, and below 1 ms substeps (remainders), for every method, with
+ * tearing and the moving sphere. */
+Test(fast, the_sequential_walk_cut_anywhere_among_two_to_four_threads_keeps_the_bits, .timeout = 240)
+{
+    const char *const passes[] = {"iterations=2", "iterations=6", "iterations=3"};
+    for (int m = 0; m < METHODS; m++)
+        for (int k = 0; k < 3; k++) {
+            /* below 1 ms: 4 ms steps of 8 substeps */
+            const char *substeps = k == 2 ? "substeps=8" : "substeps=2";
+            const char *settings[] = {"scene=tear", LARGE,     "pull_speed=3", "tear=naive", "wind_x=3",
+                                      "order=sequential", substeps, passes[k], methods[m], k == 2 ? "dt=0.004" : NULL,
+                                      NULL};
+            const Variant variants[] = {
+                {"plain loop", true, RELAX_FAST_SCALAR, 1},
+                {"avx512, 2 threads, cut anywhere", false, RELAX_FAST_AVX512, 2},
+                {"avx512, 3 threads, cut anywhere", false, RELAX_FAST_AVX512, 3},
+                {"avx512, 4 threads, cut anywhere", false, RELAX_FAST_AVX512, 4},
+            };
+            char what[128];
+            snprintf(what, sizeof what, "tear scene 75x75, %s, %s, %s, sequential", methods[m], passes[k], substeps);
+            cut_seed = (unsigned)(100 * m + 10 * k + 1);
+            expect_same_bits_of(variants, 4, settings, support_steps(3, 6), what, true);
+            cut_seed = 0;
         }
 }
 
