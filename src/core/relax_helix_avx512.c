@@ -180,7 +180,7 @@ typedef struct PassDone {
     _Alignas(64) atomic_ullong steps;
 } PassDone;
 
-/* The threads that have done a part of a run (arrive). */
+/* The threads' arrivals at the parts of a run (arrive). */
 typedef struct RunCount {
     _Alignas(64) atomic_ullong arrived;
 } RunCount;
@@ -202,12 +202,11 @@ struct RelaxHelix {
     int d_shear, d_bend, d_push; /* the steps the families and the push wait (walk) */
     int steps;                   /* of a pass */
     PassDone *done;              /* RELAX_HELIX_MAX_PASSES */
-    RunCount *copied, *shifted;  /* the copy in's threads, and W_UP1 and W_UP2's */
+    RunCount *arrived;           /* 2: the threads through the copy in, and through W_UP1 and W_UP2 */
     /* this run's pieces: thread t walks steps cut[c][t] .. cut[c][t + 1] - 1
      * of the first pass (c = 0), of those between (1) and of the last (2) */
     int cut[3][RELAX_HELIX_MAX_THREADS + 1];
     double work[RELAX_HELIX_MAX_THREADS]; /* the work (work_before) of each thread's pieces in the last run, */
-    int work_passes;                      /* its passes (0: none yet), */
     unsigned long long busy[RELAX_HELIX_MAX_THREADS]; /* and the ticks each thread spent in them, waits left out */
     double cost[RELAX_HELIX_MAX_THREADS]; /* ticks a unit of work on thread t, over the runs (0: not yet known) */
     unsigned cut_seed;                    /* relax_helix_cut_anywhere's (0: cuts from the costs) */
@@ -270,17 +269,16 @@ RelaxHelix *relax_helix_create(const Cloth *c)
     h->piece = calloc(keys * 2, sizeof *h->piece);
     h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
     h->done = aligned_alloc(64, RELAX_HELIX_MAX_PASSES * sizeof *h->done);
-    h->copied = aligned_alloc(64, 2 * sizeof *h->copied);
-    h->shifted = h->copied ? h->copied + 1 : NULL;
+    h->arrived = aligned_alloc(64, 2 * sizeof *h->arrived);
     if (!h->buffer || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in ||
-        !h->done || !h->copied) {
+        !h->done || !h->arrived) {
         relax_helix_destroy(h);
         return NULL;
     }
     for (int n = 0; n < RELAX_HELIX_MAX_PASSES; n++)
         atomic_init(&h->done[n].steps, 0ull);
-    atomic_init(&h->copied->arrived, 0ull);
-    atomic_init(&h->shifted->arrived, 0ull);
+    atomic_init(&h->arrived[0].arrived, 0ull);
+    atomic_init(&h->arrived[1].arrived, 0ull);
     for (int kind = 0; kind < KINDS; kind++)
         for (int k = 0; k < h->keys; k++)
             for (int j = 0; j < 16; j++) {
@@ -312,7 +310,7 @@ void relax_helix_destroy(RelaxHelix *h)
     if (!h)
         return;
     free(h->buffer), free(h->link), free(h->rest), free(h->lambda), free(h->live), free(h->piece), free(h->piece_in);
-    free(h->done), free(h->remainder), free(h->copied);
+    free(h->done), free(h->remainder), free(h->arrived);
     free(h);
 }
 
@@ -765,23 +763,27 @@ ROWS_INLINE void push_key(const RelaxHelix *h, const Push *s, int k)
     _mm512_store_ps(key + 32, _mm512_mask_add_ps(z, hit, z, _mm512_mul_ps(push, nz)));
 }
 
+/* Spins WAIT_SPINS times, then yields its core at every call. */
+static void wait_a_little(int *spins)
+{
+    if (++*spins < WAIT_SPINS)
+        __builtin_ia32_pause();
+    else
+        sched_yield();
+}
+
 /* Until the pass `before` has `wanted` steps done in this run (base, its
- * serial's); returns the steps it had. Spins, then yields its core. */
+ * serial's); returns the steps it had. */
 static int wait_for_pass(const PassDone *before, unsigned long long base, int wanted)
 {
-    int spins = 0;
-    for (;;) {
+    for (int spins = 0;; wait_a_little(&spins)) {
         unsigned long long v = atomic_load_explicit(&before->steps, memory_order_acquire);
         if (v >= base + (unsigned long long)wanted)
             return (int)(v - base);
-        if (++spins < WAIT_SPINS)
-            __builtin_ia32_pause();
-        else
-            sched_yield();
     }
 }
 
-/* Arrivals of run `serial`'s threads: serial << 16 | threads arrived. */
+/* A thread's arrival at a part of run `serial`: serial << 16 | arrivals. */
 static void arrive(RunCount *count, unsigned serial)
 {
     unsigned long long v = atomic_load(&count->arrived), want;
@@ -790,42 +792,36 @@ static void arrive(RunCount *count, unsigned serial)
     while (!atomic_compare_exchange_weak(&count->arrived, &v, want));
 }
 
-/* Until all `threads` of run `serial` have arrived. */
-static void wait_all(const RunCount *count, unsigned serial, int threads)
+/* Until run `serial` has had `arrivals`. */
+static void wait_arrivals(const RunCount *count, unsigned serial, int arrivals)
 {
-    const unsigned long long all = (unsigned long long)serial << 16 | (unsigned)threads;
-    for (int spins = 0; atomic_load_explicit(&count->arrived, memory_order_acquire) != all;)
-        if (++spins < WAIT_SPINS)
-            __builtin_ia32_pause();
-        else
-            sched_yield();
+    for (int spins = 0;; wait_a_little(&spins)) {
+        unsigned long long v = atomic_load_explicit(&count->arrived, memory_order_acquire);
+        if (v >> 16 == serial && (int)(v & 0xffffu) >= arrivals)
+            return;
+    }
 }
-
-/* The registers a piece of a walk carries from step to step. */
-typedef struct Held {
-    Ends structural[2], bend[2]; /* across_then_down's near */
-    Ends upper, lower;           /* the shear's */
-} Held;
 
 /* At the end of a piece (steps up to `to`) that is not the pass's last:
  * the keys its registers hold back into the buffer, for the next piece
  * (another thread) to load where it starts. A family that has walked all
  * its keys, or none, holds none. */
-ROWS_INLINE void flush(const Walk *w, int to, Held *held)
+ROWS_INLINE void flush(const Walk *w, int to, const Ends structural[2], const Ends bend[2], const Ends *upper,
+                       const Ends *lower)
 {
     const RelaxHelix *h = w->h;
     const int K = h->used, P = h->period;
     int k = to - 1; /* the structural families' last key: near[0] holds k + 1 */
     if (k >= 0 && k < K - 1)
-        store_key(key_at(h, k + 1), &held->structural[0]);
+        store_key(key_at(h, k + 1), &structural[0]);
     k = to - 1 - h->d_shear;
     if (w->on[D1] && k >= 0 && k < K - 1) {
-        upper_out(key_at(h, k - 1), key_at(h, k + 31 - P), &held->upper, 1);
-        store_key(key_at(h, k + 1), &held->lower);
+        upper_out(key_at(h, k - 1), key_at(h, k + 31 - P), upper, 1);
+        store_key(key_at(h, k + 1), lower);
     }
     k = to - 1 - h->d_bend; /* near[0] and near[1]: keys k + 1 and k + 2 */
     if (k >= 0 && k < K - 1)
-        store_key(key_at(h, k + 1), &held->bend[0]), store_key(key_at(h, k + 2), &held->bend[1]);
+        store_key(key_at(h, k + 1), &bend[0]), store_key(key_at(h, k + 2), &bend[1]);
 }
 
 /* Steps from .. to - 1 of a pass (one piece). Step t does the links across
@@ -878,10 +874,8 @@ ROWS_TARGET static unsigned long long walk(const Walk *w, const Push *push, Pass
         if (t % PUBLISH == PUBLISH - 1 && t < to - 1)
             atomic_store_explicit(&mine->steps, base + (unsigned long long)t + 1u, memory_order_release);
     }
-    if (to < steps && !w->kept) {
-        Held held = {{structural[0], structural[1]}, {bend[0], bend[1]}, upper, lower};
-        flush(w, to, &held);
-    }
+    if (to < steps && !w->kept)
+        flush(w, to, structural, bend, &upper, &lower);
     atomic_store_explicit(&mine->steps, base + (unsigned long long)to, memory_order_release);
     return __rdtsc() - start - waited;
 }
@@ -968,7 +962,7 @@ static void choose_cuts(RelaxHelix *h, int passes, int threads, int lead)
     }
     double speed = 0.0; /* the threads' units of work a tick, together */
     for (int t = 0; t < threads; t++) {
-        if (h->work_passes > 0 && h->work[t] > 0.0 && h->busy[t] > 0) {
+        if (h->work[t] > 0.0 && h->busy[t] > 0) {
             double measured = (double)h->busy[t] / h->work[t];
             h->cost[t] = h->cost[t] > 0.0 ? 0.5 * (h->cost[t] + measured) : measured;
         }
@@ -1061,16 +1055,16 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
     for (int k0 = mine_from; k0 < mine_to; k0 += 16)
         move_block(h, c, lambda, p, k0, true);
     if (threads > 1) {
-        arrive(h->copied, serial);
+        arrive(&h->arrived[0], serial);
         if (t > 0)
-            wait_all(h->copied, serial, threads); /* and the cuts, made before thread 0 arrived */
+            wait_arrivals(&h->arrived[0], serial, threads); /* and the cuts, made before thread 0 arrived */
     }
     for (int k0 = mine_from; k0 < mine_to; k0 += 16)
         shifted_masses(h, k0);
     if (threads > 1) {
-        arrive(h->shifted, serial);
+        arrive(&h->arrived[1], serial);
         if (t > 0 || h->cut[0][1] + 2 + AHEAD > mine_to)
-            wait_all(h->shifted, serial, threads);
+            wait_arrivals(&h->arrived[1], serial, threads);
     }
     unsigned long long busy = 0;
     double work = 0.0;
@@ -1085,8 +1079,6 @@ ROWS_TARGET void relax_helix_run(RelaxHelix *h, Cloth *c, float *lambda, const R
     }
     h->busy[t] = busy;
     h->work[t] = work;
-    if (t == 0)
-        h->work_passes = passes;
     /* The copy back, each block once the last pass has pushed its last
      * key (k at step k + d_push): most of it while the others end their
      * pieces of the last pass */
