@@ -171,3 +171,50 @@ bool cli_parse_double(const char *name, const char *text, double min, double max
     *out = v;
     return true;
 }
+
+/* The options that take a value as the next argument ("--steps 10"):
+ * every command's, so that a value is never taken for the command. */
+static const char *const value_options[] = {"--scene", "--set",  "--compare", "--fps",  "--record", "--background",
+                                            "--csv",   "--dump", "--size",    "--mode", "--steps",  "--every",
+                                            "--reps",  "--seconds", "-o",     "--output"};
+
+static bool takes_value(const char *arg)
+{
+    for (size_t k = 0; k < sizeof value_options / sizeof value_options[0]; k++)
+        if (strcmp(arg, value_options[k]) == 0)
+            return true;
+    return false;
+}
+
+bool cli_command_first(int *count, char **argv)
+{
+    const int argc = *count;
+    int command = -1;
+    bool after_dashes = false;
+    for (int i = 1; i < argc && command < 0; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) {
+            if (i + 1 < argc)
+                command = i + 1, after_dashes = true;
+            break;
+        }
+        if (arg[0] != '-' || arg[1] == '\0')
+            command = i;
+        else if (takes_value(arg))
+            i++; /* its value */
+    }
+    if (command <= 1)
+        return false;
+    char *name = argv[command];
+    int from = after_dashes ? command - 1 : command; /* the "--" goes */
+    for (int i = from; i > 1; i--)
+        argv[i] = argv[i - 1];
+    argv[1] = name;
+    if (after_dashes) { /* close the gap the "--" left */
+        for (int i = command; i + 1 < argc; i++)
+            argv[i] = argv[i + 1];
+        argv[argc - 1] = NULL;
+        *count = argc - 1;
+    }
+    return after_dashes;
+}

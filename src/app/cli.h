@@ -57,6 +57,16 @@ bool cli_build_params(const CliSettings *settings, Params *params);
  * the option name at all, returns NULL without reporting and leaves *matched 0. */
 const char *cli_option_value(int argc, char **argv, int *i, const char *name, int *matched);
 
+/* Options anywhere, as GNU programs take them: moves the command (the
+ * first argument that is neither an option nor an option's value: "run",
+ * "learn", FILE.lesson ...) to argv[1], the options before it after it in
+ * their order, so that "clothsim --ascii learn" is "clothsim learn --ascii".
+ * A "--" before the command ends the options: it is dropped and the
+ * argument after it is the command whatever it looks like. Returns true
+ * where argv[1] is then such a command taken after "--" (*count is then
+ * one less). */
+bool cli_command_first(int *count, char **argv);
+
 /* Parses a whole number in [min, max] for option name; reports on failure. */
 bool cli_parse_long(const char *name, const char *text, long min, long max, long *out);
 bool cli_parse_double(const char *name, const char *text, double min, double max, double *out);

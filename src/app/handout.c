@@ -600,20 +600,22 @@ static const char *translation(const char *path, char *out, size_t size, char *l
 int handout_main(int argc, char **argv)
 {
     const char *lesson_path = NULL, *out_path = NULL;
-    bool teacher = false;
+    bool teacher = false, options = true;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (options && strcmp(argv[i], "--") == 0) {
+            options = false; /* what follows is a file name, whatever it looks like */
+        } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
             fputs(_(usage), stdout);
             return EXIT_SUCCESS;
-        } else if (strcmp(argv[i], "--teacher") == 0) {
+        } else if (options && strcmp(argv[i], "--teacher") == 0) {
             teacher = true;
-        } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+        } else if (options && (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0)) {
             if (i + 1 >= argc) {
                 cli_error("handout: %s needs a file name (clothsim handout --help)", argv[i]);
                 return EXIT_USAGE;
             }
             out_path = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+        } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error("handout: unknown option '%s' (clothsim handout --help)", cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
         } else if (lesson_path) {

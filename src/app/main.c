@@ -46,12 +46,13 @@ int main(int argc, char **argv)
     static char stdout_buffer[1 << 16];
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
+    bool operand = cli_command_first(&argc, argv); /* options may come before the command */
     const char *command = argc < 2 ? "" : argv[1];
     size_t length = strlen(command);
     int status;
     if (strcmp(command, "learn") == 0 || (length > 7 && strcmp(command + length - 7, ".lesson") == 0))
         status = tui_learn_main(argc, argv); /* the lesson menu, or one lesson */
-    else if (argc < 2 || (command[0] == '-' && strcmp(command, "--help") != 0 && strcmp(command, "-h") != 0 &&
+    else if (argc < 2 || (!operand && command[0] == '-' && strcmp(command, "--help") != 0 && strcmp(command, "-h") != 0 &&
                      strcmp(command, "--version") != 0))
         status = tui_main(argc, argv); /* the interactive sandbox */
     else if (strcmp(command, "run") == 0)

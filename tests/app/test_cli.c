@@ -326,3 +326,48 @@ Test(cli, check_reports_tap_that_prove_reads)
     unlink(lesson);
     unlink(tap_file);
 }
+
+/* What out and err hold after running argv. */
+static void run_into(const char *const *argv, char *o, size_t o_size, char *e, size_t e_size, int *status)
+{
+    *status = run(argv);
+    snprintf(o, o_size, "%s", out);
+    snprintf(e, e_size, "%s", err);
+}
+
+/* The same command, options before it and after it: the same bytes and
+ * status (GNU's order), and "--" ends the options. */
+Test(cli, options_may_come_before_the_command)
+{
+    static char first_out[1 << 20], first_err[4096];
+    const char *const *pairs[][2] = {
+        {(const char *[]){"", "--set", "iterations=3", "--steps", "2", "run", "--csv", "-", NULL},
+         (const char *[]){"", "run", "--set", "iterations=3", "--steps", "2", "--csv", "-", NULL}},
+        {(const char *[]){"", "--scene=chain", "params", NULL}, (const char *[]){"", "params", "--scene", "chain", NULL}},
+        {(const char *[]){"", "--teacher", "-o", "-", "handout", CLOTHSIM_SRCDIR "/lessons/15-energy-and-position.lesson",
+                          NULL},
+         (const char *[]){"", "handout", CLOTHSIM_SRCDIR "/lessons/15-energy-and-position.lesson", "--teacher", "-o", "-",
+                          NULL}},
+        {(const char *[]){"", "--verbose", "check", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", NULL},
+         (const char *[]){"", "check", "--verbose", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", NULL}},
+        {(const char *[]){"", "--help", "learn", NULL}, (const char *[]){"", "learn", "--help", NULL}},
+        {(const char *[]){"", "--", "run", "--steps", "1", "--csv", "-", NULL},
+         (const char *[]){"", "run", "--steps", "1", "--csv", "-", NULL}},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        int before, after;
+        run_into(pairs[k][0], first_out, sizeof first_out, first_err, sizeof first_err, &before);
+        after = run(pairs[k][1]);
+        cr_expect_eq(before, 0, "pair %zu: exit %d (%s)", k, before, first_err);
+        cr_expect_eq(before, after, "pair %zu: the same status", k);
+        cr_expect_str_eq(first_out, out, "pair %zu: the same output", k);
+        cr_expect(strlen(out) > 20, "pair %zu printed something", k);
+    }
+    /* after "--" a name is the command whatever it looks like */
+    expect_usage_error((const char *[]){"", "--", "--ascii", NULL},
+                       "unknown command '--ascii' (clothsim --help lists the commands)");
+    expect_usage_error((const char *[]){"", "--fps", "20", "frobnicate", NULL},
+                       "unknown command 'frobnicate' (clothsim --help lists the commands)");
+    cr_expect_eq(run((const char *[]){"", "handout", "--", "--teacher", NULL}), 2);
+    cr_expect_str_eq(err, "--teacher: cannot read: No such file or directory\n", "the file after --");
+}
