@@ -88,18 +88,60 @@ const char *progress_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+static unsigned name_hash(const char *name, size_t length)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < length; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h;
+}
+
 static ProgressEntry *find_entry(Progress *progress, const char *name, size_t length)
 {
+    if (!progress->slot_count)
+        return NULL;
+    for (unsigned mask = (unsigned)progress->slot_count - 1, at = name_hash(name, length) & mask;; at = (at + 1) & mask) {
+        int slot = progress->slots[at];
+        if (!slot)
+            return NULL;
+        ProgressEntry *e = &progress->entries[slot - 1];
+        if (strncmp(e->name, name, length) == 0 && e->name[length] == '\0')
+            return e;
+    }
+}
+
+/* Entry k into the slots, which have room. */
+static void place(Progress *progress, int k)
+{
+    const char *name = progress->entries[k].name;
+    unsigned mask = (unsigned)progress->slot_count - 1, at = name_hash(name, strlen(name)) & mask;
+    while (progress->slots[at])
+        at = (at + 1) & mask;
+    progress->slots[at] = k + 1;
+}
+
+/* Room in the slots for one more entry: false when out of memory. */
+static bool room_for_one_more(Progress *progress)
+{
+    if (2 * (progress->count + 1) <= progress->slot_count)
+        return true;
+    int wanted = progress->slot_count ? 2 * progress->slot_count : 64;
+    int *slots = calloc((size_t)wanted, sizeof *slots);
+    if (!slots)
+        return false;
+    free(progress->slots);
+    progress->slots = slots, progress->slot_count = wanted;
     for (int k = 0; k < progress->count; k++)
-        if (strlen(progress->entries[k].name) == length && memcmp(progress->entries[k].name, name, length) == 0)
-            return &progress->entries[k];
-    return NULL;
+        place(progress, k);
+    return true;
 }
 
 /* A new entry for the lesson called name (length bytes): at page 0, nothing
  * done yet; NULL when out of memory. */
 static ProgressEntry *add_entry(Progress *progress, const char *name, size_t length)
 {
+    if (!room_for_one_more(progress))
+        return NULL;
     ProgressEntry *grown = grow_for(progress->entries, &progress->capacity, progress->count, sizeof *grown, 16);
     if (!grown)
         return NULL;
@@ -111,6 +153,7 @@ static ProgressEntry *add_entry(Progress *progress, const char *name, size_t len
     copy[length] = '\0';
     ProgressEntry *e = &progress->entries[progress->count++];
     *e = (ProgressEntry){.name = copy};
+    place(progress, progress->count - 1);
     return e;
 }
 
@@ -342,7 +385,8 @@ bool progress_parse(Progress *progress, const char *text, size_t length, int *ba
 
 /* Reads the file at path, never through a link, never a FIFO or device.
  * Returns 1 read (text, length set; free text), 0 no file, -1 with the
- * reason in err. */
+ * reason in err, -2 (reason in err too) where it is a symbolic link: never
+ * a file of ours, and a save replaces the link itself, never its target. */
 static int read_file(const char *path, char **text, size_t *length, char *err, size_t err_size)
 {
     *text = NULL;
@@ -351,8 +395,9 @@ static int read_file(const char *path, char **text, size_t *length, char *err, s
     if (fd < 0) {
         if (errno == ENOENT)
             return 0;
-        snprintf(err, err_size, _("%.200s: cannot read: %s"), path, errno == ELOOP ? _("it is a symbolic link") : strerror(errno));
-        return -1;
+        int reason = errno;
+        snprintf(err, err_size, _("%.200s: cannot read: %s"), path, reason == ELOOP ? _("it is a symbolic link") : strerror(reason));
+        return reason == ELOOP ? -2 : -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE_BYTES) {
@@ -381,26 +426,41 @@ static int read_file(const char *path, char **text, size_t *length, char *err, s
     return 1;
 }
 
-/* A file that is not a progress file is moved aside to PATH.corrupt (never
- * lost) and the reason put in err. */
+/* A file that is not a progress file is moved aside to PATH.corrupt, or
+ * PATH.corrupt.2, .3 ... where that is taken (never over another one: a
+ * link fails where the name exists), and the reason put in err. */
 static void set_aside(Progress *progress, int bad_line)
 {
-    char aside[sizeof progress->file + 16];
-    snprintf(aside, sizeof aside, "%s.corrupt", progress->file);
-    if (rename(progress->file, aside) == 0)
+    char aside[sizeof progress->file + 24];
+    int saved = 0;
+    for (int n = 1; n <= 1000; n++) {
+        if (n == 1)
+            snprintf(aside, sizeof aside, "%s.corrupt", progress->file);
+        else
+            snprintf(aside, sizeof aside, "%s.corrupt.%d", progress->file, n);
+        if (link(progress->file, aside) == 0) {
+            unlink(progress->file);
+            saved = 0;
+            break;
+        }
+        saved = errno;
+        if (saved != EEXIST)
+            break;
+    }
+    if (!saved)
         snprintf(progress->err, sizeof progress->err,
-                 _("%.200s: line %d is not a progress record: the file is set aside as %.200s.corrupt"), progress->file,
-                 bad_line, progress->file);
+                 _("%.200s: line %d is not a progress record: the file is set aside as %.220s"), progress->file,
+                 bad_line, aside);
     else
         snprintf(progress->err, sizeof progress->err, _("%.200s: line %d is not a progress record (%s)"),
-                 progress->file, bad_line, strerror(errno));
+                 progress->file, bad_line, strerror(saved));
     progress->set_aside = true;
 }
 
 void progress_load(Progress *progress)
 {
     memset(progress, 0, sizeof *progress);
-    char folder[sizeof progress->file - sizeof "/progress.corrupt"];
+    char folder[sizeof progress->file - sizeof "/progress.corrupt.1000"];
     if (!state_folder(folder, sizeof folder, progress->err, sizeof progress->err))
         return;
     snprintf(progress->file, sizeof progress->file, "%s/progress", folder);
@@ -427,8 +487,10 @@ void progress_free(Progress *progress)
         free(progress->entries[k].answers);
     }
     free(progress->entries);
+    free(progress->slots);
     progress->entries = NULL;
-    progress->count = progress->capacity = 0;
+    progress->slots = NULL;
+    progress->count = progress->capacity = progress->slot_count = 0;
 }
 
 const ProgressEntry *progress_find(const Progress *progress, const char *path)
@@ -549,20 +611,25 @@ static bool write_entries(Progress *progress, const char *folder)
 /* Reads what is on disk now (another lesson may have saved since) and
  * merges it into progress: every other lesson's record as it is on disk;
  * the one being saved keeps ours, finished if either says so. */
-static void merge_from_disk(Progress *progress)
+static bool merge_from_disk(Progress *progress)
 {
     char *text;
     size_t length;
     char err[sizeof progress->err];
-    if (read_file(progress->file, &text, &length, err, sizeof err) <= 0)
-        return;
+    int got = read_file(progress->file, &text, &length, err, sizeof err);
+    if (got == -1) { /* there, but not to be read: its records must not be replaced */
+        snprintf(progress->err, sizeof progress->err, _("%.600s; nothing is saved over it"), err);
+        return false;
+    }
+    if (got <= 0)
+        return true;
     Progress disk = {0};
     int bad_line = 0;
     if (!progress_parse(&disk, text, length, &bad_line)) {
         set_aside(progress, bad_line); /* kept as .corrupt; ours is written */
         free(text);
         progress_free(&disk);
-        return;
+        return true;
     }
     free(text);
     for (int k = 0; k < disk.count; k++) {
@@ -576,6 +643,7 @@ static void merge_from_disk(Progress *progress)
             mine->finished = mine->finished || d->finished;
     }
     progress_free(&disk);
+    return true;
 }
 
 static bool write_file(Progress *progress)
@@ -603,8 +671,7 @@ static bool write_file(Progress *progress)
             return false;
         }
     remove_stale_temporaries(folder);
-    merge_from_disk(progress);
-    bool ok = write_entries(progress, folder);
+    bool ok = merge_from_disk(progress) && write_entries(progress, folder);
     close(lock_fd); /* and the lock with it */
     return ok;
 }

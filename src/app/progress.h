@@ -31,7 +31,9 @@
  * of it. Temporary files a killed save left behind are removed by the next
  * save. The file is never read through a symbolic link. A file that is not a
  * progress file is reported, on standard error at load, and set aside as
- * progress.corrupt, never lost. A state folder too long to name whole is
+ * progress.corrupt (progress.corrupt.2, .3 ... when that is taken), never
+ * lost; a file that cannot be read is reported and left alone: nothing is
+ * saved over it. A state folder too long to name whole is
  * refused, never cut short. When there is no home or the folder cannot be
  * written, nothing is saved and progress_save says why, once.
  */
@@ -70,6 +72,8 @@ typedef struct Progress {
     char file[1024]; /* where it is kept; "" when it cannot be (err says why) */
     ProgressEntry *entries;
     int count, capacity;
+    int *slots;     /* entries by their name's hash: index + 1, 0 free */
+    int slot_count; /* a power of two, over twice count */
     bool warned;    /* the reason it is not saved was given */
     bool set_aside; /* a corrupt file was moved to .corrupt (err says so) */
     char err[900];

@@ -504,6 +504,113 @@ Test(hostile, a_corrupt_progress_file_is_set_aside_not_lost)
     clean(folder);
 }
 
+/* A second corrupt file goes beside the first, never over it. */
+Test(hostile, every_corrupt_progress_file_is_kept_under_its_own_name)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char file[200], first[220], second[220];
+    snprintf(file, sizeof file, "%s/progress", state);
+    snprintf(first, sizeof first, "%s/progress.corrupt", state);
+    snprintf(second, sizeof second, "%s/progress.corrupt.2", state);
+    Progress p;
+    write_text(file, "the first bad file\n");
+    progress_load(&p);
+    progress_free(&p);
+    write_text(file, "the second bad file\n");
+    progress_load(&p);
+    cr_expect(strstr(p.err, "progress.corrupt.2") != NULL, "%s", p.err);
+    progress_free(&p);
+    cr_expect_str_eq(read_text(first), "the first bad file\n");
+    cr_expect_str_eq(read_text(second), "the second bad file\n");
+    clean(folder);
+}
+
+/* A progress file that is there but cannot be read (over 16 MiB here; mode
+ * 000 for a plain user, below) is reported and left as it is: a save
+ * writes nothing over it, and says so. */
+Test(hostile, a_progress_file_that_cannot_be_read_is_left_alone)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char file[200];
+    snprintf(file, sizeof file, "%s/progress", state);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    const char *line = "lesson\t3\t1\t-\t60\tother.lesson\n";
+    for (size_t written = 0; written <= ((size_t)16 << 20); written += strlen(line))
+        fputs(line, f);
+    cr_assert_eq(fclose(f), 0);
+    struct stat before, after;
+    cr_assert_eq(stat(file, &before), 0);
+    Progress p;
+    progress_load(&p);
+    cr_expect(strstr(p.err, "cannot read") != NULL, "%s", p.err);
+    bool first_failure;
+    cr_expect(!progress_save(&p, "/lessons/a.lesson", 2, false, PROGRESS_SCORE_KEEP, &first_failure));
+    cr_expect(first_failure);
+    cr_expect(strstr(p.err, "nothing is saved over it") != NULL, "%s", p.err);
+    progress_free(&p);
+    cr_assert_eq(stat(file, &after), 0);
+    cr_expect_eq(after.st_size, before.st_size, "the file is as it was");
+    cr_expect_eq(after.st_ino, before.st_ino, "not replaced");
+    /* mode 000, as a plain user meets it (root reads any file: then a child
+     * that is not root tries) */
+    unlink(file);
+    write_text(file, "lesson\t3\t1\t-\t60\tother.lesson\n");
+    chmod(file, 0);
+    chmod(state, 0777);
+    char lock[220];
+    snprintf(lock, sizeof lock, "%s.lock", file);
+    unlink(lock); /* root's, from above */
+    pid_t child = fork();
+    cr_assert(child >= 0);
+    if (child == 0) {
+        if (getuid() == 0 && setuid(65534) != 0)
+            _exit(3);
+        Progress q;
+        progress_load(&q);
+        bool failed_first;
+        bool saved = progress_save(&q, "/lessons/a.lesson", 2, false, PROGRESS_SCORE_KEEP, &failed_first);
+        _exit(saved ? 1 : strstr(q.err, "nothing is saved over it") ? 0 : 2);
+    }
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "mode 000: status %d", status);
+    chmod(file, 0644);
+    cr_expect_str_eq(read_text(file), "lesson\t3\t1\t-\t60\tother.lesson\n");
+    clean(folder);
+}
+
+/* Quitting saves: with 300,000 lessons on record that is a merge and a
+ * write, not a search of every record for every record (30,000 took 131 s;
+ * the bound is generous, a quadratic merge would take hours). */
+Test(hostile, a_save_among_300000_records_is_quick, .timeout = 30)
+{
+    const char *folder = scratch();
+    const char *state = state_home(folder);
+    char file[200];
+    snprintf(file, sizeof file, "%s/progress", state);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    for (int k = 0; k < 300000; k++)
+        fprintf(f, "lesson\t1\t0\t-\t5\tl%06d.lesson\n", k);
+    cr_assert_eq(fclose(f), 0);
+    Progress p;
+    progress_load(&p);
+    cr_expect_eq(p.count, 300000, "%s", p.err);
+    save(&p, "/lessons/l000007.lesson", 4, true);
+    progress_free(&p);
+    progress_load(&p);
+    cr_expect_eq(p.count, 300000);
+    const ProgressEntry *e = progress_find(&p, "/x/l000007.lesson"), *last = progress_find(&p, "/x/l299999.lesson");
+    cr_assert(e && last);
+    cr_expect(e->page == 4 && e->finished);
+    cr_expect(last->page == 1 && !last->finished && last->seconds == 5);
+    progress_free(&p);
+    clean(folder);
+}
+
 Test(hostile, the_progress_reader_takes_any_bytes)
 {
     static const struct {
