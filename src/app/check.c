@@ -15,9 +15,12 @@
 #include "check.h"
 #include "core/text.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "lesson/lesson.h"
@@ -26,12 +29,14 @@
 #include "i18n.h"
 
 static const char usage[] =
-    N_("usage: clothsim check [--run [--verbose]] [--tap] FILE...\n"
+    N_("usage: clothsim check [--run [--verbose] [--time-limit S]] [--tap] FILE...\n"
     "\n"
     "Checks lesson scripts (lessons/README.md describes the language).\n"
     "  --run       also play each lesson headless and verify every 'expect' and\n"
     "              the answer of every homework\n"
     "  --verbose   with --run, also show each expect that held and the value seen\n"
+    "  --time-limit S  with --run, stop after S seconds of processor time in all\n"
+    "              (default 1800; 0: no bound); each lesson's budget bounds it too\n"
     "  --tap       report as TAP version 13 on standard output: a test point per\n"
     "              expect with --run, per file without (prove, a course's CI)\n"
     "\n"
@@ -39,6 +44,42 @@ static const char usage[] =
     "expect as 'file:line:col: expect failed: CONDITION (saw VALUE)'.\n"
     "Exit status: 0 all good, 1 an expect failed, 2 a mistake in a file or\n"
     "in the arguments (then nothing is run).\n");
+
+/* The line check --run stops with at its time limit, made before the
+ * lessons play (a signal handler may only write it). */
+static char time_up_line[512];
+static size_t time_up_length;
+
+static void time_up(int signal_number)
+{
+    (void)signal_number;
+    if (write(STDERR_FILENO, time_up_line, time_up_length) < 0) {
+        /* nothing more can be said */
+    }
+    _exit(EXIT_FAILURE);
+}
+
+/* Stops the process after `seconds` of processor time (0: never), saying
+ * which lesson was playing. */
+static void limit_time(long seconds, const char *file)
+{
+    if (seconds <= 0)
+        return;
+    int n = snprintf(time_up_line, sizeof time_up_line,
+                     _("clothsim: check --run: %s: stopped after %ld s of processor time (the bound; --time-limit S "
+                       "sets it)\n"),
+                     cli_cut(file, CLI_CUT_PATH), seconds);
+    time_up_length = n < 0 ? 0 : (size_t)n < sizeof time_up_line ? (size_t)n : sizeof time_up_line - 1;
+    static bool armed;
+    if (armed)
+        return; /* the line changes with the lesson; the clock runs on */
+    armed = true;
+    struct sigaction action = {.sa_handler = time_up};
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGPROF, &action, NULL);
+    struct itimerval timer = {.it_value = {.tv_sec = seconds}};
+    setitimer(ITIMER_PROF, &timer, NULL);
+}
 
 /* One TAP test point per expect of a lesson played to its end, numbered
  * from *point + 1; '#' in a message is escaped, as TAP asks. */
@@ -65,6 +106,7 @@ static void tap_points(const Lesson *lesson, const LessonPlayer *player, int *po
 int check_main(int argc, char **argv)
 {
     bool run = false, verbose = false, tap = false;
+    long time_limit = 1800;
     int file_count = 0;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) {
@@ -81,6 +123,14 @@ int check_main(int argc, char **argv)
             return EXIT_SUCCESS;
         } else if (options && strcmp(argv[i], "--run") == 0) {
             run = true;
+        } else if (options && strncmp(argv[i], "--time-limit", 12) == 0 &&
+                   (argv[i][12] == '\0' || argv[i][12] == '=')) {
+            int matched;
+            const char *value = cli_option_value(argc, argv, &i, "--time-limit", &matched);
+            if (!value || !cli_parse_long("--time-limit", value, 0, 1000000, &time_limit)) {
+                free(files);
+                return EXIT_USAGE;
+            }
         } else if (options && strcmp(argv[i], "--verbose") == 0) {
             verbose = true;
         } else if (options && strcmp(argv[i], "--tap") == 0) {
@@ -150,6 +200,7 @@ int check_main(int argc, char **argv)
                     printf(_("%s: ok (%d pages, %d expects)\n"), files[f], lesson->page_count, lesson->expect_count);
                 continue;
             }
+            limit_time(time_limit, files[f]);
             LessonPlayer *player = lesson_player_create(lesson);
             if (player) {
                 player->verify_homework = true; /* a homework's answer is a claim too */

@@ -176,7 +176,7 @@ bool cli_parse_double(const char *name, const char *text, double min, double max
  * every command's, so that a value is never taken for the command. */
 static const char *const value_options[] = {"--scene", "--set",  "--compare", "--fps",  "--record", "--background",
                                             "--csv",   "--dump", "--size",    "--mode", "--steps",  "--every",
-                                            "--reps",  "--seconds", "-o",     "--output"};
+                                            "--reps",  "--seconds", "-o",     "--output", "--time-limit"};
 
 static bool takes_value(const char *arg)
 {
@@ -191,6 +191,8 @@ bool cli_command_first(int *count, char **argv)
     const int argc = *count;
     int command = -1;
     bool after_dashes = false;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--version") == 0))
+        return false; /* clothsim's own, which take nothing after them */
     for (int i = 1; i < argc && command < 0; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--") == 0) {

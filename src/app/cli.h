@@ -61,6 +61,7 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *name, in
  * first argument that is neither an option nor an option's value: "run",
  * "learn", FILE.lesson ...) to argv[1], the options before it after it in
  * their order, so that "clothsim --ascii learn" is "clothsim learn --ascii".
+ * clothsim --help and --version stay as they are (they take no command).
  * A "--" before the command ends the options: it is dropped and the
  * argument after it is the command whatever it looks like. Returns true
  * where argv[1] is then such a command taken after "--" (*count is then

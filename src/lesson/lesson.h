@@ -36,7 +36,14 @@
 #define LESSON_BUDGET_PARTICLES_OPEN 250000 /* in all open panes together */
 #define LESSON_BUDGET_PARTICLES_BUILT 1e6   /* summed over every pane, reset and change */
 #define LESSON_BUDGET_SECONDS 600.0         /* simulated, summed over the runs */
-#define LESSON_BUDGET_PARTICLE_STEPS 1e8    /* particles x steps, summed over the panes' runs */
+/* particles x substeps x passes (relaxation passes, or the implicit
+ * solve's conjugate-gradient iterations at most), summed over the panes'
+ * runs. check --run plays a particle-pass in some 20 ns of a processor
+ * (lessons 02 and 05: 8e7 in 1.4 to 1.6 s), so the bound is some minutes;
+ * the course's heaviest, 16-implicit-euler.lesson, counts 6.3e8 (its
+ * solves stop long before their cap) */
+#define LESSON_BUDGET_WORK 1.5e10
+#define LESSON_BUDGET_PASS_SECONDS 20e-9
 
 typedef enum LessonItemKind {
     LESSON_SAY,       /* text: one paragraph of narration */

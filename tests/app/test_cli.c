@@ -350,7 +350,7 @@ Test(cli, options_may_come_before_the_command)
                           NULL}},
         {(const char *[]){"", "--verbose", "check", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", NULL},
          (const char *[]){"", "check", "--verbose", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", NULL}},
-        {(const char *[]){"", "--help", "learn", NULL}, (const char *[]){"", "learn", "--help", NULL}},
+        {(const char *[]){"", "--ascii", "--help", "learn", NULL}, (const char *[]){"", "learn", "--ascii", "--help", NULL}},
         {(const char *[]){"", "--", "run", "--steps", "1", "--csv", "-", NULL},
          (const char *[]){"", "run", "--steps", "1", "--csv", "-", NULL}},
     };
@@ -370,4 +370,18 @@ Test(cli, options_may_come_before_the_command)
                        "unknown command 'frobnicate' (clothsim --help lists the commands)");
     cr_expect_eq(run((const char *[]){"", "handout", "--", "--teacher", NULL}), 2);
     cr_expect_str_eq(err, "--teacher: cannot read: No such file or directory\n", "the file after --");
+}
+
+/* check --run stops at its bound of processor time, naming the lesson. */
+Test(cli, check_run_stops_at_its_time_limit)
+{
+    const char *lesson = CLOTHSIM_SRCDIR "/lessons/02-euler-vs-verlet.lesson"; /* 1.6 s of processor */
+    cr_expect_eq(run((const char *[]){"", "check", "--run", "--time-limit", "1", lesson, NULL}), 1);
+    char line[512];
+    snprintf(line, sizeof line,
+             "clothsim: check --run: %s: stopped after 1 s of processor time (the bound; --time-limit S sets it)\n",
+             lesson);
+    cr_expect_str_eq(err, line);
+    expect_usage_error((const char *[]){"", "check", "--run", "--time-limit=soon", lesson, NULL},
+                       "--time-limit soon: not a whole number (0 to 1000000)");
 }

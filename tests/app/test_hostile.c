@@ -767,8 +767,18 @@ Test(hostile, a_lesson_over_its_budget_is_refused_with_a_position)
                      "x.lesson:6:1: over the lesson's budget: 500000 particles in the open panes (at most 250000)");
     cr_expect_str_eq(budget_error("pane a\npage P\n", "run 300 s\n", 3, ""),
                      "x.lesson:8:1: over the lesson's budget: 900 simulated seconds of runs (at most 600)");
-    cr_expect_str_eq(budget_error("set cols=500 rows=200\npane a\npage P\n", "", 0, "run 30 s\n"),
-                     "x.lesson:7:1: over the lesson's budget: 1.8e+08 particle-steps of runs (at most 1e+08)");
+    /* the work counts substeps and passes (a light cloth, 4 CPU-hours) */
+    cr_expect_str_eq(budget_error("set cols=30 rows=24 substeps=100 iterations=500 dt=0.1\npane a\npage P\n", "", 0,
+                                  "run 600 s\n"),
+                     "x.lesson:7:1: over the lesson's budget: 2.16e+11 particle-passes of runs, particles x substeps "
+                     "x passes (at most 1.5e+10, about 5 minutes of a processor)");
+    /* and the implicit solve's iterations, at their cap */
+    cr_expect_str_eq(budget_error("set integrator=implicit cg_max_iterations=10000\npane a\npage P\n", "", 0,
+                                  "run 60 s\n"),
+                     "x.lesson:7:1: over the lesson's budget: 1.3e+11 particle-passes of runs, particles x substeps "
+                     "x passes (at most 1.5e+10, about 5 minutes of a processor)");
+    cr_expect_str_eq(budget_error("set integrator=implicit\npane a\npage P\n", "", 0, "run 60 s\n"), "",
+                     "the same at the default cap parses");
     cr_expect_str_eq(budget_error("pane a\npage P\n", "run 1 s\nreset\n", 10, ""), "", "a lesson within it parses");
 }
 
