@@ -160,7 +160,7 @@ int check_main(int argc, char **argv)
         char err[TEXT_MESSAGE_SIZE];
         lessons[f] = lesson_parse_file(files[f], err, sizeof err);
         if (!lessons[f]) {
-            fprintf(stderr, "%s\n", err);
+            cli_say(err);
             mistakes++;
         }
     }
@@ -187,10 +187,15 @@ int check_main(int argc, char **argv)
             const Lesson *lesson = lessons[f];
             for (int page = 0; page < lesson->page_count; page++) {
                 int words = lesson_page_words(lesson, page);
-                if (words > LESSON_PAGE_WORDS)
-                    fprintf(stderr, _("%s:%d:1: warning: page %d puts %d words on screen; about %d read well from a "
-                                      "projector\n"),
-                            files[f], lesson->pages[page].line, page + 1, words, LESSON_PAGE_WORDS);
+                if (words > LESSON_PAGE_WORDS) {
+                    char warning[TEXT_MESSAGE_SIZE];
+                    snprintf(warning, sizeof warning,
+                             _("%s:%d:1: warning: page %d puts %d words on screen; about %d read well from a "
+                               "projector\n"),
+                             files[f], lesson->pages[page].line, page + 1, words, LESSON_PAGE_WORDS);
+                    warning[strcspn(warning, "\n")] = '\0';
+                    cli_say(warning);
+                }
             }
             if (!run) {
                 if (tap)
@@ -207,7 +212,7 @@ int check_main(int argc, char **argv)
                 player->run_cache = cache;      /* NULL when out of memory: every run plays */
             }
             if (!player || !lesson_player_play_to_end(player)) {
-                fprintf(stderr, _("%s: out of memory\n"), files[f]);
+                cli_error("%s: out of memory", cli_cut(files[f], CLI_CUT_PATH));
                 if (tap)
                     printf("Bail out! %s: out of memory\n", files[f]);
                 lesson_player_destroy(player);
@@ -225,7 +230,7 @@ int check_main(int argc, char **argv)
             }
             for (int k = 0; k < lesson->item_count; k++)
                 if (player->results[k].reached && !player->results[k].passed)
-                    fprintf(stderr, "%s\n", player->results[k].message);
+                    cli_say(player->results[k].message);
                 else if (player->results[k].reached && verbose)
                     printf("%s\n", player->results[k].message);
             if (player->expects_failed) {

@@ -15,10 +15,19 @@ void cli_error(const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    fputs("clothsim: ", stderr);
-    vfprintf(stderr, _(format), args);
-    fputc('\n', stderr);
+    char message[TEXT_MESSAGE_SIZE];
+    vsnprintf(message, sizeof message, _(format), args);
     va_end(args);
+    fputs("clothsim: ", stderr);
+    cli_say(message);
+}
+
+void cli_say(const char *line)
+{
+    char escaped[4 * TEXT_MESSAGE_SIZE];
+    text_escape_controls(line, escaped, sizeof escaped);
+    fputs(escaped, stderr);
+    fputc('\n', stderr);
 }
 
 const char *cli_cut(const char *text, size_t limit)

@@ -24,6 +24,11 @@
  * a person's mistakes on the command line. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
+/* line and a newline on stderr, its control characters escaped
+ * (text_escape_controls): for a message made elsewhere (a lesson's
+ * file:line:col). cli_error escapes the same way. */
+void cli_say(const char *line);
+
 /* text for an error message: at most limit characters (not cutting a UTF-8
  * character), then "..." if there was more. Returns one of 4 static buffers
  * used in turn, so up to 4 may appear in one message. */

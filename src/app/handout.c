@@ -634,7 +634,7 @@ int handout_main(int argc, char **argv)
     lesson_path = translation(lesson_path, translated, sizeof translated, language);
     Lesson *lesson = lesson_parse_file(lesson_path, err, sizeof err);
     if (!lesson) {
-        fprintf(stderr, "%s\n", err);
+        cli_say(err);
         return EXIT_USAGE;
     }
     char default_path[512];

@@ -1,5 +1,6 @@
 /* progress.c - the student's progress through the lessons (see progress.h). */
 #include "progress.h"
+#include "cli.h"
 #include "grow.h"
 #include "i18n.h"
 
@@ -468,13 +469,13 @@ void progress_load(Progress *progress)
     size_t length;
     int got = read_file(progress->file, &text, &length, progress->err, sizeof progress->err);
     if (got < 0) {
-        fprintf(stderr, "clothsim: %s\n", progress->err);
+        cli_error("%s", progress->err);
         return;
     }
     int bad_line = 0;
     if (got > 0 && !progress_parse(progress, text, length, &bad_line)) {
         set_aside(progress, bad_line);
-        fprintf(stderr, "clothsim: %s\n", progress->err);
+        cli_error("%s", progress->err);
         progress_free(progress); /* what came before the bad line is in the .corrupt file */
     }
     free(text);
@@ -786,7 +787,7 @@ int progress_main(int argc, char **argv)
         } else if (strcmp(argv[i], "--answers") == 0) {
             answers = true;
         } else {
-            fprintf(stderr, _("clothsim: progress: unknown argument '%.80s' (clothsim progress --help)\n"), argv[i]);
+            cli_error("progress: unknown argument '%s' (clothsim progress --help)", cli_cut(argv[i], CLI_CUT_WORD));
             return 2;
         }
     }
@@ -797,7 +798,7 @@ int progress_main(int argc, char **argv)
     Progress progress = {0};
     progress_load(&progress);
     if (!progress.file[0]) {
-        fprintf(stderr, "clothsim: progress: %s\n", progress.err);
+        cli_error("progress: %s", progress.err);
         progress_free(&progress);
         return 1;
     }

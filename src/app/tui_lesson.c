@@ -1334,7 +1334,7 @@ int tui_learn_main(int argc, char **argv)
         char err[TEXT_MESSAGE_SIZE];
         lesson = lesson_parse_file(path, err, sizeof err);
         if (!lesson) {
-            fprintf(stderr, "%s\n", err);
+            cli_say(err);
             free(tui);
             return EXIT_USAGE;
         }

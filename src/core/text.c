@@ -3,6 +3,7 @@
 #include "text.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 static TextTranslator translator;
@@ -37,4 +38,72 @@ void text_decimals(char *text, size_t text_size)
         length += point_length - 1;
         i += point_length - 1;
     }
+}
+
+int text_is_control(unsigned cp)
+{
+    return (cp < 0x20 && cp != '\t') || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* The code point of the UTF-8 character at s (at most n bytes) and its
+ * length; 0 where it is not one. */
+static size_t utf8_at(const unsigned char *s, size_t n, unsigned *cp)
+{
+    unsigned c = s[0];
+    size_t extra;
+    unsigned min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+        extra = 1, min = 0x80, c &= 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        extra = 2, min = 0x800, c &= 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        extra = 3, min = 0x10000, c &= 0x07;
+    } else {
+        return 0;
+    }
+    if (extra >= n)
+        return 0;
+    for (size_t k = 1; k <= extra; k++) {
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[k] & 0x3F);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return extra + 1;
+}
+
+void text_escape_controls(const char *in, char *out, size_t out_size)
+{
+    if (out_size == 0)
+        return;
+    const unsigned char *s = (const unsigned char *)in;
+    size_t n = strlen(in), used = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned cp = 0;
+        size_t length = utf8_at(s + i, n - i, &cp);
+        char piece[12];
+        size_t piece_length;
+        if (length == 0) {
+            piece_length = (size_t)snprintf(piece, sizeof piece, "\\x%02x", s[i]);
+            length = 1;
+        } else if (text_is_control(cp)) {
+            piece_length = (size_t)(cp < 0x100 ? snprintf(piece, sizeof piece, "\\x%02x", cp)
+                                               : snprintf(piece, sizeof piece, "\\u%04x", cp));
+        } else {
+            memcpy(piece, s + i, length);
+            piece_length = length;
+        }
+        if (used + piece_length >= out_size)
+            break;
+        memcpy(out + used, piece, piece_length);
+        used += piece_length;
+        i += length;
+    }
+    out[used] = '\0';
 }

@@ -42,4 +42,16 @@ const char *text_decimal_point(void);
  * person reads only. */
 void text_decimals(char *text, size_t text_size);
 
+/* in for a terminal: each control character (C0 but tab, DEL, C1 U+0080
+ * to U+009F, the bidirectional controls U+202A-202E and U+2066-2069) as
+ * \xNN or \u202e, and each byte that is not UTF-8 as \xNN, so that text a
+ * person gave (a file name, an argument, a lesson's word) quoted in a
+ * message can neither move the cursor, set the clipboard nor reverse the
+ * line. Into out (out_size bytes, always terminated, never cutting an
+ * escape or a character in two). */
+void text_escape_controls(const char *in, char *out, size_t out_size);
+
+/* Whether code point cp is one text_escape_controls escapes. */
+int text_is_control(unsigned cp);
+
 #endif

@@ -111,9 +111,11 @@ void lesson_verror(char *out, size_t out_size, const char *file, int line, int c
 {
     if (out_size == 0)
         return;
-    int n = snprintf(out, out_size, "%s:%d:%d: ", file, line, col);
-    if (n >= 0 && (size_t)n < out_size)
-        vsnprintf(out + n, out_size - (size_t)n, T_(format), args);
+    char raw[TEXT_MESSAGE_SIZE];
+    int n = snprintf(raw, sizeof raw, "%s:%d:%d: ", file, line, col);
+    if (n >= 0 && (size_t)n < sizeof raw)
+        vsnprintf(raw + n, sizeof raw - (size_t)n, T_(format), args);
+    text_escape_controls(raw, out, out_size); /* the file's name and the words it quotes */
 }
 
 void lesson_error(char *out, size_t out_size, const char *file, int line, int col, const char *format, ...)

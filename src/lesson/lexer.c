@@ -60,6 +60,15 @@ bool lexer_check_text(const char *line, size_t length, size_t *bad_offset, char 
             snprintf(err, err_size, T_("invalid UTF-8 (byte 0x%02x)"), c);
             return false;
         }
+        if (text_is_control(cp)) { /* C1 (a terminal's CSI, OSC ...) or a bidirectional override */
+            *bad_offset = i;
+            if (cp <= 0x9F)
+                snprintf(err, err_size, T_("control character U+%04X in the text"), cp);
+            else
+                snprintf(err, err_size, T_("bidirectional control U+%04X in the text (it reorders what is shown)"),
+                         cp);
+            return false;
+        }
         i += (size_t)extra + 1;
     }
     return true;

@@ -385,3 +385,15 @@ Test(cli, check_run_stops_at_its_time_limit)
     expect_usage_error((const char *[]){"", "check", "--run", "--time-limit=soon", lesson, NULL},
                        "--time-limit soon: not a whole number (0 to 1000000)");
 }
+
+/* An argument quoted in a message has its controls escaped (an escape
+ * sequence, C1, a right-to-left override, bytes that are not UTF-8). */
+Test(cli, an_argument_with_control_characters_is_escaped_in_messages)
+{
+    expect_usage_error((const char *[]){"", "run", "--set", "\x1b[2Jx\xc2\x9b=1", NULL},
+                       "--set \\x1b[2Jx\\x9b=1: unknown key '\\x1b[2Jx\\x9b' (clothsim params lists them)");
+    expect_usage_error((const char *[]){"", "check", "--\xe2\x80\xae" "evil", NULL},
+                       "check: unknown option '--\\u202eevil' (clothsim check --help)");
+    expect_usage_error((const char *[]){"", "progress", "\xff\x07", NULL},
+                       "progress: unknown argument '\\xff\\x07' (clothsim progress --help)");
+}

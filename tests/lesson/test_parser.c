@@ -282,6 +282,13 @@ Test(parser, every_error_is_one_line_with_its_place)
         {"title \xc3\xa9\xc3\n", "t.lesson:1:8: invalid UTF-8 (byte 0xc3)"},
         {"title \xe0\x80\xaf\n", "t.lesson:1:7: invalid UTF-8 (byte 0xe0)"},
         {"title \xed\xa0\x80\n", "t.lesson:1:7: invalid UTF-8 (byte 0xed)"},
+        /* C1: CSI, and OSC (the clipboard-setting sequence starts with it) */
+        {"title A\xc2\x9b" "2J\n", "t.lesson:1:8: control character U+009B in the text"},
+        {"page\n> look \xc2\x9d" "52;c;aGk=\xc2\x9c\n", "t.lesson:2:8: control character U+009D in the text"},
+        /* a right-to-left override, and an isolate */
+        {"title evil \xe2\x80\xaetxt.exe\n", "t.lesson:1:12: bidirectional control U+202E in the text (it reorders what is "
+                                            "shown)"},
+        {"title \xe2\x81\xa6x\n", "t.lesson:1:7: bidirectional control U+2066 in the text (it reorders what is shown)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         cr_expect_str_eq(error_of(cases[k].text), cases[k].error, "case %zu", k);
@@ -563,4 +570,16 @@ Test(parser, homework_and_its_solve_line)
                      "measure of the cloth");
     cr_expect_str_eq(error_of(HEAD "page P\nhomework\n"),
                      "t.lesson:5:1: homework: say what to find, e.g. 'homework Find the fewest substeps that hold'");
+}
+
+/* A file's name is quoted in every message about it: its controls are
+ * escaped, never sent to the terminal. */
+Test(parser, a_file_name_with_control_characters_is_escaped_in_messages)
+{
+    const char text[] = "titel A\n";
+    Lesson *l = lesson_parse_buffer("x\x1b]52;c;aGk=\x07\xc2\x9b\xe2\x80\xae.lesson", text, sizeof text - 1, err, sizeof err);
+    cr_expect_null(l);
+    cr_expect(strncmp(err, "x\\x1b]52;c;aGk=\\x07\\x9b\\u202e.lesson:1:1: ", 40) == 0, "%s", err);
+    for (const char *c = err; *c; c++)
+        cr_expect((unsigned char)*c >= 0x20 && (unsigned char)*c != 0x7f, "byte %zu is a control", (size_t)(c - err));
 }
