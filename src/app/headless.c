@@ -260,7 +260,7 @@ int headless_run_options(int argc, char **argv, RunOptions *o)
     }
     if (!csv_path && !dump_path && !frames)
         csv_path = "-";
-    int to_stdout = (csv_path && strcmp(csv_path, "-") == 0) + (dump_path && strcmp(dump_path, "-") == 0) + frames;
+    int to_stdout = (csv_path && output_same_file(csv_path, "-")) + (dump_path && output_same_file(dump_path, "-")) + frames;
     if (to_stdout > 1) {
         cli_error("--csv -, --dump - and --frames all write to standard output: give a file to all but one");
         return EXIT_USAGE;

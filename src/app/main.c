@@ -1,5 +1,6 @@
 /* main.c - clothsim's entry: picks the subcommand. The only exit() is here. */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,10 @@ int main(int argc, char **argv)
     static char stdout_buffer[1 << 16];
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
+    /* a closed pipe (clothsim run | head -c1) is a write that fails, said in
+     * one line with status 1, not a silent death by SIGPIPE (the sandbox
+     * handles the signal itself) */
+    signal(SIGPIPE, SIG_IGN);
     bool operand = cli_command_first(&argc, argv); /* options may come before the command */
     const char *command = argc < 2 ? "" : argv[1];
     size_t length = strlen(command);

@@ -1,9 +1,11 @@
 /* output.c - outputs that fail out loud and keep the old file (see output.h). */
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +29,80 @@ static char *resolve_target(const char *path)
         return resolved; /* a dangling link: NULL (ENOENT), refused */
     }
     return strdup(path);
+}
+
+/* The temporary files being written now, for the signal handler: a
+ * signal that ends the process (SIGTERM, SIGINT, SIGHUP, SIGQUIT) removes
+ * them first, where no handler of the program's own (the sandbox's) is
+ * there to end it in order. */
+#define LIVE_MAX 8
+static char *volatile live[LIVE_MAX];
+static const int ending_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+static void remove_live_and_end(int signal_number)
+{
+    for (int k = 0; k < LIVE_MAX; k++)
+        if (live[k])
+            unlink(live[k]);
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+static void watch(char *temporary)
+{
+    static bool handled;
+    if (!handled) {
+        handled = true;
+        for (size_t k = 0; k < sizeof ending_signals / sizeof ending_signals[0]; k++) {
+            struct sigaction now;
+            if (sigaction(ending_signals[k], NULL, &now) == 0 && now.sa_handler == SIG_DFL) {
+                struct sigaction action = {.sa_handler = remove_live_and_end};
+                sigemptyset(&action.sa_mask);
+                sigaction(ending_signals[k], &action, NULL);
+            }
+        }
+    }
+    for (int k = 0; k < LIVE_MAX; k++)
+        if (!live[k]) {
+            live[k] = temporary;
+            return;
+        }
+}
+
+static void unwatch(const char *temporary)
+{
+    for (int k = 0; k < LIVE_MAX; k++)
+        if (live[k] == temporary)
+            live[k] = NULL;
+}
+
+/* The temporary files that runs killed outright (SIGKILL, a power cut)
+ * left beside target: TARGET.tmp.PID.XXXXXX of a process that is gone. */
+static void remove_stale(const char *target)
+{
+    const char *slash = strrchr(target, '/');
+    const char *name = slash ? slash + 1 : target;
+    char folder[PATH_MAX];
+    snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - target) + 1 : 1, slash ? target : ".");
+    DIR *d = opendir(folder);
+    if (!d)
+        return;
+    size_t name_length = strlen(name);
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *rest = e->d_name + name_length;
+        if (strncmp(e->d_name, name, name_length) != 0 || strncmp(rest, ".tmp.", 5) != 0)
+            continue;
+        char *end;
+        long pid = strtol(rest + 5, &end, 10);
+        if (end == rest + 5 || *end != '.' || strlen(end) != 7 || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* alive, or another user's */
+        char stale[PATH_MAX + 256];
+        snprintf(stale, sizeof stale, "%s%s", slash ? folder : "", e->d_name);
+        unlink(stale);
+    }
+    closedir(d);
 }
 
 bool output_open(Output *o, const char *option, const char *path, char *err, size_t err_size)
@@ -66,17 +142,19 @@ bool output_open(Output *o, const char *option, const char *path, char *err, siz
         o->target = NULL;
         return false;
     }
-    size_t length = strlen(o->target);
-    o->temporary = malloc(length + sizeof ".tmp.XXXXXX");
+    remove_stale(o->target);
+    size_t length = strlen(o->target) + 40;
+    o->temporary = malloc(length);
     if (!o->temporary) {
         say(err, err_size, o, _("cannot write"), ENOMEM);
         free(o->target);
         o->target = NULL;
         return false;
     }
-    memcpy(o->temporary, o->target, length);
-    memcpy(o->temporary + length, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    snprintf(o->temporary, length, "%s.tmp.%ld.XXXXXX", o->target, (long)getpid());
     int fd = mkstemp(o->temporary);
+    if (fd >= 0)
+        watch(o->temporary);
     if (fd < 0) {
         say(err, err_size, o, exists ? _("cannot write a temporary file beside it") : _("cannot write"), errno);
         output_discard(o);
@@ -150,6 +228,8 @@ bool output_close(Output *o, char *err, size_t err_size)
         return true;
     if (!output_finish(o, err, err_size))
         return false;
+    if (o->temporary)
+        unwatch(o->temporary);
     if (o->temporary && rename(o->temporary, o->target) != 0) {
         o->error = errno;
         say_failure(o, err, err_size);
@@ -168,6 +248,7 @@ void output_discard(Output *o)
         fclose(o->f);
     o->f = NULL;
     if (o->temporary) {
+        unwatch(o->temporary);
         unlink(o->temporary);
         free(o->temporary);
         o->temporary = NULL;
@@ -176,15 +257,22 @@ void output_discard(Output *o)
     o->target = NULL;
 }
 
+/* stat of path, or of standard output for "-". */
+static int stat_of(const char *path, struct stat *st)
+{
+    return strcmp(path, "-") == 0 ? fstat(STDOUT_FILENO, st) : stat(path, st);
+}
+
 bool output_same_file(const char *a, const char *b)
 {
     if (strcmp(a, b) == 0)
         return true;
+    struct stat sa, sb, null;
+    if (stat_of(a, &sa) == 0 && stat_of(b, &sb) == 0) /* /dev/stdout and - too */
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+               !(S_ISCHR(sa.st_mode) && stat("/dev/null", &null) == 0 && null.st_rdev == sa.st_rdev);
     if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
         return false;
-    struct stat sa, sb;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     /* not there yet: the same folder and name */
     char ra[PATH_MAX], rb[PATH_MAX];
     const char *na = strrchr(a, '/'), *nb = strrchr(b, '/');

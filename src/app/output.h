@@ -3,9 +3,12 @@
  * file.
  *
  * "-" is standard output. A regular file (or one that does not exist yet) is
- * written into a temporary file beside it, made with mkstemp, and renamed
- * over it only when everything was written: a run that fails leaves the old
- * file as it was. Anything else (a device such as /dev/null, a FIFO) is
+ * written into a temporary file beside it (TARGET.tmp.PID.XXXXXX, made
+ * with mkstemp), and renamed over it only when everything was written: a
+ * run that fails leaves the old file as it was. SIGTERM, SIGINT, SIGHUP and
+ * SIGQUIT remove the temporary files before the process ends (where the
+ * program has no handler of its own for them); those of a process killed
+ * outright (SIGKILL) are removed by the next output to the same file. Anything else (a device such as /dev/null, a FIFO) is
  * written in place. Every write is checked: output_check after each piece,
  * output_close for the final flush and close.
  *
@@ -51,7 +54,9 @@ bool output_close(Output *o, char *err, size_t err_size);
 void output_discard(Output *o);
 
 /* True if paths a and b name the same file (the same words, or the same
- * file on disk). "-" is only the same as "-". */
+ * file on disk; "-" is standard output, so /dev/stdout is "-" and so is a
+ * file standard output goes to), where writing both would mix them:
+ * /dev/null is never the same. */
 bool output_same_file(const char *a, const char *b);
 
 #endif

@@ -7,11 +7,13 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../support.h"
@@ -872,4 +874,88 @@ Test(hostile, progress_migrates_paths_and_keeps_answers_and_time)
     cr_expect_eq(run((const char *[]){"", "progress", "--answers", NULL}), 2);
     cr_expect_str_eq(err, "clothsim: progress: --answers goes with --csv (the text lists the answers already)\n");
     clean(folder);
+}
+
+/* ---------------------------------------------------------------- leftovers */
+
+/* Starts clothsim run writing --csv target in the background; returns its
+ * pid once its temporary file is there (its name in temporary). */
+static pid_t start_long_run(const char *folder, const char *target, char *temporary, size_t temporary_size)
+{
+    pid_t child = fork();
+    cr_assert(child >= 0);
+    if (child == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDERR_FILENO);
+        execl(CLOTHSIM_BIN, CLOTHSIM_BIN, "run", "--steps", "100000000", "--csv", target, (char *)NULL);
+        _exit(127);
+    }
+    for (int tries = 0; tries < 1000; tries++) { /* up to 10 s under the sanitizers */
+        DIR *d = opendir(folder);
+        cr_assert_not_null(d);
+        for (struct dirent *e; (e = readdir(d));)
+            if (strstr(e->d_name, ".tmp.")) {
+                snprintf(temporary, temporary_size, "%s/%s", folder, e->d_name);
+                closedir(d);
+                return child;
+            }
+        closedir(d);
+        nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    }
+    cr_assert_fail("no temporary file appeared");
+    return child;
+}
+
+/* SIGTERM, SIGINT, SIGHUP during a run remove its temporary file and leave
+ * the old file; after SIGKILL (which nothing can catch) the next run
+ * writing there removes it. */
+Test(hostile, a_run_that_is_killed_leaves_nothing_behind, .timeout = 60)
+{
+    const char *folder = scratch();
+    char target[200], temporary[400];
+    snprintf(target, sizeof target, "%s/out.csv", folder);
+    const int signals[] = {SIGTERM, SIGINT, SIGHUP};
+    for (size_t k = 0; k < sizeof signals / sizeof signals[0]; k++) {
+        write_text(target, "the old run\n");
+        pid_t child = start_long_run(folder, target, temporary, sizeof temporary);
+        cr_assert_eq(kill(child, signals[k]), 0);
+        int status;
+        cr_assert_eq(waitpid(child, &status, 0), child);
+        cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == signals[k], "signal %d: ended by it", signals[k]);
+        cr_expect(access(temporary, F_OK) != 0, "signal %d: %s removed", signals[k], temporary);
+        cr_expect_str_eq(read_text(target), "the old run\n");
+        cr_expect_eq(entries(folder), 1, "signal %d: nothing but the file", signals[k]);
+    }
+    pid_t child = start_long_run(folder, target, temporary, sizeof temporary);
+    cr_assert_eq(kill(child, SIGKILL), 0);
+    cr_assert_eq(waitpid(child, NULL, 0), child);
+    cr_expect(access(temporary, F_OK) == 0, "SIGKILL leaves it");
+    cr_expect_eq(support_exec((const char *[]){"", "run", "--steps", "1", "--csv", target, NULL}, out, sizeof out, err,
+                              sizeof err),
+                 0, "%s", err);
+    cr_expect(access(temporary, F_OK) != 0, "the next run removed %s", temporary);
+    cr_expect_eq(entries(folder), 1);
+    clean(folder);
+}
+
+/* A closed pipe is a failed write: one line, status 1. And standard output
+ * named twice (/dev/stdout and -) is refused before anything runs. */
+Test(hostile, a_closed_pipe_is_said_and_standard_output_is_one_output)
+{
+    char command[512];
+    snprintf(command, sizeof command, "%s run --steps 100000 2>/tmp/clothsim-pipe-%d.err | head -c1 >/dev/null; "
+             "exit ${PIPESTATUS[0]}", CLOTHSIM_BIN, (int)getpid());
+    char shell[600];
+    snprintf(shell, sizeof shell, "bash -c '%s'", command);
+    int status = system(shell);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/clothsim-pipe-%d.err", (int)getpid());
+    cr_expect_str_eq(read_text(path), "clothsim: --csv: cannot write to standard output: Broken pipe\n");
+    unlink(path);
+    cr_expect_eq(support_exec((const char *[]){"", "run", "--csv", "/dev/stdout", "--dump", "-", NULL}, out, sizeof out,
+                              err, sizeof err),
+                 2);
+    cr_expect_str_eq(err, "clothsim: --csv -, --dump - and --frames all write to standard output: give a file to all but "
+                          "one\n");
 }
