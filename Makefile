@@ -16,8 +16,10 @@
 #   make format     apply .clang-format
 #   make deps       install the packages the build needs (apt-get)
 #
-# Missing packages are installed through apt-get when we are root or have
-# sudo; otherwise the build stops with the exact command to type as root.
+# Missing packages (and the tests' uk_UA.UTF-8 locale) are installed through
+# apt-get (localedef) when we are root or have sudo, which asks for the
+# password of a person at a terminal; otherwise the build stops with the one
+# command to type as root, naming everything missing at once.
 # make install never installs packages (AUTO_PACKAGES=no: it says which).
 
 CC       ?= cc
@@ -109,18 +111,40 @@ NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/t
 
 missing = $(strip $(foreach p,$(1),$(if $(wildcard $(lastword $(subst :, ,$(p)))),,$(firstword $(subst :, ,$(p))))))
 
+# The tests play the interface in Ukrainian: the uk_UA.UTF-8 locale must
+# exist, and a fresh Debian has only C and POSIX. localedef makes it (as root).
+TEST_LOCALE   = uk_UA
+MAKE_LOCALE   = localedef -i $(TEST_LOCALE) -f UTF-8 $(TEST_LOCALE).UTF-8
+LOCALE_MISSING = $(if $(shell locale -a 2>/dev/null | grep -ix '$(TEST_LOCALE)\.utf-\?8'),,yes)
+
+# What is missing, in words, and the one command, as root, that sets it all
+# up: $(1) the packages, $(2) non-empty when the locale is missing too.
+missing_words = $(strip $(1)$(if $(2),$(if $(1), and) the $(TEST_LOCALE).UTF-8 locale))
+setup_command = $(if $(1),apt-get update && apt-get install -y $(1))$(if $(and $(1),$(2)), && )$(if $(2),$(MAKE_LOCALE))
+
+# How to become root, into SUDO: empty (we are), "sudo -n" (no password
+# asked), sudo (a person at a terminal, whom it asks for the password), or
+# none.
+define pick_sudo
+if [ "$$(id -u)" = 0 ]; then SUDO=; \
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+elif command -v sudo >/dev/null 2>&1 && [ -t 0 ] && [ -t 2 ] && [ "$(AUTO_PACKAGES)" != no ]; then SUDO=sudo; \
+else SUDO=none; fi
+endef
+
+# $(1): the packages to install now; $(2): every missing package, $(3) the
+# locale if missing too, to name where the person must set them up: once,
+# everything the build and the tests need.
 define install_packages
-	@pkgs="$(1)"; all="$(or $(2),$(1))"; \
+	@pkgs="$(1)"; \
 	if [ -n "$$pkgs" ]; then \
-	  if [ "$(AUTO_PACKAGES)" = no ]; then \
-	    echo "clothsim: missing packages: $$all"; \
-	    echo "clothsim: install them first, as root:  apt-get update && apt-get install -y $$all"; exit 1; fi; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
-	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	  else echo "clothsim: missing packages: $$all"; \
-	       echo "clothsim: install them as root:  apt-get update && apt-get install -y $$all"; exit 1; fi; \
+	  $(pick_sudo); \
+	  if [ "$(AUTO_PACKAGES)" = no ] || [ "$$SUDO" = none ]; then \
+	    echo "clothsim: missing: $(call missing_words,$(or $(2),$(1)),$(3))"; \
+	    echo "clothsim: set them up first, as root:  $(call setup_command,$(or $(2),$(1)),$(3))"; exit 1; fi; \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
-	    echo "clothsim: missing packages: $$all (no apt-get here: install them with your package manager)"; exit 1; fi; \
+	    echo "clothsim: missing packages: $(or $(2),$(1)) (no apt-get here: install them with your package manager)"; exit 1; fi; \
+	  if [ "$$SUDO" = sudo ]; then echo "clothsim: sudo asks for your password to install $$pkgs"; fi; \
 	  echo "clothsim: installing $$pkgs with apt-get"; \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkgs >/dev/null || \
@@ -129,28 +153,29 @@ define install_packages
 endef
 
 # A person who must install them gets every missing package of the build
-# and the tests at once, not the test packages on a second try.
+# and the tests, and the locale, at once, not the rest on a second try.
 check-deps:
-	$(call install_packages,$(call missing,$(NEED_BUILD)),$(call missing,$(NEED_BUILD) $(NEED_TEST)))
+	$(call install_packages,$(call missing,$(NEED_BUILD)),$(call missing,$(NEED_BUILD) $(NEED_TEST)),$(LOCALE_MISSING))
 
 check-test-deps: check-deps
-	$(call install_packages,$(call missing,$(NEED_TEST)))
+	$(call install_packages,$(call missing,$(NEED_TEST)),,$(LOCALE_MISSING))
 	@$(MAKE) --no-print-directory check-test-locale
 
-# The tests play the interface in Ukrainian: uk_UA.UTF-8 must exist, and a
-# fresh Debian has only C and POSIX. localedef makes it (as root).
 check-test-locale:
-	@if ! locale -a 2>/dev/null | grep -qix 'uk_UA\.utf-\?8'; then \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
-	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	  else echo "clothsim: the tests need the uk_UA.UTF-8 locale; make it as root:  localedef -i uk_UA -f UTF-8 uk_UA.UTF-8"; exit 1; fi; \
-	  echo "clothsim: making the uk_UA.UTF-8 locale (localedef)"; \
-	  $$SUDO localedef -i uk_UA -f UTF-8 uk_UA.UTF-8 || \
-	  { echo "clothsim: localedef failed; as root:  localedef -i uk_UA -f UTF-8 uk_UA.UTF-8"; exit 1; }; \
+	@if [ -n "$(LOCALE_MISSING)" ]; then \
+	  $(pick_sudo); \
+	  if [ "$(AUTO_PACKAGES)" = no ] || [ "$$SUDO" = none ]; then \
+	    echo "clothsim: missing: $(call missing_words,,yes)"; \
+	    echo "clothsim: set it up first, as root:  $(MAKE_LOCALE)"; exit 1; fi; \
+	  if [ "$$SUDO" = sudo ]; then echo "clothsim: sudo asks for your password to make the $(TEST_LOCALE).UTF-8 locale"; fi; \
+	  echo "clothsim: making the $(TEST_LOCALE).UTF-8 locale (localedef)"; \
+	  $$SUDO $(MAKE_LOCALE) || \
+	  { echo "clothsim: localedef failed; as root:  $(MAKE_LOCALE)"; exit 1; }; \
 	fi
 
 deps:
-	$(call install_packages,$(call missing,$(NEED_BUILD) $(NEED_TEST)))
+	$(call install_packages,$(call missing,$(NEED_BUILD) $(NEED_TEST)),,$(LOCALE_MISSING))
+	@$(MAKE) --no-print-directory check-test-locale
 
 # ---------------------------------------------------------------- build
 # Packages come first whatever -j says: every object waits for the check

@@ -397,3 +397,24 @@ Test(cli, an_argument_with_control_characters_is_escaped_in_messages)
     expect_usage_error((const char *[]){"", "progress", "\xff\x07", NULL},
                        "progress: unknown argument '\\xff\\x07' (clothsim progress --help)");
 }
+
+/* One round trip for setup: whoever must set things up as root is given
+ * every missing package and the locale in one command (the locale came on
+ * a second try). */
+Test(cli, the_setup_message_names_the_packages_and_the_locale_at_once)
+{
+    char command[1024], output[2048];
+    snprintf(command, sizeof command,
+             "make -s --no-print-directory -C %s check-deps AUTO_PACKAGES=no BUILD=/tmp/clothsim-setup-%d "
+             "NEED_BUILD=fakepkg:/nonexistent/a NEED_TEST=otherpkg:/nonexistent/b TEST_LOCALE=xx_XX 2>/dev/null; "
+             "rm -rf /tmp/clothsim-setup-%d",
+             CLOTHSIM_SRCDIR, (int)getpid(), (int)getpid());
+    FILE *p = popen(command, "r");
+    cr_assert_not_null(p);
+    size_t n = fread(output, 1, sizeof output - 1, p);
+    output[n] = '\0';
+    pclose(p);
+    cr_expect_str_eq(output, "clothsim: missing: fakepkg otherpkg and the xx_XX.UTF-8 locale\n"
+                             "clothsim: set them up first, as root:  apt-get update && apt-get install -y fakepkg "
+                             "otherpkg && localedef -i xx_XX -f UTF-8 xx_XX.UTF-8\n");
+}
