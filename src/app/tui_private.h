@@ -103,6 +103,12 @@ bool tui_term_sync(TuiTerm *term, double seconds, unsigned long long *bytes);
 int tui_read_key(void);
 #define TUI_KEY_OTHER (KEY_MAX + 1)
 
+/* Keys by their place: the key of the US layout that a Ukrainian or
+ * Russian layout's letter sits on (й is q, ф is a, Й is Q, х is [), so
+ * that on a Cyrillic layout every key does what the help says; any other
+ * character: TUI_KEY_OTHER. tui_read_key gives keys so. */
+int tui_key_by_place(unsigned letter);
+
 /* Waits up to timeout_ms (-1: for ever) for a key, a signal or a hang-up. */
 TuiWait tui_term_wait(TuiTerm *term, int timeout_ms);
 

@@ -1051,6 +1051,42 @@ void tui_term_stop(TuiTerm *term)
     term->recording = NULL;
 }
 
+int tui_key_by_place(unsigned letter)
+{
+    /* the Ukrainian and Russian layouts' letters, key by key, as on the
+     * US layout's q w e r t y ... rows; upper case the same, shifted */
+    static const struct {
+        unsigned short letter;
+        char key;
+    } places[] = {
+        {0x0439, 'q'}, {0x0446, 'w'}, {0x0443, 'e'}, {0x043A, 'r'}, {0x0435, 't'}, {0x043D, 'y'}, {0x0433, 'u'},
+        {0x0448, 'i'}, {0x0449, 'o'}, {0x0437, 'p'}, {0x0445, '['}, {0x0457, ']'}, {0x044A, ']'}, {0x0444, 'a'},
+        {0x0456, 's'}, {0x044B, 's'}, {0x0432, 'd'}, {0x0430, 'f'}, {0x043F, 'g'}, {0x0440, 'h'}, {0x043E, 'j'},
+        {0x043B, 'k'}, {0x0434, 'l'}, {0x0436, ';'}, {0x0454, '\''}, {0x044D, '\''}, {0x044F, 'z'}, {0x0447, 'x'},
+        {0x0441, 'c'}, {0x043C, 'v'}, {0x0438, 'b'}, {0x0442, 'n'}, {0x044C, 'm'}, {0x0431, ','}, {0x044E, '.'},
+        {0x0451, '`'},
+    };
+    static const char shifted[] = "{}:\"<>~";
+    static const char plain[] = "[];',.`";
+    unsigned lower = letter;
+    bool upper = false;
+    if (letter >= 0x0410 && letter <= 0x042F)
+        lower = letter + 0x20, upper = true;
+    else if (letter >= 0x0400 && letter <= 0x040F)
+        lower = letter + 0x50, upper = true;
+    for (size_t k = 0; k < sizeof places / sizeof places[0]; k++)
+        if (places[k].letter == lower) {
+            char key = places[k].key;
+            if (!upper)
+                return key;
+            if (key >= 'a' && key <= 'z')
+                return key - 'a' + 'A';
+            const char *at = strchr(plain, key);
+            return at ? shifted[at - plain] : key;
+        }
+    return TUI_KEY_OTHER;
+}
+
 static int read_one(void)
 {
     wint_t key;
@@ -1059,7 +1095,7 @@ static int read_one(void)
         return ERR;
     if (got == KEY_CODE_YES)
         return key <= KEY_MAX ? (int)key : TUI_KEY_OTHER;
-    return key < 0x80 ? (int)key : TUI_KEY_OTHER;
+    return key < 0x80 ? (int)key : tui_key_by_place((unsigned)key);
 }
 
 /* A key read ahead, back in front of the ones waiting. */

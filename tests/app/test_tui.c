@@ -247,11 +247,12 @@ Test(tui, a_settled_scene_stops_stepping_until_a_key, .timeout = 30)
 
 Test(tui, non_ascii_keys_are_ignored_not_read_as_control_keys, .timeout = 30)
 {
-    /* ф (d1 84) stripped of its top bits is Q and ^D (quit); ж (d0 b6) is P
-     * and 6 (pinning, xpbd); ñ (c3 b1) is C and 1 (euler) */
+    /* ń (c5 84) stripped of its top bits is E and ^D (quit); ö (c3 b6) is C
+     * and 6 (xpbd); ñ (c3 b1) is C and 1 (euler). (Cyrillic letters are
+     * keys by their place: the next test.) */
     start("", "", 100, 30);
     cr_assert(wait_for(" step "));
-    tmux("send-keys -t t -l 'фжñ'");
+    tmux("send-keys -t t -l 'ńöñ'");
     tmux("send-keys -t t Space"); /* paused: the keys before it have been read */
     cr_assert(wait_for("paused"), "the sandbox ended or stopped reading keys:\n%s", screen);
     cr_expect(strstr(status_line(), " jakobsen ") != NULL, "a non-ASCII key changed the integrator: %s",
@@ -259,6 +260,24 @@ Test(tui, non_ascii_keys_are_ignored_not_read_as_control_keys, .timeout = 30)
     cr_expect(strstr(screen, "Pin               top") != NULL, "a non-ASCII key changed the pinning:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+/* On a Ukrainian or Russian layout the letters do what their keys do: т
+ * (the n key) steps once, Й (Q) ... й (q) quits. */
+Test(tui, cyrillic_letters_are_the_keys_they_sit_on, .timeout = 30)
+{
+    start("", "", 100, 30);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t Space");
+    cr_assert(wait_for("paused"), "no pause shown:\n%s", status_line());
+    long paused = status_step();
+    char expected[64];
+    snprintf(expected, sizeof expected, " step %ld ", paused + 1);
+    tmux("send-keys -t t -l 'т'");
+    cr_expect(wait_for(expected), "т did not step as n does: %s", status_line());
+    tmux("send-keys -t t -l 'й'");
+    cr_expect_eq(exit_status(), 0, "й did not quit as q does");
     stop();
 }
 

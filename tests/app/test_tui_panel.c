@@ -118,3 +118,29 @@ Test(tui_panel, a_hidden_row_leaves_the_choice_on_a_shown_one)
     cr_expect_str_eq(tui->sliders[tui->selected].key, "scene", "the chosen row changed when rows were added above");
     sandbox_free(tui);
 }
+
+/* Keys by their place: both Cyrillic layouts' letters, lower and upper
+ * case, give the US layout's key they sit on; anything else no key. */
+Test(tui_panel, cyrillic_letters_map_to_the_keys_they_sit_on)
+{
+    const char *ukrainian = "йцукенгшщзхїфівапролджєячсмитьбю", *russian = "ёйцукенгшщзхъфывапролджэячсмитьбю";
+    const char *keys_uk = "qwertyuiop[]asdfghjkl;'zxcvbnm,.", *keys_ru = "`qwertyuiop[]asdfghjkl;'zxcvbnm,.";
+    const struct {
+        const char *letters, *keys;
+    } layouts[] = {{ukrainian, keys_uk}, {russian, keys_ru}};
+    for (size_t l = 0; l < 2; l++) {
+        const unsigned char *at = (const unsigned char *)layouts[l].letters;
+        for (size_t k = 0; layouts[l].keys[k]; k++, at += 2) { /* two bytes a Cyrillic letter */
+            cr_assert(at[0] >= 0xD0 && at[0] <= 0xD1);
+            unsigned letter = (at[0] & 0x1Fu) << 6 | (at[1] & 0x3Fu);
+            cr_expect_eq(tui_key_by_place(letter), layouts[l].keys[k], "U+%04X", letter);
+        }
+        cr_expect_eq(*at, 0, "as many letters as keys");
+    }
+    cr_expect_eq(tui_key_by_place(0x0419), 'Q');  /* Й */
+    cr_expect_eq(tui_key_by_place(0x0425), '{');  /* Х */
+    cr_expect_eq(tui_key_by_place(0x0404), '"');  /* Є */
+    cr_expect_eq(tui_key_by_place(0x0407), '}');  /* Ї */
+    cr_expect_eq(tui_key_by_place(0x00F1), TUI_KEY_OTHER); /* ñ */
+    cr_expect_eq(tui_key_by_place(0x0491), TUI_KEY_OTHER); /* ґ: no key of its own here */
+}
