@@ -702,6 +702,8 @@ static void take_modes(void)
 /* After a wait that ran out (a slow link), replies still on their way are
  * taken out of the keys for this long, s: they must not act as keys. */
 #define LATE_REPLY_SECONDS 5.0
+/* The longest gap inside a reply split across reads, ms. */
+#define REPLY_GAP_MS 50
 #define REPLY_BYTES 64
 
 typedef enum ReplyState { REPLY_NONE, REPLY_OSC, REPLY_CSI } ReplyState;
@@ -795,7 +797,9 @@ static void ask_background(TuiTerm *term)
         term->background_known = true;
         term->background_rgb = rgb;
     }
-    replies_due_until = answered ? 0.0 : tui_now() + LATE_REPLY_SECONDS;
+    /* DA1's answer ends the wait (terminals answer in order) but not the
+     * watch for a late background reply: GNU screen answers DA1 itself */
+    replies_due_until = term->background_known ? 0.0 : tui_now() + LATE_REPLY_SECONDS;
     reply_length = 0;
 }
 
@@ -1117,28 +1121,45 @@ static void reply_goes_on(int key)
     if (!ended && reply_length < sizeof reply_text)
         return;
     uint32_t rgb;
-    if (reply_state == REPLY_OSC && colours_parse_osc11(reply_text, reply_length, &rgb))
+    if (reply_state == REPLY_OSC && colours_parse_osc11(reply_text, reply_length, &rgb)) {
         late_background = true, late_rgb = rgb;
-    if (reply_state == REPLY_CSI && key == 'c')
-        replies_due_until = 0.0; /* the last reply asked for: nothing more is due */
+        replies_due_until = 0.0; /* the reply that was awaited */
+    }
     reply_state = REPLY_NONE;
     reply_length = 0;
 }
 
-/* A reply to the start's query that came after its wait (ask_background)
- * arrives as keys: ESC ] 1 1 ; r g b ... would reset, pick integrators and
- * so on. While replies are due, ESC ] and ESC [ ? start one that is taken
- * out; an OSC 11 one is kept for tui_term_late_background. */
+/* The next key, waiting up to REPLY_GAP_MS for it: the rest of a reply
+ * split across reads (a slow link, a multiplexer passing it on). */
+static int read_soon(void)
+{
+    int key = read_one();
+    if (key != ERR)
+        return key;
+    struct pollfd fd = {.fd = STDIN_FILENO, .events = POLLIN};
+    if (poll(&fd, 1, REPLY_GAP_MS) <= 0)
+        return ERR;
+    return read_one();
+}
+
+/* The terminal's replies to the start's query (ask_background) are never
+ * keys: ESC ] 1 1 ; r g b ... would reset, pick integrators and so on. A
+ * reply that comes after the start's wait arrives among the keys: while
+ * replies are due (until the background's reply came, or for
+ * LATE_REPLY_SECONDS), ESC ] and ESC [ ? start one that is taken out, and
+ * at any time after, ESC ] followed by a digit and ESC [ ? do (no one types
+ * those three keys inside REPLY_GAP_MS). GNU screen answers DA1 itself and
+ * passes OSC 11 on to the terminal outside, whose answer comes after DA1's:
+ * DA1 no longer ends the wait for it. An OSC 11 reply is kept for
+ * tui_term_late_background. */
 int tui_read_key(void)
 {
     for (;;) {
         int key = read_one();
-        if (key == ERR || replies_due_until <= 0.0)
+        if (key == ERR)
             return key;
-        if (tui_now() > replies_due_until && reply_state == REPLY_NONE) {
+        if (replies_due_until > 0.0 && reply_state == REPLY_NONE && tui_now() > replies_due_until)
             replies_due_until = 0.0;
-            return key;
-        }
         if (reply_state != REPLY_NONE) {
             if (key > 0xFF) { /* a key of the keyboard's own: no reply after all */
                 reply_state = REPLY_NONE;
@@ -1149,16 +1170,20 @@ int tui_read_key(void)
         }
         if (key != 27)
             return key;
-        int next = read_one();
+        int next = read_soon();
         if (next == ']' || next == '[') {
-            int third = next == '[' ? read_one() : ']';
-            if (third == ']' || third == '?') {
+            int third = read_soon();
+            bool due = replies_due_until > 0.0;
+            if ((next == ']' && (due || (third >= '0' && third <= '9')) && third != ERR && third <= 0xFF) ||
+                (next == '[' && third == '?')) {
                 reply_state = next == ']' ? REPLY_OSC : REPLY_CSI;
                 reply_length = 0;
                 reply_text[reply_length++] = '\033';
                 reply_text[reply_length++] = (char)next;
                 if (third == '?')
                     reply_text[reply_length++] = '?';
+                else
+                    reply_goes_on(third);
                 continue;
             }
             give_back(third);

@@ -170,3 +170,54 @@ Test(background_query, a_key_typed_during_the_wait_is_kept, .timeout = 20)
     cr_expect(strstr(output, "38;5;94m"), "not the light palette after a white answer");
     cr_expect_eq(quit(), 0);
 }
+
+/* After the late answer: the keys a reply would have been, acted on. */
+static void expect_no_reply_acted_as_keys(size_t mark)
+{
+    read_until(1.0, NULL, 0);
+    output[output_length] = '\0';
+    const char *after = output + mark;
+    const char *signs[] = {"euler", "symplectic", "verlet", "gravity=", "frozen", "iterations"};
+    for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++)
+        cr_expect(!strstr(after, signs[k]), "the reply acted as keys: '%s' on screen", signs[k]);
+}
+
+static void pause_seconds(double s) { nanosleep(&(struct timespec){.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)}, NULL); }
+
+/* GNU screen answers DA1 at once itself and passes OSC 11 on to the
+ * terminal outside, whose answer comes after the wait, and after DA1's. */
+Test(background_query, a_background_answer_after_the_multiplexers_da1_is_no_keys, .timeout = 20)
+{
+    spawn();
+    cr_assert(read_until(5.0, osc_query, 0), "no OSC 11 query");
+    say(attributes);
+    cr_assert(read_until(5.0, " step ", 0), "no status line");
+    read_until(0.5, NULL, 0);
+    size_t mark = output_length;
+    say(white);
+    cr_expect(read_until(3.0, "38;5;94m", mark), "a late white answer did not bring the light palette");
+    expect_no_reply_acted_as_keys(mark);
+    cr_expect_eq(quit(), 0);
+}
+
+/* A reply split across reads (ESC alone, the rest a moment later), and one
+ * after the window for late replies: neither is keys. */
+Test(background_query, a_split_or_very_late_answer_is_no_keys, .timeout = 30)
+{
+    spawn();
+    cr_assert(read_until(5.0, osc_query, 0), "no OSC 11 query");
+    cr_assert(read_until(5.0, " step ", 0), "no status line");
+    read_until(0.3, NULL, 0);
+    size_t mark = output_length;
+    say("\033");
+    pause_seconds(0.02);
+    say("]11;rgb:ffff/ffff/ffff\033\\");
+    cr_expect(read_until(3.0, "38;5;94m", mark), "a split white answer did not bring the light palette");
+    expect_no_reply_acted_as_keys(mark);
+    read_until(5.5, NULL, 0); /* past the window for late replies */
+    mark = output_length;
+    say("\033]11;rgb:0000/0000/0000\033\\");
+    say(attributes);
+    expect_no_reply_acted_as_keys(mark);
+    cr_expect_eq(quit(), 0);
+}
