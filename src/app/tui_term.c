@@ -548,13 +548,33 @@ static void close_on_exec(int fd)
         fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
+/* A terminfo string as the terminal should get it: without its padding,
+ * $<5> or $<50*> (the delay an old terminal needed, which tputs turns into
+ * waiting and which we never need: written as it is, a vt100 shows it as
+ * text). At most size - 1 bytes into out; returns out ("" for none). */
+static const char *without_padding(const char *value, char *out, size_t size)
+{
+    size_t used = 0;
+    for (const char *c = value; c && c != (const char *)-1 && *c && used + 1 < size; c++) {
+        if (c[0] == '$' && c[1] == '<') {
+            const char *end = strchr(c, '>');
+            if (end && strspn(c + 2, "0123456789.*/") == (size_t)(end - c - 2)) {
+                c = end;
+                continue;
+            }
+        }
+        out[used++] = *c;
+    }
+    out[used] = '\0';
+    return out;
+}
+
 /* ---------------------------------------------------------------- the session */
 
 static void append_capability(const char *name)
 {
-    char *value = tigetstr(name);
-    if (!value || value == (char *)-1)
-        return;
+    char bare[256];
+    const char *value = without_padding(tigetstr(name), bare, sizeof bare);
     size_t length = strlen(value);
     if (restore_length + length < sizeof restore_sequence) {
         memcpy(restore_sequence + restore_length, value, length);
@@ -601,8 +621,9 @@ static void build_restore_sequence(const TuiTerm *term)
     append_capability("cnorm");
     append_capability("rmkx");
     const char *csr = tigetstr("csr");
+    char bare[256];
     if (csr && csr != (char *)-1)
-        append_text(tiparm(csr, 0, term->rows - 1));
+        append_text(without_padding(tiparm(csr, 0, term->rows - 1), bare, sizeof bare));
     append_capability("rmcup");
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
@@ -611,8 +632,9 @@ static void build_restore_sequence(const TuiTerm *term)
 static void reset_scroll_region(TuiTerm *term)
 {
     const char *csr = tigetstr("csr");
+    char bare[256];
     if (csr && csr != (char *)-1)
-        send_after_curses(term, tiparm(csr, 0, term->rows - 1));
+        send_after_curses(term, without_padding(tiparm(csr, 0, term->rows - 1), bare, sizeof bare));
 }
 
 /* Whether the terminal type can place the cursor (terminfo's cup): without
@@ -1005,9 +1027,9 @@ void tui_term_stop(TuiTerm *term)
         }
         endwin();
         if (leave_clear) {
-            const char *clear = tigetstr("clear");
-            if (clear && clear != (char *)-1)
-                write_all(fileno(term->curses_out), clear, strlen(clear));
+            char clear[256];
+            without_padding(tigetstr("clear"), clear, sizeof clear);
+            write_all(fileno(term->curses_out), clear, strlen(clear));
         }
         delscreen(term->screen);
         term->screen = NULL;
@@ -1208,9 +1230,9 @@ static void suspend(TuiTerm *term)
     endwin();
     const char *rmcup = tigetstr("rmcup");
     if (!rmcup || rmcup == (char *)-1) {
-        const char *clear = tigetstr("clear");
-        if (clear && clear != (char *)-1)
-            write_all(fileno(term->curses_out), clear, strlen(clear));
+        char clear[256];
+        without_padding(tigetstr("clear"), clear, sizeof clear);
+        write_all(fileno(term->curses_out), clear, strlen(clear));
     }
     flush_forwarder(term);
     session_active = 0;
@@ -1229,8 +1251,8 @@ static void suspend(TuiTerm *term)
     session_active = 1;
     window_changed = 1;
     clearok(curscr, TRUE);
-    const char *smkx = tigetstr("smkx"); /* ncurses sends it again only at its next read */
-    if (smkx && smkx != (char *)-1)
+    char smkx[256]; /* ncurses sends it again only at its next read */
+    if (*without_padding(tigetstr("smkx"), smkx, sizeof smkx))
         send_after_curses(term, smkx);
     if (term->mouse) /* doupdate comes back from endwin: the screen and ncurses's mouse */
         send_after_curses(term, mouse_reads_sgr() ? "\033[?1002h" : "\033[?1006l\033[?1002h");
