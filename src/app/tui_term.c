@@ -899,7 +899,13 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
     term->screen = newterm_sized(term);
     if (!term->screen) {
         const char *name = getenv("TERM");
-        snprintf(err, err_size, _("cannot use the terminal type '%s' (is TERM right?)"), name ? name : "");
+        if (name && *name) /* most often a terminal newer than this system's terminfo (kitty, alacritty ...) */
+            snprintf(err, err_size,
+                     _("cannot use the terminal type '%s': this system has no terminfo entry for it; install "
+                       "Debian's ncurses-term (apt-get install ncurses-term), or start with TERM=xterm-256color"),
+                     name);
+        else
+            snprintf(err, err_size, "%s", _("TERM is not set: start with TERM=xterm-256color (or your terminal's type)"));
         goto fail;
     }
     eight_bit_input();

@@ -455,6 +455,17 @@ Test(tui, the_linux_console_gets_ascii_and_no_frame_is_left_after_q, .timeout = 
     stop();
 }
 
+/* A type this system's terminfo does not know (kitty's, without Debian's
+ * ncurses-term) is told what would work. */
+Test(tui, an_unknown_terminal_type_is_told_what_would_work, .timeout = 30)
+{
+    start("TERM=clothsim-no-such-terminal", "", 100, 30);
+    cr_expect(wait_for("ncurses-term"), "no hint:\n%s", screen);
+    cr_expect(strstr(screen, "TERM=xterm-256color") != NULL, "no TERM to try:\n%s", screen);
+    cr_expect_eq(exit_status(), 1);
+    stop();
+}
+
 Test(tui, a_vt100_is_left_without_the_last_frame, .timeout = 30)
 {
     start("TERM=vt100", "", 100, 30);
