@@ -459,7 +459,7 @@ Test(tui, the_linux_console_gets_ascii_and_no_frame_is_left_after_q, .timeout = 
  * ncurses-term) is told what would work. */
 Test(tui, an_unknown_terminal_type_is_told_what_would_work, .timeout = 30)
 {
-    start("TERM=clothsim-no-such-terminal", "", 100, 30);
+    start("TERM=clothsim-no-such-terminal", "", 200, 30); /* the line whole */
     cr_expect(wait_for("ncurses-term"), "no hint:\n%s", screen);
     cr_expect(strstr(screen, "TERM=xterm-256color") != NULL, "no TERM to try:\n%s", screen);
     cr_expect_eq(exit_status(), 1);
