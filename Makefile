@@ -325,10 +325,19 @@ install: all
 	  install -d $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES && \
 	  install -m 644 $(BUILD)/locale/$$lang/LC_MESSAGES/clothsim.mo $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/clothsim.mo; done
 
+# The folders install made go too, where nothing else is left in them: up to
+# DESTDIR (a package's staging tree), or, installed in place, within
+# PREFIX/share (PREFIX/bin and the like stay).
+UNINSTALL_STOP = $(if $(DESTDIR),$(patsubst %/,%,$(DESTDIR)),$(PREFIX)/share)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(BIN) $(DESTDIR)$(MANDIR)/clothsim.1 $(DESTDIR)$(COMPLETIONDIR)/clothsim
 	rm -rf $(DESTDIR)$(SHAREDIR)
 	for lang in $(LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/clothsim.mo; done
+	@stop='$(UNINSTALL_STOP)'; \
+	for d in $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR) $(patsubst %/,%,$(dir $(DESTDIR)$(SHAREDIR))) \
+	         $(foreach l,$(LANGS),$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES); do \
+	  while case "$$d" in "$$stop"/*) true;; *) false;; esac && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done; \
+	done
 
 # What a translator works from: src/po/clothsim.pot, merged into every LANG.po.
 pot:

@@ -418,3 +418,33 @@ Test(cli, the_setup_message_names_the_packages_and_the_locale_at_once)
                              "clothsim: set them up first, as root:  apt-get update && apt-get install -y fakepkg "
                              "otherpkg && localedef -i xx_XX -f UTF-8 xx_XX.UTF-8\n");
 }
+
+/* make uninstall takes away the folders make install made, where nothing
+ * else is left in them (10 empty ones stayed). The installed tree is laid
+ * out by hand, as make install lays it, so that no build runs here. */
+Test(cli, uninstall_leaves_no_empty_folder)
+{
+    char root[64], command[2048];
+    snprintf(root, sizeof root, "/tmp/clothsim-uninstall-%d", (int)getpid());
+    snprintf(command, sizeof command,
+             "set -e; r=%s/stage; p=$r/usr/local; rm -rf %s; "
+             "mkdir -p $p/bin $p/share/man/man1 $p/share/bash-completion/completions $p/share/clothsim/lessons/uk "
+             "$p/share/locale/uk/LC_MESSAGES; touch $p/bin/clothsim $p/share/man/man1/clothsim.1 "
+             "$p/share/bash-completion/completions/clothsim $p/share/clothsim/lessons/uk/a.lesson "
+             "$p/share/locale/uk/LC_MESSAGES/clothsim.mo; "
+             "mkdir -p $p/share/locale/de/LC_MESSAGES; touch $p/share/locale/de/LC_MESSAGES/other.mo; "
+             "make -s --no-print-directory -C %s uninstall DESTDIR=$r BUILD=%s/build >/dev/null 2>&1; "
+             "cd $r && find . | sort | tr '\\n' ' '",
+             root, root, CLOTHSIM_SRCDIR, root);
+    FILE *p = popen(command, "r");
+    cr_assert_not_null(p);
+    char listing[1024];
+    size_t n = fread(listing, 1, sizeof listing - 1, p);
+    listing[n] = '\0';
+    pclose(p);
+    cr_expect_str_eq(listing, ". ./usr ./usr/local ./usr/local/share ./usr/local/share/locale ./usr/local/share/locale/de "
+                              "./usr/local/share/locale/de/LC_MESSAGES ./usr/local/share/locale/de/LC_MESSAGES/other.mo ",
+                     "what another package has stays, nothing else");
+    snprintf(command, sizeof command, "rm -rf %s", root);
+    cr_expect_eq(system(command), 0);
+}
