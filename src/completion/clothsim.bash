@@ -11,6 +11,14 @@ _clothsim_keys() {
     "$1" params 2>/dev/null | awk 'seen && /^[^ ]/ { print $1 } $1 == "KEY" { seen = 1 }'
 }
 
+# The values a --set key takes, from the RANGE column of `clothsim params`
+# where it lists them (a|b|c, on the key's line or the next).
+_clothsim_values() {
+    "$1" params 2>/dev/null | awk -v key="$2" '
+        found { if ($1 ~ /[|]/) print $1; exit }
+        $1 == key { for (i = 2; i <= NF; i++) if ($i ~ /[|]/) { print $i; exit }; found = 1 }' | tr '|' ' '
+}
+
 _clothsim() {
     local cur prev bin command word
     cur=${COMP_WORDS[COMP_CWORD]}
@@ -23,6 +31,20 @@ _clothsim() {
         *.lesson) command=learn; break ;; # a lesson to play takes learn's options
         esac
     done
+
+    # bash splits "--set integrator=ve" and "--background=l" at the "="
+    if [[ $prev == = && COMP_CWORD -ge 3 ]]; then
+        local key=${COMP_WORDS[COMP_CWORD - 2]} option=${COMP_WORDS[COMP_CWORD - 3]}
+        case $key in
+        --background) COMPREPLY=($(compgen -W "dark light auto" -- "$cur")); return ;;
+        --mode) COMPREPLY=($(compgen -W "shaded wire strain points" -- "$cur")); return ;;
+        --scene) COMPREPLY=($(compgen -W "$(_clothsim_scenes "$bin")" -- "$cur")); return ;;
+        esac
+        if [[ $option == --set ]]; then
+            COMPREPLY=($(compgen -W "$(_clothsim_values "$bin" "$key")" -- "$cur"))
+            return
+        fi
+    fi
 
     case $prev in
     --scene)

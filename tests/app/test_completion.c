@@ -87,3 +87,23 @@ Test(completion, the_man_page_and_the_completion_are_under_src)
     cr_expect_neq(access(CLOTHSIM_SRCDIR "/clothsim.1", F_OK), 0, "a man page is left at the top level");
     cr_expect_eq(access(CLOTHSIM_SRCDIR "/src/completion/clothsim.bash", R_OK), 0);
 }
+
+/* bash splits a word at "=": "--set integrator=ve" comes as --set,
+ * integrator, =, ve; the values come from clothsim params. */
+Test(completion, values_after_an_equals_sign)
+{
+    if (system("bash --version >/dev/null 2>&1") != 0)
+        cr_skip_test("bash is not installed");
+    const char *got = complete(WORDS("--set integrator = \"\""));
+    cr_expect(strstr(got, " euler ") && strstr(got, " verlet ") && strstr(got, " implicit "), "integrators: %s", got);
+    got = complete(WORDS("run --set integrator = ve"));
+    cr_expect_str_eq(got, " verlet \n");
+    got = complete(WORDS("--set material = \"\""));
+    cr_expect(strstr(got, " silk ") && strstr(got, " rubber "), "materials: %s", got);
+    got = complete(WORDS("--set order = j"));
+    cr_expect_str_eq(got, " jacobi \n");
+    got = complete(WORDS("--background = l"));
+    cr_expect_str_eq(got, " light \n");
+    got = complete(WORDS("--set gravity = \"\""));
+    cr_expect_str_eq(got, "  \n", "a number: nothing to offer");
+}
