@@ -81,6 +81,27 @@ Test(completion, the_teachers_options)
     cr_expect_str_eq(got, " --teacher \n");
 }
 
+/* The man page renders in any locale (a Cyrillic letter was lost in the C
+ * locale: it is ASCII only) and gives its date as mandoc reads it. */
+Test(completion, the_man_page_is_ascii_with_an_iso_date)
+{
+    FILE *f = fopen(CLOTHSIM_SRCDIR "/src/clothsim.1", "r");
+    cr_assert_not_null(f);
+    static char text[1 << 17];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    int line = 1;
+    for (size_t i = 0; i < n; i++) {
+        line += text[i] == '\n';
+        cr_expect((unsigned char)text[i] < 0x80, "line %d: a byte not ASCII (0x%02x)", line, (unsigned char)text[i]);
+    }
+    int year, month, day;
+    cr_expect(sscanf(text, ".TH CLOTHSIM 1 %4d-%2d-%2d ", &year, &month, &day) == 3 && month >= 1 && month <= 12 &&
+                  day >= 1 && day <= 31,
+              "the date is not YYYY-MM-DD: %.60s", text);
+}
+
 Test(completion, the_man_page_and_the_completion_are_under_src)
 {
     cr_expect_eq(access(CLOTHSIM_SRCDIR "/src/clothsim.1", R_OK), 0, "no src/clothsim.1");
