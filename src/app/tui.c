@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "config.h"
 #include "tui_private.h"
 #include "i18n.h"
 
@@ -871,6 +872,10 @@ int tui_main(int argc, char **argv)
         return 1;
     }
     tui_defaults(tui);
+    if (!config_apply(tui, argc, argv)) { /* the lasting choices; the command line wins */
+        free(tui);
+        return EXIT_USAGE;
+    }
     int status = parse_options(tui, argc, argv);
     if (status >= 0) {
         free(tui);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "config.h"
 #include "i18n.h"
 #include "lesson/player.h"
 #include "lesson/view.h"
@@ -1308,6 +1309,10 @@ int tui_learn_main(int argc, char **argv)
         return 1;
     }
     tui_defaults(tui);
+    if (!config_apply(tui, argc, argv)) { /* the lasting choices; the command line wins */
+        free(tui);
+        return EXIT_USAGE;
+    }
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf(_(learn_usage), CLOTHSIM_SHAREDIR);

@@ -205,6 +205,28 @@ Test(tui, a_c_locale_and_an_8_colour_terminal_get_ascii_only, .timeout = 30)
     stop();
 }
 
+/* The lasting choices in $XDG_CONFIG_HOME/clothsim/config are taken: a
+ * teacher's "ascii = yes" draws in ASCII in a UTF-8 locale. */
+Test(tui, the_configuration_file_is_taken, .timeout = 30)
+{
+    char folder[128], env[200];
+    snprintf(folder, sizeof folder, "/tmp/clothsim-test-config-%d", (int)getpid());
+    char command[400];
+    snprintf(command, sizeof command, "mkdir -p %s/clothsim && printf 'ascii = yes\\n' > %s/clothsim/config", folder,
+             folder);
+    cr_assert_eq(system(command), 0);
+    snprintf(env, sizeof env, "XDG_CONFIG_HOME=%s", folder);
+    start(env, "", 100, 30);
+    cr_assert(wait_for(" step "), "no status line:\n%s", screen);
+    cr_expect(wait_for("Gravity"));
+    cr_expect(all_ascii(screen), "the file's ascii = yes not taken:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    snprintf(command, sizeof command, "rm -rf %s", folder);
+    cr_expect_eq(system(command), 0);
+}
+
 Test(tui, sigterm_restores_the_terminal, .timeout = 30)
 {
     start("", "", 100, 30);
