@@ -307,7 +307,7 @@ fuzz: check-deps
 	$(FUZZ_CC) tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
 	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c src/app/i18n.c $(RENDER_SRC) $(CORE_SRC) \
 	  -lm -lpthread -o build/fuzz/fuzz_args
-	$(FUZZ_CC) tests/fuzz/fuzz_progress.c src/app/progress.c src/app/i18n.c src/core/text.c -o build/fuzz/fuzz_progress
+	$(FUZZ_CC) tests/fuzz/fuzz_progress.c src/app/progress.c src/app/cli.c src/app/i18n.c $(CORE_SRC) -lm -lpthread -o build/fuzz/fuzz_progress
 	build/fuzz/fuzz_lesson $(FUZZ_RUN) -max_len=4096 build/fuzz/corpus
 	build/fuzz/fuzz_args $(FUZZ_RUN) -max_len=2048 build/fuzz/corpus-args
 	build/fuzz/fuzz_progress $(FUZZ_RUN) -max_len=8192 build/fuzz/corpus-progress

@@ -95,6 +95,20 @@ TermColour colours_map(int index, int colours, PaletteBackground background, boo
         return out; /* text in the terminal's own colour reads best on any background */
     bool light = background == PALETTE_ON_LIGHT;
     uint32_t rgb = palette_colour(index, background, high_contrast);
+    if (!light && colours < 256 && index >= PALETTE_FRONT_0 && index <= PALETTE_BACK_5) {
+        /* the cloth on a dark background in 8 or 16 colours: red for the
+         * front, cyan for the back (xterm's are 4.2:1 and 9.6:1 on black;
+         * blue is 2.2:1), the lit two shades bright (yellow at the front's
+         * top); never dim, which a dark theme shows at 1.5:1 */
+        int shade = (index - PALETTE_FRONT_0) % PALETTE_SHADES;
+        bool front = index < PALETTE_BACK_0, lit = shade >= PALETTE_SHADES - 2;
+        out.colour = front ? (shade == PALETTE_SHADES - 1 ? YELLOW : RED) : CYAN;
+        if (lit && colours >= 16)
+            out.colour = (short)(out.colour + 8);
+        else if (lit)
+            out.bold = true;
+        return out;
+    }
     if (colours >= 256)
         out.colour = nearest_256(rgb);
     else if (light && index == PALETTE_HIGHLIGHT)

@@ -17,16 +17,18 @@
  * app maps to the nearest, so these arrive unchanged); contrast against
  * white (WCAG 2 relative luminance): text 4.5:1 or more, lines 3:1 or more,
  * the cloth's shades from about 2:1 (turned from the light) to 7:1 and more
- * (lit). tests/app/test_colours.c checks each against the colours the
+ * (lit). The dark palette's cloth shades are points of the cube too, 3.9:1
+ * (turned from the light) to 15.6:1 on black: darker ones went to the grey
+ * ramp (0x141c30 is xterm's 234, 1.2:1), a grey smudge on dark themes. tests/app/test_colours.c checks each against the colours the
  * terminal shows. */
 const uint32_t palette_rgb[PALETTE_BACKGROUND_COUNT][PALETTE_COUNT] = {
     [PALETTE_ON_DARK] =
         {
-            [PALETTE_DEFAULT] = 0xc0c0c0,    [PALETTE_FRONT_0] = 0x3a1010,     [PALETTE_FRONT_1] = 0x6a1c18,
-            [PALETTE_FRONT_2] = 0x9a2a20,    [PALETTE_FRONT_3] = 0xc4402a,     [PALETTE_FRONT_4] = 0xe4683c,
-            [PALETTE_FRONT_5] = 0xffa070,    [PALETTE_BACK_0] = 0x141c30,      [PALETTE_BACK_1] = 0x223050,
-            [PALETTE_BACK_2] = 0x34487a,     [PALETTE_BACK_3] = 0x4a64a0,      [PALETTE_BACK_4] = 0x6a88c4,
-            [PALETTE_BACK_5] = 0x98b4e6,     [PALETTE_STRUCTURAL] = 0xe8e8e8,  [PALETTE_SHEAR] = 0x5fafff,
+            [PALETTE_DEFAULT] = 0xc0c0c0,    [PALETTE_FRONT_0] = 0xd70000,     [PALETTE_FRONT_1] = 0xd75f5f,
+            [PALETTE_FRONT_2] = 0xd7875f,    [PALETTE_FRONT_3] = 0xff875f,     [PALETTE_FRONT_4] = 0xffaf87,
+            [PALETTE_FRONT_5] = 0xffd7af,    [PALETTE_BACK_0] = 0x5f5fd7,      [PALETTE_BACK_1] = 0x5f87d7,
+            [PALETTE_BACK_2] = 0x8787ff,     [PALETTE_BACK_3] = 0x87afff,      [PALETTE_BACK_4] = 0xafd7ff,
+            [PALETTE_BACK_5] = 0xd7ffff,     [PALETTE_STRUCTURAL] = 0xe8e8e8,  [PALETTE_SHEAR] = 0x5fafff,
             [PALETTE_BEND] = 0xaf5fd7,       [PALETTE_STRAIN_0] = 0x3050ff,    [PALETTE_STRAIN_1] = 0x30c0ff,
             [PALETTE_STRAIN_2] = 0x40e080,   [PALETTE_STRAIN_3] = 0xf0e040,    [PALETTE_STRAIN_4] = 0xff9020,
             [PALETTE_STRAIN_5] = 0xff3020,   [PALETTE_STRAIN_WARN] = 0xff00ff, [PALETTE_POINT] = 0xd0d0d0,
