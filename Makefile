@@ -2,6 +2,7 @@
 #
 #   make run        build, then start the sandbox
 #   make test       build and run the test suite (Criterion + tmux end-to-end)
+#   make test-load  the suite with every core kept busy by another process
 #   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag,
 #                   and the background xterm reports (OSC 11) on black and on white
 #   make sanitize   the test suite under AddressSanitizer and UBSan
@@ -98,7 +99,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: pot check-test-locale all run test check-long test-unit test-e2e test-xterm sanitize strict bench fuzz fuzz-keys install uninstall clean format deps check-deps
+.PHONY: pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -247,6 +248,15 @@ test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) 
 # minute here). CI runs it.
 check-long: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
 	CLOTHSIM_TEST_LONG=1 $(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
+
+# The suite with every core kept busy by other programs (a spinning shell a
+# core, at the same priority): no test may depend on the machine being
+# quiet (a class's server never is). CI runs it.
+test-load: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
+	@spinners=; trap 'kill $$spinners 2>/dev/null' EXIT INT TERM; \
+	for k in $$(seq $$(nproc)); do sh -c 'while :; do :; done' & spinners="$$spinners $$!"; done; \
+	echo "clothsim: the suite beside $$(nproc) spinning processes"; \
+	$(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
 
 # A real terminal emulator, not only tmux: xterm on Xvfb, keys and a mouse
 # drag from xdotool (tests/xterm/drag.sh, a few seconds each): as xterm, and
