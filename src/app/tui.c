@@ -399,8 +399,14 @@ void tui_blasts_update(Tui *tui, bool moving)
         bool was_flying = tui_blast_flying(blast);
         if (!tui_blast_watch(blast, tui->panes[i].solver))
             tui_message(tui, "%s", _("out of memory: the explosion is shown where it was found"));
-        if (was_flying && moving)
-            tui_blast_fly(blast, fmin(now - blast->last_frame, 0.1)); /* a stall is not flown through */
+        /* a stall is not flown through; the flight's energy and strain go
+         * on in the plots (the banner's figures stop at the explosion) */
+        if (was_flying && moving && tui_blast_fly(blast, fmin(now - blast->last_frame, 0.1)) &&
+            isfinite(blast->energy) && isfinite(blast->max_strain)) {
+            series_push(&tui->panes[i].energy, (float)blast->energy);
+            series_push(&tui->panes[i].strain, (float)blast->max_strain);
+            blast->samples++;
+        }
         blast->last_frame = now;
     }
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/metrics.h"
+
 /* Substeps the ghost may take in one frame: enough for a lesson's 70
  * substeps a step, few enough that a frame stays a frame. */
 #define BLAST_SUBSTEPS_A_FRAME 400
@@ -16,6 +18,7 @@ static void drop_flight(TuiBlast *blast)
     free(blast->x), free(blast->y), free(blast->z);
     blast->x = blast->y = blast->z = NULL;
     blast->count = 0;
+    blast->samples = 0;
     blast->phase = BLAST_NONE;
 }
 
@@ -168,24 +171,40 @@ bool tui_blast_watch(TuiBlast *blast, const Solver *solver)
     return true;
 }
 
-void tui_blast_fly(TuiBlast *blast, double seconds)
+/* The plots' figures for the positions shown: the ghost's, which are
+ * those positions before the view's log scale. */
+static void measure(TuiBlast *blast)
+{
+    Metrics m;
+    metrics_compute_live(blast->ghost, &m);
+    blast->energy = isfinite(m.total) ? m.total : NAN;
+    blast->max_strain = isfinite(m.max_strain) ? m.max_strain : NAN;
+}
+
+bool tui_blast_fly(TuiBlast *blast, double seconds)
 {
     if (blast->phase != BLAST_FLYING)
-        return;
+        return false;
     blast->flown += seconds > 0.0 ? seconds : 0.0;
     double end = TUI_BLAST_END * blast->rest_span;
     double part = fmin(blast->flown / TUI_BLAST_SECONDS, 1.0);
     double target = blast->spread_start < end ? blast->spread_start * pow(end / blast->spread_start, part) : end;
+    bool took = false;
+    blast->energy = blast->max_strain = NAN;
     for (int k = 0; k < BLAST_SUBSTEPS_A_FRAME && blast->spread < target; k++) {
         solver_substep(blast->ghost);
         if (!take(blast)) {
             hold(blast); /* the next substep is off the chart: the last one shown stays */
-            return;
+            return took;
         }
+        took = true;
     }
+    if (took)
+        measure(blast);
     /* grown as far as it goes, or not growing (a position-based cloth may pull itself together) */
     if (blast->spread >= end || blast->flown >= 2.0 * TUI_BLAST_SECONDS)
         hold(blast);
+    return took;
 }
 
 bool tui_blast_shown(const TuiBlast *blast) { return blast->phase != BLAST_NONE && blast->count > 0; }

@@ -14,7 +14,9 @@
  * until the cloth spans TUI_BLAST_END times its rest size or a step would
  * put a coordinate past TUI_BLAST_LIMIT times it (or not finite), then
  * holds that frame. Only positions that are finite and within the limit
- * are ever shown.
+ * are ever shown. The flight's energy and largest strain go on in the
+ * pane's plots (their log scale shows the growth); the banner's figures
+ * stay those of the explosion.
  *
  * Presentation only: the pane's own solver, its metrics, the lesson's
  * expects and a run's CSV never see the ghost.
@@ -63,6 +65,9 @@ typedef struct TuiBlast {
     double flown;        /* real s of flight so far */
     double shown_time;   /* s: the ghost's time at the positions shown */
     double last_frame;   /* monotonic s of the frame that last looked (the front end's clock) */
+    /* the metrics of the positions shown, when tui_blast_fly last showed new ones: for the plots */
+    double energy, max_strain;
+    int samples;         /* frames of flight put in the plots (tui_blasts_update) */
     float start_lo[3], start_hi[3]; /* m: the cloth and collider when it went, and where it was found */
 } TuiBlast;
 
@@ -78,8 +83,10 @@ void tui_blast_clear(TuiBlast *blast);
 bool tui_blast_watch(TuiBlast *blast, const Solver *solver);
 
 /* Flies on for seconds of real time: steps the ghost until the span shown
- * has grown as far as the time allows. */
-void tui_blast_fly(TuiBlast *blast, double seconds);
+ * has grown as far as the time allows. True when it shows new positions;
+ * energy and max_strain are then theirs (NAN where they could not be
+ * measured). */
+bool tui_blast_fly(TuiBlast *blast, double seconds);
 
 /* Whether the pane shows the blast (flying or held), and whether it still moves. */
 bool tui_blast_shown(const TuiBlast *blast);

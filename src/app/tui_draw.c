@@ -875,7 +875,8 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
     const TuiSeries *energy = &pane->energy;
     float from = NAN, to = NAN;
     int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
-    for (int k = 0; k < energy->count; k++) {
+    int flown = tui_blast_shown(&pane->blast) ? pane->blast.samples : 0; /* after the explosion: not its figures */
+    for (int k = 0; k < energy->count - flown; k++) {
         float e = energy->values[start + k];
         if (!isfinite(e))
             continue;

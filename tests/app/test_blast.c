@@ -11,6 +11,7 @@
 
 #include "../tmux_session.h"
 #include "app/tui_blast.h"
+#include "core/metrics.h"
 #include "core/solver.h"
 #include "render/canvas.h"
 #include "render/render.h"
@@ -87,10 +88,15 @@ Test(blast, flies_apart_showing_only_finite_positions_and_leaves_the_solver_alon
     cr_assert(tui_blast_render(&blast, canvas, &camera, s, &options));
     glyphs(canvas, first);
 
-    int frames = 0;
-    double start_time = tui_blast_time(&blast);
+    int frames = 0, measured = 0;
+    double start_time = tui_blast_time(&blast), energy = NAN;
     for (; frames < 200 && tui_blast_flying(&blast); frames++) {
-        tui_blast_fly(&blast, 1.0 / 30.0);
+        if (tui_blast_fly(&blast, 1.0 / 30.0) && isfinite(blast.energy)) {
+            /* the plots go on with it: the energy climbs as the instability grows */
+            cr_expect(!(blast.energy < energy / 2), "the flight's energy fell from %g J to %g J", energy,
+                      blast.energy);
+            energy = blast.energy, measured++;
+        }
         for (int i = 0; i < blast.count; i++)
             cr_assert(isfinite(blast.x[i]) && isfinite(blast.y[i]) && isfinite(blast.z[i]),
                       "particle %d shown at a position that is not finite (frame %d)", i, frames);
@@ -102,6 +108,10 @@ Test(blast, flies_apart_showing_only_finite_positions_and_leaves_the_solver_alon
     cr_expect(blast.spread >= TUI_BLAST_END * s->rest_extent || frames >= 2 * TUI_BLAST_SECONDS * 30,
               "held at a span of %g m, the cloth's rest size %g m", blast.spread, s->rest_extent);
     cr_expect(tui_blast_time(&blast) > start_time, "the time shown did not go on");
+    cr_expect(measured >= 5, "only %d frames of the flight were measured for the plots", measured);
+    Metrics at_explosion;
+    metrics_compute_live(s, &at_explosion);
+    cr_expect(energy > 100.0 * at_explosion.total, "the flight's energy reached only %g J", energy);
 
     /* the shape, not only the colour: most cells the cloth covered change glyph */
     cr_assert(tui_blast_render(&blast, canvas, &camera, s, &options));
