@@ -50,7 +50,10 @@ static double span_of(const float *x, const float *y, const float *z, int n)
  * sizes out is still on screen, and the cloth's own shape is not shrunk to
  * a dot by the few that fly furthest: the view's log scale, as the energy
  * plot's. */
-static float shown_distance(float r, float near) { return r <= near ? r : near * (1.0f + logf(r / near)); }
+static float shown_distance(float r, float near)
+{
+    return r <= near ? r : near * (1.0f + logf(r / near));
+}
 
 /* The ghost's positions become the ones shown if every one is finite and
  * within TUI_BLAST_LIMIT rest sizes of where the cloth was; false, showing
@@ -118,7 +121,8 @@ static bool begin(TuiBlast *blast, const Solver *solver)
         float p[3] = {solver->blown_x[i], solver->blown_y[i], solver->blown_z[i]};
         for (int k = 0; k < 3; k++)
             if (isfinite(p[k]))
-                blast->start_lo[k] = fminf(blast->start_lo[k], p[k]), blast->start_hi[k] = fmaxf(blast->start_hi[k], p[k]);
+                blast->start_lo[k] = fminf(blast->start_lo[k], p[k]),
+                blast->start_hi[k] = fmaxf(blast->start_hi[k], p[k]);
     }
     /* the same bits as the pane's solver, up to the substep the explosion was found at */
     double h = params_substep(&solver->params);
@@ -207,11 +211,20 @@ bool tui_blast_fly(TuiBlast *blast, double seconds)
     return took;
 }
 
-bool tui_blast_shown(const TuiBlast *blast) { return blast->phase != BLAST_NONE && blast->count > 0; }
+bool tui_blast_shown(const TuiBlast *blast)
+{
+    return blast->phase != BLAST_NONE && blast->count > 0;
+}
 
-bool tui_blast_flying(const TuiBlast *blast) { return blast->phase == BLAST_FLYING; }
+bool tui_blast_flying(const TuiBlast *blast)
+{
+    return blast->phase == BLAST_FLYING;
+}
 
-double tui_blast_time(const TuiBlast *blast) { return tui_blast_shown(blast) ? blast->shown_time : NAN; }
+double tui_blast_time(const TuiBlast *blast)
+{
+    return tui_blast_shown(blast) ? blast->shown_time : NAN;
+}
 
 bool tui_blast_render(TuiBlast *blast, Canvas *canvas, const Camera *camera, const Solver *solver,
                       const RenderOptions *options)

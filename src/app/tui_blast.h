@@ -33,7 +33,7 @@
 #include "render/canvas.h"
 #include "render/render.h"
 
-#define TUI_BLAST_SECONDS 2.5 /* real s the flight takes on screen */
+#define TUI_BLAST_SECONDS 2.5  /* real s the flight takes on screen */
 #define TUI_BLAST_END 50.0     /* the flight ends when the cloth spans this many times its rest size */
 #define TUI_BLAST_LIMIT 1000.0 /* no position further than this many rest sizes out is shown */
 /* A state saved more steps than this before the explosion is not replayed
@@ -67,7 +67,7 @@ typedef struct TuiBlast {
     double last_frame;   /* monotonic s of the frame that last looked (the front end's clock) */
     /* the metrics of the positions shown, when tui_blast_fly last showed new ones: for the plots */
     double energy, max_strain;
-    int samples;         /* frames of flight put in the plots (tui_blasts_update) */
+    int samples;                    /* frames of flight put in the plots (tui_blasts_update) */
     float start_lo[3], start_hi[3]; /* m: the cloth and collider when it went, and where it was found */
 } TuiBlast;
 

@@ -93,8 +93,7 @@ Test(blast, flies_apart_showing_only_finite_positions_and_leaves_the_solver_alon
     for (; frames < 200 && tui_blast_flying(&blast); frames++) {
         if (tui_blast_fly(&blast, 1.0 / 30.0) && isfinite(blast.energy)) {
             /* the plots go on with it: the energy climbs as the instability grows */
-            cr_expect(!(blast.energy < energy / 2), "the flight's energy fell from %g J to %g J", energy,
-                      blast.energy);
+            cr_expect(!(blast.energy < energy / 2), "the flight's energy fell from %g J to %g J", energy, blast.energy);
             energy = blast.energy, measured++;
         }
         for (int i = 0; i < blast.count; i++)

@@ -22,10 +22,11 @@ Test(counters, n_s_and_p_count_substeps_and_passes_the_same_way, .timeout = 40)
     snprintf(server, sizeof server, "clothsim-counters-%d", (int)getpid());
     snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-counters-%d.exit", (int)getpid());
     snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-counters-%d.stty", (int)getpid());
-    cr_assert_eq(tmux_new_session("-d -s t -x 110 -y 34 \"%s --set integrator=pbd --set substeps=5 --set iterations=12; "
-                                  "sleep 60\"",
-                                  CLOTHSIM_BIN),
-                 0);
+    cr_assert_eq(
+        tmux_new_session("-d -s t -x 110 -y 34 \"%s --set integrator=pbd --set substeps=5 --set iterations=12; "
+                         "sleep 60\"",
+                         CLOTHSIM_BIN),
+        0);
     cr_assert(wait_for(" step "));
     tmux("send-keys -t t Space");
     cr_assert(wait_for("paused"));
