@@ -230,3 +230,35 @@ Test(blast, the_exploded_pane_flies_apart_on_screen, .timeout = 60)
         stop();
     }
 }
+
+/* The same in a lesson: lesson 3's right pane (Verlet at dt = 1/30 s)
+ * explodes at once in a run at 0.25x; the flight goes on in the lesson's
+ * frames. Before the flight, 0.0 %. */
+Test(blast, a_lesson_pane_flies_apart_on_screen, .timeout = 60)
+{
+    if (system("tmux -V >/dev/null 2>&1") != 0)
+        cr_skip_test("tmux is not installed");
+    snprintf(server, sizeof server, "clothsim-blast-lesson-%d", (int)getpid());
+    snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-blast-lesson-%d.exit", (int)getpid());
+    snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-blast-lesson-%d.stty", (int)getpid());
+    cr_assert_eq(tmux_new_session("-d -s t -x 80 -y 24 \"XDG_STATE_HOME=/tmp/clothsim-blast-lesson-%d %s "
+                                  "%s/lessons/03-verlets-limit.lesson; sleep 60\"",
+                                  (int)getpid(), CLOTHSIM_BIN, CLOTHSIM_SRCDIR),
+                 0);
+    cr_assert(wait_for("What will the right pane do?"), "the lesson did not open:\n%s", screen);
+    tmux("send-keys -t t 2");
+    cr_assert(wait_for("EXPLODED"), "no explosion:\n%s", screen);
+    static char first[SCREEN_BYTES];
+    memcpy(first, screen, sizeof first);
+    pause_ms(2500);
+    cr_assert(capture());
+    double change = frame_change(first, screen);
+    cr_expect(change > 0.10, "only %.1f %% of the exploded pane changed glyph:\n%s\n%s", 100.0 * change, first, screen);
+    tmux("send-keys -t t q"); /* the lesson writes its progress as it ends */
+    pause_ms(300);
+    stop();
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf /tmp/clothsim-blast-lesson-%d", (int)getpid());
+    if (system(command) != 0)
+        fprintf(stderr, "could not remove /tmp/clothsim-blast-lesson-%d\n", (int)getpid());
+}
