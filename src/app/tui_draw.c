@@ -456,7 +456,7 @@ static void draw_status(Tui *tui)
         strncat(names, name, sizeof names - strlen(names) - 1);
     }
     char counters[96], sizes[96], state[128], speed[64] = ""; /* room for two-byte letters (uk) */
-    snprintf(counters, sizeof counters, _("  step %lld  t %.2f s"), (long long)first->step, first->time);
+    snprintf(counters, sizeof counters, _("  step %lld  t %.2f s"), tui_step_shown(first), first->time);
     i18n_decimals(counters, sizeof counters);
     if (first->params.integrator == INTEGRATOR_IMPLICIT) /* no passes: the solve's iterations */
         snprintf(sizes, sizeof sizes, _("  cg %d  sub %d"), first->cg_iterations, first->params.substeps);

@@ -319,13 +319,18 @@ static bool any_exploded(const Tui *tui)
  * that substep's pass), "of" how many there are. After n: step 5, substep
  * 5 of 5; then p: step 6, substep 1 of 5, pass 1 of 12; s: substep 1 of 5,
  * pass 12 of 12. */
+long long tui_step_shown(const Solver *solver)
+{
+    bool inside = solver->phase == PHASE_RELAXING || solver->substep > 0; /* a step begun, not ended */
+    return (long long)solver->step + (inside ? 1 : 0);
+}
+
 static void say_where(Tui *tui, const char *what)
 {
     const Solver *first = tui->panes[0].solver;
     int substeps = first->params.substeps, iterations = first->params.iterations;
     bool relaxing = first->phase == PHASE_RELAXING;
-    bool inside = relaxing || first->substep > 0; /* a step begun, not ended */
-    long long step = (long long)first->step + (inside ? 1 : 0);
+    long long step = tui_step_shown(first);
     int substep = relaxing ? first->substep + 1 : first->substep > 0 ? first->substep : substeps;
     bool passes = solver_is_position_based(first->params.integrator) && first->pass > 0;
     if (passes && tui->show_residual && first->residual_count > 0)

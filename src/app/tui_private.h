@@ -325,6 +325,9 @@ void tui_sliders_update(Tui *tui);
 void tui_slider_value(const Tui *tui, const Params *params, const ParamInfo *info, int presses, char *out,
                       size_t out_size);
 void tui_handle_key(Tui *tui, int key);
+/* The step the status line and n, s and p name: the one last worked in,
+ * counted from 1 (the solver's completed steps, one more inside a step). */
+long long tui_step_shown(const Solver *solver);
 void tui_handle_mouse(Tui *tui);
 void tui_grab_release(Tui *tui);
 

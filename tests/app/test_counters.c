@@ -40,6 +40,8 @@ Test(counters, n_s_and_p_count_substeps_and_passes_the_same_way, .timeout = 40)
     cr_assert(wait_for("one pass: step "), "p says nothing:\n%s", screen);
     cr_expect_eq(message_step("one pass: step "), step + 1, "p works in the next step:\n%s", screen);
     cr_expect(strstr(screen, ", substep 1 of 5, pass 1 of 12") != NULL, "p after n:\n%s", screen);
+    const char *status = strstr(screen, " step ");
+    cr_expect(status && strtol(status + 6, NULL, 10) == step + 1, "the status line names another step:\n%s", screen);
     /* s ends that substep: still the first */
     tmux("send-keys -t t s");
     cr_assert(wait_for("one substep: step "), "s says nothing:\n%s", screen);
