@@ -92,7 +92,8 @@ static void hold(TuiBlast *blast)
 static bool begin(TuiBlast *blast, const Solver *solver)
 {
     blast->phase = BLAST_HELD; /* with nothing to show, unless the flight starts below */
-    if (!blast->before_valid || solver->exploded_step - blast->before_step > TUI_BLAST_MAX_REPLAY)
+    if (!blast->before_valid ||
+        (solver->exploded_step - blast->before_step + 1) * solver->params.substeps > TUI_BLAST_MAX_REPLAY)
         return true;
     int n = solver->cloth->count;
     blast->ghost = solver_create(&solver->params);
