@@ -392,6 +392,34 @@ void tui_sample(Tui *tui, bool force)
     }
 }
 
+void tui_blasts_update(Tui *tui, bool moving)
+{
+    double now = tui_now();
+    for (int i = 0; i < tui->pane_count; i++) {
+        TuiBlast *blast = &tui->panes[i].blast;
+        bool was_flying = tui_blast_flying(blast);
+        if (!tui_blast_watch(blast, tui->panes[i].solver))
+            tui_message(tui, "%s", _("out of memory: the explosion is shown where it was found"));
+        /* a stall is not flown through; the flight's energy and strain go
+         * on in the plots (the banner's figures stop at the explosion) */
+        if (was_flying && moving && tui_blast_fly(blast, fmin(now - blast->last_frame, 0.1)) &&
+            isfinite(blast->energy) && isfinite(blast->max_strain)) {
+            series_push(&tui->panes[i].energy, (float)blast->energy);
+            series_push(&tui->panes[i].strain, (float)blast->max_strain);
+            blast->samples++;
+        }
+        blast->last_frame = now;
+    }
+}
+
+bool tui_blasts_flying(const Tui *tui)
+{
+    for (int i = 0; i < tui->pane_count; i++)
+        if (tui_blast_flying(&tui->panes[i].blast))
+            return true;
+    return false;
+}
+
 /* ---------------------------------------------------------------- the clock */
 
 static bool all_exploded(const Tui *tui)
@@ -433,7 +461,7 @@ static bool all_settled(const Tui *tui)
 
 static bool animating(const Tui *tui)
 {
-    return !tui->paused && !tui->settled && !all_exploded(tui);
+    return !tui->paused && !tui->settled && (!all_exploded(tui) || tui_blasts_flying(tui));
 }
 
 /* A pane blowing up: stretched past its rest length and its energy up by
@@ -748,6 +776,7 @@ static int run(Tui *tui)
         if (dirty) {
             double draw_start = tui_now();
             tui_sample(tui, false);
+            tui_blasts_update(tui, !tui->paused);
             tui_draw(tui);
             tui->draw_seconds += tui_now() - draw_start;
             dirty = false;
@@ -860,6 +889,8 @@ bool tui_session_start_measured(Tui *tui, const char *term_name, int cols, int r
 
 void tui_session_stop(Tui *tui)
 {
+    for (int i = 0; i < TUI_MAX_PANES; i++)
+        tui_blast_clear(&tui->panes[i].blast);
     tui_layout_free(tui);
     tui_term_stop(&tui->term);
 }

@@ -456,7 +456,7 @@ static void draw_status(Tui *tui)
         strncat(names, name, sizeof names - strlen(names) - 1);
     }
     char counters[96], sizes[96], state[128], speed[64] = ""; /* room for two-byte letters (uk) */
-    snprintf(counters, sizeof counters, _("  step %lld  t %.2f s"), (long long)first->step, first->time);
+    snprintf(counters, sizeof counters, _("  step %lld  t %.2f s"), tui_step_shown(first), first->time);
     i18n_decimals(counters, sizeof counters);
     if (first->params.integrator == INTEGRATOR_IMPLICIT) /* no passes: the solve's iterations */
         snprintf(sizes, sizeof sizes, _("  cg %d  sub %d"), first->cg_iterations, first->params.substeps);
@@ -856,6 +856,16 @@ static int put_parts(Canvas *view, int y, const char *text, uint8_t fg, uint8_t 
     return y;
 }
 
+/* Under the banner while the cloth flies apart (tui_blast.h): how far the
+ * solver has gone on past the explosion, so that the class reads that the
+ * picture is what it would have done. */
+static void blast_line(const TuiPane *pane, const Canvas *view, char lines[][128], int *count)
+{
+    double t = tui_blast_time(&pane->blast);
+    if (isfinite(t) && view->height >= 16) /* a short view keeps its rows for the cloth */
+        snprintf(lines[(*count)++], 128, _(" had it gone on: t = %.3f s "), t);
+}
+
 /* An exploded pane stays broken on screen, and says when and how: red
  * lines across the view and a banner with the time and the energy it went
  * from and to. */
@@ -865,7 +875,8 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
     const TuiSeries *energy = &pane->energy;
     float from = NAN, to = NAN;
     int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
-    for (int k = 0; k < energy->count; k++) {
+    int flown = tui_blast_shown(&pane->blast) ? pane->blast.samples : 0; /* after the explosion: not its figures */
+    for (int k = 0; k < energy->count - flown; k++) {
         float e = energy->values[start + k];
         if (!isfinite(e))
             continue;
@@ -882,7 +893,7 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
     for (int x = 0; x < view->width; x++)
         canvas_put(view, x, view->height - 1, tui->ascii_only ? '=' : 0x2501, PALETTE_STRAIN_WARN, PALETTE_DEFAULT,
                    ATTR_BOLD);
-    char lines[4][128];
+    char lines[5][128];
     int count = 0;
     snprintf(lines[count++], sizeof lines[0], _(" EXPLODED at t = %.2f s "), solver->exploded_time);
     if (isfinite(from) && isfinite(to))
@@ -898,6 +909,7 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
         snprintf(lines[count++], sizeof lines[0], "%s", _(" a link stretched past 10 rest lengths "));
     if (!tui->lesson_layout)
         snprintf(lines[count++], sizeof lines[0], "%s", _(" r resets "));
+    blast_line(pane, view, lines, &count);
     if (text_width(lines[0]) > view->width)
         snprintf(lines[0], sizeof lines[0], _(" EXPLODED t=%.2fs "), solver->exploded_time);
     for (int k = 0; k < count; k++)
@@ -928,7 +940,8 @@ static void draw_pane(Tui *tui, int i)
     if (pane->mode_set)
         options.mode = pane->mode;
     options.strain_full = pane->strain_full;
-    render_solver(view, &pane->camera, solver, &options);
+    if (!tui_blast_render(&pane->blast, view, &pane->camera, solver, &options))
+        render_solver(view, &pane->camera, solver, &options);
     int row = 0;
     if (pane->label[0]) {
         char label[128];

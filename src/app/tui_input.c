@@ -24,7 +24,7 @@ const char *const tui_key_help[] = {
     "Up Down",      N_("choose a setting"),
     "Left Right",   N_("change it"),
     "r",            N_("reset the scene"),
-    "f",            N_("freeze: stop all motion"),
+    "f",            N_("zero every velocity, once"),
     "w",            N_("wind off / on"),
     "P",            N_("next pinning"),
     "t",            N_("tearing: off, naive, hysteresis"),
@@ -314,6 +314,35 @@ static bool any_exploded(const Tui *tui)
     return false;
 }
 
+/* What n, s and p say they did, the same way for all three: each counter
+ * counts from 1 and names the one last worked in (the step, its substep,
+ * that substep's pass), "of" how many there are. After n: step 5, substep
+ * 5 of 5; then p: step 6, substep 1 of 5, pass 1 of 12; s: substep 1 of 5,
+ * pass 12 of 12. */
+long long tui_step_shown(const Solver *solver)
+{
+    bool inside = solver->phase == PHASE_RELAXING || solver->substep > 0; /* a step begun, not ended */
+    return (long long)solver->step + (inside ? 1 : 0);
+}
+
+static void say_where(Tui *tui, const char *what)
+{
+    const Solver *first = tui->panes[0].solver;
+    int substeps = first->params.substeps, iterations = first->params.iterations;
+    bool relaxing = first->phase == PHASE_RELAXING;
+    long long step = tui_step_shown(first);
+    int substep = relaxing ? first->substep + 1 : first->substep > 0 ? first->substep : substeps;
+    bool passes = solver_is_position_based(first->params.integrator) && first->pass > 0;
+    if (passes && tui->show_residual && first->residual_count > 0)
+        tui_message(tui, "%s: step %lld, substep %d of %d, pass %d of %d, residual %.4g", what, step, substep,
+                    substeps, first->pass, iterations, (double)first->residual_trace[first->residual_count - 1]);
+    else if (passes)
+        tui_message(tui, "%s: step %lld, substep %d of %d, pass %d of %d", what, step, substep, substeps, first->pass,
+                    iterations);
+    else
+        tui_message(tui, "%s: step %lld, substep %d of %d", what, step, substep, substeps);
+}
+
 static void single_step(Tui *tui, void (*advance)(Solver *), const char *what)
 {
     tui->paused = true;
@@ -323,14 +352,10 @@ static void single_step(Tui *tui, void (*advance)(Solver *), const char *what)
         solver->trace_residual = tui->show_residual;
         advance(solver);
     }
-    const Solver *first = tui->panes[0].solver;
     if (any_exploded(tui))
         tui_message(tui, "exploded: r resets");
-    else if (tui->show_residual && first->residual_count > 0)
-        tui_message(tui, "%s: step %lld substep %d pass %d, residual %.4g", what, (long long)first->step,
-                    first->substep, first->pass, (double)first->residual_trace[first->residual_count - 1]);
     else
-        tui_message(tui, "%s: step %lld", what, (long long)first->step);
+        say_where(tui, what);
     tui->panel_dirty = true;
 }
 
@@ -387,7 +412,9 @@ static void reset_scene(Tui *tui)
                     name, when);
 }
 
-/* Every particle stops where it is: velocity and the Verlet previous position. */
+/* Every particle at rest where it is, once: velocity and the Verlet
+ * previous position. The forces then move the cloth on from rest (Space
+ * pauses); the help and the message say so. */
 static void freeze_motion(Tui *tui)
 {
     for (int i = 0; i < tui->pane_count; i++) {
@@ -402,7 +429,7 @@ static void freeze_motion(Tui *tui)
             cloth->rvx[k] = cloth->rvy[k] = cloth->rvz[k] = 0.0f;
         }
     }
-    tui_message(tui, "frozen: every particle at rest");
+    tui_message(tui, "frozen for an instant: every velocity set to 0; gravity and wind move it on (Space pauses)");
 }
 
 static void toggle_wind(Tui *tui)

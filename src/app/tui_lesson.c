@@ -651,6 +651,7 @@ static void draw_lesson(LessonScreen *v)
         return;
     }
     tui_sample(tui, false);
+    tui_blasts_update(tui, !v->paused);
     for (int i = 0; i < tui->pane_count; i++) {
         TuiPane *pane = &tui->panes[i];
         if (pane->view)
@@ -972,6 +973,9 @@ static int play(LessonScreen *v)
             if (next_frame < now)
                 next_frame = now + frame;
             dirty = true;
+        } else if (!v->paused && tui_blasts_flying(tui) && now >= next_frame) {
+            next_frame = now + frame; /* the run is over, the explosion still flies */
+            dirty = true;
         }
         if (tui->message[0] && now - tui->message_time >= TUI_MESSAGE_SECONDS) {
             tui->message[0] = '\0';
@@ -982,7 +986,7 @@ static int play(LessonScreen *v)
             draw_lesson(v);
             dirty = false;
         }
-        bool running = ticking(v) || v->skipping;
+        bool running = ticking(v) || v->skipping || (!v->paused && tui_blasts_flying(tui));
         if (!running) {
             v->last_time = tui_now(); /* waiting time is not owed to the run */
             next_frame = v->last_time;

@@ -23,6 +23,7 @@
 
 #include "app/colours.h"
 #include "app/output.h"
+#include "app/tui_blast.h"
 #include "core/metrics.h"
 #include "core/params.h"
 #include "core/solver.h"
@@ -161,6 +162,7 @@ typedef struct TuiPane {
     RenderPlotScale energy_scale, strain_scale;
     int big_count;        /* numbers shown large in the view's top right corner */
     char big_label[3][32], big_value[3][24];
+    TuiBlast blast; /* once it explodes: the cloth flying apart (tui_blast.h) */
 } TuiPane;
 
 /* ---------------------------------------------------------------- the panel */
@@ -299,6 +301,12 @@ void tui_sample(Tui *tui, bool force); /* plot samples where a solver moved */
  * in slow motion. Sets tui->blowing_up. */
 #define TUI_BLOWUP_SPEED 0.2
 double tui_blowup_slowdown(Tui *tui);
+/* At each frame, after tui_sample: each pane's blast (tui_blast.h) watches
+ * its solver and, with moving (not paused), flies on by the real time since
+ * the last frame. tui_blasts_flying: whether one still moves, so that
+ * frames go on being drawn though every pane has exploded. */
+void tui_blasts_update(Tui *tui, bool moving);
+bool tui_blasts_flying(const Tui *tui);
 /* Steps the panes for elapsed s of real time (times the speed), as a frame of
  * the sandbox does; returns how many steps. paced: within TUI_PHYSICS_SHARE
  * of the time (tui.c), as the sandbox runs; not paced, every step owed (the
@@ -323,6 +331,9 @@ void tui_sliders_update(Tui *tui);
 void tui_slider_value(const Tui *tui, const Params *params, const ParamInfo *info, int presses, char *out,
                       size_t out_size);
 void tui_handle_key(Tui *tui, int key);
+/* The step the status line and n, s and p name: the one last worked in,
+ * counted from 1 (the solver's completed steps, one more inside a step). */
+long long tui_step_shown(const Solver *solver);
 void tui_handle_mouse(Tui *tui);
 void tui_grab_release(Tui *tui);
 

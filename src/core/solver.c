@@ -1446,7 +1446,7 @@ static bool finish_fast(Solver *s)
     if (exploded < 0)
         return false;
     keep_grab_velocity(s);
-    if (exploded)
+    if (exploded && !s->unchecked)
         freeze_on_last_good(s);
     return true;
 }
@@ -1488,7 +1488,7 @@ static SolverStage run_stage(Solver *s, SolverStage stage, bool whole_substep)
         stage_velocity(s);
         break;
     case STAGE_CHECK:
-        if (blew_up(s))
+        if (!s->unchecked && blew_up(s))
             freeze_on_last_good(s);
         break;
     case STAGE_TEAR:

@@ -86,6 +86,11 @@ typedef struct Solver {
     unsigned torn_counted; /* the cloth's torn_generation when torn_any was counted (solver.c, any_torn) */
     bool torn_any;
     int64_t exploded_step;
+    /* No explosion check: the solver steps on past where it would have
+     * frozen, into huge and then non-finite positions. Only for the
+     * screen's copy that shows an explosion going on (app/tui_blast.c);
+     * false from solver_create, and not part of the state. */
+    bool unchecked;
 
     /* The clock: time was clock_time at substep clock_substep of step
      * clock_step, when dt and substeps last changed (all 0 from a build).
