@@ -43,7 +43,7 @@ const double tui_speeds[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
 const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
 
 static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
-                            "                [--compare KEY=V1,V2[,V3,V4]] [--fps N] [--ascii]\n"
+                            "                [--compare KEY=V1,V2[,V3,V4] | --preset NAME] [--fps N] [--ascii]\n"
                             "                [--high-contrast] [--background=dark|light|auto]\n"
                             "                [--stats] [--record FILE.cast]\n"
                             "\n"
@@ -54,6 +54,9 @@ static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]
                             "  --compare KEY=V1,V2 two to four panes, the same scene differing in KEY,\n"
                             "                      stepped in lockstep\n"
                             "                      (e.g. --compare integrator=euler,verlet)\n"
+                            "  --preset NAME       a ready comparison, as the keys e, i and T open it:\n"
+                            "                      euler-verlet, iterations (2, 10 and 40 passes) or\n"
+                            "                      tearing (naive against hysteresis); --set changes it\n"
                             "  --fps N             frames drawn per second (default 30, 1 to 240)\n"
                             "  --ascii             plain ASCII glyphs (the default when the locale is not\n"
                             "                      UTF-8)\n"
