@@ -286,3 +286,14 @@ void tui_next_families(Tui *tui)
     tui->render.hidden_families = cycle[k];
     tui_message(tui, "%s (v: next)", _(shown[k]));
 }
+
+void tui_pane_torn(const Tui *tui, int i, char *label, size_t size, int width)
+{
+    const TuiPane *pane = &tui->panes[i];
+    if (tui->lesson_layout || pane->solver->params.tear == TEAR_OFF)
+        return; /* a lesson shows its own counts */
+    char torn[48];
+    snprintf(torn, sizeof torn, _("torn %d "), pane->metrics.torn);
+    if (tui_text_cells(label) + tui_text_cells(torn) <= width && strlen(label) + strlen(torn) < size)
+        strcat(label, torn);
+}

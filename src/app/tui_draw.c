@@ -937,6 +937,7 @@ static void draw_pane(Tui *tui, int i)
         const char *equals = strchr(pane->label, '=');
         if (text_width(label) > view->width && equals)
             snprintf(label, sizeof label, " %s ", equals + 1);
+        tui_pane_torn(tui, i, label, sizeof label, view->width);
         tui_text_put(view, 0, 0, view->width, label, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
         row = 1;
     }

@@ -368,6 +368,10 @@ void tui_pane_plot_scales(const Tui *tui, int i, RenderPlotScale *energy, Render
 void tui_open_lessons(Tui *tui);
 /* v: wire mode, and which link families it draws: all, then each alone. */
 void tui_next_families(Tui *tui);
+/* A compared pane's label with the links it has torn after it ("torn 12 "),
+ * where it tears and the view (width cells) has room: the count that
+ * tells naive tearing from hysteresis. */
+void tui_pane_torn(const Tui *tui, int i, char *label, size_t size, int width);
 /* The line the sandbox shows at start: the ready comparisons' keys. */
 void tui_presets_hint(Tui *tui);
 

@@ -1,0 +1,277 @@
+/* test_tui_presets.c - the three ready comparisons, opened as a newcomer
+ * opens them: a fresh sandbox, one key, nothing else. Each test reads the
+ * panes off the screen (tmux capture-pane) and finds them differing the way
+ * the comparison is meant to show:
+ *   e  Euler's max strain readout far above Verlet's (Euler shivers, then
+ *      flies apart at t = 2.64 s; Verlet hangs under 25 %);
+ *   i  the 2-pass ribbon drawn over half again as many rows as the 40-pass
+ *      one, in the one camera the panes share, and redder by its readout;
+ *   T  the naive pane's torn count in the hundreds, the hysteresis pane's 0.
+ * And --preset from the command line: the same panes, and a misspelt name
+ * answered with the house's "did you mean". */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../tmux_session.h"
+
+static void start(const char *args, int width, int height)
+{
+    if (system("tmux -V >/dev/null 2>&1") != 0)
+        cr_skip_test("tmux is not installed");
+    snprintf(server, sizeof server, "clothsim-presets-%d", (int)getpid());
+    snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-presets-%d.exit", (int)getpid());
+    snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-presets-%d.stty", (int)getpid());
+    unlink(exit_path);
+    unlink(stty_path);
+    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c '%s %s; echo EXIT=\\$? > %s; sleep 60'\"", width,
+                                  height, CLOTHSIM_BIN, args, exit_path);
+    cr_assert_eq(status, 0, "tmux could not start a session");
+}
+
+/* ---------------------------------------------------------------- the screen as cells */
+
+#define MAX_ROWS 64
+#define MAX_COLS 256
+static uint32_t cells[MAX_ROWS][MAX_COLS];
+static int rows;
+
+/* screen, decoded: one code point a cell (braille and box drawing are one cell wide) */
+static void decode(void)
+{
+    memset(cells, 0, sizeof cells);
+    rows = 0;
+    const unsigned char *p = (const unsigned char *)screen;
+    int x = 0;
+    while (*p && rows < MAX_ROWS) {
+        if (*p == '\n') {
+            rows++, x = 0, p++;
+            continue;
+        }
+        uint32_t c = *p;
+        int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (n > 1)
+            c &= 0x3F >> (n - 1);
+        for (int k = 1; k < n && p[k]; k++)
+            c = (c << 6) | (p[k] & 0x3F);
+        p += n;
+        if (x < MAX_COLS)
+            cells[rows][x++] = c;
+    }
+}
+
+/* The column where text starts on row y, or -1. */
+static int find_on_row(int y, const char *text)
+{
+    size_t n = strlen(text);
+    for (int x = 0; x + (int)n <= MAX_COLS; x++) {
+        size_t k = 0;
+        while (k < n && cells[y][x + (int)k] == (uint32_t)(unsigned char)text[k])
+            k++;
+        if (k == n)
+            return x;
+    }
+    return -1;
+}
+
+/* The first row at or below from holding text, or -1. */
+static int row_with(int from, const char *text)
+{
+    for (int y = from; y < rows; y++)
+        if (find_on_row(y, text) >= 0)
+            return y;
+    return -1;
+}
+
+static bool drawn(uint32_t c) { return c != 0 && c != ' ' && c != 0x2800; }
+
+/* The panes' columns, from their labels on row 1: left edges into left[],
+ * the count; each pane runs to the next one's edge (the last to the panel). */
+static int panes(const char *const *labels, int count, int left[], int right[])
+{
+    for (int i = 0; i < count; i++) {
+        int x = find_on_row(1, labels[i]);
+        if (x < 0)
+            return 0;
+        left[i] = x - 1; /* the label is written from the view's column 0 with a blank before it */
+    }
+    for (int i = 0; i < count; i++) {
+        right[i] = i + 1 < count ? left[i + 1] : MAX_COLS;
+        for (int x = left[i]; x < right[i]; x++)
+            if (cells[1][x] == 0x2502 || cells[2][x] == 0x2502) { /* the panel's rule */
+                right[i] = x;
+                break;
+            }
+    }
+    return count;
+}
+
+/* Rows of the view (row 2 to above the plots) where pane [left, right) draws anything. */
+static int drawn_rows(int left, int right, int bottom)
+{
+    int n = 0;
+    for (int y = 2; y < bottom; y++)
+        for (int x = left; x < right; x++)
+            if (drawn(cells[y][x])) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+/* The last "N%" on row y between left and right: a plot's max strain readout; -1 if none. */
+static double percent_readout(int y, int left, int right)
+{
+    double value = -1.0;
+    for (int x = left; x < right; x++) {
+        if (cells[y][x] != '%')
+            continue;
+        int start = x;
+        while (start > left && ((cells[y][start - 1] >= '0' && cells[y][start - 1] <= '9') ||
+                                cells[y][start - 1] == '.' || cells[y][start - 1] == 'e' ||
+                                cells[y][start - 1] == '+' || cells[y][start - 1] == '-'))
+            start--;
+        if (start == x || cells[y][start - 1] == '[' || cells[y][start - 1] == '.')
+            continue; /* not a readout: a range */
+        char number[32];
+        int n = 0;
+        for (int k = start; k < x && n < 31; k++)
+            number[n++] = (char)cells[y][k];
+        number[n] = '\0';
+        value = strtod(number, NULL);
+    }
+    return value;
+}
+
+/* The N of "torn N" in pane [left, right) on row 1; -1 if none. */
+static long torn_readout(int left, int right)
+{
+    for (int x = left; x + 5 < right; x++)
+        if (cells[1][x] == 't' && cells[1][x + 1] == 'o' && cells[1][x + 2] == 'r' && cells[1][x + 3] == 'n' &&
+            cells[1][x + 4] == ' ')
+            return strtol((const char[]){(char)cells[1][x + 5], (char)cells[1][x + 6], (char)cells[1][x + 7],
+                                         (char)cells[1][x + 8], '\0'},
+                          NULL, 10);
+    return -1;
+}
+
+/* ---------------------------------------------------------------- the three */
+
+Test(presets, e_opens_euler_against_verlet_and_euler_strains_far_more, .timeout = 60)
+{
+    start("", 80, 24);
+    cr_assert(wait_for(" step "));
+    cr_expect(wait_for("e Euler/Verlet"), "the start says nothing of the comparisons:\n%s", screen);
+    tmux("send-keys -t t e");
+    cr_assert(wait_for("integrator=verlet"), "e opened no comparison:\n%s", screen);
+    const char *labels[] = {"integrator=euler", "integrator=verlet"};
+    double euler = -1.0, verlet = -1.0;
+    bool apart = false;
+    for (double deadline = now() + 40.0; now() < deadline && !apart; pause_ms(250)) {
+        cr_assert(capture());
+        decode();
+        int left[2], right[2];
+        int plots = row_with(2, "energy J");
+        if (panes(labels, 2, left, right) != 2 || plots < 0)
+            continue;
+        euler = percent_readout(plots, left[0], right[0]);
+        verlet = percent_readout(plots, left[1], right[1]);
+        apart = euler > 5.0 * verlet && verlet > 0.0 && verlet < 25.0;
+    }
+    cr_expect(apart, "Euler's strain %.3g%% is not five times Verlet's %.3g%%:\n%s", euler, verlet, screen);
+    tmux("send-keys -t t e");
+    cr_expect(wait_for("back"), "e again did not go back to the sandbox:\n%s", screen);
+    cr_expect(wait_screen("integrator=verlet", true), "the comparison stayed:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(presets, i_opens_three_ribbons_and_two_passes_hang_longest, .timeout = 60)
+{
+    start("", 110, 34);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t i");
+    cr_assert(wait_for("iterations=40"), "i opened no comparison:\n%s", screen);
+    /* the message names the comparison over the first pane: gone before measuring */
+    cr_assert(wait_screen("again: back", false), "no message said how to go back:\n%s", screen);
+    double deadline = now() + 20.0;
+    while (now() < deadline && strstr(screen, "again: back")) {
+        pause_ms(250);
+        cr_assert(capture());
+    }
+    const char *labels[] = {"iterations=2", "iterations=10", "iterations=40"};
+    int two = 0, ten = 0, forty = 0;
+    double strain_two = -1.0, strain_forty = -1.0;
+    bool longer = false;
+    for (deadline = now() + 10.0; now() < deadline && !longer; pause_ms(250)) {
+        cr_assert(capture());
+        decode();
+        int left[3], right[3];
+        int plots = row_with(2, "energy J");
+        if (panes(labels, 3, left, right) != 3 || plots < 0)
+            continue;
+        two = drawn_rows(left[0], right[0], plots - 1);
+        ten = drawn_rows(left[1], right[1], plots - 1);
+        forty = drawn_rows(left[2], right[2], plots - 1);
+        strain_two = percent_readout(plots, left[0], right[0]);
+        strain_forty = percent_readout(plots, left[2], right[2]);
+        longer = two > 1.5 * forty && ten > forty && strain_two > 3.0 * strain_forty;
+    }
+    cr_expect(longer, "rows drawn 2/10/40 passes: %d %d %d, strain %.3g%% %.3g%%:\n%s", two, ten, forty, strain_two,
+              strain_forty, screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+Test(presets, capital_t_opens_the_tearing_and_only_the_naive_curtain_tears, .timeout = 60)
+{
+    start("", 80, 24);
+    cr_assert(wait_for(" step "));
+    tmux("send-keys -t t T");
+    cr_assert(wait_for("tear=hysteresis"), "T opened no comparison:\n%s", screen);
+    const char *labels[] = {"tear=naive", "tear=hysteresis"};
+    long naive = -1, held = -1;
+    bool apart = false;
+    for (double deadline = now() + 30.0; now() < deadline && !apart; pause_ms(250)) {
+        cr_assert(capture());
+        decode();
+        int left[2], right[2];
+        if (panes(labels, 2, left, right) != 2)
+            continue;
+        naive = torn_readout(left[0], right[0]);
+        held = torn_readout(left[1], right[1]);
+        apart = naive > 50 && held == 0;
+    }
+    cr_expect(apart, "torn: naive %ld, hysteresis %ld:\n%s", naive, held, screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
+
+/* ---------------------------------------------------------------- the command line */
+
+Test(presets, the_command_line_opens_a_preset_and_suggests_a_misspelt_one, .timeout = 30)
+{
+    char command[512], out[1024] = "";
+    snprintf(command, sizeof command, "%s --preset eulr-verlet 2>&1; echo status=$?", CLOTHSIM_BIN);
+    FILE *f = popen(command, "r");
+    cr_assert(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    pclose(f);
+    cr_expect(strstr(out, "clothsim: --preset eulr-verlet: unknown preset (did you mean 'euler-verlet'? the presets: "
+                          "euler-verlet, iterations, tearing)\n") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "status=2") != NULL, "%s", out);
+    start("--preset iterations --set iterations=5", 80, 24);
+    cr_expect(wait_for("iterations=40"), "--preset iterations opened no comparison:\n%s", screen);
+    cr_expect(strstr(screen, "iterations=2") && strstr(screen, "iterations=10"), "%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
