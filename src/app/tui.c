@@ -43,7 +43,8 @@ const double tui_speeds[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
 const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
 
 static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
-                            "                [--compare KEY=V1,V2[,V3,V4] | --preset NAME] [--fps N] [--ascii]\n"
+                            "                [--compare KEY=V1,V2[,V3,V4] | --preset NAME]\n"
+                            "                [--fps N] [--ascii]\n"
                             "                [--high-contrast] [--background=dark|light|auto]\n"
                             "                [--stats] [--record FILE.cast]\n"
                             "\n"
