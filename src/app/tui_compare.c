@@ -3,9 +3,9 @@
  *
  *   one camera      framed on every pane's cloth at once (camera_fit_solvers):
  *                   a ribbon stretched twice as long is drawn twice as long;
- *   one strain ramp fitted to the largest strain of the panes still whole
- *                   (render_strain_ramp_fit), its top printed in the legend:
- *                   a cloth stretched ten times more is redder;
+ *   one strain ramp its middle at the largest mean strain of the panes
+ *                   still whole (render_strain_ramp_fit), its top printed
+ *                   in the legend: a cloth stretched ten times more is redder;
  *   plot scales     fixed, printed, with the starting energy dotted, as the
  *                   lessons' are; they grow to hold what the panes reach and
  *                   never shrink, the same for every pane. A 3.09 to 3.11 J
@@ -185,7 +185,7 @@ void tui_scales_hold(Tui *tui)
             continue;
         if (pane->energy.count == 1 || !pane->scaled) { /* a new history: scales from its start */
             float start = series_first(&pane->energy);
-            tui_pane_scales(pane, NAN, NAN, false, start, 0.0f, RENDER_RAMP_LEAST);
+            tui_pane_scales(pane, NAN, NAN, false, start, 0.0f, 0.01f);
             if (isfinite(start))
                 render_plot_scale_around(&pane->energy_scale, start, SCALE_LEAST_ENERGY);
             tui->strain_ramp = 0.0f;
@@ -194,7 +194,10 @@ void tui_scales_hold(Tui *tui)
             continue; /* what a broken cloth reaches scales nothing */
         render_plot_scale_hold(&pane->energy_scale, series_last(&pane->energy));
         render_plot_scale_hold(&pane->strain_scale, series_last(&pane->strain));
-        float strain = (float)pane->metrics.max_strain;
+        /* the ramp's middle at the larger mean strain: the bulk of each
+         * cloth apart in colour (a fit to the largest strain put one link
+         * at the sphere red and every other blue in both panes) */
+        float strain = 2.0f * (float)pane->metrics.mean_strain;
         if (isfinite(strain) && !(strain <= largest))
             largest = strain;
     }

@@ -111,12 +111,12 @@ void render_end(Canvas *canvas, const RenderOptions *options);
 #define RENDER_LEGEND_WIDTH 39
 
 /* The ramp's top for panes compared side by side, so that one colour means
- * one strain in each: the smallest of 1, 2, 5, 10, 20, 50 ... % at or above
- * both full (the top so far: it only grows, the colours do not shift back
- * and forth) and strain (the largest strain now, NaN: none), never below
- * RENDER_RAMP_LEAST nor above RENDER_RAMP_MOST (a link stretched to twice its
- * length is as red as can be). */
-#define RENDER_RAMP_LEAST 0.01f
+ * one strain in each: the smallest of 0.1, 0.2, 0.5, 1, 2, 5 ... % at or
+ * above both full (the top so far: it only grows, the colours do not shift
+ * back and forth) and strain (the strain the top should reach now, NaN:
+ * none), never below RENDER_RAMP_LEAST nor above RENDER_RAMP_MOST (a link
+ * stretched to twice its length is as red as can be). */
+#define RENDER_RAMP_LEAST 0.001f
 #define RENDER_RAMP_MOST 1.0f
 float render_strain_ramp_fit(float full, float strain);
 

@@ -1155,6 +1155,7 @@ Test(render, the_shared_ramp_fits_the_largest_strain_and_never_shrinks)
 {
     cr_expect_float_eq(render_strain_ramp_fit(0.0f, NAN), RENDER_RAMP_LEAST, 1e-7f, "nothing yet: the least top");
     cr_expect_float_eq(render_strain_ramp_fit(0.0f, 0.0072f), 0.01f, 1e-7f);
+    cr_expect_float_eq(render_strain_ramp_fit(0.0f, 0.0013f), 0.002f, 1e-7f);
     cr_expect_float_eq(render_strain_ramp_fit(0.01f, 0.03f), 0.05f, 1e-7f, "to the next of 1, 2, 5");
     cr_expect_float_eq(render_strain_ramp_fit(0.05f, 0.02f), 0.05f, 1e-7f, "a smaller strain leaves it");
     cr_expect_float_eq(render_strain_ramp_fit(0.0f, 0.2f), 0.2f, 1e-7f, "a round strain is its own top");
