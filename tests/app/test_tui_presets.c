@@ -289,3 +289,29 @@ Test(presets, the_command_line_opens_a_preset_and_suggests_a_misspelt_one, .time
     cr_expect_eq(exit_status(), 0);
     stop();
 }
+
+Test(presets, capital_l_opens_the_lessons_and_q_there_comes_back_to_the_sandbox, .timeout = 30)
+{
+    start("", 80, 24);
+    cr_assert(wait_for(" step "));
+    cr_expect(wait_for("L lessons"), "the start does not name the lessons' key:\n%s", screen);
+    tmux("send-keys -t t L");
+    cr_assert(wait_for("clothsim - lessons"), "L opened no lesson menu:\n%s", screen);
+    cr_expect(strstr(screen, "Euler versus Verlet") != NULL, "the menu lists no lessons:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect(wait_for("back in the sandbox"), "q in the menu did not come back:\n%s", screen);
+    /* the sandbox's pane, running: its step counter moves on */
+    cr_assert(capture());
+    const char *step = strstr(screen, " step ");
+    long before = step ? strtol(step + 6, NULL, 10) : -1;
+    pause_ms(600);
+    cr_assert(capture());
+    step = strstr(screen, " step ");
+    long after = step ? strtol(step + 6, NULL, 10) : -1;
+    cr_expect(before >= 0 && after > before, "the sandbox is not running after the lessons (step %ld, then %ld):\n%s",
+              before, after, screen);
+    cr_expect(strstr(screen, "energy J") != NULL, "the sandbox's plots are gone:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
