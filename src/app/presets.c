@@ -27,13 +27,12 @@ const Preset presets[] = {
     {"euler-verlet", 'e', N_("Euler against Verlet"),
      N_("same springs, same step: Euler flies apart within seconds, Verlet holds"), SCENE_CURTAIN,
      "substeps=70 collider=none", "integrator=euler,verlet", RENDER_STRAIN, false, 1.0f},
-    {"iterations", 'i', N_("2, 10 and 40 passes"),
-     N_("the same ribbon: the fewer passes, the longer it hangs"),
+    {"iterations", 'i', N_("2, 10 and 40 passes"), N_("the same ribbon: the fewer passes, the longer it hangs"),
      SCENE_CURTAIN, "cols=12 rows=90 spacing=0.0167 collider=none wind_z=0 turbulence=0 substeps=1 integrator=jakobsen",
      "iterations=2,10,40", RENDER_STRAIN, true, 0.45f},
     {"tearing", 'T', N_("naive against hysteresis tearing"),
-     N_("a sphere strikes every 0.6 s: naive tearing shreds, hysteresis holds"),
-     SCENE_CURTAIN, "sphere_period=0.6 tear_limit=0.2", "tear=naive,hysteresis", RENDER_SHADED, true, 1.3f},
+     N_("a sphere strikes every 0.6 s: naive tearing shreds, hysteresis holds"), SCENE_CURTAIN,
+     "sphere_period=0.6 tear_limit=0.2", "tear=naive,hysteresis", RENDER_SHADED, true, 1.3f},
 };
 const int preset_count = (int)(sizeof presets / sizeof presets[0]);
 

@@ -13,10 +13,10 @@
 #include "render/render.h"
 
 typedef struct Preset {
-    const char *name;     /* on the command line: --preset euler-verlet */
-    int key;              /* the sandbox's key */
-    const char *title;    /* N_(): what the panes compare, for a person */
-    const char *look;     /* N_(): what to look at, said when it opens */
+    const char *name;  /* on the command line: --preset euler-verlet */
+    int key;           /* the sandbox's key */
+    const char *title; /* N_(): what the panes compare, for a person */
+    const char *look;  /* N_(): what to look at, said when it opens */
     SceneKind scene;
     const char *settings; /* KEY=VALUE ..., on top of the scene's defaults */
     const char *compare;  /* KEY=V1,V2[,V3,V4]: what differs between the panes */

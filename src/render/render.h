@@ -35,11 +35,12 @@ typedef struct RenderOptions {
     RenderMode mode;
     Glyphs glyphs;
     bool high_contrast; /* bold cells, no dark shades, no dithering */
-    bool legend;        /* strain mode: render_solver writes the legend on the bottom row */
+    bool legend;        /* strain and wire modes: render_solver writes a legend on the bottom row */
     float strain_full;  /* strain mode: the strain at the top of the ramp; 0 is RENDER_STRAIN_FULL */
-    unsigned hidden_families; /* wire mode: bit 1 << LinkFamily set for each family not drawn; 0 draws all */
     float light[3];     /* towards the light, view axes: x right, y up, z towards the viewer;
                            any length but 0 */
+    /* wire mode: bit 1 << LinkFamily set for each family not drawn; 0 draws all */
+    unsigned hidden_families;
 } RenderOptions;
 
 /* Shaded mode, braille, the legend on, light from the upper left behind the viewer. */

@@ -126,8 +126,8 @@ Test(tui_panel, compared_panes_share_one_camera_one_ramp_and_one_plot_range)
 {
     /* lesson 05's ribbon at 2 and 40 passes, two seconds in */
     Tui *tui = sandbox(SCENE_CURTAIN);
-    const char *settings[] = {"cols=12", "rows=90", "spacing=0.0167", "collider=none", "wind_z=0", "turbulence=0",
-                              "substeps=1"};
+    const char *settings[] = {"cols=12",  "rows=90",      "spacing=0.0167", "collider=none",
+                              "wind_z=0", "turbulence=0", "substeps=1"};
     char err[256];
     for (size_t k = 0; k < sizeof settings / sizeof settings[0]; k++)
         cr_assert(params_assign(&tui->base, settings[k], err, sizeof err), "%s", err);

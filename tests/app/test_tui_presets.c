@@ -28,8 +28,8 @@ static void start(const char *args, int width, int height)
     snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-presets-%d.stty", (int)getpid());
     unlink(exit_path);
     unlink(stty_path);
-    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c '%s %s; echo EXIT=\\$? > %s; sleep 60'\"", width,
-                                  height, CLOTHSIM_BIN, args, exit_path);
+    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c '%s %s; echo EXIT=\\$? > %s; sleep 60'\"", width, height,
+                                  CLOTHSIM_BIN, args, exit_path);
     cr_assert_eq(status, 0, "tmux could not start a session");
 }
 
@@ -87,7 +87,10 @@ static int row_with(int from, const char *text)
     return -1;
 }
 
-static bool drawn(uint32_t c) { return c != 0 && c != ' ' && c != 0x2800; }
+static bool drawn(uint32_t c)
+{
+    return c != 0 && c != ' ' && c != 0x2800;
+}
 
 /* The panes' columns, from their labels on row 1: left edges into left[],
  * the count; each pane runs to the next one's edge (the last to the panel). */
@@ -131,9 +134,9 @@ static double percent_readout(int y, int left, int right)
         if (cells[y][x] != '%')
             continue;
         int start = x;
-        while (start > left && ((cells[y][start - 1] >= '0' && cells[y][start - 1] <= '9') ||
-                                cells[y][start - 1] == '.' || cells[y][start - 1] == 'e' ||
-                                cells[y][start - 1] == '+' || cells[y][start - 1] == '-'))
+        while (start > left &&
+               ((cells[y][start - 1] >= '0' && cells[y][start - 1] <= '9') || cells[y][start - 1] == '.' ||
+                cells[y][start - 1] == 'e' || cells[y][start - 1] == '+' || cells[y][start - 1] == '-'))
             start--;
         if (start == x || cells[y][start - 1] == '[' || cells[y][start - 1] == '.')
             continue; /* not a readout: a range */
