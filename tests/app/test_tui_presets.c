@@ -6,7 +6,10 @@
  *      flies apart at t = 2.64 s, step 159; Verlet hangs under 25 %), stepped
  *      with n so that a slow build gets there too;
  *   i  the 2-pass ribbon drawn over half again as many rows as the 40-pass
- *      one, in the one camera the panes share, and redder by its readout;
+ *      one, in the one camera the panes share, its strain readout three
+ *      times and more, and ten cells or more in strain colours the 40-pass
+ *      ribbon has none of (110x34: at 80x24 its cross links colour most
+ *      of its two cells wide);
  *   T  the naive pane's torn count in the hundreds, the hysteresis pane's 0.
  * And --preset from the command line: the same panes, and a misspelt name
  * answered with the house's "did you mean". */
@@ -90,6 +93,68 @@ static int row_with(int from, const char *text)
 static bool drawn(uint32_t c)
 {
     return c != 0 && c != ' ' && c != 0x2800;
+}
+
+/* The colour each cell is drawn in, from a capture with escapes
+ * (capture_colours): the last SGR's parameters before it, as a small
+ * number (an index into colour_names); 0 before any. */
+static int colour_of[MAX_ROWS][MAX_COLS];
+static char colour_names[64][32];
+static int colour_count;
+
+static void decode_colours(void)
+{
+    memset(colour_of, 0, sizeof colour_of);
+    colour_count = 1;
+    colour_names[0][0] = '\0';
+    const char *p = screen;
+    int y = 0, x = 0, current = 0;
+    while (*p && y < MAX_ROWS) {
+        if (*p == '\n') {
+            y++, x = 0, p++;
+            continue;
+        }
+        if (p[0] == 0x1b && p[1] == '[') {
+            const char *end = p + 2;
+            while (*end && *end != 'm' && end - p < 30)
+                end++;
+            char name[32];
+            snprintf(name, sizeof name, "%.*s", (int)(end - p - 2), p + 2);
+            current = -1;
+            for (int k = 0; k < colour_count && current < 0; k++)
+                if (strcmp(colour_names[k], name) == 0)
+                    current = k;
+            if (current < 0 && colour_count < 64) {
+                snprintf(colour_names[colour_count], sizeof colour_names[0], "%s", name);
+                current = colour_count++;
+            }
+            if (current < 0)
+                current = 0;
+            p = *end ? end + 1 : end;
+            continue;
+        }
+        unsigned char c = (unsigned char)*p;
+        p += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (x < MAX_COLS)
+            colour_of[y][x++] = current;
+    }
+}
+
+/* Drawn cells of pane a (columns [a_left, a_right), rows 2 to bottom) in a
+ * colour that no drawn cell of pane b is in: what one pane shows that the
+ * other cannot, on one shared ramp. */
+static int cells_in_colours_apart(int a_left, int a_right, int b_left, int b_right, int bottom)
+{
+    bool in_b[64] = {false};
+    for (int y = 2; y < bottom; y++)
+        for (int x = b_left; x < b_right; x++)
+            if (drawn(cells[y][x]))
+                in_b[colour_of[y][x]] = true;
+    int n = 0;
+    for (int y = 2; y < bottom; y++)
+        for (int x = a_left; x < a_right; x++)
+            n += drawn(cells[y][x]) && !in_b[colour_of[y][x]];
+    return n;
 }
 
 /* The panes' columns, from their labels on row 1: left edges into left[],
@@ -217,6 +282,7 @@ Test(presets, i_opens_three_ribbons_and_two_passes_hang_longest, .timeout = 60)
     const char *labels[] = {"iterations=2", "iterations=10", "iterations=40"};
     int two = 0, ten = 0, forty = 0;
     double strain_two = -1.0, strain_forty = -1.0;
+    int hotter = 0, colder = 0;
     bool longer = false;
     for (double deadline = now() + 15.0; now() < deadline && !longer; pause_ms(250)) {
         cr_assert(capture());
@@ -235,10 +301,21 @@ Test(presets, i_opens_three_ribbons_and_two_passes_hang_longest, .timeout = 60)
         forty = drawn_rows(left[2], right[2], bottom);
         strain_two = percent_readout(plots, left[0], right[0]);
         strain_forty = percent_readout(plots, left[2], right[2]);
-        longer = two > 1.5 * forty && ten > forty && strain_two > 3.0 * strain_forty;
+        /* and redder: on the one ramp the panes share, the 2-pass ribbon
+         * has cells in colours the 40-pass one has none of (each pane on a
+         * ramp of its own would colour both to their tops) */
+        char plain[SCREEN_BYTES];
+        memcpy(plain, screen, sizeof plain);
+        cr_assert(capture_colours());
+        decode_colours();
+        memcpy(screen, plain, sizeof plain);
+        hotter = cells_in_colours_apart(left[0], right[0], left[2], right[2], bottom);
+        colder = cells_in_colours_apart(left[2], right[2], left[0], right[0], bottom);
+        longer = two > 1.5 * forty && ten > forty && strain_two > 3.0 * strain_forty && hotter >= 10 && colder < 3;
     }
-    cr_expect(longer, "rows drawn 2/10/40 passes: %d %d %d, strain %.3g%% %.3g%%:\n%s", two, ten, forty, strain_two,
-              strain_forty, screen);
+    cr_expect(longer,
+              "rows drawn 2/10/40 passes: %d %d %d, strain %.3g%% %.3g%%, cells in colours the other lacks %d, %d:\n%s",
+              two, ten, forty, strain_two, strain_forty, hotter, colder, screen);
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
     stop();
