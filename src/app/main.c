@@ -21,6 +21,7 @@ static const char usage[] = N_(
     "clothsim %s - a cloth simulator that shows how cloth solvers work\n"
     "\n"
     "usage: clothsim [--scene NAME] [--set KEY=VALUE]... [--compare KEY=V1,V2]\n"
+    "                [--preset euler-verlet|iterations|tearing]\n"
     "                [--ascii] [--fps N] [--high-contrast] [--stats]\n"
     "                [--record FILE.cast]   the interactive sandbox (the default)\n"
     "       clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N]\n"

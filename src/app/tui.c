@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "presets.h"
 #include "tui_private.h"
 #include "i18n.h"
 
@@ -43,7 +44,8 @@ const double tui_speeds[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
 const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
 
 static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
-                            "                [--compare KEY=V1,V2[,V3,V4]] [--fps N] [--ascii]\n"
+                            "                [--compare KEY=V1,V2[,V3,V4] | --preset NAME]\n"
+                            "                [--fps N] [--ascii]\n"
                             "                [--high-contrast] [--background=dark|light|auto]\n"
                             "                [--stats] [--record FILE.cast]\n"
                             "\n"
@@ -54,6 +56,9 @@ static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]
                             "  --compare KEY=V1,V2 two to four panes, the same scene differing in KEY,\n"
                             "                      stepped in lockstep\n"
                             "                      (e.g. --compare integrator=euler,verlet)\n"
+                            "  --preset NAME       a ready comparison, as the keys e, i and T open it:\n"
+                            "                      euler-verlet, iterations (2, 10 and 40 passes) or\n"
+                            "                      tearing (naive against hysteresis); --set changes it\n"
                             "  --fps N             frames drawn per second (default 30, 1 to 240)\n"
                             "  --ascii             plain ASCII glyphs (the default when the locale is not\n"
                             "                      UTF-8)\n"
@@ -114,6 +119,8 @@ void tui_pane_clear_history(TuiPane *pane)
 
 void tui_fit_cameras(Tui *tui)
 {
+    if (tui_fit_shared_camera(tui))
+        return; /* compared panes: one camera */
     for (int i = 0; i < tui->pane_count; i++) {
         TuiPane *pane = &tui->panes[i];
         if (!pane->solver || pane->camera_set)
@@ -390,6 +397,7 @@ void tui_sample(Tui *tui, bool force)
         series_push(&pane->energy, (float)pane->metrics.total);
         series_push(&pane->strain, (float)pane->metrics.max_strain);
     }
+    tui_scales_hold(tui);
 }
 
 void tui_blasts_update(Tui *tui, bool moving)
@@ -641,11 +649,61 @@ void tui_print_stats(const Tui *tui)
             tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
 }
 
+/* --preset NAME: the preset's scene and settings, the person's --set on
+ * top (a teacher's script may change one), and its comparison. Returns -1
+ * to go on, or the exit status. */
+static int parse_preset(Tui *tui, const char *name, const char *compare, const CliSettings *settings, int argc,
+                        char **argv)
+{
+    const Preset *preset = preset_find(name);
+    if (!preset) {
+        char names[128];
+        preset_names(names, sizeof names);
+        const char *suggestion = preset_suggest(name);
+        if (suggestion)
+            cli_error("--preset %s: unknown preset (did you mean '%s'? the presets: %s)", cli_cut(name, CLI_CUT_WORD),
+                      suggestion, names);
+        else
+            cli_error("--preset %s: unknown preset (the presets: %s)", cli_cut(name, CLI_CUT_WORD), names);
+        return EXIT_USAGE;
+    }
+    if (compare) {
+        cli_error("--preset %s: a preset is a comparison already (drop --compare)", name);
+        return EXIT_USAGE;
+    }
+    for (int k = 1; k < argc; k++)
+        if (strcmp(argv[k], "--scene") == 0 || strncmp(argv[k], "--scene=", 8) == 0) {
+            cli_error("--preset %s: the preset chooses its scene (drop --scene)", name);
+            return EXIT_USAGE;
+        }
+    char err[TEXT_MESSAGE_SIZE];
+    Params params;
+    preset_params(preset, &params, err, sizeof err);
+    for (int k = 0; k < settings->assignment_count; k++)
+        if (!params_assign(&params, settings->assignments[k], err, sizeof err)) {
+            cli_error("--set %s: %s", cli_cut(settings->assignments[k], CLI_CUT_WORD), err);
+            return EXIT_USAGE;
+        }
+    if (!params_validate(&params, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_USAGE;
+    }
+    tui->base = params;
+    tui->pane_count = 1;
+    if (!parse_compare(tui, preset->compare))
+        return EXIT_USAGE; /* a --set the preset's values refuse: said */
+    params_set(&tui->base, tui->compare_key->name, tui->compare_values[0], err, sizeof err);
+    tui->preset = preset;
+    params_default(&tui->before_preset, SCENE_CURTAIN); /* its key again: the sandbox as it starts */
+    tui->mode_before_preset = tui->render.mode;
+    return -1;
+}
+
 /* Fills tui from argv. Returns -1 to go on, or the exit status. */
 static int parse_options(Tui *tui, int argc, char **argv)
 {
     CliSettings settings = {.scene = SCENE_CURTAIN};
-    const char *compare = NULL;
+    const char *compare = NULL, *preset_name = NULL;
     int i = 0, next;
     while ((next = cli_next_argument(&settings, argc, argv, &i)) > 0) {
         int matched = 0;
@@ -661,6 +719,10 @@ static int parse_options(Tui *tui, int argc, char **argv)
             if (!value)
                 return EXIT_USAGE;
             compare = value;
+        } else if ((value = cli_option_value(argc, argv, &i, "--preset", &matched)) || matched) {
+            if (!value)
+                return EXIT_USAGE;
+            preset_name = value;
         } else {
             cli_error("unknown option '%s' (clothsim --help lists the options)", arg);
             return EXIT_USAGE;
@@ -668,6 +730,8 @@ static int parse_options(Tui *tui, int argc, char **argv)
     }
     if (next < 0)
         return EXIT_USAGE;
+    if (preset_name)
+        return parse_preset(tui, preset_name, compare, &settings, argc, argv);
     if (!cli_build_params(&settings, &tui->base))
         return EXIT_USAGE;
     tui->pane_count = 1;
@@ -946,7 +1010,8 @@ int tui_main(int argc, char **argv)
         return status;
     }
     tui_layout(tui); /* if it fails, a notice says so and a resize tries again */
-    tui_message(tui, "? help  q quit");
+    if (!tui_start_preset(tui))
+        tui_presets_hint(tui);
     tui_sample(tui, true);
     status = run(tui);
     tui_session_stop(tui);

@@ -939,7 +939,7 @@ static void draw_pane(Tui *tui, int i)
     RenderOptions options = tui->render;
     if (pane->mode_set)
         options.mode = pane->mode;
-    options.strain_full = pane->strain_full;
+    options.strain_full = pane->strain_full > 0.0f ? pane->strain_full : tui->strain_ramp;
     if (!tui_blast_render(&pane->blast, view, &pane->camera, solver, &options))
         render_solver(view, &pane->camera, solver, &options);
     int row = 0;
@@ -950,6 +950,7 @@ static void draw_pane(Tui *tui, int i)
         const char *equals = strchr(pane->label, '=');
         if (text_width(label) > view->width && equals)
             snprintf(label, sizeof label, " %s ", equals + 1);
+        tui_pane_torn(tui, i, label, sizeof label, view->width);
         tui_text_put(view, 0, 0, view->width, label, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
         row = 1;
     }
@@ -960,7 +961,8 @@ static void draw_pane(Tui *tui, int i)
         draw_explosion(tui, pane, view);
     if (i == 0 && tui->message[0]) {
         /* the whole message, wrapped over as many lines as it takes, up from the bottom */
-        int bottom = view->height - 1 - (options.mode == RENDER_STRAIN && options.legend ? 1 : 0);
+        bool legend = options.legend && (options.mode == RENDER_STRAIN || options.mode == RENDER_WIRE);
+        int bottom = view->height - 1 - (legend ? 1 : 0);
         char lines[WRAP_MAX_LINES][160];
         int n = wrap_text(tui->message, view->width - 2, lines);
         int widest = 0;
@@ -985,12 +987,8 @@ static void draw_pane(Tui *tui, int i)
     canvas_clear(plots);
     int half = plots->width / 2;
     const TuiSeries *energy = &pane->energy, *strain = &pane->strain;
-    RenderPlotScale energy_scale = {.lo = NAN, .hi = NAN, .reference = NAN};
-    RenderPlotScale strain_scale = {.lo = NAN, .hi = NAN, .reference = NAN, .percent = true};
-    if (pane->scaled)
-        energy_scale = pane->energy_scale, strain_scale = pane->strain_scale;
-    else if (solver->exploded || tui->blowing_up)
-        energy_scale.log = true; /* a blow-up's growth reads on a log scale */
+    RenderPlotScale energy_scale, strain_scale;
+    tui_pane_plot_scales(tui, i, &energy_scale, &strain_scale);
     int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
     render_plot_scaled(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count,
                        PALETTE_HIGHLIGHT, _("energy J"), tui->render.glyphs, &energy_scale);

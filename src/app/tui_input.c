@@ -10,6 +10,7 @@
 
 #include "core/scene.h"
 #include "i18n.h"
+#include "presets.h"
 #include "tui_private.h"
 
 /* clang-format off */
@@ -24,11 +25,12 @@ const char *const tui_key_help[] = {
     "Up Down",      N_("choose a setting"),
     "Left Right",   N_("change it"),
     "r",            N_("reset the scene"),
-    "f",            N_("zero every velocity, once"),
+    "f",            N_("zero velocities, once"),
     "w",            N_("wind off / on"),
     "P",            N_("next pinning"),
     "t",            N_("tearing: off, naive, hysteresis"),
     "m",            N_("shaded wire strain points"),
+    "v",            N_("wire: one family alone"),
     "a",            N_("braille / half / ascii"),
     "h j k l",      N_("orbit (or Shift+arrows)"),
     "+ =  - _",     N_("zoom in / out"),
@@ -36,6 +38,7 @@ const char *const tui_key_help[] = {
     ", <  . >",     N_("slow motion / fast"),
     "g",            N_("grab a particle (arrows drag it, PgUp PgDn move it away / nearer, g throws it)"),
     "Esc",          N_("let go of the particle"),
+    "e i T L",      N_("Euler/Verlet, passes, tearing; L lessons"),
     "c",            N_("compare the chosen setting"),
     "C",            N_("high contrast"),
     "B",            N_("light / dark background"),
@@ -106,6 +109,8 @@ static const TuiSlider slider_table[] = {
     {"wind_x", N_("Wind X"), -10.0, 10.0, 0.5, false, NULL, in_3d},
     {"wind_z", N_("Wind Z"), -10.0, 10.0, 0.5, false, NULL, in_3d},
     {"stiffness", N_("Stiffness"), 0.0, 1.0, 0.05, false, NULL, not_xpbd},
+    {"shear_stiffness", N_("Shear stiff."), 0.0, 1.0, 0.05, false, NULL, not_xpbd},
+    {"bend_stiffness", N_("Bend stiff."), 0.0, 1.0, 0.05, false, NULL, not_xpbd},
     {"compliance", N_("Compliance"), 1e-6, 10.0, 2.0, true, NULL, xpbd},
     {"shear_compliance", N_("Shear compl."), 1e-6, 10.0, 2.0, true, NULL, xpbd},
     {"bend_compliance", N_("Bend compl."), 1e-6, 10.0, 2.0, true, NULL, xpbd},
@@ -884,6 +889,17 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'c':
         compare_toggle(tui);
+        break;
+    case 'e':
+    case 'i':
+    case 'T':
+        tui_preset_key(tui, preset_for_key(key));
+        break;
+    case 'L':
+        tui_open_lessons(tui);
+        break;
+    case 'v':
+        tui_next_families(tui);
         break;
     case 'C':
         tui->render.high_contrast = !tui->render.high_contrast;

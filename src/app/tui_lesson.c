@@ -179,18 +179,11 @@ static void sync_panes(LessonScreen *v)
         pane->mode = view->mode >= 0 ? (RenderMode)view->mode : RENDER_SHADED;
         pane->strain_full = (float)view->ramp;
         pane->camera_set = true;
-        pane->scaled = true;
-        pane->energy_scale = (RenderPlotScale){.lo = NAN, .hi = NAN, .reference = NAN};
-        pane->strain_scale = (RenderPlotScale){.lo = NAN, .hi = NAN, .reference = NAN, .percent = true};
-        if (view->energy_scale == VIEW_SCALE_FIXED)
-            pane->energy_scale.lo = (float)view->energy_lo, pane->energy_scale.hi = (float)view->energy_hi;
-        pane->energy_scale.log = view->energy_scale == VIEW_SCALE_LOG;
-        if (view->energy_scale != VIEW_SCALE_AUTO)
-            pane->energy_scale.reference = (float)lp->start[METRIC_TOTAL]; /* the starting energy */
-        if (view->strain_scale == VIEW_SCALE_FIXED) {
-            pane->strain_scale.lo = (float)view->strain_lo, pane->strain_scale.hi = (float)view->strain_hi;
-            pane->strain_scale.reference = 0.1f; /* Provot's 10 % */
-        }
+        bool energy_fixed = view->energy_scale == VIEW_SCALE_FIXED, strain_fixed = view->strain_scale == VIEW_SCALE_FIXED;
+        tui_pane_scales(pane, energy_fixed ? (float)view->energy_lo : NAN, energy_fixed ? (float)view->energy_hi : NAN,
+                        view->energy_scale == VIEW_SCALE_LOG,
+                        view->energy_scale != VIEW_SCALE_AUTO ? (float)lp->start[METRIC_TOTAL] : NAN,
+                        strain_fixed ? (float)view->strain_lo : NAN, strain_fixed ? (float)view->strain_hi : NAN);
         pane->big_count = view->show_count;
         for (int k = 0; k < view->show_count; k++) {
             int metric = view->shows[k];
@@ -1276,6 +1269,24 @@ static int menu_run(Tui *tui, Menu *m, Progress *progress)
             quit = true;
     }
     return 0;
+}
+
+int tui_lessons_menu(Tui *tui)
+{
+    Menu m = {0};
+    tui->message[0] = '\0';
+    if (!lesson_catalogue_find(&m.catalogue))
+        tui_message(tui, "out of memory: not every lesson is listed");
+    lesson_catalogue_course(&m.catalogue, m.course);
+    menu_show_course(&m);
+    Progress progress;
+    progress_load(&progress);
+    int status = menu_run(tui, &m, &progress);
+    menu_free(&m);
+    lesson_catalogue_free(&m.catalogue);
+    free(m.shown);
+    progress_free(&progress);
+    return status;
 }
 
 /* ---------------------------------------------------------------- entry */

@@ -218,6 +218,12 @@ typedef struct Tui {
     double behind_until; /* monotonic s: until then the status line says the physics is behind */
     double physics_rest_until; /* monotonic s: no steps before then (tui_advance, TUI_PHYSICS_SHARE) */
 
+    /* ready comparisons and what compared panes share (tui_compare.c) */
+    const struct Preset *preset;   /* the preset the panes show, or NULL */
+    Params before_preset;          /* the sandbox's settings, back when the preset ends */
+    RenderMode mode_before_preset; /* and its drawing */
+    float strain_ramp;             /* compared panes: their one ramp top (render_strain_ramp_fit); 0: none */
+
     /* the view */
     RenderOptions render;
     bool help;
@@ -343,6 +349,48 @@ void tui_grab_release(Tui *tui);
 int tui_screen_option(Tui *tui, int argc, char **argv, int *i);
 /* --stats: frames, bytes sent and time a frame, on stderr */
 void tui_print_stats(const Tui *tui);
+
+/* tui_lesson.c: the lesson menu on a running session (L in the sandbox),
+ * until q there; returns 0, or 128 + the signal that asked to quit. The
+ * caller keeps its panes: a lesson takes tui's. */
+int tui_lessons_menu(Tui *tui);
+
+/* tui_compare.c: the ready comparisons (presets.h) and what compared panes
+ * share: one camera, one strain ramp, plot scales that hold their range. */
+struct Preset;
+/* Opens preset in the sandbox (its key): the sandbox's settings are kept
+ * for tui_preset_close; the same preset's key again closes it. False, with
+ * a message, leaving the sandbox as it was, when the panes cannot be built. */
+bool tui_preset_open(Tui *tui, const struct Preset *preset);
+bool tui_preset_close(Tui *tui);
+void tui_preset_key(Tui *tui, const struct Preset *preset);
+/* --preset: the panes parse_options set up, shown as the key shows them;
+ * false when there is no preset. */
+bool tui_start_preset(Tui *tui);
+/* The panes of a comparison framed by one camera (camera_fit_solvers), as
+ * the preset shown wants it; false when there is no comparison to frame. */
+bool tui_fit_shared_camera(Tui *tui);
+/* After samples: the sandbox's plot scales and the compared panes' ramp
+ * grown to hold them (a new history starts them again). */
+void tui_scales_hold(Tui *tui);
+/* How a pane's plots are scaled, for a lesson's view line and the sandbox
+ * alike: energy between lo and hi (both NAN: the values' own range), on a
+ * log scale if log, the dotted line at the starting energy start (NAN:
+ * none); strain between strain_lo and strain_hi (NAN: own range), the
+ * dotted line at Provot's 10 % when it is fixed. */
+void tui_pane_scales(TuiPane *pane, float lo, float hi, bool log, float start, float strain_lo, float strain_hi);
+/* The scales pane i's plots are drawn with now. */
+void tui_pane_plot_scales(const Tui *tui, int i, RenderPlotScale *energy, RenderPlotScale *strain);
+/* L: the lesson menu, then the sandbox back as it was. */
+void tui_open_lessons(Tui *tui);
+/* v: wire mode, and which link families it draws: all, then each alone. */
+void tui_next_families(Tui *tui);
+/* A compared pane's label with the links it has torn after it ("torn 12 "),
+ * where it tears and the view (width cells) has room: the count that
+ * tells naive tearing from hysteresis. */
+void tui_pane_torn(const Tui *tui, int i, char *label, size_t size, int width);
+/* The line the sandbox shows at start: the ready comparisons' keys. */
+void tui_presets_hint(Tui *tui);
 
 /* tui_draw.c */
 void tui_colours_init(Tui *tui);

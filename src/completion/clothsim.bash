@@ -62,6 +62,9 @@ _clothsim() {
             COMPREPLY=($(compgen -f -- "$cur"))
             return
         fi ;;
+    --preset)
+        COMPREPLY=($(compgen -W "euler-verlet iterations tearing" -- "$cur"))
+        return ;;
     --mode)
         COMPREPLY=($(compgen -W "shaded wire strain points" -- "$cur"))
         return ;;
@@ -82,7 +85,7 @@ _clothsim() {
     progress) options="--csv --answers --help" ;;
     handout) options="--teacher -o --help" ;;
     learn) options="--ascii --fps --high-contrast --background --stats --record --teacher --help" ;;
-    *) options="--scene --set --compare --ascii --fps --high-contrast --background --stats --record --help --version" ;;
+    *) options="--scene --set --compare --preset --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac
 
     if [[ $cur == -* ]]; then

@@ -43,15 +43,8 @@ void lesson_view_camera(const LessonPlayer *player, int i, int width, int height
         }
     }
     camera_fit_box(camera, lo, hi);
-    if (v->zoom > 0.0 && v->zoom != 1.0) {
-        /* the top of the framing stays where it was: zooming out opens room
-         * below, where gravity takes a hanging cloth */
-        float top[3] = {0.5f * (lo[0] + hi[0]), hi[1], 0.5f * (lo[2] + hi[2])}, x0, y0, x1, y1, depth;
-        bool before = camera_project(camera, top, &x0, &y0, &depth);
-        camera_zoom(camera, (float)(1.0 / v->zoom));
-        if (before && v->zoom < 1.0 && camera_project(camera, top, &x1, &y1, &depth))
-            camera_pan(camera, 0.0f, y0 - y1);
-    }
+    if (v->zoom > 0.0)
+        camera_zoom_framed(camera, lo, hi, v->zoom);
     if (reserve) {
         camera_set_viewport(camera, full, camera->height);
         camera_pan(camera, -0.5f * (float)reserve, 0.0f);

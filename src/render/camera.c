@@ -245,6 +245,38 @@ void camera_fit_box(Camera *camera, const float lo[3], const float hi[3])
     camera_fit(camera, &nothing, lo, hi);
 }
 
+bool camera_fit_solvers(Camera *camera, const Solver *const *solvers, int count, float box_lo[3], float box_hi[3])
+{
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    bool any = false;
+    for (int i = 0; i < count; i++) {
+        float a[3], b[3];
+        if (!solvers[i] || !camera_solver_box(solvers[i], a, b))
+            continue;
+        for (int k = 0; k < 3; k++)
+            lo[k] = fminf(lo[k], a[k]), hi[k] = fmaxf(hi[k], b[k]);
+        any = true;
+    }
+    if (!any)
+        return false;
+    camera_fit_box(camera, lo, hi);
+    if (box_lo && box_hi)
+        for (int k = 0; k < 3; k++)
+            box_lo[k] = lo[k], box_hi[k] = hi[k];
+    return true;
+}
+
+void camera_zoom_framed(Camera *camera, const float lo[3], const float hi[3], double zoom)
+{
+    if (!(zoom > 0.0) || zoom == 1.0)
+        return;
+    float top[3] = {0.5f * (lo[0] + hi[0]), hi[1], 0.5f * (lo[2] + hi[2])}, x0, y0, x1, y1, depth;
+    bool before = camera_project(camera, top, &x0, &y0, &depth);
+    camera_zoom(camera, (float)(1.0 / zoom));
+    if (before && zoom < 1.0 && camera_project(camera, top, &x1, &y1, &depth))
+        camera_pan(camera, 0.0f, y0 - y1);
+}
+
 void camera_fit_solver(Camera *camera, const Solver *solver)
 {
     float lo[3], hi[3];

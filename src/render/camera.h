@@ -96,6 +96,18 @@ bool camera_solver_box(const Solver *solver, float lo[3], float hi[3]);
 /* Frames the box from lo to hi (m), as camera_fit does with no cloth. */
 void camera_fit_box(Camera *camera, const float lo[3], const float hi[3]);
 
+/* One camera for panes compared side by side: frames the box that holds
+ * every solver's cloth and collider (camera_solver_box), so that the same
+ * length is drawn the same size in each; the box into box_lo, box_hi (m;
+ * both NULL: not wanted). False, leaving camera as it was, if no solver has
+ * anything finite. */
+bool camera_fit_solvers(Camera *camera, const Solver *const *solvers, int count, float box_lo[3], float box_hi[3]);
+
+/* Zooms a camera framed on the box lo..hi by zoom (above 1 closer); below
+ * 1 the top of the box stays where it was, so the room opened is below it,
+ * where gravity takes a hanging cloth. */
+void camera_zoom_framed(Camera *camera, const float lo[3], const float hi[3], double zoom);
+
 /* Projects point (m) to screen x, y (cells) and depth (m). Returns false,
  * writing nothing, when a perspective camera has the point behind or too
  * near the eye (depth < CAMERA_NEAR). An orthographic camera sees every

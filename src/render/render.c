@@ -324,12 +324,15 @@ static char family_ascii(int family, float dx, float dy, float aspect)
     }
 }
 
-static void draw_wire(Canvas *canvas, const Camera *view, const Cloth *cloth, const Scratch *s)
+static int text_length(const char *s);
+
+static const uint8_t family_colour[LINK_FAMILY_COUNT] = {PALETTE_STRUCTURAL, PALETTE_SHEAR, PALETTE_BEND};
+
+static void draw_wire(Canvas *canvas, const Camera *view, const Cloth *cloth, const Scratch *s, unsigned hidden)
 {
-    static const uint8_t family_colour[LINK_FAMILY_COUNT] = {PALETTE_STRUCTURAL, PALETTE_SHEAR, PALETTE_BEND};
     /* structural first: on a tie in depth the first drawn stays */
     for (int family = 0; family < LINK_FAMILY_COUNT; family++)
-        for (int l = 0; l < cloth->link_count; l++) {
+        for (int l = 0; l < cloth->link_count && !(hidden & (1u << family)); l++) {
             uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
             if (cloth->family[l] != family || cloth->torn[l] || !s->visible[a] || !s->visible[b])
                 continue;
@@ -405,7 +408,7 @@ void render_draw_cloth(Canvas *canvas, const Camera *camera, const Cloth *cloth,
         draw_shaded(canvas, view, cloth, &s, options);
         break;
     case RENDER_WIRE:
-        draw_wire(canvas, view, cloth, &s);
+        draw_wire(canvas, view, cloth, &s, options->hidden_families);
         break;
     case RENDER_STRAIN:
         draw_strain(canvas, cloth, &s, options->strain_full);
@@ -737,13 +740,19 @@ void render_end(Canvas *canvas, const RenderOptions *options)
 int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
 {
     bool ascii = options->glyphs == GLYPHS_ASCII;
-    /* a narrow pane gets the ramp with its ends only, so that the legends of
-     * panes side by side never run into each other */
-    bool compact = canvas->width - x < RENDER_LEGEND_WIDTH;
     float full = options->strain_full > 0.0f ? options->strain_full : RENDER_STRAIN_FULL;
     /* the 10 % line before the step where Provot's limit falls, when it is on the ramp */
     float limit_at = 0.1f / full * (float)PALETTE_STRAIN_STEPS;
     int limit_step = limit_at > 0.5f && limit_at < (float)PALETTE_STRAIN_STEPS - 0.5f ? (int)lroundf(limit_at) : -1;
+    /* a narrow pane gets the ramp with its ends only, so that the legends of
+     * panes side by side never run into each other: the whole one is as wide
+     * as its words (translated) and its top ("100%" is wider than "20%") */
+    char whole_top[24];
+    snprintf(whole_top, sizeof whole_top, " %.3g%%  ", 100.0 * full);
+    /* xgettext:no-c-format */
+    int whole = text_length(T_("strain 0% ")) + PALETTE_STRAIN_STEPS + (limit_step >= 0 ? 8 : 0) +
+                text_length(whole_top) + 1 + text_length(T_(" tearing"));
+    bool compact = canvas->width - x < (whole > RENDER_LEGEND_WIDTH ? whole : RENDER_LEGEND_WIDTH);
     /* xgettext:no-c-format */
     x = canvas_text(canvas, x, y, compact ? "0%" : T_("strain 0% "), PALETTE_TEXT, ATTR_NONE);
     for (int step = 0; step < PALETTE_STRAIN_STEPS; step++) {
@@ -761,6 +770,57 @@ int render_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
     canvas_put(canvas, x++, y, ascii ? (uint32_t)WARN_ASCII : FULL_BLOCK, PALETTE_STRAIN_WARN, PALETTE_DEFAULT,
                ATTR_BOLD);
     return compact ? x : canvas_text(canvas, x, y, T_(" tearing"), PALETTE_TEXT, ATTR_NONE);
+}
+
+/* The smallest 1, 2 or 5 times a power of ten at or above value (> 0). */
+static float round_up(float value)
+{
+    float power = powf(10.0f, floorf(log10f(value)));
+    static const float steps[] = {1.0f, 2.0f, 5.0f, 10.0f};
+    for (int k = 0; k < 4; k++)
+        if (steps[k] * power >= value * 0.9999f)
+            return steps[k] * power;
+    return 10.0f * power;
+}
+
+float render_strain_ramp_fit(float full, float strain)
+{
+    float want = RENDER_RAMP_LEAST;
+    if (full > want && isfinite(full))
+        want = full;
+    if (strain > want && isfinite(strain))
+        want = strain;
+    return want >= RENDER_RAMP_MOST ? RENDER_RAMP_MOST : round_up(want);
+}
+
+int render_wire_legend(Canvas *canvas, int x, int y, const RenderOptions *options)
+{
+    static const char ascii[LINK_FAMILY_COUNT] = {'-', '/', '.'};
+    const char *names[LINK_FAMILY_COUNT] = {T_("structural"), T_("shear"), T_("bend")};
+    bool glyphs_ascii = options->glyphs == GLYPHS_ASCII;
+    int need = 0;
+    for (int f = 0; f < LINK_FAMILY_COUNT; f++)
+        need += 2 + text_length(names[f]) + (f ? 2 : 0);
+    /* a narrow pane: the swatches with the names' first letters */
+    bool compact = canvas->width - x < need;
+    for (int f = 0; f < LINK_FAMILY_COUNT; f++) {
+        bool hidden = options->hidden_families & (1u << f);
+        if (f)
+            x = canvas_text(canvas, x, y, compact ? " " : "  ", PALETTE_TEXT, ATTR_NONE);
+        uint32_t swatch = hidden ? ' ' : glyphs_ascii ? (uint32_t)ascii[f] : FULL_BLOCK;
+        canvas_put(canvas, x++, y, swatch, family_colour[f], PALETTE_DEFAULT, ATTR_BOLD);
+        x = canvas_text(canvas, x, y, " ", PALETTE_TEXT, ATTR_NONE);
+        if (compact) {
+            char initial[8];
+            uint32_t code_point;
+            int bytes = canvas_utf8_decode(names[f], &code_point);
+            snprintf(initial, sizeof initial, "%.*s", bytes, names[f]);
+            x = canvas_text(canvas, x, y, initial, PALETTE_TEXT, hidden ? ATTR_DIM : ATTR_NONE);
+        } else {
+            x = canvas_text(canvas, x, y, names[f], PALETTE_TEXT, hidden ? ATTR_DIM : ATTR_NONE);
+        }
+    }
+    return x;
 }
 
 void render_draw_solver_cloth(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options)
@@ -785,6 +845,8 @@ void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, c
     render_end(canvas, options);
     if (options->mode == RENDER_STRAIN && options->legend && canvas->height > 0)
         render_legend(canvas, 0, canvas->height - 1, options);
+    else if (options->mode == RENDER_WIRE && options->legend && canvas->height > 0)
+        render_wire_legend(canvas, 0, canvas->height - 1, options);
 }
 
 int render_pick(const Canvas *canvas, const Camera *camera, const Cloth *cloth, float sx, float sy)
@@ -880,6 +942,30 @@ static float plotted(float value, bool log_scale)
     return isfinite(value) ? log10f(fmaxf(fabsf(value), 1e-6f)) : value;
 }
 
+void render_plot_scale_hold(RenderPlotScale *scale, float value)
+{
+    if (!isfinite(value) || (value >= scale->lo && value <= scale->hi))
+        return;
+    if (!isfinite(scale->lo) || !isfinite(scale->hi)) {
+        render_plot_scale_around(scale, value, 1e-6f);
+        return;
+    }
+    float lo = fminf(scale->lo, value), hi = fmaxf(scale->hi, value);
+    float margin = 0.25f * (hi - lo), step = round_up(margin > 0.0f ? margin : 1e-6f);
+    if (value > scale->hi)
+        scale->hi = ceilf((value + margin) / step) * step;
+    else
+        scale->lo = floorf((value - margin) / step) * step;
+}
+
+void render_plot_scale_around(RenderPlotScale *scale, float start, float least)
+{
+    float half = fmaxf(0.1f * fabsf(start), least);
+    float step = round_up(0.5f * half);
+    scale->lo = floorf((start - half) / step) * step;
+    scale->hi = ceilf((start + half) / step) * step;
+}
+
 void render_plot_scaled(Canvas *canvas, int x, int y, int w, int h, const float *values, int n, uint8_t colour,
                         const char *label, Glyphs glyphs, const RenderPlotScale *scale)
 {
@@ -903,6 +989,7 @@ void render_plot_scaled(Canvas *canvas, int x, int y, int w, int h, const float 
         lo = plotted(scale->lo, log_scale), hi = plotted(scale->hi, log_scale);
 
     int plot_y = y, plot_h = h;
+    char range_below[64] = ""; /* the range, when the label row has no room for it */
     if (h >= 2) {
         /* the label and the last value; the value comes first when there is
          * no room for both, and the range of a fixed scale after them */
@@ -919,8 +1006,11 @@ void render_plot_scaled(Canvas *canvas, int x, int y, int w, int h, const float 
         }
         const char *name = label ? label : "";
         snprintf(text, sizeof text, "%s %s%s", name, number, range);
-        if (text_length(text) > w)
+        if (text_length(text) > w) {
             snprintf(text, sizeof text, "%s %s", name, number);
+            if (fixed && h >= 3 && text_length(range) - 1 <= w)
+                snprintf(range_below, sizeof range_below, "%s", range + 1); /* under the plot instead */
+        }
         if (text_length(text) > w)
             snprintf(text, sizeof text, "%s", number[0] ? number : name);
         const char *p = text;
@@ -960,4 +1050,6 @@ void render_plot_scaled(Canvas *canvas, int x, int y, int w, int h, const float 
             plot_sub(canvas, x + k / sub_x, plot_y + r / sub_y, k % sub_x, r % sub_y, colour, glyphs);
         previous = row;
     }
+    if (range_below[0]) /* the bottom row's right end, over the series */
+        canvas_text(canvas, x + w - text_length(range_below), y + h - 1, range_below, PALETTE_DIM, ATTR_NONE);
 }

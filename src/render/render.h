@@ -35,10 +35,12 @@ typedef struct RenderOptions {
     RenderMode mode;
     Glyphs glyphs;
     bool high_contrast; /* bold cells, no dark shades, no dithering */
-    bool legend;        /* strain mode: render_solver writes the legend on the bottom row */
+    bool legend;        /* strain and wire modes: render_solver writes a legend on the bottom row */
     float strain_full;  /* strain mode: the strain at the top of the ramp; 0 is RENDER_STRAIN_FULL */
     float light[3];     /* towards the light, view axes: x right, y up, z towards the viewer;
                            any length but 0 */
+    /* wire mode: bit 1 << LinkFamily set for each family not drawn; 0 draws all */
+    unsigned hidden_families;
 } RenderOptions;
 
 /* Shaded mode, braille, the legend on, light from the upper left behind the viewer. */
@@ -109,6 +111,20 @@ void render_end(Canvas *canvas, const RenderOptions *options);
  * between "0%" and "20%" and the over-limit colour only. */
 #define RENDER_LEGEND_WIDTH 39
 
+/* The ramp's top for panes compared side by side, so that one colour means
+ * one strain in each: the smallest of 0.1, 0.2, 0.5, 1, 2, 5 ... % at or
+ * above both full (the top so far: it only grows, the colours do not shift
+ * back and forth) and strain (the strain the top should reach now, NaN:
+ * none), never below RENDER_RAMP_LEAST nor above RENDER_RAMP_MOST (a link
+ * stretched to twice its length is as red as can be). */
+#define RENDER_RAMP_LEAST 0.001f
+#define RENDER_RAMP_MOST 1.0f
+float render_strain_ramp_fit(float full, float strain);
+
+/* Wire mode's legend, one row from x, y: a swatch (ASCII: the glyph) and the
+ * name of each family, a hidden one marked so. Returns the column after it. */
+int render_wire_legend(Canvas *canvas, int x, int y, const RenderOptions *options);
+
 /* The strain legend, one row from x, y (cells): the ramp with the 10 % line
  * marked and the over-limit colour. ASCII only in GLYPHS_ASCII. Returns the
  * column after it. */
@@ -146,6 +162,16 @@ typedef struct RenderPlotScale {
     float reference;
     bool percent;
 } RenderPlotScale;
+
+/* Grows a fixed scale (lo, hi finite; lo < hi) to hold value, never
+ * shrinking it: the side value is past moves out to a round number a
+ * quarter of the new range beyond it, so a plot rescales seldom and its
+ * printed range stays short. Non-finite values leave it. */
+void render_plot_scale_hold(RenderPlotScale *scale, float value);
+
+/* A fixed scale around a series' first value start: start plus and minus
+ * a tenth of its size (at least least), out to round numbers. */
+void render_plot_scale_around(RenderPlotScale *scale, float start, float least);
 
 /* render_plot with a scale. The label row never cuts a number: without room
  * for everything, the range goes first, then the label. */

@@ -45,6 +45,10 @@ Test(completion, commands_scenes_keys_and_lessons)
     cr_expect(strstr(got, " wind_x= ") && !strstr(got, " which="), "--set keys, not words of their meaning: %s", got);
     got = complete(WORDS("lessons/01"));
     cr_expect(strstr(got, " lessons/01-meet-the-cloth.lesson ") != NULL, "lesson files: %s", got);
+    got = complete(WORDS("--preset it"));
+    cr_expect(strstr(got, " iterations ") != NULL, "presets: %s", got);
+    got = complete(WORDS("--pre"));
+    cr_expect(strstr(got, " --preset ") != NULL, "the sandbox's options: %s", got);
     got = complete(WORDS("run --st"));
     cr_expect(strstr(got, " --steps ") != NULL, "run's options: %s", got);
 }

@@ -528,7 +528,7 @@ Test(tui, a_compared_value_the_scene_refuses_leaves_the_sandbox_as_it_was, .time
      * the curtain refuses; the second pane was left with no solver */
     start("", "", 100, 30);
     cr_assert(wait_for(" step "));
-    tmux("send-keys -t t Down Down Down Down Down Down Right Right Right Right"); /* past Collider */
+    tmux("send-keys -t t Down Down Down Down Down Down Down Down Right Right Right Right"); /* past Collider */
     cr_assert(wait_for("sphere_radius 0.45"), "Sphere rad. not raised to 0.45:\n%s", screen);
     tmux("send-keys -t t c");
     cr_expect(wait_for("cannot compare sphere_radius=0.65"), "no message saying the comparison was refused:\n%s",

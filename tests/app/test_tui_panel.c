@@ -3,6 +3,7 @@
  * that a row changes the running solver. The panel's look at 80x24 is
  * tested through tmux in test_tui.c. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,4 +144,57 @@ Test(tui_panel, cyrillic_letters_map_to_the_keys_they_sit_on)
     cr_expect_eq(tui_key_by_place(0x0407), '}');  /* Ї */
     cr_expect_eq(tui_key_by_place(0x00F1), TUI_KEY_OTHER); /* ñ */
     cr_expect_eq(tui_key_by_place(0x0491), TUI_KEY_OTHER); /* ґ: no key of its own here */
+}
+
+/* ---------------------------------------------------------------- compared panes (issue 31) */
+
+Test(tui_panel, compared_panes_share_one_camera_one_ramp_and_one_plot_range)
+{
+    /* lesson 05's ribbon at 2 and 40 passes, two seconds in */
+    Tui *tui = sandbox(SCENE_CURTAIN);
+    const char *settings[] = {"cols=12",  "rows=90",      "spacing=0.0167", "collider=none",
+                              "wind_z=0", "turbulence=0", "substeps=1"};
+    char err[256];
+    for (size_t k = 0; k < sizeof settings / sizeof settings[0]; k++)
+        cr_assert(params_assign(&tui->base, settings[k], err, sizeof err), "%s", err);
+    cr_assert(tui_rebuild_panes(tui), "%s", tui->message);
+    const char values[2][64] = {"2", "40"};
+    cr_assert(tui_compare_start(tui, params_find("iterations"), values, 2), "%s", tui->message);
+    for (int step = 0; step < 120; step++) {
+        for (int i = 0; i < 2; i++)
+            solver_step(tui->panes[i].solver);
+        tui_sample(tui, false);
+    }
+    tui_fit_cameras(tui);
+    const Camera *a = &tui->panes[0].camera, *b = &tui->panes[1].camera;
+    cr_expect(a->distance == b->distance && a->yaw == b->yaw && a->pitch == b->pitch &&
+                  memcmp(a->target, b->target, sizeof a->target) == 0,
+              "the panes are framed apart: distance %g and %g", (double)a->distance, (double)b->distance);
+    /* the frame holds the longer ribbon: its lowest particle in view */
+    const Cloth *two = tui->panes[0].solver->cloth;
+    float lowest[3] = {0.0f, INFINITY, 0.0f}, sx, sy, depth;
+    for (int k = 0; k < two->count; k++)
+        if (two->y[k] < lowest[1])
+            lowest[0] = two->x[k], lowest[1] = two->y[k], lowest[2] = two->z[k];
+    cr_expect(camera_project(b, lowest, &sx, &sy, &depth) && sy <= (float)b->height,
+              "the 2-pass ribbon's end is off the 40-pass pane's frame");
+    /* one ramp, over the larger strain, and one plot range */
+    float larger = 2.0f * fmaxf((float)tui->panes[0].metrics.mean_strain, (float)tui->panes[1].metrics.mean_strain);
+    cr_expect(tui->strain_ramp >= fminf(larger, RENDER_RAMP_MOST) &&
+                  tui->strain_ramp <= fmaxf(2.5f * larger, RENDER_RAMP_LEAST),
+              "ramp %g for twice the mean strain %g", (double)tui->strain_ramp, (double)larger);
+    RenderPlotScale e0, s0, e1, s1;
+    tui_pane_plot_scales(tui, 0, &e0, &s0);
+    tui_pane_plot_scales(tui, 1, &e1, &s1);
+    cr_expect(e0.lo == e1.lo && e0.hi == e1.hi && s0.lo == s1.lo && s0.hi == s1.hi, "the panes' plot ranges differ");
+    cr_expect(isfinite(e0.lo) && isfinite(e0.hi) && isfinite(e0.reference), "the energy plot is not fixed");
+    for (int i = 0; i < 2; i++) {
+        const TuiSeries *energy = &tui->panes[i].energy;
+        int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
+        for (int k = 0; k < energy->count; k++)
+            cr_assert(energy->values[start + k] >= e0.lo && energy->values[start + k] <= e0.hi,
+                      "pane %d's sample %d (%g J) is off the plot %g..%g", i, k, (double)energy->values[start + k],
+                      (double)e0.lo, (double)e0.hi);
+    }
+    sandbox_free(tui);
 }
