@@ -377,7 +377,7 @@ static void reset_scene(Tui *tui)
                     when);
     else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
         tui_message(tui,
-                    "reset, paused: %s is stable only below omega h = 2, here %.2g, so it explodes again (at "
+                    "reset, paused: %s is stable only below omega h = 2, here at most %.2g, so it explodes again (at "
                     "t = %.2f s last time). Space runs, n steps; more substeps, a smaller dt or less stiffness holds.",
                     name, omega_h, when);
     else
