@@ -426,7 +426,7 @@ static void next_tearing(Tui *tui)
     tui->base.tear = (tui->base.tear + 1) % TEAR_COUNT;
     tui_apply_base(tui);
     tui->panel_dirty = true;
-    tui_message(tui, "tearing %s", tear_names[tui->base.tear]);
+    tui_message(tui, "tearing %s", i18n_value_name("tear", tear_names[tui->base.tear]));
 }
 
 static void next_pinning(Tui *tui)
@@ -804,7 +804,7 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'm':
         tui->render.mode = (RenderMode)((tui->render.mode + 1) % RENDER_MODE_COUNT);
-        tui_message(tui, "render mode %s", render_mode_names[tui->render.mode]);
+        tui_message(tui, "render mode %s", i18n_value_name("mode", render_mode_names[tui->render.mode]));
         break;
     case 'a':
         if (tui->ascii_only && !tui->utf8) {
