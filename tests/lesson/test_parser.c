@@ -270,7 +270,7 @@ Test(parser, every_error_is_one_line_with_its_place)
         {HEAD "page\nexpect max_strain < 5mm\n", "t.lesson:5:21: '5mm' does not fit max_strain: give a plain number or %"},
         {HEAD "page\nexpect penetration < 5%\n", "t.lesson:5:22: '5%' does not fit penetration: give m, cm or mm"},
         {HEAD "page\nexpect max_strain about 5%\n",
-         "t.lesson:5:19: expect: expected <, <=, >, >=, = or 'within' after max_strain"},
+         "t.lesson:5:19: expect: expected <, <=, >, >=, =, 'within' or 'reads' after max_strain"},
         {HEAD "page\nexpect max_strain < 1e999\n", "t.lesson:5:21: '1e999' is out of range"},
         {HEAD "page\nexpect max_strain < abc\n", "t.lesson:5:21: unknown pane 'abc' (open: main)"},
         {HEAD "page\nexpect total within 5% start\n", "t.lesson:5:24: expect: expected 'of' after the tolerance"},
@@ -282,6 +282,51 @@ Test(parser, every_error_is_one_line_with_its_place)
         {"title \xc3\xa9\xc3\n", "t.lesson:1:8: invalid UTF-8 (byte 0xc3)"},
         {"title \xe0\x80\xaf\n", "t.lesson:1:7: invalid UTF-8 (byte 0xe0)"},
         {"title \xed\xa0\x80\n", "t.lesson:1:7: invalid UTF-8 (byte 0xed)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        cr_expect_str_eq(error_of(cases[k].text), cases[k].error, "case %zu", k);
+}
+
+/* `expect ... reads N` ties a number of the narration to a metric: the
+ * narration after it on its page must say N (with a point or a comma), and
+ * the claim is N's rounding interval. */
+Test(parser, a_number_the_narration_says_is_tied_to_the_run)
+{
+    Lesson *l = parse(HEAD "page\nrun 1s\nexpect max_strain reads 0.29%\nexpect lowest reads 11cm\n"
+                           "> Stretched 0,29 %, down to 11 cm.\n");
+    cr_assert_not_null(l, "%s", err);
+    const LessonExpect *e = &l->items[l->pages[0].first_item + 1].expect;
+    cr_expect_eq(e->kind, EXPECT_WITHIN);
+    cr_expect_eq(e->reference, REF_NUMBER);
+    cr_expect_float_eq(e->value, 0.0029, 1e-12);
+    cr_expect_float_eq(e->tolerance, 0.00005, 1e-12, "half the last digit written: 0.005 %%");
+    cr_expect_str_eq(e->reads, "0.29");
+    cr_expect_float_eq(l->items[l->pages[0].first_item + 2].expect.tolerance, 0.005, 1e-10, "11cm: half a cm");
+    lesson_destroy(l);
+    const struct {
+        const char *text, *error;
+    } cases[] = {
+        /* the narration says another number, or says it on another page */
+        {HEAD "page\nexpect max_strain reads 9.5%\n> It stretched 9.0 %.\n",
+         "t.lesson:5:25: expect: the narration after this line on its page does not say 9.5; write there the number "
+         "the run shows, and the same here"},
+        {HEAD "page\n> Closest: 9.0 mm.\nexpect closest reads 9.0mm\n",
+         "t.lesson:6:22: expect: the narration after this line on its page does not say 9.0; write there the number "
+         "the run shows, and the same here"},
+        {HEAD "page\nexpect closest reads 9.0mm\npage\n> Closest: 9.0 mm.\n",
+         "t.lesson:5:22: expect: the narration after this line on its page does not say 9.0; write there the number "
+         "the run shows, and the same here"},
+        /* a part of another number is not the number */
+        {HEAD "page\nexpect closest reads 9.0mm\n> Closest: 19.05 mm, 9.01 mm.\n",
+         "t.lesson:5:22: expect: the narration after this line on its page does not say 9.0; write there the number "
+         "the run shows, and the same here"},
+        {HEAD "page\nexpect closest reads 9e-3m\n> 9 mm\n",
+         "t.lesson:5:22: expect: write the number after 'reads' as the narration does, such as '9.0mm', got '9e-3m'"},
+        {HEAD "page\nexpect closest reads 9%\n> 9 %\n", "t.lesson:5:22: '9%' does not fit closest: give m, cm or mm"},
+        {HEAD "page\nexpect screen_rows reads 0.5\n> 0.5\n",
+         "t.lesson:5:20: expect: 'reads' is for a number the narration says; screen_rows is not one"},
+        {HEAD "page\nexpect closest reads\n", "t.lesson:5:22: expect: expected the number the narration says after "
+                                                 "'reads', such as '9.0mm'"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         cr_expect_str_eq(error_of(cases[k].text), cases[k].error, "case %zu", k);

@@ -188,6 +188,23 @@ Test(player, a_failed_expect_names_its_place_and_what_it_saw)
     lesson_destroy(l);
 }
 
+/* A number the narration says (`expect ... reads N`) is checked against the
+ * run: within half its last digit it holds, a digit off it fails, at the
+ * expect's place. */
+Test(player, a_number_the_narration_says_is_checked_against_the_run)
+{
+    Lesson *l = parse(HEAD "set cols=6 rows=5\npane left\npage\nrun 10 steps\nexpect left step reads 10\n"
+                           "expect left step reads 11\n> 10 steps, not 11.\n");
+    LessonPlayer *p = lesson_player_create(l);
+    lesson_player_play_to_end(p);
+    int index = l->pages[0].first_item + 1;
+    cr_expect(p->results[index].passed, "%s", p->results[index].message);
+    cr_expect_not(p->results[index + 1].passed);
+    cr_expect_str_eq(p->results[index + 1].message, "p.lesson:9:1: expect failed: left step reads 11 (saw 10)");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
 Test(player, measures_relative_to_start_and_to_other_panes)
 {
     Lesson *l = parse(HEAD "set cols=6 rows=5 wind_z=0 turbulence=0 collider=none\npane a\npane b iterations=1\n"
