@@ -364,6 +364,32 @@ Test(player, a_shared_camera_shows_a_longer_cloth_longer)
     lesson_destroy(l);
 }
 
+/* Two ribbons that both run off their panes look alike only by where the
+ * panes cut them (lesson 5's PBD page once held so): a claim comparing two
+ * panes fails when both are cut off, and holds once they are framed whole. */
+Test(player, a_likeness_of_two_clipped_drawings_fails)
+{
+    Lesson *l = parse(HEAD "set collider=none wind_z=0 turbulence=0 cols=4 rows=20 spacing=0.05 integrator=jakobsen\n"
+                           "pane a\npane b rows=24\nview camera=shared yaw=0 pitch=0 zoom=4\npage P\n"
+                           "expect a screen_rows within 5% of b\nview zoom=1\nexpect b screen_rows > 1.1x a\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert(lesson_player_play_to_end(p));
+    for (int s = 0; s < LESSON_SCREEN_SIZE_COUNT; s++)
+        cr_expect_not(lesson_view_clipped(p, 0, lesson_screen_sizes[s][0], lesson_screen_sizes[s][1]),
+                      "framed whole at zoom 1");
+    int index = l->pages[0].first_item;
+    cr_expect_not(p->results[index].passed, "%s", p->results[index].message);
+    cr_expect(strstr(p->results[index].message, "both cut off by their views"), "%s", p->results[index].message);
+    cr_expect_str_eq(p->results[index].message,
+                     "p.lesson:9:1: expect failed: a screen_rows within 5% of b (saw 1 at 80x24; b 1 (both cut off by "
+                     "their views: frame them whole), 1 at 110x34; b 1 (both cut off by their views: frame them "
+                     "whole))");
+    cr_expect(p->results[index + 2].passed, "%s", p->results[index + 2].message);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
 Test(player, holes_and_differences_are_seen)
 {
     Lesson *l = parse(HEAD "set collider=none wind_z=0 turbulence=0 cols=20 rows=20 spacing=0.05\n"
