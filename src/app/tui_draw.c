@@ -900,7 +900,8 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
     if (integrator == INTEGRATOR_EULER)
         snprintf(lines[count++], sizeof lines[0], "%s", _(" Euler gains energy every step "));
     else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
-        snprintf(lines[count++], sizeof lines[0], _(" omega h at most %.2g; stable only below 2 "), solver_omega_dt(solver));
+        snprintf(lines[count++], sizeof lines[0], _(" omega h at most %.2g; stable only below 2 "),
+                 solver_omega_dt(solver));
     else
         snprintf(lines[count++], sizeof lines[0], "%s", _(" a link stretched past 10 rest lengths "));
     if (!tui->lesson_layout)

@@ -27,8 +27,8 @@
 #include "core/text.h"
 
 /* Words of the language that may not name a pane. */
-static const char *const keywords[] = {"pane", "start", "not", "all", "off", "within", "of", "at",
-                                        "before", "after", "reads", NULL};
+static const char *const keywords[] = {"pane", "start", "not",    "all",   "off",   "within",
+                                       "of",   "at",    "before", "after", "reads", NULL};
 
 typedef struct Parser {
     const char *name;
@@ -1195,7 +1195,8 @@ static bool parse_reads(Parser *P, const LessonToken *t, LessonExpect *e)
     if (decimals)
         decimals--;
     if (t->length - to != strlen(q.unit) || to == from)
-        return fail(P, t->col, "expect: write the number after 'reads' as the narration does, such as '9.0mm', got '%s'",
+        return fail(P, t->col,
+                    "expect: write the number after 'reads' as the narration does, such as '9.0mm', got '%s'",
                     quote(t).text);
     double scale = q.value != 0.0 ? e->value / q.value : 1.0;
     e->kind = EXPECT_WITHIN;
@@ -1213,9 +1214,9 @@ static bool says_number(const char *text, const char *digits)
 {
     size_t n = strlen(digits);
     for (const char *at = text; *at; at++) {
-        bool digit_before = at > text && ((at[-1] >= '0' && at[-1] <= '9') ||
-                                          ((at[-1] == '.' || at[-1] == ',') && at - 1 > text && at[-2] >= '0' &&
-                                           at[-2] <= '9'));
+        bool digit_before =
+            at > text && ((at[-1] >= '0' && at[-1] <= '9') ||
+                          ((at[-1] == '.' || at[-1] == ',') && at - 1 > text && at[-2] >= '0' && at[-2] <= '9'));
         if (digit_before || !(*at >= '0' && *at <= '9'))
             continue;
         size_t k = 0;
@@ -1380,12 +1381,14 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
             return fail(P, P->tok[i].col, "expect: 'reads' is for a number the narration says; %s is not one",
                         lesson_metrics[e.metric].name);
         if (++i >= P->ntok)
-            return fail(P, P->tok[i - 1].col + 6, "expect: expected the number the narration says after 'reads', such as '9.0mm'");
+            return fail(P, P->tok[i - 1].col + 6,
+                        "expect: expected the number the narration says after 'reads', such as '9.0mm'");
         if (!parse_reads(P, &P->tok[i++], &e))
             return false;
     } else {
         int at = i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1;
-        return fail(P, at, "expect: expected <, <=, >, >=, =, 'within' or 'reads' after %s", lesson_metrics[e.metric].name);
+        return fail(P, at, "expect: expected <, <=, >, >=, =, 'within' or 'reads' after %s",
+                    lesson_metrics[e.metric].name);
     }
     if (!expect_end(P, i))
         return false;

@@ -294,7 +294,8 @@ static void evaluate_on_screen(LessonPlayer *p, const LessonItem *item, LessonRe
         /* two drawings both cut off by their views can look alike, or
          * unlike, only by where the views cut them: such a claim fails */
         int second = ref >= 0 ? ref : other;
-        bool clipped = second >= 0 && lesson_view_clipped(p, i, cols, rows) && lesson_view_clipped(p, second, cols, rows);
+        bool clipped =
+            second >= 0 && lesson_view_clipped(p, i, cols, rows) && lesson_view_clipped(p, second, cols, rows);
         ok = ok && !clipped;
         if (k == 0 || (!ok && r->passed))
             r->seen = value;

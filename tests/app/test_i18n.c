@@ -291,8 +291,7 @@ Test(i18n, the_panel_and_the_help_show_setting_values_in_ukrainian, .timeout = 4
     tmux("send-keys -t t ?");
     cr_assert(wait_for("Клавіші"), "? shows no Ukrainian help:\n%s", screen);
     cr_expect(strstr(screen, "вимк., наївний, гістерезис"), "the help's tearing modes are not Ukrainian:\n%s", screen);
-    cr_expect(strstr(screen, "затінення, каркас, розтяг, частинки"), "the help's modes are not Ukrainian:\n%s",
-              screen);
+    cr_expect(strstr(screen, "затінення, каркас, розтяг, частинки"), "the help's modes are not Ukrainian:\n%s", screen);
     cr_expect(strstr(screen, "naive") == NULL && strstr(screen, "shaded") == NULL, "English values in the help:\n%s",
               screen);
     tmux("send-keys -t t q");

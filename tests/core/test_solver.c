@@ -222,8 +222,8 @@ Test(solver, a_cloth_without_threads_parts_into_nets_and_does_not_explode)
             continue;
         char which[64];
         snprintf(which, sizeof which, "integrator=%s", integrator_names[integrator]);
-        const char *settings[] = {"cols=16",         "rows=12",       "spacing=0.09", "pin=corners", "wind_z=0",
-                                  "turbulence=0",    "collider=none", "stiffness=0",  which,        NULL};
+        const char *settings[] = {"cols=16",      "rows=12",       "spacing=0.09", "pin=corners", "wind_z=0",
+                                  "turbulence=0", "collider=none", "stiffness=0",  which,         NULL};
         Solver *s = support_solver(SCENE_CURTAIN, settings);
         support_run_seconds(s, 2.0);
         cr_expect(!s->exploded, "%s: exploded at %g s", which, s->exploded_time);
