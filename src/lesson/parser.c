@@ -1383,8 +1383,22 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
         if (++i >= P->ntok)
             return fail(P, P->tok[i - 1].col + 6,
                         "expect: expected the number the narration says after 'reads', such as '9.0mm'");
+        /* `reads start - N`: the text says what was lost (or gained) since the start */
+        bool from_start = lexer_is(&P->tok[i], "start");
+        bool minus = false;
+        if (from_start) {
+            if (i + 2 >= P->ntok || !(lexer_is(&P->tok[i + 1], "-") || lexer_is(&P->tok[i + 1], "+")))
+                return fail(P, P->tok[i].col + 6, "expect: expected 'start - N' or 'start + N' after 'reads'");
+            minus = P->tok[i + 1].text[0] == '-';
+            i += 2;
+        }
         if (!parse_reads(P, &P->tok[i++], &e))
             return false;
+        if (from_start) {
+            e.reference = REF_START;
+            e.offset = minus ? -e.value : e.value;
+            e.value = 1.0;
+        }
     } else {
         int at = i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1;
         return fail(P, at, "expect: expected <, <=, >, >=, =, 'within' or 'reads' after %s",

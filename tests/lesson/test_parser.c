@@ -309,6 +309,15 @@ Test(parser, a_number_the_narration_says_is_tied_to_the_run)
     cr_expect_str_eq(e->reads, "0.29");
     cr_expect_float_eq(l->items[l->pages[0].first_item + 2].expect.tolerance, 0.005, 1e-10, "11cm: half a cm");
     lesson_destroy(l);
+    /* what was lost since the start: start - 0.054J */
+    l = parse(HEAD "page\nrun 1s\nexpect total reads start - 0.054J\n> It lost 0,054 J.\n");
+    cr_assert_not_null(l, "%s", err);
+    e = &l->items[l->pages[0].first_item + 1].expect;
+    cr_expect_eq(e->reference, REF_START);
+    cr_expect_float_eq(e->value, 1.0, 1e-12);
+    cr_expect_float_eq(e->offset, -0.054, 1e-12);
+    cr_expect_float_eq(e->tolerance, 0.0005, 1e-12);
+    lesson_destroy(l);
     const struct {
         const char *text, *error;
     } cases[] = {
@@ -331,6 +340,8 @@ Test(parser, a_number_the_narration_says_is_tied_to_the_run)
         {HEAD "page\nexpect closest reads 9%\n> 9 %\n", "t.lesson:5:22: '9%' does not fit closest: give m, cm or mm"},
         {HEAD "page\nexpect screen_rows reads 0.5\n> 0.5\n",
          "t.lesson:5:20: expect: 'reads' is for a number the narration says; screen_rows is not one"},
+        {HEAD "page\nexpect total reads start 0.054J\n> 0.054\n",
+         "t.lesson:5:26: expect: expected 'start - N' or 'start + N' after 'reads'"},
         {HEAD "page\nexpect closest reads\n", "t.lesson:5:22: expect: expected the number the narration says after "
                                               "'reads', such as '9.0mm'"},
     };
