@@ -313,9 +313,9 @@ static const char *unlocked_value(const LessonScreen *v, int k, char *out, size_
         if (info->type == PARAM_REAL) /* 0.0166666666 reads better as 0.01667 */
             snprintf(out, out_size, "%.4g", strtod(out, NULL));
         else if (info->type == PARAM_ENUM) { /* in the screen's language */
-            char name[40];
-            snprintf(name, sizeof name, "%s", out);
-            snprintf(out, out_size, "%s", i18n_value_name(info->name, name));
+            const char *shown = i18n_value_name(info->name, out);
+            if (shown != out)
+                snprintf(out, out_size, "%s", shown);
         }
     }
     return out;
