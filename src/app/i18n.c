@@ -47,6 +47,60 @@ static const char *catalogue_folder(char *out, size_t out_size)
 
 static const char *translate(const char *msgid) { return gettext(msgid); }
 
+/* Each value a translated screen shows in its language, by key. A name
+ * listed once serves every key whose values share it ("off", "none"). */
+static const struct {
+    const char *keys; /* the settings whose value it is, blank-separated */
+    const char *name;
+} value_names[] = {
+    {"scene", N_("curtain")},
+    {"scene", N_("flag")},
+    {"scene", N_("chain")},
+    {"scene", N_("net")},
+    {"scene", N_("drape")},
+    {"scene", N_("tear")},
+    {"scene", N_("heap")},
+    {"collider pin", N_("none")},
+    {"collider", N_("sphere")},
+    {"collider", N_("box")},
+    {"collider", N_("cone")},
+    {"material", N_("silk")},
+    {"material", N_("cotton")},
+    {"material", N_("canvas")},
+    {"material", N_("rubber")},
+    {"tear floor self_collision", N_("off")},
+    {"floor self_collision", N_("on")},
+    {"tear", N_("naive")},
+    {"tear", N_("hysteresis")},
+    {"pin", N_("top")},
+    {"pin", N_("corners")},
+    {"pin", N_("left")},
+    {"pin", N_("ends")},
+    {"pin", N_("sides")},
+    {"pin", N_("centre")},
+    {"mode", N_("shaded")},
+    {"mode", N_("wire")},
+    {"mode", N_("strain")},
+    {"mode", N_("points")},
+};
+
+static bool key_listed(const char *keys, const char *key)
+{
+    size_t length = strlen(key);
+    for (const char *at = strstr(keys, key); at; at = strstr(at + 1, key))
+        if ((at == keys || at[-1] == ' ') && (at[length] == ' ' || at[length] == '\0'))
+            return true;
+    return false;
+}
+
+const char *i18n_value_name(const char *key, const char *name)
+{
+    for (size_t k = 0; k < sizeof value_names / sizeof value_names[0]; k++)
+        if (strcmp(value_names[k].name, name) == 0 && key_listed(value_names[k].keys, key))
+            return _(value_names[k].name);
+    return name;
+}
+
 void i18n_init(void)
 {
     setlocale(LC_ALL, "");

@@ -44,4 +44,12 @@ char *i18n_number(char *out, size_t out_size, const char *format, double value);
  * numbers at once; never for data. */
 void i18n_decimals(char *text, size_t text_size);
 
+/* The name a person reads for the value `name` of the setting `key` (a
+ * scene, collider, material, tearing mode, pinning, a switch's on and off)
+ * or, for key "mode", of a render mode: its translation on a translated
+ * screen, `name` itself otherwise and for every other key (integrators and
+ * orders keep the names the lessons teach). For display only: scripts,
+ * --set and CSV keep the English names. No allocation. */
+const char *i18n_value_name(const char *key, const char *name);
+
 #endif

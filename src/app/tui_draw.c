@@ -664,18 +664,25 @@ static void draw_panel(Tui *tui)
             snprintf(value, sizeof value, "%s", _("(panes)"));
         else if (info->type == PARAM_REAL)
             i18n_number(value, sizeof value, "%.4g", value_of(params, info));
-        else
-            params_format(params, info, value, sizeof value);
+        else {
+            char name[64];
+            params_format(params, info, name, sizeof name);
+            snprintf(value, sizeof value, "%s", i18n_value_name(info->name, name)); /* in the screen's language */
+        }
         uint8_t attr = selected ? ATTR_REVERSE | ATTR_BOLD : bold;
-        /* a value longer than its column ("hysteresis") takes the bar's room, whole */
-        int value_width = (int)strlen(value) > 9 ? (int)strlen(value) : 9;
+        /* a value longer than its column ("hysteresis") takes the bar's room,
+         * whole; widths in cells, for a value in Cyrillic */
+        int cells = text_width(value);
+        int value_width = cells > 9 ? cells : 9;
         if (value_width > c->width - 2 - 12)
             value_width = c->width - 2 - 12;
-        bool bar = info->type != PARAM_ENUM && !differs && (int)strlen(value) <= 9;
-        char row[96];
+        bool bar = info->type != PARAM_ENUM && !differs && cells <= 9;
+        char row[160];
         label_cells(row, sizeof row, _(slider->label), 12);
         size_t used = strlen(row);
-        snprintf(row + used, sizeof row - used, "%*.*s", value_width, value_width, value);
+        for (int pad = value_width - cells; pad > 0 && used + 1 < sizeof row; pad--)
+            row[used++] = ' ';
+        label_cells(row + used, sizeof row - used, value, cells < value_width ? cells : value_width);
         put(c, 1, y, selected ? tui_text(tui, "\u25b6", ">") : " ", PALETTE_HIGHLIGHT, ATTR_BOLD);
         put(c, 2, y, row, selected ? PALETTE_HIGHLIGHT : PALETTE_TEXT, attr);
         if (bar) {
@@ -904,7 +911,8 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
     if (integrator == INTEGRATOR_EULER)
         snprintf(lines[count++], sizeof lines[0], "%s", _(" Euler gains energy every step "));
     else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
-        snprintf(lines[count++], sizeof lines[0], _(" omega h = %.2g: stable only below 2 "), solver_omega_dt(solver));
+        snprintf(lines[count++], sizeof lines[0], _(" omega h at most %.2g; stable only below 2 "),
+                 solver_omega_dt(solver));
     else
         snprintf(lines[count++], sizeof lines[0], "%s", _(" a link stretched past 10 rest lengths "));
     if (!tui->lesson_layout)

@@ -407,7 +407,7 @@ static void reset_scene(Tui *tui)
                     when);
     else if (integrator == INTEGRATOR_SYMPLECTIC || integrator == INTEGRATOR_VERLET)
         tui_message(tui,
-                    "reset, paused: %s is stable only below omega h = 2, here %.2g, so it explodes again (at "
+                    "reset, paused: %s is stable only below omega h = 2, here at most %.2g, so it explodes again (at "
                     "t = %.2f s last time). Space runs, n steps; more substeps, a smaller dt or less stiffness holds.",
                     name, omega_h, when);
     else
@@ -458,7 +458,7 @@ static void next_tearing(Tui *tui)
     tui->base.tear = (tui->base.tear + 1) % TEAR_COUNT;
     tui_apply_base(tui);
     tui->panel_dirty = true;
-    tui_message(tui, "tearing %s", tear_names[tui->base.tear]);
+    tui_message(tui, "tearing %s", i18n_value_name("tear", tear_names[tui->base.tear]));
 }
 
 static void next_pinning(Tui *tui)
@@ -836,7 +836,7 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'm':
         tui->render.mode = (RenderMode)((tui->render.mode + 1) % RENDER_MODE_COUNT);
-        tui_message(tui, "render mode %s", render_mode_names[tui->render.mode]);
+        tui_message(tui, "render mode %s", i18n_value_name("mode", render_mode_names[tui->render.mode]));
         break;
     case 'a':
         if (tui->ascii_only && !tui->utf8) {

@@ -212,7 +212,7 @@ static void sync_panes(LessonScreen *v)
             } else if (info) {
                 char value[40];
                 params_format(&lp->solver->params, info, value, sizeof value);
-                snprintf(part, sizeof part, "%s=%s", name, value);
+                snprintf(part, sizeof part, "%s=%s", name, i18n_value_name(name, value));
             }
             if (part[0] && strlen(pane->note) + strlen(part) + 3 < sizeof pane->note) {
                 if (pane->note[0])
@@ -306,6 +306,11 @@ static const char *unlocked_value(const LessonScreen *v, int k, char *out, size_
         params_format(&p->panes[pane].solver->params, info, out, out_size);
         if (info->type == PARAM_REAL) /* 0.0166666666 reads better as 0.01667 */
             snprintf(out, out_size, "%.4g", strtod(out, NULL));
+        else if (info->type == PARAM_ENUM) { /* in the screen's language */
+            const char *shown = i18n_value_name(info->name, out);
+            if (shown != out)
+                snprintf(out, out_size, "%s", shown);
+        }
     }
     return out;
 }

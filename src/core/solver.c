@@ -1248,6 +1248,17 @@ static float explode_allowed(Solver *s)
     return any_torn(s) ? INFINITY : EXPLODE_FACTOR * (float)s->rest_extent + EXPLODE_SLACK;
 }
 
+/* How far a structural link may stretch (times its rest length) before the
+ * cloth counts as exploded. With the structural stiffness at 0 the threads
+ * correct nothing (every integrator skips a family whose stiffness is 0),
+ * so their length says nothing: lesson 1's cloth without them parts into
+ * two checkerboard nets, each hanging from a corner, its energy kept, and
+ * was once called exploded at 0.6 s. */
+static float explode_stretch(const Solver *s)
+{
+    return solver_family_stiffness(s, LINK_STRUCTURAL) > 0.0f ? EXPLODE_STRETCH : INFINITY;
+}
+
 /* Exploded: a coordinate is not finite, the cloth spread over far more
  * space than its rest size allows, or a structural link over
  * EXPLODE_STRETCH times its rest length. */
@@ -1255,7 +1266,7 @@ static bool blew_up(Solver *s)
 {
     const Cloth *c = s->cloth;
     float allowed = explode_allowed(s);
-    int verdict = fast_path(s) ? relax_fast_blew_up(s->relax_fast, c, allowed, EXPLODE_STRETCH) : -1;
+    int verdict = fast_path(s) ? relax_fast_blew_up(s->relax_fast, c, allowed, explode_stretch(s)) : -1;
     if (verdict >= 0)
         return verdict;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -1271,7 +1282,7 @@ static bool blew_up(Solver *s)
     for (int k = 0; k < 3; k++)
         if (hi[k] - lo[k] > allowed)
             return true;
-    return solver_overstretched(c, EXPLODE_STRETCH);
+    return solver_overstretched(c, explode_stretch(s));
 }
 
 bool solver_overstretched(const Cloth *c, float stretch)
@@ -1442,7 +1453,7 @@ static bool finish_fast(Solver *s)
 {
     if (!solver_is_position_based(s->params.integrator) || !fast_path(s))
         return false;
-    int exploded = relax_fast_finish(s->relax_fast, s, explode_allowed(s), EXPLODE_STRETCH);
+    int exploded = relax_fast_finish(s->relax_fast, s, explode_allowed(s), explode_stretch(s));
     if (exploded < 0)
         return false;
     keep_grab_velocity(s);

@@ -216,6 +216,9 @@ typedef struct LessonExpect {
     double tolerance;        /* within: absolute, in the metric's unit, or ... */
     bool tolerance_relative; /* ... a fraction of the reference (5% = 0.05) */
     const char *source;      /* the condition as written, for messages */
+    const char *reads;       /* `reads N`: N's digits as written ("9.0"), which the narration after it on
+                              * its page must say; the claim is within half N's last digit of N */
+    int reads_col;           /* of N, for the message when the narration does not say it */
 } LessonExpect;
 
 typedef struct LessonSetting {

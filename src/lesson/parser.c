@@ -27,8 +27,8 @@
 #include "core/text.h"
 
 /* Words of the language that may not name a pane. */
-static const char *const keywords[] = {"pane", "start", "not", "all", "off", "within", "of", "at",
-                                        "before", "after", NULL};
+static const char *const keywords[] = {"pane", "start", "not",    "all",   "off",   "within",
+                                       "of",   "at",    "before", "after", "reads", NULL};
 
 typedef struct Parser {
     const char *name;
@@ -765,6 +765,8 @@ static bool cmd_teacher(Parser *P, int col, const char *text, size_t length)
 
 /* A page's explain steps each need an explanation after them. Called when a
  * page ends (another begins, or the file does). */
+static bool says_number(const char *text, const char *digits);
+
 static bool check_explained(Parser *P)
 {
     const Lesson *L = P->lesson;
@@ -781,6 +783,20 @@ static bool check_explained(Parser *P)
     if (open)
         return fail_at(P, open->line, open->col,
                        "explain: nothing explains it; add the explanation as narration ('> ...') after this line");
+    /* each `expect ... reads N`: N is in the narration after it on the page */
+    for (int k = page->first_item; k < page->first_item + page->item_count; k++) {
+        const LessonItem *item = &L->items[k];
+        if (item->kind != LESSON_EXPECT || !item->expect.reads)
+            continue;
+        bool said = false;
+        for (int j = k + 1; j < page->first_item + page->item_count && !said; j++)
+            said = L->items[j].kind == LESSON_SAY && says_number(L->items[j].text, item->expect.reads);
+        if (!said)
+            return fail_at(P, item->line, item->expect.reads_col,
+                           "expect: the narration after this line on its page does not say %s; write there the "
+                           "number the run shows, and the same here",
+                           item->expect.reads);
+    }
     return true;
 }
 
@@ -1159,6 +1175,64 @@ static bool parse_value(Parser *P, const LessonToken *t, int metric, bool relati
                 dimension_units[dim]);
 }
 
+/* `reads N` (t is N): the number a page's narration says, so that the text
+ * cannot go stale. The claim is that the metric, in N's unit, rounds to N
+ * as written: 9.0mm holds from 8.95 to 9.05 mm, 97% from 96.5 to 97.5 %.
+ * N's digits are kept for check_reads, which finds them in the narration
+ * (written with a point or a comma: 9.0 or 9,0). */
+static bool parse_reads(Parser *P, const LessonToken *t, LessonExpect *e)
+{
+    if (!looks_numeric(t))
+        return fail(P, t->col, "expect: expected the number the narration says after 'reads', such as '9.0mm'");
+    Quantity q;
+    if (!parse_quantity(P, t, &q) || !parse_value(P, t, e->metric, false, &e->value, NULL))
+        return false;
+    size_t from = t->text[0] == '+' || t->text[0] == '-', to = from, decimals = 0;
+    while (to < t->length && ((t->text[to] >= '0' && t->text[to] <= '9') || t->text[to] == '.')) {
+        decimals = t->text[to] == '.' ? 1 : decimals ? decimals + 1 : 0;
+        to++;
+    }
+    if (decimals)
+        decimals--;
+    if (t->length - to != strlen(q.unit) || to == from)
+        return fail(P, t->col,
+                    "expect: write the number after 'reads' as the narration does, such as '9.0mm', got '%s'",
+                    quote(t).text);
+    double scale = q.value != 0.0 ? e->value / q.value : 1.0;
+    e->kind = EXPECT_WITHIN;
+    e->reference = REF_NUMBER;
+    e->tolerance = fabs(scale) * 0.5 * pow(10.0, -(double)decimals) * (1.0 + 1e-9);
+    e->tolerance_relative = false;
+    e->reads = copy_text(P, t->text + from, to - from);
+    e->reads_col = t->col;
+    return e->reads != NULL;
+}
+
+/* Whether text says the number digits ("9.0"), written with a point or a
+ * comma, as a number of its own (not a part of 19.05 or 9.01). */
+static bool says_number(const char *text, const char *digits)
+{
+    size_t n = strlen(digits);
+    for (const char *at = text; *at; at++) {
+        bool digit_before =
+            at > text && ((at[-1] >= '0' && at[-1] <= '9') ||
+                          ((at[-1] == '.' || at[-1] == ',') && at - 1 > text && at[-2] >= '0' && at[-2] <= '9'));
+        if (digit_before || !(*at >= '0' && *at <= '9'))
+            continue;
+        size_t k = 0;
+        while (k < n && at[k] && (at[k] == digits[k] || (at[k] == ',' && digits[k] == '.')))
+            k++;
+        if (k < n)
+            continue;
+        const char *after = at + n;
+        bool longer = (after[0] >= '0' && after[0] <= '9') ||
+                      ((after[0] == '.' || after[0] == ',') && after[1] >= '0' && after[1] <= '9');
+        if (!longer)
+            return true;
+    }
+    return false;
+}
+
 /* What a metric is compared with, from word i: a number, `start`, a pane,
  * or `Kx start` / `Kx PANE`. */
 static bool parse_reference(Parser *P, int *i, LessonExpect *e, bool allow_number)
@@ -1302,9 +1376,33 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
         i++;
         if (!parse_reference(P, &i, &e, true))
             return false;
+    } else if (i < P->ntok && lexer_is(&P->tok[i], "reads")) {
+        if (lesson_metric_on_screen(e.metric))
+            return fail(P, P->tok[i].col, "expect: 'reads' is for a number the narration says; %s is not one",
+                        lesson_metrics[e.metric].name);
+        if (++i >= P->ntok)
+            return fail(P, P->tok[i - 1].col + 6,
+                        "expect: expected the number the narration says after 'reads', such as '9.0mm'");
+        /* `reads start - N`: the text says what was lost (or gained) since the start */
+        bool from_start = lexer_is(&P->tok[i], "start");
+        bool minus = false;
+        if (from_start) {
+            if (i + 2 >= P->ntok || !(lexer_is(&P->tok[i + 1], "-") || lexer_is(&P->tok[i + 1], "+")))
+                return fail(P, P->tok[i].col + 6, "expect: expected 'start - N' or 'start + N' after 'reads'");
+            minus = P->tok[i + 1].text[0] == '-';
+            i += 2;
+        }
+        if (!parse_reads(P, &P->tok[i++], &e))
+            return false;
+        if (from_start) {
+            e.reference = REF_START;
+            e.offset = minus ? -e.value : e.value;
+            e.value = 1.0;
+        }
     } else {
         int at = i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1;
-        return fail(P, at, "expect: expected <, <=, >, >=, = or 'within' after %s", lesson_metrics[e.metric].name);
+        return fail(P, at, "expect: expected <, <=, >, >=, =, 'within' or 'reads' after %s",
+                    lesson_metrics[e.metric].name);
     }
     if (!expect_end(P, i))
         return false;

@@ -291,6 +291,12 @@ static void evaluate_on_screen(LessonPlayer *p, const LessonItem *item, LessonRe
             reference = e->value * seen_ref + e->offset;
         }
         bool ok = holds(e, value, reference);
+        /* two drawings both cut off by their views can look alike, or
+         * unlike, only by where the views cut them: such a claim fails */
+        int second = ref >= 0 ? ref : other;
+        bool clipped =
+            second >= 0 && lesson_view_clipped(p, i, cols, rows) && lesson_view_clipped(p, second, cols, rows);
+        ok = ok && !clipped;
         if (k == 0 || (!ok && r->passed))
             r->seen = value;
         r->passed = r->passed && ok;
@@ -300,6 +306,11 @@ static void evaluate_on_screen(LessonPlayer *p, const LessonItem *item, LessonRe
                                     rows);
         if (n > 0 && (size_t)n < sizeof saw - used)
             used += (size_t)n;
+        if (clipped) {
+            n = snprintf(saw + used, sizeof saw - used, T_(" (both cut off by their views: frame them whole)"));
+            if (n > 0 && (size_t)n < sizeof saw - used)
+                used += (size_t)n;
+        }
     }
     count_result(p, r);
     report_expect(p, item, r, saw, sizeof saw);

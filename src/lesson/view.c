@@ -135,6 +135,27 @@ static bool colour_counts(const LessonPlayer *player, int i)
     return mode == RENDER_STRAIN || mode == RENDER_WIRE;
 }
 
+bool lesson_view_clipped(const LessonPlayer *player, int i, int cols, int rows)
+{
+    if (i < 0 || i >= player->pane_count)
+        return false;
+    Layout layout;
+    layout_compute(&layout, cols, rows, player->pane_count, true);
+    const LayoutRect *r = &layout.view[i];
+    if (layout.too_small || r->width <= 0 || r->height <= 0)
+        return false;
+    Camera camera;
+    lesson_view_camera(player, i, r->width, r->height, &camera);
+    const Cloth *c = player->panes[i].solver->cloth;
+    for (int k = 0; k < c->count; k++) {
+        float point[3] = {c->x[k], c->y[k], c->z[k]}, sx, sy, depth;
+        if (!camera_project(&camera, point, &sx, &sy, &depth) || !(sx >= 0.0f && sx < (float)r->width) ||
+            !(sy >= 0.0f && sy < (float)r->height))
+            return true;
+    }
+    return false;
+}
+
 double lesson_view_measure(const LessonPlayer *player, int i, int metric, int other, int cols, int rows)
 {
     if (i < 0 || i >= player->pane_count)

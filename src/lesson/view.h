@@ -40,4 +40,9 @@ void lesson_view_options(const LessonPlayer *player, int i, const RenderOptions 
  * NAN when out of memory or the terminal is too small to draw. */
 double lesson_view_measure(const LessonPlayer *player, int i, int metric, int other, int cols, int rows);
 
+/* Whether some particle of pane i's cloth, drawn as on a cols x rows
+ * terminal, falls outside its view: the drawing is cut off there. Two panes
+ * cut off alike can look alike (or unlike) only by their clipping. */
+bool lesson_view_clipped(const LessonPlayer *player, int i, int cols, int rows);
+
 #endif

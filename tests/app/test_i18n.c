@@ -267,6 +267,40 @@ Test(i18n, the_sandbox_speaks_ukrainian_at_80x24, .timeout = 40)
     remove_folder();
 }
 
+/* The values of the settings in Ukrainian too (issue 32): the panel showed
+ * "Матеріал cotton", "Підлога off", and the help "t розрив: off, naive,
+ * hysteresis". Scripts, --set and CSV keep the English names (above). */
+Test(i18n, the_panel_and_the_help_show_setting_values_in_ukrainian, .timeout = 40)
+{
+    make_folder("title x\n");
+    start("--set material=cotton --set tear=hysteresis --set collider=box", 110, 34);
+    cr_assert(wait_for("Налаштування"), "no Ukrainian panel:\n%s", screen);
+    const char *const rows[][2] = {
+        {"Матеріал", "бавовна"}, {"Розрив", "гістерезис"}, {"Перешкода", "ящик"},
+        {"Підлога", "вимк."},    {"Сцена", "завіса"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        const char *row = strstr(screen, rows[k][0]);
+        const char *end = row ? strchr(row, '\n') : NULL;
+        const char *value = row ? strstr(row, rows[k][1]) : NULL;
+        cr_expect(value && (!end || value < end), "the row %s does not read %s:\n%s", rows[k][0], rows[k][1], screen);
+    }
+    const char *const english[] = {"cotton", "hysteresis", " box", " off", "curtain", NULL};
+    for (int k = 0; english[k]; k++)
+        cr_expect(strstr(screen, english[k]) == NULL, "the panel shows '%s':\n%s", english[k], screen);
+    tmux("send-keys -t t ?");
+    cr_assert(wait_for("Клавіші"), "? shows no Ukrainian help:\n%s", screen);
+    cr_expect(strstr(screen, "вимк., наївний, гістерезис"), "the help's tearing modes are not Ukrainian:\n%s", screen);
+    cr_expect(strstr(screen, "затінення, каркас, розтяг, частинки"), "the help's modes are not Ukrainian:\n%s", screen);
+    cr_expect(strstr(screen, "naive") == NULL && strstr(screen, "shaded") == NULL, "English values in the help:\n%s",
+              screen);
+    tmux("send-keys -t t q");
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+    remove_folder();
+}
+
 /* The status line's state in Ukrainian comes whole: two bytes a letter
  * took "slower than real time" past a buffer sized for English, and the
  * line ended inside a letter. */

@@ -242,10 +242,12 @@ Test(parser, every_error_is_one_line_with_its_place)
         {HEAD "pane a.b\n", "t.lesson:4:6: a pane's name is letters, digits, '_' and '-', got 'a.b'"},
         {HEAD "pane left \"Euler\n", "t.lesson:4:11: unterminated string"},
         {HEAD "close right\n", "t.lesson:4:7: unknown pane 'right' (no pane is open)"},
-        {HEAD "pane left\nlabel left Euler\n", "t.lesson:5:12: label: expected the label in quotes, such as \"Verlet\""},
+        {HEAD "pane left\nlabel left Euler\n",
+         "t.lesson:5:12: label: expected the label in quotes, such as \"Verlet\""},
         {HEAD "page\nrun fast\n", "t.lesson:5:5: run: expected a duration such as '600 steps' or '10s', got 'fast'"},
         {HEAD "page\nrun 10\n", "t.lesson:5:5: run: expected a duration such as '600 steps' or '10s', got '10'"},
-        {HEAD "page\nrun 1.5 steps\n", "t.lesson:5:5: run: the steps must be a whole number from 1 to 100000, got '1.5'"},
+        {HEAD "page\nrun 1.5 steps\n",
+         "t.lesson:5:5: run: the steps must be a whole number from 1 to 100000, got '1.5'"},
         {HEAD "page\nrun 1000s\n", "t.lesson:5:5: run: the time must be over 0 and at most 600 s, got '1000s'"},
         {HEAD "page\nrun 1s at fast\n", "t.lesson:5:11: expected a number, got 'fast'"},
         {HEAD "page\nrun 1s at 0.001x\n", "t.lesson:5:11: run: the speed must be 0.01x to 100x, got '0.001x'"},
@@ -253,24 +255,28 @@ Test(parser, every_error_is_one_line_with_its_place)
         {HEAD "page\nstep 0\n", "t.lesson:5:6: step: the count must be 1 to 1000, got '0'"},
         {HEAD "page\npass lft\n", "t.lesson:5:6: unknown pane 'lft' (open: main)"},
         {HEAD "page\nstep pane 3\n", "t.lesson:5:11: there is no pane 3 (1 is open)"},
-        {HEAD "page\nhighlight energi\n", "t.lesson:5:11: unknown pane, metric, plot or key 'energi'; did you mean 'energy'?"},
+        {HEAD "page\nhighlight energi\n",
+         "t.lesson:5:11: unknown pane, metric, plot or key 'energi'; did you mean 'energy'?"},
         {HEAD "page\nhighlight\n", "t.lesson:5:10: highlight: name a metric, a plot or a key (or 'off')"},
         {HEAD "page\nplay main stifness\n",
          "t.lesson:5:11: unknown key 'stifness'; did you mean 'stiffness'? (clothsim params lists them)"},
-        {HEAD "page\nquestion Why?\nchoice A\nrun 1s\n", "t.lesson:5:1: a question needs at least 2 choices (it has 1)"},
+        {HEAD "page\nquestion Why?\nchoice A\nrun 1s\n",
+         "t.lesson:5:1: a question needs at least 2 choices (it has 1)"},
         {HEAD "page\nchoice A\n", "t.lesson:5:1: 'choice' outside a question"},
         {HEAD "page\nquestion Q\nfeedback F\n", "t.lesson:6:1: 'feedback' must follow a 'choice'"},
         {HEAD "page\nquestion Q\nchoice A\nchoice B\nanswer 3\n",
          "t.lesson:8:8: answer: there is no choice 3 (the question has 2 so far)"},
         {HEAD "page\nquestion Q\nchoice A\nfeedback X\nfeedback Y\n", "t.lesson:8:1: choice 1 has feedback already"},
         {HEAD "page\nexpect lft max_strain < 5%\n", "t.lesson:5:8: unknown pane or metric 'lft'"},
-        {HEAD "page\nexpect max_stain < 5%\n", "t.lesson:5:8: unknown pane or metric 'max_stain'; did you mean 'max_strain'?"},
+        {HEAD "page\nexpect max_stain < 5%\n",
+         "t.lesson:5:8: unknown pane or metric 'max_stain'; did you mean 'max_strain'?"},
         {HEAD "pane left\npane right\npage\nexpect max_strain < 5%\n",
          "t.lesson:7:8: expect: which pane? 2 are open (left, right)"},
-        {HEAD "page\nexpect max_strain < 5mm\n", "t.lesson:5:21: '5mm' does not fit max_strain: give a plain number or %"},
+        {HEAD "page\nexpect max_strain < 5mm\n",
+         "t.lesson:5:21: '5mm' does not fit max_strain: give a plain number or %"},
         {HEAD "page\nexpect penetration < 5%\n", "t.lesson:5:22: '5%' does not fit penetration: give m, cm or mm"},
         {HEAD "page\nexpect max_strain about 5%\n",
-         "t.lesson:5:19: expect: expected <, <=, >, >=, = or 'within' after max_strain"},
+         "t.lesson:5:19: expect: expected <, <=, >, >=, =, 'within' or 'reads' after max_strain"},
         {HEAD "page\nexpect max_strain < 1e999\n", "t.lesson:5:21: '1e999' is out of range"},
         {HEAD "page\nexpect max_strain < abc\n", "t.lesson:5:21: unknown pane 'abc' (open: main)"},
         {HEAD "page\nexpect total within 5% start\n", "t.lesson:5:24: expect: expected 'of' after the tolerance"},
@@ -289,6 +295,62 @@ Test(parser, every_error_is_one_line_with_its_place)
         {"title evil \xe2\x80\xaetxt.exe\n", "t.lesson:1:12: bidirectional control U+202E in the text (it reorders what is "
                                             "shown)"},
         {"title \xe2\x81\xa6x\n", "t.lesson:1:7: bidirectional control U+2066 in the text (it reorders what is shown)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        cr_expect_str_eq(error_of(cases[k].text), cases[k].error, "case %zu", k);
+}
+
+/* `expect ... reads N` ties a number of the narration to a metric: the
+ * narration after it on its page must say N (with a point or a comma), and
+ * the claim is N's rounding interval. */
+Test(parser, a_number_the_narration_says_is_tied_to_the_run)
+{
+    Lesson *l = parse(HEAD "page\nrun 1s\nexpect max_strain reads 0.29%\nexpect lowest reads 11cm\n"
+                           "> Stretched 0,29 %, down to 11 cm.\n");
+    cr_assert_not_null(l, "%s", err);
+    const LessonExpect *e = &l->items[l->pages[0].first_item + 1].expect;
+    cr_expect_eq(e->kind, EXPECT_WITHIN);
+    cr_expect_eq(e->reference, REF_NUMBER);
+    cr_expect_float_eq(e->value, 0.0029, 1e-12);
+    cr_expect_float_eq(e->tolerance, 0.00005, 1e-12, "half the last digit written: 0.005 %%");
+    cr_expect_str_eq(e->reads, "0.29");
+    cr_expect_float_eq(l->items[l->pages[0].first_item + 2].expect.tolerance, 0.005, 1e-10, "11cm: half a cm");
+    lesson_destroy(l);
+    /* what was lost since the start: start - 0.054J */
+    l = parse(HEAD "page\nrun 1s\nexpect total reads start - 0.054J\n> It lost 0,054 J.\n");
+    cr_assert_not_null(l, "%s", err);
+    e = &l->items[l->pages[0].first_item + 1].expect;
+    cr_expect_eq(e->reference, REF_START);
+    cr_expect_float_eq(e->value, 1.0, 1e-12);
+    cr_expect_float_eq(e->offset, -0.054, 1e-12);
+    cr_expect_float_eq(e->tolerance, 0.0005, 1e-12);
+    lesson_destroy(l);
+    const struct {
+        const char *text, *error;
+    } cases[] = {
+        /* the narration says another number, or says it on another page */
+        {HEAD "page\nexpect max_strain reads 9.5%\n> It stretched 9.0 %.\n",
+         "t.lesson:5:25: expect: the narration after this line on its page does not say 9.5; write there the number "
+         "the run shows, and the same here"},
+        {HEAD "page\n> Closest: 9.0 mm.\nexpect closest reads 9.0mm\n",
+         "t.lesson:6:22: expect: the narration after this line on its page does not say 9.0; write there the number "
+         "the run shows, and the same here"},
+        {HEAD "page\nexpect closest reads 9.0mm\npage\n> Closest: 9.0 mm.\n",
+         "t.lesson:5:22: expect: the narration after this line on its page does not say 9.0; write there the number "
+         "the run shows, and the same here"},
+        /* a part of another number is not the number */
+        {HEAD "page\nexpect closest reads 9.0mm\n> Closest: 19.05 mm, 9.01 mm.\n",
+         "t.lesson:5:22: expect: the narration after this line on its page does not say 9.0; write there the number "
+         "the run shows, and the same here"},
+        {HEAD "page\nexpect closest reads 9e-3m\n> 9 mm\n",
+         "t.lesson:5:22: expect: write the number after 'reads' as the narration does, such as '9.0mm', got '9e-3m'"},
+        {HEAD "page\nexpect closest reads 9%\n> 9 %\n", "t.lesson:5:22: '9%' does not fit closest: give m, cm or mm"},
+        {HEAD "page\nexpect screen_rows reads 0.5\n> 0.5\n",
+         "t.lesson:5:20: expect: 'reads' is for a number the narration says; screen_rows is not one"},
+        {HEAD "page\nexpect total reads start 0.054J\n> 0.054\n",
+         "t.lesson:5:26: expect: expected 'start - N' or 'start + N' after 'reads'"},
+        {HEAD "page\nexpect closest reads\n", "t.lesson:5:22: expect: expected the number the narration says after "
+                                              "'reads', such as '9.0mm'"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         cr_expect_str_eq(error_of(cases[k].text), cases[k].error, "case %zu", k);

@@ -188,6 +188,23 @@ Test(player, a_failed_expect_names_its_place_and_what_it_saw)
     lesson_destroy(l);
 }
 
+/* A number the narration says (`expect ... reads N`) is checked against the
+ * run: within half its last digit it holds, a digit off it fails, at the
+ * expect's place. */
+Test(player, a_number_the_narration_says_is_checked_against_the_run)
+{
+    Lesson *l = parse(HEAD "set cols=6 rows=5\npane left\npage\nrun 10 steps\nexpect left step reads 10\n"
+                           "expect left step reads 11\n> 10 steps, not 11.\n");
+    LessonPlayer *p = lesson_player_create(l);
+    lesson_player_play_to_end(p);
+    int index = l->pages[0].first_item + 1;
+    cr_expect(p->results[index].passed, "%s", p->results[index].message);
+    cr_expect_not(p->results[index + 1].passed);
+    cr_expect_str_eq(p->results[index + 1].message, "p.lesson:9:1: expect failed: left step reads 11 (saw 10)");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
 Test(player, measures_relative_to_start_and_to_other_panes)
 {
     Lesson *l = parse(HEAD "set cols=6 rows=5 wind_z=0 turbulence=0 collider=none\npane a\npane b iterations=1\n"
@@ -343,6 +360,32 @@ Test(player, a_shared_camera_shows_a_longer_cloth_longer)
         double longer = lesson_view_measure(p, 1, METRIC_SCREEN_ROWS, -1, cols, rows);
         cr_expect(longer > 1.7 * shorter && shorter > 0.1, "%dx%d: %g against %g", cols, rows, longer, shorter);
     }
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+/* Two ribbons that both run off their panes look alike only by where the
+ * panes cut them (lesson 5's PBD page once held so): a claim comparing two
+ * panes fails when both are cut off, and holds once they are framed whole. */
+Test(player, a_likeness_of_two_clipped_drawings_fails)
+{
+    Lesson *l = parse(HEAD "set collider=none wind_z=0 turbulence=0 cols=4 rows=20 spacing=0.05 integrator=jakobsen\n"
+                           "pane a\npane b rows=24\nview camera=shared yaw=0 pitch=0 zoom=4\npage P\n"
+                           "expect a screen_rows within 5% of b\nview zoom=1\nexpect b screen_rows > 1.1x a\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert(lesson_player_play_to_end(p));
+    for (int s = 0; s < LESSON_SCREEN_SIZE_COUNT; s++)
+        cr_expect_not(lesson_view_clipped(p, 0, lesson_screen_sizes[s][0], lesson_screen_sizes[s][1]),
+                      "framed whole at zoom 1");
+    int index = l->pages[0].first_item;
+    cr_expect_not(p->results[index].passed, "%s", p->results[index].message);
+    cr_expect(strstr(p->results[index].message, "both cut off by their views"), "%s", p->results[index].message);
+    cr_expect_str_eq(p->results[index].message,
+                     "p.lesson:9:1: expect failed: a screen_rows within 5% of b (saw 1 at 80x24; b 1 (both cut off by "
+                     "their views: frame them whole), 1 at 110x34; b 1 (both cut off by their views: frame them "
+                     "whole))");
+    cr_expect(p->results[index + 2].passed, "%s", p->results[index + 2].message);
     lesson_player_destroy(p);
     lesson_destroy(l);
 }
