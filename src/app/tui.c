@@ -182,7 +182,7 @@ bool tui_rebuild_panes(Tui *tui)
     for (int i = 0; i < count; i++) {
         TuiPane *pane = &tui->panes[i];
         pane->solver = built[i];
-        solver_use_all_cores(pane->solver);
+        solver_start_threads(pane->solver);
         char label[sizeof pane->label] = "";
         if (tui->compare_key)
             snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);

@@ -13,7 +13,12 @@
 #include "relax_pool.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A worker that finds no job spins this many times before it sleeps:
@@ -91,6 +96,198 @@ void relax_pool_barrier(RelaxPool *p)
     }
 }
 
+/* ------------------------------------------------------------ the watcher */
+
+/* How often the watcher looks at the machine's load. Passes follow each
+ * other within microseconds, and a time slice on a busy core is some
+ * milliseconds: a tenth of a second of two threads fighting another
+ * program for a core is a few per cent of a long run, and a look costs
+ * about 20 us (one read of /proc/stat). */
+#define WATCH_NS 100000000L
+/* A job takes n threads while the cores idle or ours come to n - 1/4 or
+ * more: a core another program keeps a quarter busy is not ours (/proc/stat
+ * counts in ticks of 10 ms, so a window holds 10 a core, give or take one). */
+#define WATCH_SLACK 0.25
+
+
+#if defined(__linux__)
+/* Adds a "cpuN user nice system idle iowait irq softirq steal ..." line of
+ * /proc/stat to load if N is one of `mine`. */
+static void load_add_line(const char *line, const cpu_set_t *mine, RelaxPoolLoad *load)
+{
+    if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+        return; /* "cpu " is all of them together */
+    char *end;
+    unsigned long cpu = strtoul(line + 3, &end, 10);
+    if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, mine))
+        return;
+    double field[8] = {0};
+    for (int k = 0; k < 8; k++)
+        field[k] = (double)strtoull(end, &end, 10);
+    load->idle += field[3] + field[4]; /* waiting for input or output is idle too */
+    for (int k = 0; k < 8; k++)        /* steal: the hypervisor ran another machine */
+        load->total += field[k];
+    load->cores++;
+}
+#endif
+
+/* The load now; false where it cannot be read. The lines of the cores come
+ * first in /proc/stat, and a line is read whole into buffer however the
+ * reads cut it; no allocation. */
+static bool load_read(const void *mine, RelaxPoolLoad *load)
+{
+    *load = (RelaxPoolLoad){0};
+#if defined(__linux__)
+    int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buffer[4096];
+    size_t have = 0;
+    bool cpu_lines = true;
+    while (cpu_lines) {
+        ssize_t got = read(fd, buffer + have, sizeof buffer - 1 - have);
+        if (got <= 0)
+            break;
+        have += (size_t)got;
+        buffer[have] = '\0';
+        char *line = buffer, *end;
+        while (cpu_lines && (end = strchr(line, '\n'))) {
+            *end = '\0';
+            if (strncmp(line, "cpu", 3) != 0)
+                cpu_lines = false;
+            else
+                load_add_line(line, mine, load);
+            line = end + 1;
+        }
+        have -= (size_t)(line - buffer);
+        if (have == sizeof buffer - 1)
+            break; /* a line longer than the buffer: not /proc/stat as we know it */
+        memmove(buffer, line, have);
+    }
+    close(fd);
+    struct timespec t;
+    if (load->cores == 0 || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
+        return false;
+    load->ours = ((double)t.tv_sec + (double)t.tv_nsec * 1e-9) * (double)sysconf(_SC_CLK_TCK);
+    return true;
+#else
+    (void)mine;
+    return false;
+#endif
+}
+
+int relax_pool_fits(const RelaxPoolLoad *before, const RelaxPoolLoad *now, int threads)
+{
+    double span = (now->total - before->total) / now->cores; /* ticks a core */
+    if (now->cores != before->cores || span < 1.0)
+        return 0;
+    double free = (now->idle - before->idle + now->ours - before->ours) / span;
+    int fits = (int)(free + WATCH_SLACK);
+    return fits < 1 ? 1 : fits > threads ? threads : fits;
+}
+
+/* Looks in a row that must find cores free before a job takes more
+ * threads: at first WATCH_HOLD_FIRST (the first look after a busy one may
+ * still hold some of it), twice that each time the threads had to come
+ * back down, up to WATCH_HOLD_MOST (6.4 s), and back to the first after as
+ * many looks with every thread at work. Other programs' load comes and
+ * goes (a compiler, a class's sandboxes); a look at the wrong time costs
+ * a tenth of a second of threads fighting for a core, at up to 3 times one
+ * thread's wall time: the backing off keeps that under 5 %. */
+#define WATCH_HOLD_FIRST 2
+#define WATCH_HOLD_MOST 64
+
+/* Looks every WATCH_NS: fewer threads at once when the idle cores are
+ * fewer, more when `hold` looks in a row say so. */
+static void *watch_main(void *arg)
+{
+    RelaxPool *p = arg;
+#if defined(__linux__)
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
+        CPU_ZERO(&mine);
+#else
+    int mine = 0;
+#endif
+    RelaxPoolLoad before, now;
+    if (!load_read(&mine, &before)) {
+        atomic_store(&p->worth, p->threads); /* blind: every thread, as without a watcher */
+        return NULL;
+    }
+    int least = p->threads, free_looks = 0, hold = WATCH_HOLD_FIRST, settled = 0;
+    struct timespec due;
+    clock_gettime(CLOCK_MONOTONIC, &due);
+    pthread_mutex_lock(&p->lock);
+    while (!atomic_load(&p->stop)) {
+        due.tv_nsec += WATCH_NS;
+        if (due.tv_nsec >= 1000000000L)
+            due.tv_sec++, due.tv_nsec -= 1000000000L;
+        while (!atomic_load(&p->stop) && pthread_cond_timedwait(&p->watch_wake, &p->lock, &due) != ETIMEDOUT) {
+        }
+        if (atomic_load(&p->stop))
+            break;
+        pthread_mutex_unlock(&p->lock);
+        int fits = load_read(&mine, &now) ? relax_pool_fits(&before, &now, p->threads) : 0;
+        if (fits > 0) {
+            int worth = atomic_load(&p->worth);
+            if (fits < worth) {
+                atomic_store(&p->worth, fits);
+                hold = hold * 2 < WATCH_HOLD_MOST ? hold * 2 : WATCH_HOLD_MOST;
+                free_looks = settled = 0;
+            } else if (fits > worth) {
+                least = free_looks++ == 0 || fits < least ? fits : least;
+                if (free_looks >= hold)
+                    atomic_store(&p->worth, least), free_looks = 0;
+            } else {
+                free_looks = 0;
+                if (worth == p->threads && ++settled >= WATCH_HOLD_MOST)
+                    hold = WATCH_HOLD_FIRST, settled = 0;
+            }
+            before = now;
+        }
+        pthread_mutex_lock(&p->lock);
+        struct timespec t; /* a machine too busy to wake us on time: the next look a whole WATCH_NS on */
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (t.tv_sec > due.tv_sec || (t.tv_sec == due.tv_sec && t.tv_nsec > due.tv_nsec))
+            due = t;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Blocks the signals a person sends (see relax_pool_start); old gets the
+ * mask to restore. */
+static void block_asynchronous_signals(sigset_t *old)
+{
+    sigset_t asynchronous;
+    sigfillset(&asynchronous);
+    const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t k = 0; k < sizeof faults / sizeof faults[0]; k++)
+        sigdelset(&asynchronous, faults[k]);
+    pthread_sigmask(SIG_BLOCK, &asynchronous, old);
+}
+
+bool relax_pool_watch(RelaxPool *p)
+{
+    if (p->watching || p->threads < 2)
+        return true; /* nothing to choose */
+    atomic_store(&p->worth, 1);
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr) != 0)
+        return false;
+    bool made = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 && pthread_cond_init(&p->watch_wake, &attr) == 0;
+    pthread_condattr_destroy(&attr);
+    if (!made)
+        return false;
+    sigset_t old;
+    block_asynchronous_signals(&old);
+    p->watching = pthread_create(&p->watcher, NULL, watch_main, p) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!p->watching)
+        pthread_cond_destroy(&p->watch_wake);
+    return p->watching;
+}
+
 /* The workers are started with the signals a person sends (interrupt,
  * terminate, suspend, a resized window) blocked, so that those reach the
  * thread that owns the terminal; a fault in a worker still reaches its
@@ -107,13 +304,10 @@ bool relax_pool_start(RelaxPool *p, int threads, RelaxPoolJob job, void *context
         return false;
     }
     p->sync_made = true;
+    p->watching = false;
     threads = threads < 1 ? 1 : threads > RELAX_POOL_MAX_THREADS ? RELAX_POOL_MAX_THREADS : threads;
-    sigset_t asynchronous, old;
-    sigfillset(&asynchronous);
-    const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t k = 0; k < sizeof faults / sizeof faults[0]; k++)
-        sigdelset(&asynchronous, faults[k]);
-    pthread_sigmask(SIG_BLOCK, &asynchronous, &old);
+    sigset_t old;
+    block_asynchronous_signals(&old);
     for (int t = 1; t < threads; t++) {
         p->worker[t] = (RelaxPoolWorker){.pool = p, .index = t};
         if (pthread_create(&p->thread[t], NULL, worker_main, &p->worker[t]) != 0)
@@ -126,6 +320,15 @@ bool relax_pool_start(RelaxPool *p, int threads, RelaxPoolJob job, void *context
 
 void relax_pool_stop(RelaxPool *p)
 {
+    if (p->watching) {
+        atomic_store(&p->stop, 1);
+        pthread_mutex_lock(&p->lock);
+        pthread_cond_broadcast(&p->watch_wake);
+        pthread_mutex_unlock(&p->lock);
+        pthread_join(p->watcher, NULL);
+        pthread_cond_destroy(&p->watch_wake);
+        p->watching = false;
+    }
     if (p->threads > 1) {
         atomic_store(&p->stop, 1);
         pthread_mutex_lock(&p->lock);
