@@ -11,7 +11,10 @@
 # "1 2 0". The ratios are to threads=1's column. REPS (default 3)
 # runs of each, interleaved, the fastest kept: other programs come and go.
 # SPINNERS (default "0 1 2"): how many busy shells run beside it; with 2 on a
-# 2-core machine no core is idle, with 1 the other one is busy.
+# 2-core machine no core is idle, with 1 the other one is busy. WORK (default
+# 30000): a run's steps are WORK / size, about a second on one free core at
+# the AVX-512 level. The kernel level is the processor's best: the tests
+# force the others (relax_fast_use_kernels); clothsim run cannot yet.
 # Processor time is not measured here (clothsim bench does that): a thread
 # waiting for a core that another program holds costs wall time, not
 # processor time.
@@ -42,7 +45,8 @@ stop_spinning() {
     for pid in $spin_pids; do kill "$pid" 2>/dev/null || :; done
     spin_pids=""
 }
-trap stop_spinning EXIT INT TERM
+trap stop_spinning EXIT
+trap 'exit 130' INT TERM
 
 printf '%s, %s cores, load %s\n' "$("$bin" --version | head -n 1)" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %-9s' size spinners
@@ -58,7 +62,7 @@ for spinning in $spinners; do
         k=$((k + 1))
     done
     for size in 100 200; do
-        steps=$((30000 / size)) # about a second each on one free core
+        steps=$((${WORK:-30000} / size)) # about a second each on one free core (AVX-512)
         best=""
         for c in $columns; do eval "best_$c=999999"; done
         r=0

@@ -49,7 +49,7 @@ struct RelaxPool {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     bool sync_made;
-    atomic_uint generation; /* bumped for each job */
+    atomic_uint generation; /* bumped for each job; its low bits: the threads taking part */
     atomic_int finished;    /* workers done with the current job */
     atomic_int sleepers;
     atomic_int stop;
