@@ -204,13 +204,36 @@ int relax_pool_fits(const RelaxPoolLoad *before, const RelaxPoolLoad *now, int t
  * back down, up to WATCH_HOLD_MOST (6.4 s), and back to the first after as
  * many looks with every thread at work. Other programs' load comes and
  * goes (a compiler, a class's sandboxes); a look at the wrong time costs
- * a tenth of a second of threads fighting for a core, at up to 3 times one
- * thread's wall time: the backing off keeps that under 5 %. */
+ * a tenth of a second of threads fighting for a core, at up to 5 times one
+ * thread's wall time: the backing off keeps that to a few per cent. */
 #define WATCH_HOLD_FIRST 2
 #define WATCH_HOLD_MOST 64
 
-/* Looks every WATCH_NS: fewer threads at once when the idle cores are
- * fewer, more when `hold` looks in a row say so. */
+void relax_pool_choice_start(RelaxPoolChoice *c, int threads)
+{
+    *c = (RelaxPoolChoice){.worth = 1, .threads = threads, .hold = WATCH_HOLD_FIRST};
+}
+
+void relax_pool_choose(RelaxPoolChoice *c, int fits)
+{
+    if (fits < 1)
+        return; /* the look said nothing */
+    if (fits < c->worth) {
+        c->worth = fits;
+        c->hold = c->hold * 2 < WATCH_HOLD_MOST ? c->hold * 2 : WATCH_HOLD_MOST;
+        c->free_looks = c->settled = 0;
+    } else if (fits > c->worth) {
+        c->least = c->free_looks++ == 0 || fits < c->least ? fits : c->least;
+        if (c->free_looks >= c->hold)
+            c->worth = c->least, c->free_looks = 0;
+    } else {
+        c->free_looks = 0;
+        if (c->worth == c->threads && ++c->settled >= WATCH_HOLD_MOST)
+            c->hold = WATCH_HOLD_FIRST, c->settled = 0;
+    }
+}
+
+/* Looks every WATCH_NS and chooses (relax_pool_choose). */
 static void *watch_main(void *arg)
 {
     RelaxPool *p = arg;
@@ -226,7 +249,8 @@ static void *watch_main(void *arg)
         atomic_store(&p->worth, p->threads); /* blind: every thread, as without a watcher */
         return NULL;
     }
-    int least = p->threads, free_looks = 0, hold = WATCH_HOLD_FIRST, settled = 0;
+    RelaxPoolChoice choice;
+    relax_pool_choice_start(&choice, p->threads);
     struct timespec due;
     clock_gettime(CLOCK_MONOTONIC, &due);
     pthread_mutex_lock(&p->lock);
@@ -241,20 +265,8 @@ static void *watch_main(void *arg)
         pthread_mutex_unlock(&p->lock);
         int fits = load_read(&mine, &now) ? relax_pool_fits(&before, &now, p->threads) : 0;
         if (fits > 0) {
-            int worth = atomic_load(&p->worth);
-            if (fits < worth) {
-                atomic_store(&p->worth, fits);
-                hold = hold * 2 < WATCH_HOLD_MOST ? hold * 2 : WATCH_HOLD_MOST;
-                free_looks = settled = 0;
-            } else if (fits > worth) {
-                least = free_looks++ == 0 || fits < least ? fits : least;
-                if (free_looks >= hold)
-                    atomic_store(&p->worth, least), free_looks = 0;
-            } else {
-                free_looks = 0;
-                if (worth == p->threads && ++settled >= WATCH_HOLD_MOST)
-                    hold = WATCH_HOLD_FIRST, settled = 0;
-            }
+            relax_pool_choose(&choice, fits);
+            atomic_store(&p->worth, choice.worth);
             before = now;
         }
         pthread_mutex_lock(&p->lock);

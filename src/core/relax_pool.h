@@ -96,6 +96,19 @@ typedef struct RelaxPoolLoad {
  * together to say. */
 int relax_pool_fits(const RelaxPoolLoad *before, const RelaxPoolLoad *now, int threads);
 
+/* The watcher's choice from look to look: fewer threads at once when a
+ * look fits fewer, more when `hold` looks in a row fit more (the fewest
+ * of them); hold doubles each time the threads had to come back down, up
+ * to 64 looks, and goes back to 2 after 64 looks with every thread at work. */
+typedef struct RelaxPoolChoice {
+    int worth;   /* threads a job takes, 1 .. threads; 1 at the start */
+    int threads; /* started */
+    int hold, free_looks, least, settled;
+} RelaxPoolChoice;
+void relax_pool_choice_start(RelaxPoolChoice *choice, int threads);
+/* After a look: fits as relax_pool_fits gave it (0: the look said nothing). */
+void relax_pool_choose(RelaxPoolChoice *choice, int fits);
+
 /* Threads a job should run on now: pool->threads, or relax_pool_watch's
  * measure. Read it once for a job and its set-up, as it may change. */
 static inline int relax_pool_worth(const RelaxPool *pool)

@@ -39,3 +39,55 @@ Test(relax_pool, looks_too_close_together_say_nothing)
     now = (RelaxPoolLoad){120.0, 1020.0, 10.0, 3}; /* a core came on line: not the same cores */
     cr_expect_eq(relax_pool_fits(&before, &now, 2), 0);
 }
+
+/* Looks that each fit `fits` threads, `count` of them; the choice after. */
+static int looks(RelaxPoolChoice *c, int fits, int count)
+{
+    for (int k = 0; k < count; k++)
+        relax_pool_choose(c, fits);
+    return c->worth;
+}
+
+Test(relax_pool, one_thread_until_two_looks_find_the_cores_free)
+{
+    RelaxPoolChoice c;
+    relax_pool_choice_start(&c, 2);
+    cr_expect_eq(c.worth, 1, "one thread before any look");
+    cr_expect_eq(looks(&c, 2, 1), 1, "one free look is not enough");
+    cr_expect_eq(looks(&c, 0, 5), 1, "looks that say nothing change nothing");
+    cr_expect_eq(looks(&c, 2, 1), 2, "the second free look in a row");
+    cr_expect_eq(looks(&c, 1, 1), 1, "one busy look: back to one at once");
+}
+
+Test(relax_pool, each_fall_doubles_the_free_looks_wanted_up_to_64)
+{
+    RelaxPoolChoice c;
+    relax_pool_choice_start(&c, 2);
+    looks(&c, 2, 2);
+    int wanted = 2;
+    for (int fall = 0; fall < 8; fall++) {
+        looks(&c, 1, 1);
+        wanted = wanted * 2 < 64 ? wanted * 2 : 64;
+        cr_expect_eq(looks(&c, 2, wanted - 1), 1, "fall %d: %d free looks are too few", fall, wanted - 1);
+        cr_expect_eq(looks(&c, 2, 1), 2, "fall %d: %d free looks", fall, wanted);
+    }
+    cr_expect_eq(looks(&c, 1, 1), 1);
+    cr_expect_eq(looks(&c, 2, 63), 1);
+    looks(&c, 1, 1);
+    cr_expect_eq(looks(&c, 2, 1), 1, "a busy look between free ones starts the count again");
+    looks(&c, 2, 63);
+    cr_expect_eq(looks(&c, 2, 64), 2, "64 looks with every thread at work");
+    cr_expect_eq(looks(&c, 1, 1), 1);
+    cr_expect_eq(looks(&c, 2, 4), 2, "then a fall wants 4 again, not 64");
+}
+
+Test(relax_pool, more_threads_take_the_fewest_the_free_looks_fit)
+{
+    RelaxPoolChoice c;
+    relax_pool_choice_start(&c, 8);
+    relax_pool_choose(&c, 6);
+    relax_pool_choose(&c, 4);
+    cr_expect_eq(c.worth, 4, "6 then 4 free: 4");
+    relax_pool_choose(&c, 3);
+    cr_expect_eq(c.worth, 3, "fewer at once");
+}
