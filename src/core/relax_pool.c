@@ -17,10 +17,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 /* A worker that finds no job spins this many times before it sleeps:
  * passes follow each other within microseconds, but between frames the
@@ -43,6 +47,9 @@ static void *worker_main(void *arg)
 {
     RelaxPoolWorker *w = arg;
     RelaxPool *p = w->pool;
+#if defined(__linux__)
+    atomic_store(&p->tid[w->index], (int)syscall(SYS_gettid)); /* the watcher reads its schedstat */
+#endif
     unsigned seen = 0;
     for (;;) {
         unsigned generation;
@@ -233,7 +240,53 @@ void relax_pool_choose(RelaxPoolChoice *c, int fits)
     }
 }
 
-/* Looks every WATCH_NS and chooses (relax_pool_choose). */
+/* While jobs take more than one thread, the watcher also looks every
+ * WATCH_FAST_NS at how long the workers stood ready to run on a core
+ * another program held (/proc/self/task/TID/schedstat, in nanoseconds:
+ * no ticks to wait for); a tenth of that time or more and the jobs go
+ * back to one thread at once, as after a busy look. On a quiet machine a
+ * worker stands ready only for the microseconds of a wake-up. */
+#define WATCH_FAST_NS 10000000L
+#define WATCH_READY_SHARE 0.1
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The seconds the workers have stood ready to run so far; negative where
+ * it cannot be read. */
+static double workers_ready(RelaxPool *p)
+{
+#if defined(__linux__)
+    double ready = 0.0;
+    for (int t = 1; t < p->threads; t++) {
+        int tid = atomic_load(&p->tid[t]);
+        char path[64], text[128];
+        snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
+        int fd = tid > 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+        if (fd < 0)
+            return -1.0;
+        ssize_t got = read(fd, text, sizeof text - 1);
+        close(fd);
+        if (got <= 0)
+            return -1.0;
+        text[got] = '\0';
+        char *end;
+        strtoull(text, &end, 10); /* on a core */
+        ready += (double)strtoull(end, NULL, 10) * 1e-9;
+    }
+    return ready;
+#else
+    (void)p;
+    return -1.0;
+#endif
+}
+
+/* Looks every WATCH_NS (and, while jobs take more than one thread, at the
+ * workers every WATCH_FAST_NS) and chooses (relax_pool_choose). */
 static void *watch_main(void *arg)
 {
     RelaxPool *p = arg;
@@ -251,29 +304,39 @@ static void *watch_main(void *arg)
     }
     RelaxPoolChoice choice;
     relax_pool_choice_start(&choice, p->threads);
-    struct timespec due;
-    clock_gettime(CLOCK_MONOTONIC, &due);
+    double look_due = seconds_now() + WATCH_NS * 1e-9, ready_before = -1.0, ready_at = 0.0;
     pthread_mutex_lock(&p->lock);
     while (!atomic_load(&p->stop)) {
-        due.tv_nsec += WATCH_NS;
-        if (due.tv_nsec >= 1000000000L)
-            due.tv_sec++, due.tv_nsec -= 1000000000L;
+        double wake = seconds_now() + (choice.worth > 1 ? WATCH_FAST_NS : WATCH_NS) * 1e-9;
+        wake = wake < look_due ? wake : look_due;
+        struct timespec due = {(time_t)wake, (long)((wake - (double)(time_t)wake) * 1e9)};
         while (!atomic_load(&p->stop) && pthread_cond_timedwait(&p->watch_wake, &p->lock, &due) != ETIMEDOUT) {
         }
         if (atomic_load(&p->stop))
             break;
         pthread_mutex_unlock(&p->lock);
-        int fits = load_read(&mine, &now) ? relax_pool_fits(&before, &now, p->threads) : 0;
-        if (fits > 0) {
-            relax_pool_choose(&choice, fits);
-            atomic_store(&p->worth, choice.worth);
-            before = now;
+        double at = seconds_now();
+        if (choice.worth > 1) {
+            double ready = workers_ready(p);
+            if (ready >= 0.0 && ready_before >= 0.0 &&
+                ready - ready_before > WATCH_READY_SHARE * (at - ready_at) * (p->threads - 1)) {
+                relax_pool_choose(&choice, 1);
+                atomic_store(&p->worth, choice.worth);
+            }
+            ready_before = ready, ready_at = at;
+        } else {
+            ready_before = -1.0;
+        }
+        if (at >= look_due) {
+            int fits = load_read(&mine, &now) ? relax_pool_fits(&before, &now, p->threads) : 0;
+            if (fits > 0) {
+                relax_pool_choose(&choice, fits);
+                atomic_store(&p->worth, choice.worth);
+                before = now;
+            }
+            look_due = at + WATCH_NS * 1e-9; /* a machine too busy to wake us on time: a whole WATCH_NS on */
         }
         pthread_mutex_lock(&p->lock);
-        struct timespec t; /* a machine too busy to wake us on time: the next look a whole WATCH_NS on */
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        if (t.tv_sec > due.tv_sec || (t.tv_sec == due.tv_sec && t.tv_nsec > due.tv_nsec))
-            due = t;
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;

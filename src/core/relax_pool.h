@@ -15,7 +15,9 @@
  * that waits for one queued behind another program loses a time slice
  * each time, and two threads took 3.1 times one thread's wall time at
  * 100 x 100. relax_pool_watch starts a thread that looks at the machine's
- * idle cores ten times a second (Linux: /proc/stat) and says in
+ * idle cores ten times a second (Linux: /proc/stat), and while jobs take
+ * more than one thread, a hundred times a second at how long the workers
+ * stood ready to run on a core another program held; it says in
  * relax_pool_worth how many threads a job should take.
  */
 #ifndef CLOTHSIM_RELAX_POOL_H
@@ -60,6 +62,7 @@ struct RelaxPool {
     pthread_t watcher;
     pthread_cond_t watch_wake; /* on CLOCK_MONOTONIC: its naps, cut short by relax_pool_stop */
     atomic_int worth;          /* threads a job should take, 1 .. threads */
+    atomic_int tid[RELAX_POOL_MAX_THREADS]; /* the workers' thread ids (Linux; 0: not yet) */
 };
 
 /* Starts threads - 1 workers (threads clamped to 1..RELAX_POOL_MAX_THREADS;
