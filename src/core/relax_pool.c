@@ -128,7 +128,6 @@ void relax_pool_barrier(RelaxPool *p)
  * counts in ticks of 10 ms, so a window holds 10 a core, give or take one). */
 #define WATCH_SLACK 0.25
 
-
 #if defined(__linux__)
 /* Adds a "cpuN user nice system idle iowait irq softirq steal ..." line of
  * /proc/stat to load if N is one of `mine`. */

@@ -60,8 +60,8 @@ struct RelaxPool {
     /* relax_pool_watch's: */
     bool watching;
     pthread_t watcher;
-    pthread_cond_t watch_wake; /* on CLOCK_MONOTONIC: its naps, cut short by relax_pool_stop */
-    atomic_int worth;          /* threads a job should take, 1 .. threads */
+    pthread_cond_t watch_wake;              /* on CLOCK_MONOTONIC: its naps, cut short by relax_pool_stop */
+    atomic_int worth;                       /* threads a job should take, 1 .. threads */
     atomic_int tid[RELAX_POOL_MAX_THREADS]; /* the workers' thread ids (Linux; 0: not yet) */
 };
 
