@@ -99,7 +99,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench fuzz fuzz-keys install uninstall clean format deps check-deps
+.PHONY: pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -296,6 +296,11 @@ strict:
 
 bench: all
 	./$(BIN) bench
+
+# Wall time of clothsim run on 1, 2 and the idle cores' threads, with the
+# machine as it is and with its other cores kept busy (tests/bench_threads.sh).
+bench-threads: all
+	sh tests/bench_threads.sh ./$(BIN)
 
 # The fuzzers under libFuzzer with AddressSanitizer and UBSan, each for
 # FUZZ_SECONDS (default 60): the lesson parser (seeded with the course), the

@@ -308,7 +308,7 @@ int headless_run(int argc, char **argv)
         cli_error("out of memory building a %d x %d cloth", params.cols, params.rows);
         return 1;
     }
-    solver_use_all_cores(solver);
+    solver_start_threads(solver);
     FrameWriter writer = {0};
     if (frames && !frames_open(&writer, solver, width, height, mode, ascii)) {
         frames_close(&writer);

@@ -190,7 +190,7 @@ bool tui_rebuild_panes(Tui *tui)
     for (int i = 0; i < count; i++) {
         TuiPane *pane = &tui->panes[i];
         pane->solver = built[i];
-        solver_use_all_cores(pane->solver);
+        solver_start_threads(pane->solver);
         char label[sizeof pane->label] = "";
         if (tui->compare_key)
             snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);
@@ -269,12 +269,13 @@ bool tui_set_key(Tui *tui, const char *key, const char *value)
         return false;
     }
     if (strcmp(key, "scene") == 0 && params.scene != tui->base.scene) {
-        /* a new scene starts from its own defaults; the integrator and the
-         * order stay */
-        int integrator = tui->base.integrator, order = tui->base.order;
+        /* a new scene starts from its own defaults; the integrator, the
+         * order and the threads stay */
+        int integrator = tui->base.integrator, order = tui->base.order, threads = tui->base.threads;
         params_default(&params, (SceneKind)params.scene);
         params.integrator = integrator;
         params.order = order;
+        params.threads = threads;
         Params previous = tui->base;
         tui->base = params;
         if (!tui_rebuild_panes(tui)) {

@@ -54,6 +54,7 @@ const ParamInfo params_table[] = {
     {"substeps", PARAM_INT, FIELD(substeps), 1, 100, NULL, "", EFFECT_LIVE, N_("substeps per step, each dt/substeps long")},
     {"iterations", PARAM_INT, FIELD(iterations), 1, 500, NULL, "", EFFECT_LIVE, N_("relaxation passes over the links per substep")},
     {"order", PARAM_ENUM, FIELD(order), 0, 0, order_names, "", EFFECT_LIVE, N_("order links are relaxed in: sequential (the default: as listed, on the fast path with the plain loop's bits), shuffled each step, jacobi (all from the same positions: jakobsen and pbd average them, xpbd shares each link's step so its compliance holds; needs more passes to converge; on the fast path too), or colored (colour by colour, the fastest at 1 ms substeps and over; same bits as the plain loop in that order; below 1 ms, where every order keeps its corrections' remainders in double, it runs on the plain loop)")},
+    {"threads", PARAM_INT, FIELD(threads), 0, 16, NULL, "", EFFECT_LIVE, N_("threads the solver runs on: 0 (the default) as many as this machine has cores that other programs leave idle, looked at again ten times a second; 1 keeps to one core (a shared server); the same results on any number")},
     {"strain_limit", PARAM_REAL, FIELD(strain_limit), 0, 10, NULL, "", EFFECT_LIVE, N_("Provot limit on structural stretch over rest length (0.1 = 10 %), 0 = off; holds at the end of a substep where nothing pushes after it: contact (colliders, floor, self-collision) runs later and wins, so touching cloth can end over it")},
     {"stiffness", PARAM_REAL, FIELD(stiffness), 0, 1, NULL, "", EFFECT_LIVE, N_("structural links: fraction of the error corrected per pass; springs: times spring_k")},
     {"shear_stiffness", PARAM_REAL, FIELD(shear_stiffness), 0, 1, NULL, "", EFFECT_LIVE, N_("shear (diagonal) links, as stiffness")},
@@ -119,6 +120,7 @@ void params_default(Params *p, SceneKind scene)
         .substeps = 5,
         .iterations = 12,
         .order = ORDER_SEQUENTIAL,
+        .threads = 0, /* the idle cores (solver_start_threads) */
         .strain_limit = 0.0,
         .spring_damping = 0.02,
         .cg_tolerance = 1e-4,

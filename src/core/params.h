@@ -70,6 +70,7 @@ typedef struct Params {
     int substeps;          /* substeps per step */
     int iterations;        /* relaxation passes per substep */
     int order;             /* LinkOrder */
+    int threads;           /* threads the solver may run on: 0 = the cores other programs leave idle */
     double strain_limit;   /* Provot: max stretch over rest, 0 = off */
     double stiffness;      /* structural link stiffness, [0,1] */
     double shear_stiffness;

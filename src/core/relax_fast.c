@@ -372,16 +372,30 @@ static void run_pass(RelaxFast *f, int t)
 /* The pool's job: whatever f->job says. */
 static void pool_job(void *context, int t) { run_job(context, t); }
 
-/* Runs f->job on the threads: on one where the cloth is too small for
- * threads to pay (RELAX_FAST_THREAD_MIN_LINKS). */
-static void run_on_threads(RelaxFast *f)
+/* The threads a job takes now: one where the cloth is too small for
+ * threads to pay (RELAX_FAST_THREAD_MIN_LINKS); with relax_fast_adapt, no
+ * more than the cores other programs leave idle (relax_pool_worth). Read
+ * once for a job and its set-up: the watcher may change it at any time. */
+static int job_threads(const RelaxFast *f)
+{
+    if (f->pool.threads < 2 || f->link_count < RELAX_FAST_THREAD_MIN_LINKS)
+        return 1;
+    if (f->taken > 0)
+        return f->taken < f->pool.threads ? f->taken : f->pool.threads;
+    return f->adapt ? relax_pool_worth(&f->pool) : f->pool.threads;
+}
+
+/* Runs f->job on `threads` threads (one: thread 0 takes every part, in turn). */
+static void run_on(RelaxFast *f, int threads)
 {
     for (int part = 0; part < 4; part++)
         atomic_store(&f->next_chunk[part], 0);
-    bool shared = f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS;
-    f->job.threads = shared ? f->pool.threads : 1; /* one: thread 0 takes every part, in turn */
-    relax_pool_run(&f->pool, f->job.threads);
+    f->job.threads = threads;
+    relax_pool_run(&f->pool, threads);
 }
+
+/* Runs f->job on the threads job_threads gives. */
+static void run_on_threads(RelaxFast *f) { run_on(f, job_threads(f)); }
 
 /* ------------------------------------------------------------ wind and the explosion check */
 
@@ -723,6 +737,16 @@ void relax_fast_destroy(RelaxFast *f)
 
 int relax_fast_threads(const RelaxFast *f) { return f->pool.threads; }
 
+void relax_fast_take_threads(RelaxFast *f, int threads) { f->taken = threads; }
+
+bool relax_fast_adapt(RelaxFast *f)
+{
+    if (f->link_count < RELAX_FAST_THREAD_MIN_LINKS)
+        return true; /* its jobs take one thread whatever the load */
+    f->adapt = relax_pool_watch(&f->pool);
+    return f->adapt;
+}
+
 int relax_fast_usable_cores(void) { return relax_pool_usable_cores(); }
 
 const uint32_t *relax_fast_order(const RelaxFast *f) { return f->order; }
@@ -840,15 +864,13 @@ static RelaxPassConstants sequential_constants(const RelaxFast *f, const Solver 
  * AVX-512, not jacobi. */
 static bool helix_serves(const RelaxFast *f, bool jacobi) { return f->helix && f->wide && !jacobi; }
 
-/* Whether a job would run on several threads (as run_on_threads decides). */
-static bool job_shared(const RelaxFast *f) { return f->pool.threads > 1 && f->link_count >= RELAX_FAST_THREAD_MIN_LINKS; }
-
 void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
                            const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi)
 {
     Job *job = &f->job;
     job->constants = sequential_constants(f, s, k, alpha, kept, jacobi);
-    if (helix_serves(f, jacobi) && !job_shared(f)) { /* one pass: the helix on one thread */
+    int threads = job_threads(f);
+    if (helix_serves(f, jacobi) && threads == 1) { /* one pass: the helix on one thread */
         relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f, 0, 1, ++f->sequential_serial);
         f->rows_owned = false;
         return;
@@ -856,15 +878,17 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
     job->kind = JOB_SEQUENTIAL;
     job->cloth = s->cloth;
     job->lambda = s->lambda;
-    job->schedule = f->sequential[job_shared(f)];
     /* the family-by-family kernels: AVX-512, corrections in float */
     job->rows = f->rows && f->wide && !kept && !jacobi;
+    if (!job->rows && threads < f->pool.threads)
+        threads = 1; /* the schedule is cut for every thread or for one */
+    job->schedule = f->sequential[threads > 1];
     if (job->rows)
         relax_rows_refresh(f->rows, s->cloth);
     else
         relax_schedule_refresh(job->schedule, s->cloth);
     job->serial = ++f->sequential_serial;
-    run_on_threads(f);
+    run_on(f, threads);
     f->rows_owned = job->rows && job->threads > 1;
 }
 

@@ -45,8 +45,22 @@ typedef struct RelaxFast RelaxFast;
 RelaxFast *relax_fast_create(const Cloth *cloth, int threads);
 void relax_fast_destroy(RelaxFast *fast);
 
-/* Threads a pass runs on, the caller's included. */
+/* Threads started, the caller's included: the most a pass runs on. */
 int relax_fast_threads(const RelaxFast *fast);
+
+/* From now on each job runs on no more of the threads than the cores that
+ * other programs leave idle, measured ten times a second (relax_pool_watch;
+ * one thread for the first 0.2 s): on a machine whose other cores are
+ * busy, threads that wait for each other within microseconds would wait a
+ * time slice each time instead. The results are the same bits whatever the
+ * count. False if the watching thread cannot start (every job then takes
+ * every thread). */
+bool relax_fast_adapt(RelaxFast *fast);
+
+/* Tests: from now on each job takes `threads` of the threads started (at
+ * most all), as relax_fast_adapt's watcher may choose between any two
+ * jobs; 0: as before. */
+void relax_fast_take_threads(RelaxFast *fast, int threads);
 
 /* The cores this process may run on (its affinity: taskset, a container's
  * cpuset), 1 to RELAX_FAST_MAX_THREADS: the threads worth starting. */

@@ -203,6 +203,8 @@ struct RelaxFast {
 
     /* the threads: the caller is thread 0 */
     RelaxPool pool;
+    bool adapt; /* relax_fast_adapt: a job takes the threads the machine's idle cores fit */
+    int taken;  /* relax_fast_take_threads: if not 0, the threads a job takes */
     /* A pass job's bands, in the order they are taken: for each pass, its
      * even bands, then its odd ones. next_task counts those taken. */
     atomic_int next_task;

@@ -213,6 +213,8 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->self_collision = selfcollide_create(s->cloth)) != NULL;
     ok &= (s->implicit = implicit_create(s->cloth)) != NULL;
     ok &= (s->relax_fast = relax_fast_create(s->cloth, s->threads)) != NULL;
+    if (ok && s->threads_adapt)
+        relax_fast_adapt(s->relax_fast);
     return ok;
 }
 
@@ -338,11 +340,12 @@ void solver_destroy(Solver *solver)
 
 bool solver_reset(Solver *solver) { return build(solver); }
 
-static bool shapes_differ(const Params *a, const Params *b)
+/* Whether a key differs: any key, or (shapes) one that rebuilds the cloth. */
+static bool keys_differ(const Params *a, const Params *b, bool shapes)
 {
     for (int i = 0; i < params_count; i++) {
         const ParamInfo *info = &params_table[i];
-        if (info->effect != EFFECT_REBUILD)
+        if (shapes && info->effect != EFFECT_REBUILD)
             continue;
         size_t size = info->type == PARAM_REAL ? sizeof(double) : info->type == PARAM_SEED ? sizeof(uint64_t) : sizeof(int);
         if (memcmp((const char *)a + info->offset, (const char *)b + info->offset, size) != 0)
@@ -358,7 +361,13 @@ bool solver_set_params(Solver *solver, const Params *params)
     /* settle a half-done substep under the settings it started with */
     if (solver->phase == PHASE_RELAXING)
         run_stages(solver, false);
-    if (shapes_differ(&solver->params, params)) {
+    if (params->threads != solver->params.threads) {
+        solver->params.threads = params->threads;
+        solver_start_threads(solver);
+        if (!keys_differ(&solver->params, params, false))
+            return true; /* the same bits on any count: the motion goes on untouched */
+    }
+    if (keys_differ(&solver->params, params, true)) {
         Params old = solver->params;
         solver->params = *params;
         if (!build(solver)) {
@@ -1588,10 +1597,12 @@ void solver_step(Solver *s)
     } while (s->substep != 0 && !s->exploded);
 }
 
-void solver_use_all_cores(Solver *s)
+void solver_start_threads(Solver *s)
 {
     /* a cloth too small for threads keeps to one all the same (relax_fast.c) */
-    solver_set_threads(s, relax_fast_usable_cores());
+    int wanted = s->params.threads;
+    solver_set_threads(s, wanted > 0 ? wanted : relax_fast_usable_cores());
+    s->threads_adapt = wanted == 0 && s->threads > 1 && relax_fast_adapt(s->relax_fast);
 }
 
 bool solver_set_threads(Solver *s, int threads)
@@ -1604,6 +1615,7 @@ bool solver_set_threads(Solver *s, int threads)
     relax_fast_destroy(s->relax_fast);
     s->relax_fast = fast;
     s->threads = relax_fast_threads(fast);
+    s->threads_adapt = false;
     return s->threads == threads;
 }
 
@@ -1761,7 +1773,10 @@ static void state_walk(StateWalk *w, Solver *s)
     for (int i = 0; i < params_count; i++) {
         const ParamInfo *info = &params_table[i];
         size_t size = info->type == PARAM_REAL ? sizeof(double) : info->type == PARAM_SEED ? sizeof(uint64_t) : sizeof(int);
-        state_field(w, (char *)&s->params + info->offset, size);
+        if (info->offset == offsetof(Params, threads))
+            state_setting(w, &s->params.threads, size); /* as s->threads below: the same bits on any count */
+        else
+            state_field(w, (char *)&s->params + info->offset, size);
     }
     float *floats[] = {c->x, c->y, c->z, c->px, c->py, c->pz, c->vx, c->vy, c->vz, c->rvx, c->rvy, c->rvz,
                        c->mass, c->inv_mass, s->blown_x, s->blown_y, s->blown_z};

@@ -152,6 +152,7 @@ typedef struct Solver {
     struct Implicit *implicit;     /* implicit: the solve's scratch and its last answer (implicit.h) */
     struct RelaxFast *relax_fast;  /* order=colored: the colouring and the fast pass (relax_fast.h) */
     int threads;                   /* threads the fast pass runs on: solver_set_threads */
+    bool threads_adapt;            /* and as many as the idle cores: solver_start_threads */
     bool plain_relax; /* order=colored through the plain loop: the reference tests and bench compare with */
     uint64_t rng;
     double rest_extent; /* largest rest span of the cloth, m */
@@ -341,10 +342,13 @@ void solver_pass(Solver *solver);
  * the results do not depend on it. Finishes a half-done substep first.
  * Returns false when threads or memory ran short (fewer threads then run). */
 bool solver_set_threads(Solver *solver, int threads);
-/* As many threads as this process has cores (relax_fast_usable_cores): the
- * colored order then shares a large cloth's passes among them. The results
- * are the same bits on any count; if threads cannot start, fewer run. */
-void solver_use_all_cores(Solver *solver);
+/* The threads the threads setting asks for: N, N threads; 0, as many as
+ * this process has cores (relax_fast_usable_cores), of which each job takes
+ * no more than other programs leave idle (relax_fast_adapt). A large
+ * cloth's passes are then shared among them. The results are the same bits
+ * on any count; if threads cannot start, fewer run. solver_set_params
+ * calls it again when the setting changes. */
+void solver_start_threads(Solver *solver);
 
 /* The solver's state as bytes: every value a step reads that an earlier
  * step or setting left behind (the settings, the cloth's particles and

@@ -191,7 +191,7 @@ static bool play_stage(LessonPlayer *p, const LessonItem *item)
         pane->solver = solver_create(&p->stage.params[i]);
         if (!pane->solver)
             return out_of_memory(p);
-        solver_use_all_cores(pane->solver);
+        solver_start_threads(pane->solver);
         p->pane_count = i + 1;
         record_start(pane);
         return true;

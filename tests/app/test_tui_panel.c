@@ -198,3 +198,16 @@ Test(tui_panel, compared_panes_share_one_camera_one_ramp_and_one_plot_range)
     }
     sandbox_free(tui);
 }
+
+Test(tui_panel, the_threads_setting_changes_the_running_solver_and_outlives_a_new_scene)
+{
+    Tui *tui = sandbox(SCENE_CURTAIN);
+    cr_assert(tui_set_key(tui, "threads", "1"), "%s", tui->message);
+    cr_expect_eq(tui->panes[0].solver->threads, 1, "threads=1: one thread");
+    cr_assert(tui_set_key(tui, "threads", "3"), "%s", tui->message);
+    cr_expect(tui->panes[0].solver->threads == 3 && !tui->panes[0].solver->threads_adapt, "threads=3: three, always");
+    cr_assert(tui_set_key(tui, "scene", "flag"), "%s", tui->message);
+    cr_expect_eq(tui->base.threads, 3, "a new scene keeps the teacher's threads");
+    cr_expect_eq(tui->panes[0].solver->threads, 3);
+    sandbox_free(tui);
+}

@@ -448,6 +448,70 @@ Test(fast, the_sphere_holds_many_bands_of_a_large_cloth_with_the_same_bits_on_on
     solver_destroy(s);
 }
 
+/* The threads setting (solver_start_threads): threads=2, threads=1 set to
+ * 2 after a step (solver_set_params), three threads of which the jobs take
+ * one, two and three by turns from step to step (as relax_fast_adapt's
+ * watcher may choose between any two jobs), and threads=0 (the watcher's
+ * own choice, whatever this machine's load): each the bits of threads=1. */
+Test(fast, the_threads_setting_and_a_count_that_changes_between_steps_keep_the_bits, .timeout = 240)
+{
+    static const RelaxFastKernels levels[] = {RELAX_FAST_AVX512, RELAX_FAST_AVX2};
+    static const char *const orders[] = {"order=sequential", "order=colored"};
+    /* TURNS: the sequential order's schedule (avx2) is cut for all three
+     * threads or for one, so two take it as one */
+    enum { ONE, TWO, LATER, TURNS, IDLE, RUNS };
+    static const char *const names[RUNS] = {"threads=1", "threads=2", "threads=1 then 2", "1, 2 and 3 of 3 by turns",
+                                            "threads=0"};
+    for (int l = 0; l < 2; l++)
+        for (int o = 0; o < 2; o++) {
+            const char *one[] = {LARGE, "substeps=2", "iterations=6", "wind_x=3", orders[o], "threads=1", NULL};
+            const char *two[] = {LARGE, "substeps=2", "iterations=6", "wind_x=3", orders[o], "threads=2", NULL};
+            const char *three[] = {LARGE, "substeps=2", "iterations=6", "wind_x=3", orders[o], "threads=3", NULL};
+            const char *idle[] = {LARGE, "substeps=2", "iterations=6", "wind_x=3", orders[o], "threads=0", NULL};
+            const char *const *settings[RUNS] = {one, two, one, three, idle};
+            Solver *s[RUNS];
+            for (int r = 0; r < RUNS; r++) {
+                s[r] = support_solver(SCENE_CURTAIN, settings[r]);
+                solver_start_threads(s[r]);
+                relax_fast_use_kernels(s[r]->relax_fast, levels[l]);
+            }
+            const char *level = relax_fast_kernel_name(levels[l]);
+            cr_assert_eq(s[ONE]->threads, 1);
+            cr_assert(s[TWO]->threads == 2 && !s[TWO]->threads_adapt, "threads=2: 2 threads, always");
+            int cores = relax_fast_usable_cores();
+            cr_assert(s[IDLE]->threads == cores && s[IDLE]->threads_adapt == (cores > 1),
+                      "threads=0: the %d cores, as many as are idle", cores);
+            cr_assert_eq(s[TURNS]->threads, 3);
+            int steps = support_steps(6, 9);
+            for (int n = 0; n < steps; n++) {
+                if (n == 1) {
+                    Params p = s[LATER]->params;
+                    p.threads = 2;
+                    cr_assert(solver_set_params(s[LATER], &p));
+                    cr_assert_eq(s[LATER]->threads, 2, "the setting changed in a run starts its threads");
+                    relax_fast_use_kernels(s[LATER]->relax_fast, levels[l]);
+                }
+                relax_fast_take_threads(s[TURNS]->relax_fast, 1 + n % 3);
+                for (int r = 0; r < RUNS; r++)
+                    solver_step(s[r]);
+            }
+            const Cloth *ref = s[ONE]->cloth;
+            size_t bytes = (size_t)ref->count * sizeof(float), wide = (size_t)ref->count * sizeof(double);
+            for (int r = TWO; r < RUNS; r++) {
+                const Cloth *c = s[r]->cloth;
+                cr_expect(memcmp(ref->x, c->x, bytes) == 0 && memcmp(ref->y, c->y, bytes) == 0 &&
+                              memcmp(ref->z, c->z, bytes) == 0 && memcmp(ref->rx, c->rx, wide) == 0 &&
+                              memcmp(ref->ry, c->ry, wide) == 0 && memcmp(ref->rz, c->rz, wide) == 0,
+                          "%s, %s, %s: the bits of threads=1", level, orders[o], names[r]);
+            }
+            Solver *start = support_solver(SCENE_CURTAIN, one);
+            cr_expect(memcmp(start->cloth->z, ref->z, bytes) != 0, "the cloth moved");
+            solver_destroy(start);
+            for (int r = 0; r < RUNS; r++)
+                solver_destroy(s[r]);
+        }
+}
+
 Test(fast, grabbing_a_particle_mid_step_keeps_the_bits_equal)
 {
     const char *settings[] = {"integrator=pbd", "order=colored", "cols=24", "rows=24", NULL};

@@ -85,6 +85,24 @@ Test(params, bad_values_name_the_key_and_what_is_accepted)
     expect_error("scene", "", "scene: unknown value '' (one of curtain|flag|chain|net|drape|tear|heap)");
     expect_error("seed", "-1", "seed: '-1' is not a whole number (0 to 18446744073709551615)");
     expect_error("cols", "1000000", "cols: 1000000 is out of range (2 to 1000)");
+    expect_error("threads", "17", "threads: 17 is out of range (0 to 16)");
+    expect_error("threads", "-1", "threads: -1 is out of range (0 to 16)");
+    expect_error("threads", "two", "threads: 'two' is not a whole number (0 to 16)");
+}
+
+Test(params, threads_default_to_the_idle_cores_and_take_one_for_a_shared_server)
+{
+    Params p;
+    char err[320];
+    for (int scene = 0; scene < SCENE_COUNT; scene++) {
+        params_default(&p, (SceneKind)scene);
+        cr_expect_eq(p.threads, 0, "%s: the idle cores", scene_names[scene]);
+    }
+    cr_assert(params_assign(&p, "threads=1", err, sizeof err), "%s", err);
+    cr_expect_eq(p.threads, 1);
+    cr_assert(params_assign(&p, "threads=16", err, sizeof err), "%s", err);
+    cr_expect_eq(p.threads, 16);
+    cr_expect_eq(params_find("threads")->effect, EFFECT_LIVE, "a teacher changes it without a reset");
 }
 
 Test(params, huge_grids_are_refused_with_the_limit)
