@@ -140,10 +140,10 @@ static unsigned cut_seed;
 
 /* Below the threshold: each kernel level on one thread. */
 static const Variant level_variants[] = {
-    {"plain loop", true, RELAX_FAST_SCALAR, 1},
+    {"plain loop", true, RELAX_FAST_PORTABLE, 1},
     {"avx512", false, RELAX_FAST_AVX512, 1},
     {"avx2", false, RELAX_FAST_AVX2, 1},
-    {"scalar", false, RELAX_FAST_SCALAR, 1},
+    {"scalar", false, RELAX_FAST_PORTABLE, 1},
 };
 #define LEVEL_VARIANTS (int)(sizeof level_variants / sizeof level_variants[0])
 
@@ -154,13 +154,13 @@ static const Variant level_variants[] = {
  * turns with the case, so each level meets each thread count. */
 static RelaxFastKernels case_kernels(int which, int threads)
 {
-    static const RelaxFastKernels levels[] = {RELAX_FAST_AVX512, RELAX_FAST_AVX2, RELAX_FAST_SCALAR};
+    static const RelaxFastKernels levels[] = {RELAX_FAST_AVX512, RELAX_FAST_AVX2, RELAX_FAST_PORTABLE};
     return levels[(which + threads) % 3];
 }
 
 static void thread_variants(int which, Variant out[THREAD_VARIANTS])
 {
-    out[0] = (Variant){"plain loop", true, RELAX_FAST_SCALAR, 1};
+    out[0] = (Variant){"plain loop", true, RELAX_FAST_PORTABLE, 1};
     for (int t = 1; t < THREAD_VARIANTS; t++) {
         out[t] = (Variant){"", false, case_kernels(which, t), t};
         snprintf(out[t].name, sizeof out[t].name, "%s, %d thread%s", relax_fast_kernel_name(out[t].kernels), t,
@@ -349,7 +349,7 @@ Test(fast, a_large_cloth_meets_the_floor_with_the_same_bits_on_one_to_four_threa
 Test(fast, sequential_strips_on_one_to_four_threads_wait_where_their_bands_meet, .timeout = 240)
 {
     const Variant variants[] = {
-        {"plain loop", true, RELAX_FAST_SCALAR, 1},       {"avx512, 1 thread", false, RELAX_FAST_AVX512, 1},
+        {"plain loop", true, RELAX_FAST_PORTABLE, 1},       {"avx512, 1 thread", false, RELAX_FAST_AVX512, 1},
         {"avx512, 2 threads", false, RELAX_FAST_AVX512, 2}, {"avx512, 3 threads", false, RELAX_FAST_AVX512, 3},
         {"avx512, 4 threads", false, RELAX_FAST_AVX512, 4},
     };
@@ -384,7 +384,7 @@ Test(fast, the_sequential_walk_cut_anywhere_among_two_to_four_threads_keeps_the_
                                       "order=sequential", substeps, passes[k], methods[m], k == 2 ? "dt=0.004" : NULL,
                                       NULL};
             const Variant variants[] = {
-                {"plain loop", true, RELAX_FAST_SCALAR, 1},
+                {"plain loop", true, RELAX_FAST_PORTABLE, 1},
                 {"avx512, 2 threads, cut anywhere", false, RELAX_FAST_AVX512, 2},
                 {"avx512, 3 threads, cut anywhere", false, RELAX_FAST_AVX512, 3},
                 {"avx512, 4 threads, cut anywhere", false, RELAX_FAST_AVX512, 4},
