@@ -772,6 +772,8 @@ void relax_fast_use_kernels(RelaxFast *f, RelaxFastKernels kernels)
     }
 }
 
+RelaxFastKernels relax_fast_kernels(const RelaxFast *f) { return f->kernels->level; }
+
 void relax_fast_cut_anywhere(RelaxFast *f, unsigned seed)
 {
     if (f->helix)

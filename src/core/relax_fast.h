@@ -103,6 +103,9 @@ RelaxFastKernels relax_fast_default_kernels(void);
  * are laid out for a level's lanes). */
 void relax_fast_use_kernels(RelaxFast *fast, RelaxFastKernels kernels);
 
+/* The level fast uses (what relax_fast_use_kernels made of its request). */
+RelaxFastKernels relax_fast_kernels(const RelaxFast *fast);
+
 /* Tests: the sequential order's passes on several threads cut at places
  * drawn from `seed` (relax_helix_cut_anywhere); 0: as fast as can be. */
 void relax_fast_cut_anywhere(RelaxFast *fast, unsigned seed);

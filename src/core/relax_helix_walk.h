@@ -156,6 +156,10 @@
 #define HELIX_CAT(a, b) HELIX_CAT_(a, b)
 /* relax_helix_level_avx2 ... */
 #define HELIX_NAME(x) HELIX_CAT(relax_helix_##x, HELIX_LEVEL)
+/* The walk's loop: a level's file may build it more than once. */
+#ifndef HELIX_LOOP
+#define HELIX_LOOP
+#endif
 
 /* Lanes of a vector, and the layout's constants that follow from them:
  * a row of lane VLANES - 1 starts LAST_ROW_START keys after its period. */
@@ -393,19 +397,23 @@ static void copy(Helix *h, Cloth *c, bool in, int k0)
     for (int q = 0; q < coords; q++) {
         vf m[L];
         if (in) {
+#pragma GCC unroll 16
             for (int j = 0; j < L; j++)
                 m[j] = (vf)((vi)v_load_bits(v[q] + at[2 * j], mask[2 * j]) |
                             (vi)v_load_bits(v[q] + at[2 * j + 1], mask[2 * j + 1]));
             v_transpose(m);
+#pragma GCC unroll 16
             for (int i = 0; i < L; i++)
                 if (q < 3)
                     v_store(key + KEY * i + L * q, m[i]);
                 else
                     store_if_changed(key + KEY * i + W, m[i]);
         } else {
+#pragma GCC unroll 16
             for (int i = 0; i < L; i++)
                 m[i] = v_load(key + KEY * i + L * q);
             v_transpose(m);
+#pragma GCC unroll 16
             for (int j = 0; j < L; j++) {
                 v_store_bits(v[q] + at[2 * j], mask[2 * j], m[j]);
                 v_store_bits(v[q] + at[2 * j + 1], mask[2 * j + 1], m[j]);
@@ -863,7 +871,7 @@ LANES_INLINE void flush(const Walk *w, int to, const Ends structural[2], const E
  * steps more; `ahead`, on several threads: MARGIN more, and it prefetches).
  * It publishes its steps every PUBLISH, and its last once its registers
  * are stored. Returns its ticks, the waits left out. */
-static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine,
+HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine,
                                            const PassDone *before, unsigned long long base, bool ahead, int from,
                                            int to)
 {

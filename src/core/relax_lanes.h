@@ -159,6 +159,13 @@ LANES_INLINE bool m_all(vmask m) { return vminvq_u32((uint32x4_t)m) != 0; }
 #else /* LANES_PORTABLE */
 
 typedef vi vmask;
+/* fmaf a lane: an instruction where the build's processor has a fused
+ * multiply-add (aarch64, POWER ...); on x86-64, whose baseline has none,
+ * relax_helix_portable.c builds the walk twice as the plain loop is
+ * (SOLVER_FUSED_LOOP): for processors with FMA (fmaf inline) and for the
+ * others (a call to the C library, the same bits). A call a lane took the
+ * walk to 42 ns a link here; an exact fmaf in double (rounding to odd,
+ * Boldo and Melquiond 2008) to 50. */
 LANES_INLINE vf v_fma(vf a, vf b, vf c)
 {
     vf r;
@@ -262,7 +269,7 @@ LANES_INLINE vd vd_select(vmask m, vd a, vd b)
  * i + h, i without h) takes the second's lane p - h where p has h; the
  * second's, the first's p + h where p has not. */
 #define TRANSPOSE_STAGE(m, h, FIRST, SECOND)                                                                           \
-    for (int i_ = 0; i_ < VLANES; i_++) {                                                                              \
+    _Pragma("GCC unroll 16") for (int i_ = 0; i_ < VLANES; i_++) {                                                                              \
         if (i_ & (h))                                                                                                  \
             continue;                                                                                                  \
         vf a_ = (m)[i_], b_ = (m)[i_ + (h)];                                                                          \
