@@ -230,6 +230,7 @@ typedef struct Chunks {
     Items items;
 } Chunks;
 
+#if RELAX_FAST_X86 /* the stages that take chunks have vector kernels only (aarch64: none, and no use) */
 /* Thread t's next chunk [from, to); false when all are taken. With two
  * threads the first takes them from the front and the other from the
  * back, as the bands of a pass: each keeps the rows it had (in its cache),
@@ -269,6 +270,7 @@ static int rows_a_chunk(const Cloth *c)
 {
     return c->cols >= STAGE_CHUNK ? 1 : STAGE_CHUNK / c->cols;
 }
+#endif
 
 static void run_job(RelaxFast *f, int t);
 

@@ -1,16 +1,22 @@
-/* relax_helix_avx512.c - the sequential order's passes, all five families
- * in one walk, a pass a thread (relax_helix.h tells the idea).
+/* relax_helix_walk.h - the sequential order's passes, all five families
+ * in one walk (relax_helix.h tells the idea), written once over
+ * relax_lanes.h's vectors of L lanes (VLANES). Each level's file defines
+ * its lanes (LANES_AVX512 ...) and HELIX_LEVEL, then includes this, and
+ * exports relax_helix_level_<level>; nothing else includes it. The figures
+ * below were measured with sixteen lanes (AVX-512), where it began as
+ * intrinsics; with them the constants read L = 16: P = max(cols, 32), and
+ * the 2 L - 2 = 30, 29, 28 of the delays.
  *
  * The layout
  * ----------
- * P = max(cols, 32) keys a period. Lane j of key k holds particle
- * (16 m + j, k - 2 j - m P), m the period: lane j takes rows j, j + 16,
- * j + 32 ... one after the other, P keys each, and each row starts two
- * keys after the one above it (row 16 m + 15 starts at 30 + m P, row
- * 16 (m + 1) at (m + 1) P, P - 30 >= 2 keys later). A key is KEY floats:
- * x, y, z and the inverse mass of its sixteen lanes, and the inverse masses
- * of the rows above them; keys outside the grid are 0. One copy in (a
- * 16 x 16 transpose a block of keys, each lane one or two pieces of rows)
+ * P = max(cols, 2 L) keys a period. Lane j of key k holds particle
+ * (L m + j, k - 2 j - m P), m the period: lane j takes rows j, j + L,
+ * j + 2 L ... one after the other, P keys each, and each row starts two
+ * keys after the one above it (row L m + L - 1 starts at 2 L - 2 + m P,
+ * row L (m + 1) at (m + 1) P, P - (2 L - 2) >= 2 keys later). A key is KEY
+ * floats: x, y, z and the inverse mass of its L lanes, and the inverse
+ * masses of the rows above them; keys outside the grid are 0. One copy in
+ * (an L x L transpose a block of keys, each lane one or two pieces of rows)
  * before the passes, one copy back after.
  *
  * A link is kept at the key of its lowest, then leftmost, particle, its
@@ -20,11 +26,12 @@
  *   shear   (r - 1, c)-(r, c + 1) and (r - 1, c + 1)-(r, c): the cell
  *           above-left of the anchor, both diagonals
  * The particles of a link across are lane j of keys k and k + 1 (or
- * k + 2). The upper end of a link down is lane j - 1 of key k - 2 (row r - 1 is the row
- * above in the same lane period), or for lane 0, lane 15 of key k + 30 - P
- * (row r - 1 is lane 15's, a period before): one vector made of two with
- * one shift (valignd), written back the same way. Bend down: lanes j - 2 of
- * k - 4, or 14 and 15 of k + 28 - P.
+ * k + 2). The upper end of a link down is lane j - 1 of key k - 2 (row
+ * r - 1 is the row above in the same lane period), or for lane 0, lane
+ * L - 1 of key k + 2 L - 2 - P (row r - 1 is lane L - 1's, a period
+ * before): one vector made of two with one shift (V_SHIFT_IN: valignd at
+ * AVX-512), written back the same way. Bend down: lanes j - 2 of k - 4, or
+ * L - 2 and L - 1 of k + 2 L - 4 - P.
  *
  * The dependencies
  * ----------------
@@ -41,13 +48,15 @@
  *   no two lanes of a key share one;
  * - across families: at a particle p of key k, the links of each family
  *   that touch it are anchored at k - 1 .. k (across), k .. k + g (down,
- *   g = 2, or P - 30 for lane 15, whose row below is the next period's),
- *   k - 1 .. k + g (shear), k - 2 .. k (bend across), k .. k + g' (bend
- *   down, g' = 4, P - 28 for lanes 14 and 15). A family must start on p
- *   no sooner than the one before it has finished with it:
- *   D(down) >= D(across), D(shear) >= D(down) + P - 29,
- *   D(bend) >= D(shear) + P - 28, D(bend down) >= D(bend across).
- * The walk uses D = 0, 0, P - 29 + SLACK, 2 P - 57 + 2 SLACK, the same.
+ *   g = 2, or P - (2 L - 2) for lane L - 1, whose row below is the next
+ *   period's), k - 1 .. k + g (shear), k - 2 .. k (bend across),
+ *   k .. k + g' (bend down, g' = 4, P - (2 L - 4) for lanes L - 2 and
+ *   L - 1). A family must start on p no sooner than the one before it has
+ *   finished with it: D(down) >= D(across),
+ *   D(shear) >= D(down) + P - (2 L - 3), D(bend) >= D(shear) + P - (2 L - 4),
+ *   D(bend down) >= D(bend across).
+ * The walk uses D = 0, 0, P - (2 L - 3) + SLACK,
+ * 2 P - (4 L - 7) + 2 SLACK, the same.
  * test_fast.c compares the bits with the plain loop's; one step less of
  * either delay fails 7 of its tests.
  *
@@ -57,8 +66,8 @@
  * position and its remainder in double (solver_move_kept). Each key then
  * has the remainders of its lanes too (`remainder`, copied in and back
  * particle by particle); a link down shifts them between lanes as it
- * shifts the positions (valignq across the two halves of eight doubles),
- * and the moves are ADD_KEPT's, eight lanes of doubles at a time. The
+ * shifts the positions (VD_SHIFT_IN), and the moves are ADD_KEPT's, in
+ * vectors of L doubles. The
  * shear's upper ends then go through memory (no carry). At 100 substeps
  * of the default scene this is 4.5 times the colored order's time (the
  * conversions between float and double, six moves a link).
