@@ -176,7 +176,8 @@ $(BUILD)/src/core/implicit.o: FILE_CFLAGS = -fno-math-errno -fno-trapping-math
 # The sequential walk (relax_helix_walk.h) once per instruction-set level,
 # each file with its level's flags, as zlib-ng builds arch/x86/*_avx2.c:
 # only relax_fast.c's table, filled from what the processor has, calls
-# them. The portable and NEON files take the build's own flags (every
+# them. (AVX-512's, relax_helix_avx512.c, is intrinsics with their own
+# target attributes: faster than the walk built for it.) The portable and NEON files take the build's own flags (every
 # aarch64 processor has NEON). -Wno-psabi: GCC warns that a vector of
 # doubles wider than the level's registers would be passed differently
 # by other compilers; relax_lanes.h's functions are all inlined, never
@@ -186,7 +187,6 @@ HELIX_FLAGS = -fno-math-errno -Wno-psabi
 $(BUILD)/src/core/relax_helix_portable.o $(BUILD)/src/core/relax_helix_neon.o: FILE_CFLAGS = $(HELIX_FLAGS)
 ifneq ($(filter x86_64-%,$(TARGET_MACHINE)),)
 $(BUILD)/src/core/relax_helix_avx2.o: FILE_CFLAGS = $(HELIX_FLAGS) -mavx2 -mfma
-$(BUILD)/src/core/relax_helix_avx512.o: FILE_CFLAGS = $(HELIX_FLAGS) -mavx512f -mavx512dq -mavx512bw -mavx512vl -mavx2 -mfma
 endif
 
 $(BUILD)/locale/%/LC_MESSAGES/clothsim.mo: src/po/%.po | check-deps

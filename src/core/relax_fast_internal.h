@@ -17,8 +17,9 @@
  * relax_helix_walk.h      the same, every family in one walk and the
  *                         passes of a substep together, written once over
  *                         relax_lanes.h's vectors and built per level by
- *                         relax_helix_avx512.c, _avx2.c, _neon.c and
- *                         _portable.c (relax_helix.c calls the one in use)
+ *                         relax_helix_avx2.c, _neon.c and _portable.c;
+ *                         relax_helix_avx512.c is its AVX-512 intrinsics
+ *                         (faster there); relax_helix.c calls the one in use
  *
  * As zlib-ng does (arch/x86/), each instruction set's kernels are in files
  * of their own, and one table per level (RelaxPassKernels) is filled once
