@@ -1468,6 +1468,27 @@ static void json_string(const char *text)
     putchar('"');
 }
 
+/* run_levels' figures: "levels": [...] */
+static void json_levels(const Results *res)
+{
+    printf(" \"levels\": [");
+    for (int at = 0; at < res->level_count; at++) {
+        const LevelRow *row = &res->levels[at];
+        printf("%s\n  {\"level\": \"%s\", \"seed_workload\": ", at ? "," : "", relax_fast_kernel_name(row->kernels));
+        json_figure(&row->seed);
+        printf(", \"jakobsen_200\": ");
+        json_figure(&row->big);
+        printf(", \"sandbox\": ");
+        if (row->sandbox_ok) {
+            printf("{");
+            json_stat("cpu_seconds", row->sandbox_cpu, "}}");
+        } else {
+            printf("null}");
+        }
+    }
+    printf("]");
+}
+
 static void print_json(const Results *res, const Config *cfg)
 {
     printf("{\"threads\": %d, \"simd\": %s, \"kernels\": \"%s\", \"reps\": %d, \"iterations\": %d,\n \"solver\": [\n",
@@ -1577,22 +1598,8 @@ static void print_json(const Results *res, const Config *cfg)
                res->course.passed ? "true" : "false");
     else
         printf("null,\n");
-    printf(" \"levels\": [");
-    for (int at = 0; at < res->level_count; at++) {
-        const LevelRow *row = &res->levels[at];
-        printf("%s\n  {\"level\": \"%s\", \"seed_workload\": ", at ? "," : "", relax_fast_kernel_name(row->kernels));
-        json_figure(&row->seed);
-        printf(", \"jakobsen_200\": ");
-        json_figure(&row->big);
-        printf(", \"sandbox\": ");
-        if (row->sandbox_ok) {
-            printf("{");
-            json_stat("cpu_seconds", row->sandbox_cpu, "}}");
-        } else {
-            printf("null}");
-        }
-    }
-    printf("],\n");
+    json_levels(res);
+    printf(",\n");
     printf(" \"peak_kib\": %ld,\n \"targets\": [\n", res->peak_kib);
     Target t[MAX_TARGETS];
     int n = targets(res, cfg, t, false);
@@ -1644,7 +1651,17 @@ int bench_main(int argc, char **argv)
         fprintf(stderr, "%s", _("clothsim bench: seed 000's workload in JavaScript, in node\n"));
         res->node_ok = bench_node_seed(cfg.reps, cfg.quick ? 0.05 : 0.5, &res->node);
         run_levels(res, &cfg);
-        print_levels(res, true);
+        if (cfg.json) {
+            printf("{\"node_seed_ns\": ");
+            if (res->node_ok)
+                printf("%.6g,\n", res->node.median);
+            else
+                printf("null,\n");
+            json_levels(res);
+            printf("}\n");
+        } else {
+            print_levels(res, true);
+        }
         free(res);
         return EXIT_SUCCESS;
     }
