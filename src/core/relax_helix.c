@@ -61,7 +61,10 @@ void relax_helix_destroy(RelaxHelix *h)
     free(h);
 }
 
-const RelaxHelixLevel *relax_helix_walks(const RelaxHelix *h) { return h->level; }
+const RelaxHelixLevel *relax_helix_walks(const RelaxHelix *h)
+{
+    return h->level;
+}
 
 void relax_helix_run(RelaxHelix *h, Cloth *cloth, float *lambda, const RelaxPassConstants *pass, int passes,
                      const Collider *sphere, float margin, int t, int threads, unsigned serial)
@@ -69,4 +72,7 @@ void relax_helix_run(RelaxHelix *h, Cloth *cloth, float *lambda, const RelaxPass
     h->level->run(h->walk, cloth, lambda, pass, passes, sphere, margin, t, threads, serial);
 }
 
-void relax_helix_cut_anywhere(RelaxHelix *h, unsigned seed) { h->level->cut_anywhere(h->walk, seed); }
+void relax_helix_cut_anywhere(RelaxHelix *h, unsigned seed)
+{
+    h->level->cut_anywhere(h->walk, seed);
+}

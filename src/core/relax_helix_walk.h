@@ -359,11 +359,17 @@ static void refresh(Helix *h, const Cloth *c)
     h->fresh = true;
 }
 
-static inline float *key_at(const Helix *h, int k) { return h->buffer + (size_t)(k + h->pad) * KEY; }
+static inline float *key_at(const Helix *h, int k)
+{
+    return h->buffer + (size_t)(k + h->pad) * KEY;
+}
 
 /* Thread t's first of n things shared by `threads` threads (t = threads:
  * the end). */
-static int share(int n, int t, int threads) { return (int)((long)n * t / threads); }
+static int share(int n, int t, int threads)
+{
+    return (int)((long)n * t / threads);
+}
 
 /* xpbd's multipliers of keys k0 .. k0 + L - 1 into the walk's layout (in)
  * or back (!in). */
@@ -431,7 +437,10 @@ static void copy(Helix *h, Cloth *c, bool in, int k0)
     }
 }
 
-static inline double *remainder_at(const Helix *h, int k) { return h->remainder + (size_t)(k + h->pad) * 3 * L; }
+static inline double *remainder_at(const Helix *h, int k)
+{
+    return h->remainder + (size_t)(k + h->pad) * 3 * L;
+}
 
 /* The remainders of keys k0 .. k0 + L - 1 into the buffer (in) or back,
  * particle by particle (runs with remainders only: below 1 ms). */
@@ -482,7 +491,8 @@ LANES_INLINE void store_key(float *key, const Ends *e)
 LANES_INLINE Ends upper_in(const float *near, const float *far, int s)
 {
     if (s == 1)
-        return (Ends){V_SHIFT_IN(v_load(near + X), v_load(far + X), 1), V_SHIFT_IN(v_load(near + Y), v_load(far + Y), 1),
+        return (Ends){V_SHIFT_IN(v_load(near + X), v_load(far + X), 1),
+                      V_SHIFT_IN(v_load(near + Y), v_load(far + Y), 1),
                       V_SHIFT_IN(v_load(near + Z), v_load(far + Z), 1), v_load(near + W_UP1)};
     return (Ends){V_SHIFT_IN(v_load(near + X), v_load(far + X), 2), V_SHIFT_IN(v_load(near + Y), v_load(far + Y), 2),
                   V_SHIFT_IN(v_load(near + Z), v_load(far + Z), 2), v_load(near + W_UP2)};
@@ -516,8 +526,7 @@ LANES_INLINE void upper_out(float *near, float *far, const Ends *e, int s)
  * operation: the scale of the moves along d (b - a); *moving loses the
  * lanes the plain loop skips (no inverse mass, no length), whose multiplier
  * (xpbd) stays as it was. */
-LANES_INLINE vf correction(const Ends *a, const Ends *b, vf rest, vmask *moving, const Family *f, vf *lambda,
-                           vf d[3])
+LANES_INLINE vf correction(const Ends *a, const Ends *b, vf rest, vmask *moving, const Family *f, vf *lambda, vf d[3])
 {
     const vf zero = v_zero();
     vmask live = *moving;
@@ -743,8 +752,7 @@ LANES_INLINE void down_kept(const Walk *w, int kind, int k, int near, int far, i
  * remainders through memory, without through across_down's registers
  * (near: the family pair's, loaded at its first key, stored after its
  * last). */
-LANES_INLINE void across_then_down(const Walk *w, int across, int down, int k, int first, int gap, int P,
-                                   Ends near[2])
+LANES_INLINE void across_then_down(const Walk *w, int across, int down, int k, int first, int gap, int P, Ends near[2])
 {
     if (w->kept) {
         if (w->on[across])
@@ -781,8 +789,12 @@ static Push push_of(const Collider *sphere, float margin)
     /* a key whose squared distances all exceed this, a little more than
      * (radius + margin)^2, has no lane in contact */
     float reach = (sphere->radius + margin) * 1.001f + 1e-6f;
-    return (Push){v_splat(sphere->center[0]), v_splat(sphere->center[1]), v_splat(sphere->center[2]),
-                  v_splat(sphere->radius),    v_splat(margin),            v_splat(reach * reach)};
+    return (Push){v_splat(sphere->center[0]),
+                  v_splat(sphere->center[1]),
+                  v_splat(sphere->center[2]),
+                  v_splat(sphere->radius),
+                  v_splat(margin),
+                  v_splat(reach * reach)};
 }
 
 /* sphere_push on the lanes of key k; lanes outside the grid have no
@@ -880,9 +892,8 @@ LANES_INLINE void flush(const Walk *w, int to, const Ends structural[2], const E
  * steps more; `ahead`, on several threads: MARGIN more, and it prefetches).
  * It publishes its steps every PUBLISH, and its last once its registers
  * are stored. Returns its ticks, the waits left out. */
-HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine,
-                                           const PassDone *before, unsigned long long base, bool ahead, int from,
-                                           int to)
+HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
+                                          unsigned long long base, bool ahead, int from, int to)
 {
     const Helix *h = w->h;
     const int P = h->period, K = h->used, steps = h->steps, lag = h->d_push + 2 + (ahead ? MARGIN : 0);
@@ -958,8 +969,9 @@ static int step_at_work(const Helix *h, double work)
 /* Tests: cuts anywhere, the families' edges often, in order. */
 static void cut_anywhere(Helix *h, int *cut, int threads)
 {
-    const int edges[] = {1, h->d_shear, h->d_shear + 1, h->d_bend, h->d_bend + 1, h->d_push, h->d_push + 1,
-                         h->used - 1, h->used, h->used + 1, h->steps - 1, h->period, h->period + 1};
+    const int edges[] = {
+        1,           h->d_shear, h->d_shear + 1, h->d_bend,    h->d_bend + 1, h->d_push,    h->d_push + 1,
+        h->used - 1, h->used,    h->used + 1,    h->steps - 1, h->period,     h->period + 1};
     const int n_edges = (int)(sizeof edges / sizeof edges[0]);
     for (int t = 1; t < threads; t++) {
         h->cut_seed = h->cut_seed * 1103515245u + 12345u;
@@ -1053,12 +1065,14 @@ static void choose_cuts(Helix *h, int passes, int threads, int lead)
     }
 }
 
-static void cut_anywhere_from(void *helix, unsigned seed) { ((Helix *)helix)->cut_seed = seed; }
+static void cut_anywhere_from(void *helix, unsigned seed)
+{
+    ((Helix *)helix)->cut_seed = seed;
+}
 
 /* Keys k0 .. k0 + L - 1 into the buffer (in), all a walk reads of them, or
  * back. */
-static void move_block(Helix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int k0,
-                                   bool in)
+static void move_block(Helix *h, Cloth *c, float *lambda, const RelaxPassConstants *p, int k0, bool in)
 {
     copy(h, c, in, k0);
     if (p->kept)
@@ -1119,8 +1133,8 @@ static void run(void *helix, Cloth *c, float *lambda, const RelaxPassConstants *
         const int *cut = h->cut[n == 0 ? 0 : n == passes - 1 ? 2 : 1];
         const int from = cut[t], to = cut[t + 1];
         if (from < to) {
-            busy += walk(&w, sphere ? &push : NULL, &h->done[n], n > 0 ? &h->done[n - 1] : NULL, base,
-                         threads > 1, from, to);
+            busy += walk(&w, sphere ? &push : NULL, &h->done[n], n > 0 ? &h->done[n - 1] : NULL, base, threads > 1,
+                         from, to);
             work += work_before(h, to) - work_before(h, from);
         }
     }
@@ -1131,11 +1145,9 @@ static void run(void *helix, Cloth *c, float *lambda, const RelaxPassConstants *
      * pieces of the last pass */
     for (int k0 = mine_from; k0 < mine_to; k0 += L) {
         if (threads > 1)
-            wait_for_pass(&h->done[passes - 1], base,
-                          k0 + L + h->d_push < h->steps ? k0 + L + h->d_push : h->steps);
+            wait_for_pass(&h->done[passes - 1], base, k0 + L + h->d_push < h->steps ? k0 + L + h->d_push : h->steps);
         move_block(h, c, lambda, p, k0, false);
     }
 }
-
 
 const RelaxHelixLevel HELIX_NAME(level) = {create, destroy, run, cut_anywhere_from};

@@ -48,23 +48,38 @@ typedef float vf_u __attribute__((vector_size(4 * VLANES), aligned(4), may_alias
 
 /* Index vectors for __builtin_shuffle: lanes i + s of the pair (a, b). */
 #if VLANES == 8
-#define LANE_INDEX(s) {(s), (s) + 1, (s) + 2, (s) + 3, (s) + 4, (s) + 5, (s) + 6, (s) + 7}
+#define LANE_INDEX(s)                                                                                                  \
+    {                                                                                                                  \
+        (s), (s) + 1, (s) + 2, (s) + 3, (s) + 4, (s) + 5, (s) + 6, (s) + 7                                             \
+    }
 #else
-#define LANE_INDEX(s) {(s), (s) + 1, (s) + 2, (s) + 3}
+#define LANE_INDEX(s)                                                                                                  \
+    {                                                                                                                  \
+        (s), (s) + 1, (s) + 2, (s) + 3                                                                                 \
+    }
 #endif
 
 /* ---------------------------------------------------------------- loads, stores, constants */
 
 /* p aligned to a vector */
-LANES_INLINE vf v_load(const float *p) { return *(const vf_u *)__builtin_assume_aligned(p, 4 * VLANES); }
-LANES_INLINE void v_store(float *p, vf v) { *(vf_u *)__builtin_assume_aligned(p, 4 * VLANES) = v; }
+LANES_INLINE vf v_load(const float *p)
+{
+    return *(const vf_u *)__builtin_assume_aligned(p, 4 * VLANES);
+}
+LANES_INLINE void v_store(float *p, vf v)
+{
+    *(vf_u *)__builtin_assume_aligned(p, 4 * VLANES) = v;
+}
 LANES_INLINE vd vd_load(const double *p)
 {
     vd v;
     memcpy(&v, __builtin_assume_aligned(p, 64), sizeof v);
     return v;
 }
-LANES_INLINE void vd_store(double *p, vd v) { memcpy(__builtin_assume_aligned(p, 64), &v, sizeof v); }
+LANES_INLINE void vd_store(double *p, vd v)
+{
+    memcpy(__builtin_assume_aligned(p, 64), &v, sizeof v);
+}
 
 LANES_INLINE vf v_splat(float x)
 {
@@ -74,13 +89,25 @@ LANES_INLINE vf v_splat(float x)
     return v;
 }
 
-LANES_INLINE vf v_zero(void) { return (vf){0}; }
+LANES_INLINE vf v_zero(void)
+{
+    return (vf){0};
+}
 
 /* Bits equal (not values: -0 and 0 differ, a NaN equals itself). */
-LANES_INLINE bool v_same_bits(vf a, vf b) { return memcmp(&a, &b, sizeof a) == 0; }
+LANES_INLINE bool v_same_bits(vf a, vf b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
 
-LANES_INLINE vd v_widen(vf v) { return __builtin_convertvector(v, vd); }
-LANES_INLINE vf v_narrow(vd v) { return __builtin_convertvector(v, vf); }
+LANES_INLINE vd v_widen(vf v)
+{
+    return __builtin_convertvector(v, vd);
+}
+LANES_INLINE vf v_narrow(vd v)
+{
+    return __builtin_convertvector(v, vf);
+}
 
 /* Lanes j >= s of near's lanes j - s, lanes j < s of far's VLANES - s + j
  * (a row's particles one row down the lanes; s a constant). */
@@ -95,27 +122,63 @@ LANES_INLINE vf v_narrow(vd v) { return __builtin_convertvector(v, vf); }
 #if defined(LANES_AVX2)
 
 typedef vi vmask;
-LANES_INLINE vf v_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
-LANES_INLINE vf v_sqrt(vf a) { return _mm256_sqrt_ps(a); }
-LANES_INLINE bool m_any(vmask m) { return !_mm256_testz_si256((__m256i)m, (__m256i)m); }
-LANES_INLINE bool m_all(vmask m) { return _mm256_movemask_ps((__m256)m) == 0xff; }
-LANES_INLINE vf v_select(vmask m, vf a, vf b) { return _mm256_blendv_ps(b, a, (__m256)m); }
+LANES_INLINE vf v_fma(vf a, vf b, vf c)
+{
+    return _mm256_fmadd_ps(a, b, c);
+}
+LANES_INLINE vf v_sqrt(vf a)
+{
+    return _mm256_sqrt_ps(a);
+}
+LANES_INLINE bool m_any(vmask m)
+{
+    return !_mm256_testz_si256((__m256i)m, (__m256i)m);
+}
+LANES_INLINE bool m_all(vmask m)
+{
+    return _mm256_movemask_ps((__m256)m) == 0xff;
+}
+LANES_INLINE vf v_select(vmask m, vf a, vf b)
+{
+    return _mm256_blendv_ps(b, a, (__m256)m);
+}
 LANES_INLINE vmask m_bits(unsigned bits);
-LANES_INLINE void v_store_first(float *p, vf v, int n) { _mm256_maskstore_ps(p, (__m256i)m_bits((1u << n) - 1u), v); }
+LANES_INLINE void v_store_first(float *p, vf v, int n)
+{
+    _mm256_maskstore_ps(p, (__m256i)m_bits((1u << n) - 1u), v);
+}
 LANES_INLINE void v_store_last(float *p, vf v, int n)
 {
     _mm256_maskstore_ps(p, (__m256i)m_bits(~((1u << (VLANES - n)) - 1u)), v);
 }
-LANES_INLINE vf v_load_bits(const float *p, unsigned bits) { return _mm256_maskload_ps(p, (__m256i)m_bits(bits)); }
-LANES_INLINE void v_store_bits(float *p, unsigned bits, vf v) { _mm256_maskstore_ps(p, (__m256i)m_bits(bits), v); }
+LANES_INLINE vf v_load_bits(const float *p, unsigned bits)
+{
+    return _mm256_maskload_ps(p, (__m256i)m_bits(bits));
+}
+LANES_INLINE void v_store_bits(float *p, unsigned bits, vf v)
+{
+    _mm256_maskstore_ps(p, (__m256i)m_bits(bits), v);
+}
 
 #elif defined(LANES_NEON)
 
 typedef vi vmask;
-LANES_INLINE vf v_fma(vf a, vf b, vf c) { return (vf)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b); }
-LANES_INLINE vf v_sqrt(vf a) { return (vf)vsqrtq_f32((float32x4_t)a); }
-LANES_INLINE bool m_any(vmask m) { return vmaxvq_u32((uint32x4_t)m) != 0; }
-LANES_INLINE bool m_all(vmask m) { return vminvq_u32((uint32x4_t)m) != 0; }
+LANES_INLINE vf v_fma(vf a, vf b, vf c)
+{
+    return (vf)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b);
+}
+LANES_INLINE vf v_sqrt(vf a)
+{
+    return (vf)vsqrtq_f32((float32x4_t)a);
+}
+LANES_INLINE bool m_any(vmask m)
+{
+    return vmaxvq_u32((uint32x4_t)m) != 0;
+}
+LANES_INLINE bool m_all(vmask m)
+{
+    return vminvq_u32((uint32x4_t)m) != 0;
+}
 
 #else /* LANES_PORTABLE */
 
@@ -160,30 +223,52 @@ LANES_INLINE bool m_all(vmask m)
 
 /* A comparison of vectors gives all-ones or zero lanes. The unordered
  * ones (NEQ_UQ ...) hold for a NaN, as C's !(a < b) does. */
-LANES_INLINE vmask v_ne(vf a, vf b) { return a != b; }
-LANES_INLINE vmask v_not_lt(vf a, vf b) { return ~(a < b); }
-LANES_INLINE vmask v_not_ge(vf a, vf b) { return ~(a >= b); }
-LANES_INLINE vmask v_gt(vf a, vf b) { return a > b; }
-LANES_INLINE vmask m_and(vmask a, vmask b) { return a & b; }
+LANES_INLINE vmask v_ne(vf a, vf b)
+{
+    return a != b;
+}
+LANES_INLINE vmask v_not_lt(vf a, vf b)
+{
+    return ~(a < b);
+}
+LANES_INLINE vmask v_not_ge(vf a, vf b)
+{
+    return ~(a >= b);
+}
+LANES_INLINE vmask v_gt(vf a, vf b)
+{
+    return a > b;
+}
+LANES_INLINE vmask m_and(vmask a, vmask b)
+{
+    return a & b;
+}
 LANES_INLINE vmask m_bits(unsigned bits)
 {
-    static const vi lane_bit = {1,
-                                2,
-                                4,
-                                8
+    static const vi lane_bit = {
+        1,
+        2,
+        4,
+        8
 #if VLANES >= 8
-                                ,
-                                16,
-                                32,
-                                64,
-                                128
+        ,
+        16,
+        32,
+        64,
+        128
 #endif
     };
     return (((vi){0} + (int32_t)bits) & lane_bit) != 0;
 }
 #if !defined(LANES_AVX2)
-LANES_INLINE vf v_select(vmask m, vf a, vf b) { return (vf)(((vi)a & m) | ((vi)b & ~m)); }
-LANES_INLINE void v_store_first(float *p, vf v, int n) { memcpy(p, &v, (size_t)n * sizeof(float)); }
+LANES_INLINE vf v_select(vmask m, vf a, vf b)
+{
+    return (vf)(((vi)a & m) | ((vi)b & ~m));
+}
+LANES_INLINE void v_store_first(float *p, vf v, int n)
+{
+    memcpy(p, &v, (size_t)n * sizeof(float));
+}
 LANES_INLINE void v_store_last(float *p, vf v, int n)
 {
     memcpy(p + VLANES - n, (const float *)&v + VLANES - n, (size_t)n * sizeof(float));
@@ -215,10 +300,11 @@ LANES_INLINE vd vd_select(vmask m, vd a, vd b)
  * i + h, i without h) takes the second's lane p - h where p has h; the
  * second's, the first's p + h where p has not. */
 #define TRANSPOSE_STAGE(m, h, FIRST, SECOND)                                                                           \
-    _Pragma("GCC unroll 8") for (int i_ = 0; i_ < VLANES; i_++) {                                                                              \
+    _Pragma("GCC unroll 8") for (int i_ = 0; i_ < VLANES; i_++)                                                        \
+    {                                                                                                                  \
         if (i_ & (h))                                                                                                  \
             continue;                                                                                                  \
-        vf a_ = (m)[i_], b_ = (m)[i_ + (h)];                                                                          \
+        vf a_ = (m)[i_], b_ = (m)[i_ + (h)];                                                                           \
         (m)[i_] = __builtin_shuffle(a_, b_, (vi)FIRST);                                                                \
         (m)[i_ + (h)] = __builtin_shuffle(a_, b_, (vi)SECOND);                                                         \
     }
@@ -240,8 +326,14 @@ LANES_INLINE void v_transpose(vf m[VLANES])
 /* A clock for the threads' relative costs: rdtsc ticks, or the nearest. */
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
-LANES_INLINE unsigned long long lanes_ticks(void) { return __rdtsc(); }
-LANES_INLINE void lanes_pause(void) { __builtin_ia32_pause(); }
+LANES_INLINE unsigned long long lanes_ticks(void)
+{
+    return __rdtsc();
+}
+LANES_INLINE void lanes_pause(void)
+{
+    __builtin_ia32_pause();
+}
 #elif defined(__aarch64__)
 LANES_INLINE unsigned long long lanes_ticks(void)
 {
@@ -249,7 +341,10 @@ LANES_INLINE unsigned long long lanes_ticks(void)
     __asm__ volatile("mrs %0, cntvct_el0" : "=r"(t));
     return t;
 }
-LANES_INLINE void lanes_pause(void) { __asm__ volatile("yield"); }
+LANES_INLINE void lanes_pause(void)
+{
+    __asm__ volatile("yield");
+}
 #else
 #include <time.h>
 LANES_INLINE unsigned long long lanes_ticks(void)

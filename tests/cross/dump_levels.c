@@ -75,7 +75,8 @@ int main(void)
                 return 1;
             fprintf(stderr, "scene %zu at %s: %016llx\n", k, relax_fast_kernel_name((RelaxFastKernels)level), h);
             if (any && h != first) {
-                fprintf(stderr, "dump_levels: scene %zu: %s differs\n", k, relax_fast_kernel_name((RelaxFastKernels)level));
+                fprintf(stderr, "dump_levels: scene %zu: %s differs\n", k,
+                        relax_fast_kernel_name((RelaxFastKernels)level));
                 status = 1;
             }
             first = any ? first : h, any = true;
