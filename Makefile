@@ -7,6 +7,8 @@
 #                   and the background xterm reports (OSC 11) on black and on white
 #   make sanitize   the test suite under AddressSanitizer and UBSan
 #   make strict     build everything with -Werror
+#   make cross-aarch64  the core for aarch64 with -Werror, its bits under
+#                   qemu-user against this machine's (every kernel level)
 #   make bench      the benchmark (never part of make test)
 #   make fuzz       the lesson parser, run's arguments and the progress reader under libFuzzer (FUZZ_SECONDS=60 each)
 #   make fuzz-keys  random keys, mouse and resizes at the sandbox and two lessons,
@@ -84,7 +86,7 @@ RENDER_SRC = $(sort $(wildcard src/render/*.c))
 LESSON_SRC = $(sort $(wildcard src/lesson/*.c))
 APP_SRC    = $(sort $(wildcard src/app/*.c))
 LIB_SRC    = $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(filter-out src/app/main.c,$(APP_SRC))
-TEST_SRC   = $(sort $(filter-out tests/fuzz/%,$(wildcard tests/*/*.c tests/*.c)))
+TEST_SRC   = $(sort $(filter-out tests/fuzz/% tests/cross/%,$(wildcard tests/*/*.c tests/*.c)))
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/app/main.o
@@ -99,7 +101,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads fuzz fuzz-keys install uninstall clean format deps check-deps
+.PHONY: pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -197,6 +199,21 @@ $(BUILD)/src/core/solver.o $(BUILD)/src/core/springs.o: FILE_CFLAGS = -fno-math-
 # at a time only when it may work out a division it then discards: no
 # program here turns floating-point traps on, so nothing can tell.
 $(BUILD)/src/core/implicit.o: FILE_CFLAGS = -fno-math-errno -fno-trapping-math
+# The sequential walk (relax_helix_walk.h) once per instruction-set level,
+# each file with its level's flags, as zlib-ng builds arch/x86/*_avx2.c:
+# only relax_fast.c's table, filled from what the processor has, calls
+# them. (AVX-512's, relax_helix_avx512.c, is intrinsics with their own
+# target attributes: faster than the walk built for it.) The portable and NEON files take the build's own flags (every
+# aarch64 processor has NEON). -Wno-psabi: GCC warns that a vector of
+# doubles wider than the level's registers would be passed differently
+# by other compilers; relax_lanes.h's functions are all inlined, never
+# called across files.
+TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+HELIX_FLAGS = -fno-math-errno -Wno-psabi
+$(BUILD)/src/core/relax_helix_portable.o $(BUILD)/src/core/relax_helix_neon.o: FILE_CFLAGS = $(HELIX_FLAGS)
+ifneq ($(filter x86_64-%,$(TARGET_MACHINE)),)
+$(BUILD)/src/core/relax_helix_avx2.o: FILE_CFLAGS = $(HELIX_FLAGS) -mavx2 -mfma
+endif
 
 $(BUILD)/locale/%/LC_MESSAGES/clothsim.mo: src/po/%.po | check-deps
 	@mkdir -p $(dir $@)
@@ -301,6 +318,25 @@ bench: all
 # machine as it is and with its other cores kept busy (tests/bench_threads.sh).
 bench-threads: all
 	sh tests/bench_threads.sh ./$(BIN)
+
+# The aarch64 build with -Werror (Debian's cross compiler), and its bits
+# under qemu-user against this machine's: tests/cross/dump_levels.c steps
+# a few scenes at every kernel level the processor has (portable and NEON
+# there), checks that they agree and prints a hash of their positions and
+# remainders; the two outputs must be the same bytes. The core only: there
+# is no terminal library for aarch64 here.
+NEED_CROSS = gcc-aarch64-linux-gnu:/usr/bin/aarch64-linux-gnu-gcc \
+             libc6-dev-arm64-cross:/usr/aarch64-linux-gnu/lib/libc.a qemu-user:/usr/bin/qemu-aarch64
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
+$(BUILD)/dump_levels: tests/cross/dump_levels.c $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(if $(filter aarch64-%,$(TARGET_MACHINE)),-static) -o $@ $^ -lm
+cross-aarch64: check-deps $(BUILD)/dump_levels
+	$(call install_packages,$(call missing,$(NEED_CROSS)))
+	$(MAKE) --no-print-directory BUILD=build/aarch64 CC=aarch64-linux-gnu-gcc EXTRA_CFLAGS=-Werror build/aarch64/dump_levels
+	./$(BUILD)/dump_levels > $(BUILD)/dump_levels.txt
+	qemu-aarch64 build/aarch64/dump_levels > build/aarch64/dump_levels.txt
+	cmp $(BUILD)/dump_levels.txt build/aarch64/dump_levels.txt
+	@echo "clothsim: aarch64 (portable, neon) gives this machine's bits"
 
 # The fuzzers under libFuzzer with AddressSanitizer and UBSan, each for
 # FUZZ_SECONDS (default 60): the lesson parser (seeded with the course), the

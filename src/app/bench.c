@@ -63,11 +63,12 @@ __attribute__((format_arg(2))) static const char *in(bool read, const char *text
 }
 
 static const char bench_usage[] =
-    N_("usage: clothsim bench [--quick] [--json] [--reps N]\n"
+    N_("usage: clothsim bench [--quick] [--levels] [--json] [--reps N]\n"
     "\n"
     "Measures the solver, the renderer and the bytes the sandbox sends its terminal\n"
     "on this machine (about a minute; no terminal needed).\n"
     "  --quick   a fast smoke run: fewer, shorter repetitions (a few seconds)\n"
+    "  --levels  only the default order at each instruction-set level (some seconds)\n"
     "  --json    the same figures as JSON on standard output\n"
     "  --reps N  repetitions of each measurement (default 7, quick 3)\n");
 
@@ -110,6 +111,7 @@ typedef struct Config {
     double warm_seconds; /* at most this long settling the scene first */
     bool json;
     bool quick;
+    bool levels_only; /* --levels */
 } Config;
 
 typedef struct Stat {
@@ -125,6 +127,16 @@ typedef struct SolverFigure {
     bool exploded;
     bool ok;
 } SolverFigure;
+
+/* The default order (sequential) at one instruction-set level, one thread,
+ * by processor time: seed 000's workload, jakobsen 200 x 200, and the
+ * sandbox's frames at 80 x 24 (processor seconds a frame). */
+typedef struct LevelRow {
+    RelaxFastKernels kernels;
+    SolverFigure seed, big;
+    Stat sandbox_cpu;
+    bool sandbox_ok;
+} LevelRow;
 
 typedef struct SolverRow {
     int integrator, size, links, substeps;
@@ -165,6 +177,9 @@ typedef struct Results {
     int core_id[BENCH_MAX_THREADS];
     SolverFigure core[BENCH_MAX_THREADS];
     long peak_kib;
+    /* the default order at each instruction-set level the processor has */
+    int level_count;
+    LevelRow levels[RELAX_FAST_LEVELS];
 } Results;
 
 static double now(void)
@@ -226,14 +241,15 @@ static bool timing_start(Timing *t, const Params *params, int threads, bool plai
     return true;
 }
 
-static void timing_rep(Timing *t, int r)
+/* clock: now (wall time) or process_seconds (processor time) */
+static void timing_rep(Timing *t, int r, double (*clock)(void))
 {
     Solver *s = t->solver;
     double passes = (double)s->cloth->link_count * s->params.substeps * s->params.iterations;
-    double t0 = now();
+    double t0 = clock();
     for (long n = 0; n < t->steps; n++)
         solver_step(s);
-    double seconds = now() - t0;
+    double seconds = clock() - t0;
     t->ns[r] = 1e9 * seconds / (passes * (double)t->steps);
     t->rate[r] = (double)t->steps / seconds;
 }
@@ -265,7 +281,7 @@ static void measure_together(const Params *params, const int *threads, const boo
     for (int r = 0; r < cfg->reps; r++)
         for (int k = 0; k < count; k++)
             if (timing[k].solver)
-                timing_rep(&timing[k], r);
+                timing_rep(&timing[k], r, now);
     for (int k = 0; k < count; k++)
         out[k] = timing_end(&timing[k], cfg);
 }
@@ -548,7 +564,7 @@ static void run_cores(Results *res, const Config *cfg)
             CPU_ZERO(&one);
             CPU_SET(res->core_id[k], &one);
             sched_setaffinity(0, sizeof one, &one);
-            timing_rep(&timing, r);
+            timing_rep(&timing, r, now);
             ns[k][r] = timing.ns[r];
         }
     sched_setaffinity(0, sizeof allowed, &allowed);
@@ -846,6 +862,57 @@ static void run_step_costs(Results *res, const Config *cfg)
     }
 }
 
+/* ------------------------------------------------------------ the levels */
+
+/* The default order (sequential, what clothsim run and the sandbox use) at
+ * each instruction-set level this processor has, as CLOTHSIM_KERNELS would
+ * force it: seed 000's workload and jakobsen 200 x 200 on one thread, in
+ * turns, by processor time (the machine may be shared), then the sandbox's
+ * frames level by level. */
+static void run_levels(Results *res, const Config *cfg)
+{
+    fprintf(stderr, "%s", _("clothsim bench: the default order at each instruction-set level\n"));
+    const RelaxFastKernels chosen = relax_fast_default_kernels();
+    Params workload[2];
+    seed_params(&workload[0], ORDER_SEQUENTIAL);
+    bench_params(&workload[1], INTEGRATOR_JAKOBSEN, 200, ORDER_SEQUENTIAL);
+    Timing timing[2 * RELAX_FAST_LEVELS];
+    res->level_count = 0;
+    for (int k = 0; k < RELAX_FAST_LEVELS; k++) {
+        if (!relax_fast_cpu_has((RelaxFastKernels)k))
+            continue;
+        int at = res->level_count++;
+        res->levels[at].kernels = (RelaxFastKernels)k;
+        relax_fast_set_default_kernels((RelaxFastKernels)k); /* the solvers made now use it */
+        for (int w = 0; w < 2; w++)
+            if (!timing_start(&timing[2 * at + w], &workload[w], 1, false, cfg))
+                timing[2 * at + w].solver = NULL;
+    }
+    for (int r = 0; r < cfg->reps; r++)
+        for (int k = 0; k < 2 * res->level_count; k++)
+            if (timing[k].solver)
+                timing_rep(&timing[k], r, process_seconds);
+    for (int at = 0; at < res->level_count; at++) {
+        LevelRow *row = &res->levels[at];
+        row->seed = timing_end(&timing[2 * at], cfg);
+        row->big = timing_end(&timing[2 * at + 1], cfg);
+        relax_fast_set_default_kernels(row->kernels);
+        FrameBytes fb = {.cols = BYTES_COLS,
+                         .rows = BYTES_ROWS,
+                         .settle_frames = BYTES_SETTLE_FRAMES,
+                         .frames = cfg->quick ? BYTES_FRAMES_QUICK : BYTES_FRAMES,
+                         .reps = cfg->reps};
+        if ((row->sandbox_ok = bench_frame_bytes(&fb)))
+            row->sandbox_cpu = stat_of(fb.cpu_per_frame, fb.reps);
+    }
+    relax_fast_set_default_kernels(chosen);
+}
+
+/* The targets of issue 33 at `kernels`: seed 000's workload over node's
+ * JavaScript (11 times at AVX2 and AVX-512, 4 at the others), and the
+ * sandbox's share of a core at 30 fps (at most 5 %, at AVX2 and AVX-512). */
+static double level_over_node(RelaxFastKernels kernels) { return kernels >= RELAX_FAST_AVX2 ? 11.0 : 4.0; }
+
 /* ------------------------------------------------------------ the verdicts */
 
 /* what and unit: English for the JSON, in the user's language for the
@@ -857,7 +924,7 @@ typedef struct Target {
     const char *unit;
 } Target;
 
-#define MAX_TARGETS 20
+#define MAX_TARGETS 32
 
 /* The median over the repetitions of a's time over b's, round by round:
  * figures measured together met the same moments of a busy machine. */
@@ -867,6 +934,31 @@ static double paired_ratio(const SolverFigure *a, const SolverFigure *b, int rep
     for (int r = 0; r < reps; r++)
         ratio[r] = a->ns_by_rep[r] / b->ns_by_rep[r];
     return stat_of(ratio, reps).median;
+}
+
+/* Issue 33's targets, level by level (run_levels). */
+static int level_targets(const Results *res, Target *out, bool read)
+{
+    static char what[RELAX_FAST_LEVELS][2][200];
+    int n = 0;
+    for (int at = 0; at < res->level_count; at++) {
+        const LevelRow *row = &res->levels[at];
+        const char *name = relax_fast_kernel_name(row->kernels);
+        if (res->node_ok && row->seed.ok) {
+            snprintf(what[at][0], sizeof what[at][0],
+                     in(read, N_("seed 000's workload at %s, clothsim run over node's JavaScript")), name);
+            out[n++] = (Target){what[at][0], res->node.median / row->seed.ns.median, level_over_node(row->kernels),
+                                false, "x"};
+        }
+        if (row->sandbox_ok && row->kernels >= RELAX_FAST_AVX2) {
+            snprintf(what[at][1], sizeof what[at][1], in(read, N_("sandbox 80x24 at 30 fps at %s (all counted)")),
+                     name);
+            /* xgettext:no-c-format */
+            out[n++] = (Target){what[at][1], 100.0 * SANDBOX_FPS * row->sandbox_cpu.median,
+                                100.0 * TARGET_SANDBOX_CORE, true, in(read, N_("% of a core"))};
+        }
+    }
+    return n;
 }
 
 static int targets(const Results *res, const Config *cfg, Target *out, bool read)
@@ -938,6 +1030,7 @@ static int targets(const Results *res, const Config *cfg, Target *out, bool read
         out[n++] = (Target){in(read, N_("sandbox 80x24 at 30 fps (physics + drawing, no terminal output)")),
                             100.0 * (physics + drawing), 100.0 * TARGET_SANDBOX_CORE, true, core};
     }
+    n += level_targets(res, out + n, read);
     return n;
 }
 
@@ -1041,6 +1134,53 @@ static double widest_spread(const Results *res)
     if (res->bytes_implicit_ok && spread(res->sandbox_cpu_implicit) > widest)
         widest = spread(res->sandbox_cpu_implicit);
     return widest;
+}
+
+/* run_levels' table: a row per level; with the targets when `alone`
+ * (--levels). */
+static void print_levels(const Results *res, bool alone)
+{
+    say("%s", _("\nthe default order (sequential) at each instruction-set level this processor has\n"
+                "(CLOTHSIM_KERNELS=LEVEL forces one), 1 thread, by processor time:\n"));
+    const char *h_level = _("level"), *h_seed = _("seed 000, ns/link/pass"), *h_node = _("over node"),
+               *h_big = _("jakobsen 200x200, ns/link/pass"), *h_sandbox = _("sandbox 80x24, 30 fps");
+    int w_level = column_width(9, h_level), w_seed = column_width(22, h_seed), w_node = column_width(9, h_node),
+        w_big = column_width(22, h_big);
+    printf("  "), put_cell(h_level, w_level, false), printf("  "), put_cell(h_seed, w_seed, false), printf("  ");
+    put_cell(h_node, w_node, false), printf("  "), put_cell(h_big, w_big, false), printf("  ");
+    put_cell(h_sandbox, 0, false), printf("\n");
+    for (int at = 0; at < res->level_count; at++) {
+        const LevelRow *row = &res->levels[at];
+        char seed[96], node[32], big[96], sandbox[96];
+        format_figure(seed, sizeof seed, &row->seed);
+        format_figure(big, sizeof big, &row->big);
+        snprintf(node, sizeof node, "%s", _("n/a"));
+        if (res->node_ok && row->seed.ok) {
+            snprintf(node, sizeof node, "%.1fx", res->node.median / row->seed.ns.median);
+            i18n_decimals(node, sizeof node);
+        }
+        snprintf(sandbox, sizeof sandbox, "%s", _("n/a"));
+        if (row->sandbox_ok) {
+            /* TRANSLATORS: %s: a percentage of a processor core */
+            snprintf(sandbox, sizeof sandbox, _("%.1f %% of a core"), 100.0 * SANDBOX_FPS * row->sandbox_cpu.median);
+            i18n_decimals(sandbox, sizeof sandbox);
+        }
+        printf("  "), put_cell(relax_fast_kernel_name(row->kernels), w_level, false), printf("  ");
+        put_cell(seed, w_seed, false), printf("  "), put_cell(node, w_node, true), printf("  ");
+        put_cell(big, w_big, false), printf("  "), put_cell(sandbox, 0, false), printf("\n");
+    }
+    say("%s", _("(seed 000's workload: jakobsen 40x40, 10 passes a step, one substep, the sphere; the sandbox: its\n"
+                "frames into a terminal, physics, drawing and ncurses, processor time a frame times 30)\n"));
+    if (!alone)
+        return;
+    Target t[MAX_TARGETS];
+    int n = level_targets(res, t, true);
+    const char *met = _("met"), *miss = _("MISS");
+    for (int k = 0; k < n; k++) {
+        printf("  "), put_cell(target_met(&t[k]) ? met : miss, column_width(column_width(4, met), miss), false);
+        printf(" "), put_cell(t[k].what, 64, false);
+        say(_(" %8.2f %s (target %s %.2f)\n"), t[k].value, t[k].unit, t[k].at_most ? "<=" : ">=", t[k].limit);
+    }
 }
 
 static void print_table(const Results *res, const Config *cfg)
@@ -1271,7 +1411,9 @@ static void print_table(const Results *res, const Config *cfg)
     say(_("(x: exploded during the run, so its later steps cost less; implicit: %d and %d conjugate-gradient "
           "iterations a substep at the start)\n"),
         res->step_cg[INTEGRATOR_IMPLICIT][0], res->step_cg[INTEGRATOR_IMPLICIT][1]);
-    say(_("peak memory: %ld KiB (resident, the whole run)\n\n"), res->peak_kib);
+    say(_("peak memory: %ld KiB (resident, the whole run)\n"), res->peak_kib);
+    print_levels(res, false);
+    printf("\n");
 
     Target t[MAX_TARGETS];
     int n = targets(res, cfg, t, true);
@@ -1326,10 +1468,31 @@ static void json_string(const char *text)
     putchar('"');
 }
 
+/* run_levels' figures: "levels": [...] */
+static void json_levels(const Results *res)
+{
+    printf(" \"levels\": [");
+    for (int at = 0; at < res->level_count; at++) {
+        const LevelRow *row = &res->levels[at];
+        printf("%s\n  {\"level\": \"%s\", \"seed_workload\": ", at ? "," : "", relax_fast_kernel_name(row->kernels));
+        json_figure(&row->seed);
+        printf(", \"jakobsen_200\": ");
+        json_figure(&row->big);
+        printf(", \"sandbox\": ");
+        if (row->sandbox_ok) {
+            printf("{");
+            json_stat("cpu_seconds", row->sandbox_cpu, "}}");
+        } else {
+            printf("null}");
+        }
+    }
+    printf("]");
+}
+
 static void print_json(const Results *res, const Config *cfg)
 {
     printf("{\"threads\": %d, \"simd\": %s, \"kernels\": \"%s\", \"reps\": %d, \"iterations\": %d,\n \"solver\": [\n",
-           res->threads, res->kernels != RELAX_FAST_SCALAR ? "true" : "false", relax_fast_kernel_name(res->kernels),
+           res->threads, res->kernels != RELAX_FAST_PORTABLE ? "true" : "false", relax_fast_kernel_name(res->kernels),
            cfg->reps, BENCH_ITERATIONS);
     for (int i = 0; i < BENCH_INTEGRATORS; i++)
         for (int z = 0; z < BENCH_SIZES; z++) {
@@ -1435,6 +1598,8 @@ static void print_json(const Results *res, const Config *cfg)
                res->course.passed ? "true" : "false");
     else
         printf("null,\n");
+    json_levels(res);
+    printf(",\n");
     printf(" \"peak_kib\": %ld,\n \"targets\": [\n", res->peak_kib);
     Target t[MAX_TARGETS];
     int n = targets(res, cfg, t, false);
@@ -1458,6 +1623,8 @@ int bench_main(int argc, char **argv)
                 return EXIT_USAGE;
         } else if (strcmp(argv[i], "--quick") == 0) {
             quick = true;
+        } else if (strcmp(argv[i], "--levels") == 0) {
+            cfg.levels_only = true;
         } else if (strcmp(argv[i], "--json") == 0) {
             cfg.json = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -1479,12 +1646,31 @@ int bench_main(int argc, char **argv)
         return 1;
     }
     res->threads = relax_fast_usable_cores();
-    res->kernels = relax_fast_cpu_kernels();
+    res->kernels = relax_fast_default_kernels();
+    if (cfg.levels_only) {
+        fprintf(stderr, "%s", _("clothsim bench: seed 000's workload in JavaScript, in node\n"));
+        res->node_ok = bench_node_seed(cfg.reps, cfg.quick ? 0.05 : 0.5, &res->node);
+        run_levels(res, &cfg);
+        if (cfg.json) {
+            printf("{\"node_seed_ns\": ");
+            if (res->node_ok)
+                printf("%.6g,\n", res->node.median);
+            else
+                printf("null,\n");
+            json_levels(res);
+            printf("}\n");
+        } else {
+            print_levels(res, true);
+        }
+        free(res);
+        return EXIT_SUCCESS;
+    }
     run_solver(res, &cfg);
     fprintf(stderr, "%s", _("clothsim bench: one thread on each core\n"));
     run_cores(res, &cfg);
     run_render(res, &cfg);
     run_bytes(res, &cfg);
+    run_levels(res, &cfg);
     run_step_costs(res, &cfg);
     if (cfg.quick) {
         snprintf(res->course.why, sizeof res->course.why, "%s", _("left out of --quick (it takes some seconds)"));

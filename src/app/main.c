@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "check.h"
 #include "cli.h"
+#include "core/relax_fast.h"
 #include "handout.h"
 #include "headless.h"
 #include "i18n.h"
@@ -40,9 +41,40 @@ static const char usage[] = N_(
     "In the sandbox, ? lists the keys. COMMAND --help tells more about each command\n"
     "(clothsim --ascii --help: the sandbox's options); man clothsim tells everything.\n");
 
+/* CLOTHSIM_KERNELS=portable|neon|avx2|avx512 forces the fast path's
+ * instruction-set level (relax_fast.h), read once here, before any solver
+ * is made. A level this processor lacks, or a word that is no level, gets
+ * one line naming the levels it has, and the widest of them is used. */
+static void choose_kernels(void)
+{
+    const char *name = getenv("CLOTHSIM_KERNELS");
+    if (!name || !*name)
+        return;
+    RelaxFastKernels wanted;
+    bool known = relax_fast_kernels_named(name, &wanted);
+    if (known && relax_fast_cpu_has(wanted)) {
+        relax_fast_set_default_kernels(wanted);
+        return;
+    }
+    char has[64] = "";
+    for (int k = 0; k < RELAX_FAST_LEVELS; k++)
+        if (relax_fast_cpu_has((RelaxFastKernels)k))
+            snprintf(has + strlen(has), sizeof has - strlen(has), "%s%s", *has ? ", " : "",
+                     relax_fast_kernel_name((RelaxFastKernels)k));
+    const char *best = relax_fast_kernel_name(relax_fast_cpu_kernels());
+    if (known)
+        /* TRANSLATORS: CLOTHSIM_KERNELS names an instruction set the processor lacks; %s: it, the levels it
+           has (portable, avx2 ...), the one used */
+        cli_error("CLOTHSIM_KERNELS=%s: this processor has no %s, only %s; using %s", name, name, has, best);
+    else
+        cli_error("CLOTHSIM_KERNELS=%s is not a level (portable, neon, avx2, avx512); this processor has %s; using %s",
+                  cli_cut(name, CLI_CUT_WORD), has, best);
+}
+
 int main(int argc, char **argv)
 {
     i18n_init();
+    choose_kernels();
     /* standard output into a file or a pipe is written in one piece at the
      * end where it fits, so the final flush sees (and names) any failure */
     static char stdout_buffer[1 << 16];

@@ -80,7 +80,7 @@ _clothsim() {
     run) options="--scene --set --steps --seconds --every --csv --dump --frames --size --mode --ascii --help" ;;
     params) options="--scene --help" ;;
     check) options="--run --verbose --tap --help" ;;
-    bench) options="--quick --json --help" ;;
+    bench) options="--quick --levels --json --reps --help" ;;
     scenes) options="--help" ;;
     progress) options="--csv --answers --help" ;;
     handout) options="--teacher -o --help" ;;

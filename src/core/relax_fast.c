@@ -138,25 +138,33 @@ static void sphere_range_scalar(Cloth *c, int begin, int end, const Collider *sp
 }
 
 /* One table per level, filled once: a level the processor lacks is a
- * copy of the widest one below it that it has. */
-static RelaxPassKernels pass_kernels[3];
+ * copy of the widest one below it that it has (NEON: portable's). */
+static RelaxPassKernels pass_kernels[RELAX_FAST_LEVELS];
 static pthread_once_t pass_kernels_once = PTHREAD_ONCE_INIT;
 
 static void fill_pass_kernels(void)
 {
-    RelaxPassKernels table = {.level = RELAX_FAST_SCALAR, .sphere_range = sphere_range_scalar};
-    pass_kernels[RELAX_FAST_SCALAR] = table;
+    RelaxPassKernels table = {.level = RELAX_FAST_PORTABLE, .sphere_range = sphere_range_scalar,
+                              .helix = relax_helix_level(RELAX_FAST_PORTABLE)};
+    pass_kernels[RELAX_FAST_PORTABLE] = table;
+    RelaxPassKernels neon = table;
+    if (relax_fast_cpu_has(RELAX_FAST_NEON))
+        neon.level = RELAX_FAST_NEON, neon.helix = relax_helix_level(RELAX_FAST_NEON);
+    pass_kernels[RELAX_FAST_NEON] = neon;
 #if RELAX_FAST_X86
     if (relax_fast_cpu_has_simd()) {
         table.level = RELAX_FAST_AVX2;
         relax_kernels_avx2_fill(&table);
+        table.helix = relax_helix_level(RELAX_FAST_AVX2);
     }
     pass_kernels[RELAX_FAST_AVX2] = table;
     if (relax_fast_cpu_has_wide()) {
         table.level = RELAX_FAST_AVX512;
         relax_kernels_avx512_fill(&table);
+        table.helix = relax_helix_level(RELAX_FAST_AVX512);
     }
 #else
+    table = neon;
     pass_kernels[RELAX_FAST_AVX2] = table;
 #endif
     pass_kernels[RELAX_FAST_AVX512] = table;
@@ -166,9 +174,24 @@ const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted)
 {
     pthread_once(&pass_kernels_once, fill_pass_kernels);
     const RelaxPassKernels *table = &pass_kernels[wanted];
-    assert(table->level <= wanted && (table->blocks[0][0] != NULL) == (table->level >= RELAX_FAST_AVX2) &&
+    assert(table->level <= wanted && table->helix &&
+           (table->blocks[0][0] != NULL) == (table->level >= RELAX_FAST_AVX2) &&
            (table->pairs[0][0] != NULL) == (table->level >= RELAX_FAST_AVX512));
     return table;
+}
+
+bool relax_fast_cpu_has(RelaxFastKernels kernels)
+{
+    switch (kernels) {
+    case RELAX_FAST_PORTABLE:
+        return true;
+    case RELAX_FAST_NEON:
+        return relax_helix_level(RELAX_FAST_NEON) != NULL; /* every aarch64 processor has NEON */
+    case RELAX_FAST_AVX2:
+        return relax_fast_cpu_has_simd();
+    default:
+        return relax_fast_cpu_has_wide();
+    }
 }
 
 #if RELAX_FAST_X86
@@ -207,6 +230,7 @@ typedef struct Chunks {
     Items items;
 } Chunks;
 
+#if RELAX_FAST_X86 /* the stages that take chunks have vector kernels only (aarch64: none, and no use) */
 /* Thread t's next chunk [from, to); false when all are taken. With two
  * threads the first takes them from the front and the other from the
  * back, as the bands of a pass: each keeps the rows it had (in its cache),
@@ -246,6 +270,7 @@ static int rows_a_chunk(const Cloth *c)
 {
     return c->cols >= STAGE_CHUNK ? 1 : STAGE_CHUNK / c->cols;
 }
+#endif
 
 static void run_job(RelaxFast *f, int t);
 
@@ -706,7 +731,8 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->next_serial = 1; /* band_done starts at 0: no pass */
     f->wind_grid = triangles_are_grid(cloth);
     f->structural_grid = structural_is_grid(cloth);
-    relax_fast_use_kernels(f, RELAX_FAST_AVX512);
+    f->grid = cloth;
+    relax_fast_use_kernels(f, relax_fast_default_kernels());
 #if RELAX_FAST_X86
     relax_kernels_avx512_indices(f->wide_index);
 #endif
@@ -716,8 +742,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->sequential[1] = f->pool.threads > 1 ? relax_schedule_create(cloth, f->pool.threads) : NULL;
     if (!f->sequential[0] || (f->pool.threads > 1 && !f->sequential[1]))
         return relax_fast_destroy(f), NULL;
-    if (relax_rows_usable() &&
-        (!(f->rows = relax_rows_create(cloth, f->pool.threads)) || !(f->helix = relax_helix_create(cloth))))
+    if (relax_rows_usable() && !(f->rows = relax_rows_create(cloth, f->pool.threads)))
         return relax_fast_destroy(f), NULL;
     return f;
 }
@@ -765,7 +790,15 @@ void relax_fast_use_kernels(RelaxFast *f, RelaxFastKernels kernels)
     f->simd = f->kernels->level >= RELAX_FAST_AVX2;
     f->wide = f->kernels->level >= RELAX_FAST_AVX512;
     f->blocks_stale = true;
+    /* the walk's buffers hold a level's lanes: new ones for another level
+     * (none when out of memory: then the sequential schedule serves) */
+    if (!f->helix || relax_helix_walks(f->helix) != f->kernels->helix) {
+        relax_helix_destroy(f->helix);
+        f->helix = relax_helix_create(f->grid, f->kernels->helix);
+    }
 }
+
+RelaxFastKernels relax_fast_kernels(const RelaxFast *f) { return f->kernels->level; }
 
 void relax_fast_cut_anywhere(RelaxFast *f, unsigned seed)
 {
@@ -775,13 +808,38 @@ void relax_fast_cut_anywhere(RelaxFast *f, unsigned seed)
 
 RelaxFastKernels relax_fast_cpu_kernels(void)
 {
-    return relax_fast_cpu_has_wide() ? RELAX_FAST_AVX512 : relax_fast_cpu_has_simd() ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
+    return relax_fast_cpu_has_wide()               ? RELAX_FAST_AVX512
+           : relax_fast_cpu_has_simd()             ? RELAX_FAST_AVX2
+           : relax_fast_cpu_has(RELAX_FAST_NEON) ? RELAX_FAST_NEON
+                                                   : RELAX_FAST_PORTABLE;
 }
 
-const char *relax_fast_kernel_name(RelaxFastKernels kernels)
+static const char *const kernel_names[RELAX_FAST_LEVELS] = {"portable", "neon", "avx2", "avx512"};
+
+const char *relax_fast_kernel_name(RelaxFastKernels kernels) { return kernel_names[kernels]; }
+
+bool relax_fast_kernels_named(const char *name, RelaxFastKernels *kernels)
 {
-    static const char *const names[] = {"scalar", "avx2", "avx512"};
-    return names[kernels];
+    for (int k = 0; k < RELAX_FAST_LEVELS; k++)
+        if (strcmp(name, kernel_names[k]) == 0) {
+            *kernels = (RelaxFastKernels)k;
+            return true;
+        }
+    return false;
+}
+
+/* -1: not set, the widest the CPU has */
+static _Atomic int default_kernels = -1;
+
+void relax_fast_set_default_kernels(RelaxFastKernels kernels)
+{
+    atomic_store(&default_kernels, relax_fast_cpu_has(kernels) ? (int)kernels : (int)relax_fast_cpu_kernels());
+}
+
+RelaxFastKernels relax_fast_default_kernels(void)
+{
+    int k = atomic_load(&default_kernels);
+    return k < 0 ? relax_fast_cpu_kernels() : (RelaxFastKernels)k;
 }
 
 /* ------------------------------------------------------------ the pass */
@@ -856,13 +914,13 @@ static RelaxPassConstants sequential_constants(const RelaxFast *f, const Solver 
         c.k[fam] = k[fam], c.alpha[fam] = alpha[fam];
     c.jacobi_count = s->jacobi_count;
     c.jx = s->jx, c.jy = s->jy, c.jz = s->jz;
-    c.kernels = f->wide ? RELAX_FAST_AVX512 : f->simd ? RELAX_FAST_AVX2 : RELAX_FAST_SCALAR;
+    c.kernels = f->wide ? RELAX_FAST_AVX512 : f->simd ? RELAX_FAST_AVX2 : RELAX_FAST_PORTABLE;
     return c;
 }
 
-/* Whether the sequential order's passes can go through the helix:
- * AVX-512, not jacobi. */
-static bool helix_serves(const RelaxFast *f, bool jacobi) { return f->helix && f->wide && !jacobi; }
+/* Whether the sequential order's passes can go through the helix: not
+ * jacobi (every level has a walk). */
+static bool helix_serves(const RelaxFast *f, bool jacobi) { return f->helix && !jacobi; }
 
 void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
                            const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi)

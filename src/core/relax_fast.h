@@ -85,17 +85,40 @@ int relax_fast_band_rows(const RelaxFast *fast);
 bool relax_fast_cpu_has_simd(void);
 bool relax_fast_cpu_has_wide(void);
 
-/* The kernels a RelaxFast may use: each level includes the ones below. */
-typedef enum RelaxFastKernels { RELAX_FAST_SCALAR, RELAX_FAST_AVX2, RELAX_FAST_AVX512 } RelaxFastKernels;
+/* The kernels a RelaxFast may use, by instruction set: portable C (every
+ * processor), NEON (aarch64), AVX2 with FMA, AVX-512 (x86-64). Each x86
+ * level includes the ones below it but NEON. */
+typedef enum RelaxFastKernels {
+    RELAX_FAST_PORTABLE,
+    RELAX_FAST_NEON,
+    RELAX_FAST_AVX2,
+    RELAX_FAST_AVX512,
+    RELAX_FAST_LEVELS
+} RelaxFastKernels;
 
-/* The widest this CPU runs, and a level's name ("scalar", "avx2", "avx512"). */
+/* The widest this CPU runs; whether it runs a level; a level's name
+ * ("portable", "neon", "avx2", "avx512", as CLOTHSIM_KERNELS spells it),
+ * and the level of a name (false: no such level). */
 RelaxFastKernels relax_fast_cpu_kernels(void);
+bool relax_fast_cpu_has(RelaxFastKernels kernels);
 const char *relax_fast_kernel_name(RelaxFastKernels kernels);
+bool relax_fast_kernels_named(const char *name, RelaxFastKernels *kernels);
 
-/* Use the kernels up to this level that the CPU has (the default: all it
- * has). Every level gives the same bits; tests and the benchmark compare
- * them. */
+/* The level every RelaxFast made from now on uses (the default: the widest
+ * the CPU has); one the CPU lacks is clamped to the widest it has. main
+ * sets it once at start, from CLOTHSIM_KERNELS. */
+void relax_fast_set_default_kernels(RelaxFastKernels kernels);
+RelaxFastKernels relax_fast_default_kernels(void);
+
+/* Use the kernels of this level, or where the CPU lacks it the widest
+ * below it that it has (NEON: portable); the default is
+ * relax_fast_default_kernels. Every level gives the same bits; tests and
+ * the benchmark compare them. May allocate (the sequential walk's buffers
+ * are laid out for a level's lanes). */
 void relax_fast_use_kernels(RelaxFast *fast, RelaxFastKernels kernels);
+
+/* The level fast uses (what relax_fast_use_kernels made of its request). */
+RelaxFastKernels relax_fast_kernels(const RelaxFast *fast);
 
 /* Tests: the sequential order's passes on several threads cut at places
  * drawn from `seed` (relax_helix_cut_anywhere); 0: as fast as can be. */

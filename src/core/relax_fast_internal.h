@@ -14,8 +14,12 @@
  * relax_rows_avx512.c     the sequential order family by family, sixteen
  *                         rows or columns a vector (AVX-512), on several
  *                         threads
- * relax_helix_avx512.c    the same on one thread, every family in one walk
- *                         and the passes of a substep together
+ * relax_helix_walk.h      the same, every family in one walk and the
+ *                         passes of a substep together, written once over
+ *                         relax_lanes.h's vectors and built per level by
+ *                         relax_helix_avx2.c, _neon.c and _portable.c;
+ *                         relax_helix_avx512.c is its AVX-512 intrinsics
+ *                         (faster there); relax_helix.c calls the one in use
  *
  * As zlib-ng does (arch/x86/), each instruction set's kernels are in files
  * of their own, and one table per level (RelaxPassKernels) is filled once
@@ -196,7 +200,8 @@ struct RelaxFast {
      * (NULL elsewhere): the passes that keep no remainders */
     RelaxRows *rows;
     /* and on one thread, every family in one walk (NULL where rows is) */
-    RelaxHelix *helix;
+    RelaxHelix *helix; /* walked by kernels->helix */
+    const Cloth *grid; /* the cloth relax_fast_create was given: the helix's layout */
     /* whether the last pass went through `rows` on several threads: the
      * stages then give each thread the rows of its bands (next_chunk) */
     bool rows_owned;
@@ -291,6 +296,8 @@ struct RelaxPassKernels {
     void (*refresh_unit)(RelaxFast *f, const Cloth *c, const Unit *u);
     /* sphere_push on particles begin .. end */
     void (*sphere_range)(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction);
+    /* the sequential order's walk (relax_helix.h) at this level */
+    const RelaxHelixLevel *helix;
 };
 
 /* Fills f's colours, units, blocks, tails, order and group_start for
@@ -298,7 +305,8 @@ struct RelaxPassKernels {
  * False when the cloth is not the grid the colours assume. */
 bool relax_colour_build(RelaxFast *f, const Cloth *cloth);
 
-/* The table of the widest level up to `wanted` that the processor has. */
+/* The table of `wanted`, or of the widest level below it that the
+ * processor has (NEON: portable). */
 const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted);
 
 #if RELAX_FAST_X86

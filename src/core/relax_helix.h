@@ -1,31 +1,54 @@
 /* relax_helix.h - the sequential order's passes, all five families of
- * links in one walk, sixteen rows a vector (AVX-512).
+ * links in one walk, a row a lane: sixteen rows a vector at the AVX-512
+ * level, eight at AVX2, four at NEON and portable.
  *
  * relax_rows.h runs the families one after the other, and must copy its
  * strips of rows into lanes and back for each family that goes along the
  * rows. Here the cloth is copied once into a buffer where lane j holds
- * rows j, j + 16, j + 32 ... one after the other (a helix: each row two
+ * rows j, j + L, j + 2 L ... one after the other (L lanes) (a helix: each row two
  * columns behind the one above it), every family's links are walked
  * together through it, a period or two of keys apart, and the passes of a
  * substep (with the sphere's push after each) run in that buffer before
  * it is copied back; on several threads, each thread walks a piece of
  * every pass, the pieces of a pass one after the other.
- * relax_helix_avx512.c tells why the bits are the plain loop's. Nothing here allocates after
- * relax_helix_create.
+ * relax_helix_walk.h is the walk, written once over relax_lanes.h's
+ * vectors, and tells why the bits are the plain loop's; each level's file
+ * (relax_helix_avx2.c, _neon.c, _portable.c) builds it with its own flags;
+ * the AVX-512 level's is the same walk in intrinsics
+ * (relax_helix_avx512.c), which was faster. Nothing here allocates after relax_helix_create.
  */
 #ifndef CLOTHSIM_RELAX_HELIX_H
 #define CLOTHSIM_RELAX_HELIX_H
 
 #include "cloth.h"
 #include "collide.h"
+#include "relax_fast.h"
 #include "relax_schedule.h"
 
 typedef struct RelaxHelix RelaxHelix;
 
-/* The buffers for cloth's grid; NULL when out of memory or where the
- * kernels cannot run (relax_rows_usable). Free with relax_helix_destroy. */
-RelaxHelix *relax_helix_create(const Cloth *cloth);
+/* One level's walk (relax_helix_walk.h built for it): what the functions
+ * below call. */
+typedef struct RelaxHelixLevel {
+    void *(*create)(const Cloth *cloth);
+    void (*destroy)(void *walk);
+    void (*run)(void *walk, Cloth *cloth, float *lambda, const RelaxPassConstants *pass, int passes,
+                const Collider *sphere, float margin, int t, int threads, unsigned serial);
+    void (*cut_anywhere)(void *walk, unsigned seed);
+} RelaxHelixLevel;
+
+/* The walk of a kernel level (relax_fast.h), NULL where this build has
+ * none. Whether the processor runs it is the caller's to know
+ * (relax_fast_cpu_has). */
+const RelaxHelixLevel *relax_helix_level(RelaxFastKernels kernels);
+
+/* The buffers for cloth's grid, walked by `level`'s kernels; NULL when out
+ * of memory. Free with relax_helix_destroy. */
+RelaxHelix *relax_helix_create(const Cloth *cloth, const RelaxHelixLevel *level);
 void relax_helix_destroy(RelaxHelix *helix);
+
+/* The level helix was made for. */
+const RelaxHelixLevel *relax_helix_walks(const RelaxHelix *helix);
 
 /* The most passes relax_helix_run takes at once, and the most threads. */
 #define RELAX_HELIX_MAX_PASSES 512

@@ -138,14 +138,39 @@ typedef struct Variant {
  * this and the thread count (relax_fast_cut_anywhere). */
 static unsigned cut_seed;
 
-/* Below the threshold: each kernel level on one thread. */
-static const Variant level_variants[] = {
-    {"plain loop", true, RELAX_FAST_SCALAR, 1},
-    {"avx512", false, RELAX_FAST_AVX512, 1},
-    {"avx2", false, RELAX_FAST_AVX2, 1},
-    {"scalar", false, RELAX_FAST_SCALAR, 1},
-};
-#define LEVEL_VARIANTS (int)(sizeof level_variants / sizeof level_variants[0])
+/* The kernel levels this processor has, widest first: each is tested,
+ * and variant_solver checks that it runs (no silent fall back to a level
+ * below). Those it lacks are named by
+ * every_kernel_level_the_processor_has_is_tested, not passed in silence. */
+static int level_count;
+static RelaxFastKernels levels[RELAX_FAST_LEVELS];
+
+static void find_levels(void)
+{
+    if (level_count)
+        return;
+    const RelaxFastKernels widest_first[] = {RELAX_FAST_AVX512, RELAX_FAST_AVX2, RELAX_FAST_NEON, RELAX_FAST_PORTABLE};
+    for (int k = 0; k < RELAX_FAST_LEVELS; k++)
+        if (relax_fast_cpu_has(widest_first[k]))
+            levels[level_count++] = widest_first[k];
+}
+
+/* Below the threshold: the plain loop, then each level on one thread
+ * (level_variants()[1]: the widest). */
+#define LEVEL_VARIANTS (1 + RELAX_FAST_LEVELS)
+static const Variant *level_variants(int *count)
+{
+    static Variant variants[LEVEL_VARIANTS];
+    find_levels();
+    variants[0] = (Variant){"plain loop", true, RELAX_FAST_PORTABLE, 1};
+    for (int k = 0; k < level_count; k++) {
+        variants[1 + k] = (Variant){"", false, levels[k], 1};
+        snprintf(variants[1 + k].name, sizeof variants[1 + k].name, "%s", relax_fast_kernel_name(levels[k]));
+    }
+    if (count)
+        *count = 1 + level_count;
+    return variants;
+}
 
 /* Above it: the plain loop and 1 to 4 threads. */
 #define THREAD_VARIANTS 5
@@ -154,18 +179,24 @@ static const Variant level_variants[] = {
  * turns with the case, so each level meets each thread count. */
 static RelaxFastKernels case_kernels(int which, int threads)
 {
-    static const RelaxFastKernels levels[] = {RELAX_FAST_AVX512, RELAX_FAST_AVX2, RELAX_FAST_SCALAR};
-    return levels[(which + threads) % 3];
+    find_levels();
+    return levels[(which + threads) % level_count];
+}
+
+/* threads threads at `kernels`, named by both and `how` */
+static Variant thread_variant(RelaxFastKernels kernels, int threads, const char *how)
+{
+    Variant v = {"", false, kernels, threads};
+    snprintf(v.name, sizeof v.name, "%s, %d thread%s%s", relax_fast_kernel_name(kernels), threads,
+             threads > 1 ? "s" : "", how);
+    return v;
 }
 
 static void thread_variants(int which, Variant out[THREAD_VARIANTS])
 {
-    out[0] = (Variant){"plain loop", true, RELAX_FAST_SCALAR, 1};
-    for (int t = 1; t < THREAD_VARIANTS; t++) {
-        out[t] = (Variant){"", false, case_kernels(which, t), t};
-        snprintf(out[t].name, sizeof out[t].name, "%s, %d thread%s", relax_fast_kernel_name(out[t].kernels), t,
-                 t > 1 ? "s" : "");
-    }
+    out[0] = (Variant){"plain loop", true, RELAX_FAST_PORTABLE, 1};
+    for (int t = 1; t < THREAD_VARIANTS; t++)
+        out[t] = thread_variant(case_kernels(which, t), t, "");
 }
 
 static Solver *variant_solver(const Variant *v, const char *const *settings)
@@ -175,6 +206,8 @@ static Solver *variant_solver(const Variant *v, const char *const *settings)
     if (v->threads > 1)
         cr_assert(solver_set_threads(s, v->threads), "%s: threads start", v->name);
     relax_fast_use_kernels(s->relax_fast, v->kernels);
+    if (!v->plain)
+        cr_assert_eq(relax_fast_kernels(s->relax_fast), v->kernels, "%s: the level runs, not one below it", v->name);
     if (cut_seed && !v->plain)
         relax_fast_cut_anywhere(s->relax_fast, cut_seed + (unsigned)v->threads);
     return s;
@@ -239,7 +272,9 @@ static void expect_same_bits_of(const Variant *variants, int count, const char *
 /* Below the threshold: every kernel level in one order. */
 static void expect_same_bits_in(const char *const *settings, int steps, const char *what, bool tears)
 {
-    expect_same_bits_of(level_variants, LEVEL_VARIANTS, settings, steps, what, tears);
+    int count;
+    const Variant *variants = level_variants(&count);
+    expect_same_bits_of(variants, count, settings, steps, what, tears);
 }
 
 /* expect_same_bits_in for every order the fast path serves. */
@@ -261,6 +296,39 @@ static void expect_same_bits_threaded(int which, const char *const *settings, in
     Variant variants[THREAD_VARIANTS];
     thread_variants(which, variants);
     expect_same_bits_of(variants, THREAD_VARIANTS, settings, steps, what, tears);
+}
+
+/* Which levels the equality tests below run here, said in make test's
+ * output; each the processor has is used as asked, and one it lacks is
+ * never taken for run (it falls to one the processor has). */
+Test(fast, every_kernel_level_the_processor_has_is_tested)
+{
+    find_levels();
+    char ran[80] = "", skipped[80] = "";
+    int has_count = 0;
+    Cloth *cloth = cloth_create(20, 20);
+    RelaxFast *f = relax_fast_create(cloth, 1);
+    cr_assert_not_null(f);
+    for (int k = 0; k < RELAX_FAST_LEVELS; k++) {
+        bool has = relax_fast_cpu_has((RelaxFastKernels)k);
+        has_count += has;
+        char *list = has ? ran : skipped;
+        snprintf(list + strlen(list), 80 - strlen(list), "%s%s", *list ? ", " : "", relax_fast_kernel_name(k));
+        relax_fast_use_kernels(f, (RelaxFastKernels)k);
+        RelaxFastKernels used = relax_fast_kernels(f);
+        if (has)
+            cr_expect_eq(used, k, "%s: runs as asked", relax_fast_kernel_name(k));
+        else
+            cr_expect((int)used != k && relax_fast_cpu_has(used), "%s: not on this processor, %s instead",
+                      relax_fast_kernel_name(k), relax_fast_kernel_name(used));
+    }
+    cr_expect(relax_fast_cpu_has(RELAX_FAST_PORTABLE), "every processor runs the portable level");
+    cr_expect_eq(level_count, has_count, "the equality tests take every level the processor has");
+    /* on standard error, so that make test's output says it */
+    fprintf(stderr, "fast path: the equality tests run the kernel levels %s; skipped, not on this processor: %s\n", ran,
+            *skipped ? skipped : "none");
+    relax_fast_destroy(f);
+    cloth_destroy(cloth);
 }
 
 Test(fast, small_cloths_give_the_plain_loops_bits_at_every_kernel_level)
@@ -348,10 +416,11 @@ Test(fast, a_large_cloth_meets_the_floor_with_the_same_bits_on_one_to_four_threa
  * changes which family a band waits for. */
 Test(fast, sequential_strips_on_one_to_four_threads_wait_where_their_bands_meet, .timeout = 240)
 {
+    find_levels();
     const Variant variants[] = {
-        {"plain loop", true, RELAX_FAST_SCALAR, 1},       {"avx512, 1 thread", false, RELAX_FAST_AVX512, 1},
-        {"avx512, 2 threads", false, RELAX_FAST_AVX512, 2}, {"avx512, 3 threads", false, RELAX_FAST_AVX512, 3},
-        {"avx512, 4 threads", false, RELAX_FAST_AVX512, 4},
+        {"plain loop", true, RELAX_FAST_PORTABLE, 1}, thread_variant(levels[0], 1, ""),
+        thread_variant(levels[0], 2, ""),             thread_variant(levels[0], 3, ""),
+        thread_variant(levels[0], 4, ""),
     };
     const int sizes[][2] = {{26, 230}, {35, 200}};
     const char *const off[] = {"stiffness=0.9", "stiffness=0", "shear_stiffness=0", "bend_stiffness=0"};
@@ -383,11 +452,12 @@ Test(fast, the_sequential_walk_cut_anywhere_among_two_to_four_threads_keeps_the_
             const char *settings[] = {"scene=tear", LARGE,     "pull_speed=3", "tear=naive", "wind_x=3",
                                       "order=sequential", substeps, passes[k], methods[m], k == 2 ? "dt=0.004" : NULL,
                                       NULL};
+            /* each level the processor has walks on several threads */
             const Variant variants[] = {
-                {"plain loop", true, RELAX_FAST_SCALAR, 1},
-                {"avx512, 2 threads, cut anywhere", false, RELAX_FAST_AVX512, 2},
-                {"avx512, 3 threads, cut anywhere", false, RELAX_FAST_AVX512, 3},
-                {"avx512, 4 threads, cut anywhere", false, RELAX_FAST_AVX512, 4},
+                {"plain loop", true, RELAX_FAST_PORTABLE, 1},
+                thread_variant(case_kernels(m + k, 2), 2, ", cut anywhere"),
+                thread_variant(case_kernels(m + k, 3), 3, ", cut anywhere"),
+                thread_variant(case_kernels(m + k, 4), 4, ", cut anywhere"),
             };
             char what[128];
             snprintf(what, sizeof what, "tear scene 75x75, %s, %s, %s, sequential", methods[m], passes[k], substeps);
@@ -428,7 +498,7 @@ Test(fast, the_sphere_holds_many_bands_of_a_large_cloth_with_the_same_bits_on_on
         snprintf(what, sizeof what, "drape on the sphere, 75x75, %s", fast_orders[o]);
         expect_same_bits_threaded(o, ordered, support_steps(15, 40), what, false);
     }
-    Solver *s = variant_solver(&level_variants[0], settings);
+    Solver *s = variant_solver(&level_variants(NULL)[0], settings);
     for (int n = 0; n < 40; n++)
         solver_step(s);
     Collider sphere;
@@ -455,14 +525,14 @@ Test(fast, the_sphere_holds_many_bands_of_a_large_cloth_with_the_same_bits_on_on
  * own choice, whatever this machine's load): each the bits of threads=1. */
 Test(fast, the_threads_setting_and_a_count_that_changes_between_steps_keep_the_bits, .timeout = 240)
 {
-    static const RelaxFastKernels levels[] = {RELAX_FAST_AVX512, RELAX_FAST_AVX2};
     static const char *const orders[] = {"order=sequential", "order=colored"};
+    find_levels(); /* the two widest this processor has, each checked to run */
     /* TURNS: the sequential order's schedule (avx2) is cut for all three
      * threads or for one, so two take it as one */
     enum { ONE, TWO, LATER, TURNS, IDLE, RUNS };
     static const char *const names[RUNS] = {"threads=1", "threads=2", "threads=1 then 2", "1, 2 and 3 of 3 by turns",
                                             "threads=0"};
-    for (int l = 0; l < 2; l++)
+    for (int l = 0; l < (level_count < 2 ? level_count : 2); l++)
         for (int o = 0; o < 2; o++) {
             const char *one[] = {LARGE, "substeps=2", "iterations=6", "wind_x=3", orders[o], "threads=1", NULL};
             const char *two[] = {LARGE, "substeps=2", "iterations=6", "wind_x=3", orders[o], "threads=2", NULL};
@@ -474,6 +544,7 @@ Test(fast, the_threads_setting_and_a_count_that_changes_between_steps_keep_the_b
                 s[r] = support_solver(SCENE_CURTAIN, settings[r]);
                 solver_start_threads(s[r]);
                 relax_fast_use_kernels(s[r]->relax_fast, levels[l]);
+                cr_assert_eq(relax_fast_kernels(s[r]->relax_fast), levels[l], "the level runs as asked");
             }
             const char *level = relax_fast_kernel_name(levels[l]);
             cr_assert_eq(s[ONE]->threads, 1);
@@ -515,7 +586,7 @@ Test(fast, the_threads_setting_and_a_count_that_changes_between_steps_keep_the_b
 Test(fast, grabbing_a_particle_mid_step_keeps_the_bits_equal)
 {
     const char *settings[] = {"integrator=pbd", "order=colored", "cols=24", "rows=24", NULL};
-    Solver *plain = variant_solver(&level_variants[0], settings), *fast = variant_solver(&level_variants[1], settings);
+    Solver *plain = variant_solver(&level_variants(NULL)[0], settings), *fast = variant_solver(&level_variants(NULL)[1], settings);
     Solver *both[2] = {plain, fast};
     for (int k = 0; k < 2; k++) {
         for (int n = 0; n < 10; n++)
@@ -601,7 +672,7 @@ Test(fast, sequential_strips_follow_torn_links_of_every_family_pins_and_grabs)
 {
     for (int m = 0; m < METHODS; m++) {
         const char *settings[] = {"order=sequential", "cols=37", "rows=35", methods[m], "iterations=5", NULL};
-        Solver *plain = variant_solver(&level_variants[0], settings), *fast = variant_solver(&level_variants[1], settings);
+        Solver *plain = variant_solver(&level_variants(NULL)[0], settings), *fast = variant_solver(&level_variants(NULL)[1], settings);
         Solver *both[2] = {plain, fast};
         for (int k = 0; k < 2; k++) {
             Solver *s = both[k];
@@ -648,8 +719,8 @@ Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
                 const char *settings[] = {"order=sequential", cols, rows, methods[m], "iterations=3", off[o], NULL};
                 snprintf(what, sizeof what, "curtain %dx%d, %s, %s, sequential", sizes[k][0], sizes[k][1], methods[m],
                          off[o]);
-                /* the plain loop and AVX-512 (the others do not walk strips) */
-                expect_same_bits_of(level_variants, 2, settings, support_steps(3, 6), what, false);
+                /* the plain loop and the widest level */
+                expect_same_bits_of(level_variants(NULL), 2, settings, support_steps(3, 6), what, false);
             }
 }
 

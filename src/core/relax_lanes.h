@@ -1,0 +1,359 @@
+/* relax_lanes.h - what a lane is at each instruction-set level: the dozen
+ * operations the sequential walk (relax_helix_walk.h) is written in, over
+ * GCC and Clang vector types of VLANES floats.
+ *
+ * As Box2D v3's b2FloatW: the kernel is written once, over these; each
+ * level's translation unit defines one of LANES_AVX2 (8 lanes),
+ * LANES_NEON (4) or LANES_PORTABLE (4, plain C: the compiler picks
+ * whatever the build's baseline has) before including it, and is compiled
+ * with that level's flags (Makefile). Most operations are the vector
+ * types' own (+ - * /, negation, comparisons, a mask being a vector of
+ * all-ones or zero lanes); only those C cannot say are defined per level:
+ * the fused multiply-add, the square root, the masks' tests and selects,
+ * and masked loads and stores. (Built at sixteen lanes for AVX-512, with
+ * its mask registers, the walk took 4 to 10 % longer than the intrinsics
+ * of relax_helix_avx512.c, which that level keeps.)
+ *
+ * Each operation rounds as the plain loop's C does (solver.h): v_fma is
+ * one rounding, as fmaf; the others are IEEE's single operations. The bits
+ * are the same at every level.
+ */
+#ifndef CLOTHSIM_RELAX_LANES_H
+#define CLOTHSIM_RELAX_LANES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(LANES_AVX2)
+#include <immintrin.h>
+#define VLANES 8
+#elif defined(LANES_NEON)
+#include <arm_neon.h>
+#define VLANES 4
+#elif defined(LANES_PORTABLE)
+#define VLANES 4
+#else
+#error "define one of LANES_AVX2, LANES_NEON, LANES_PORTABLE"
+#endif
+
+#define LANES_INLINE static inline __attribute__((always_inline))
+
+typedef float vf __attribute__((vector_size(4 * VLANES)));
+typedef int32_t vi __attribute__((vector_size(4 * VLANES)));
+typedef double vd __attribute__((vector_size(8 * VLANES)));
+typedef int64_t vl __attribute__((vector_size(8 * VLANES)));
+/* The same, at any address (memcpy's view of memory: no aliasing claims). */
+typedef float vf_u __attribute__((vector_size(4 * VLANES), aligned(4), may_alias));
+
+/* Index vectors for __builtin_shuffle: lanes i + s of the pair (a, b). */
+#if VLANES == 8
+#define LANE_INDEX(s)                                                                                                  \
+    {                                                                                                                  \
+        (s), (s) + 1, (s) + 2, (s) + 3, (s) + 4, (s) + 5, (s) + 6, (s) + 7                                             \
+    }
+#else
+#define LANE_INDEX(s)                                                                                                  \
+    {                                                                                                                  \
+        (s), (s) + 1, (s) + 2, (s) + 3                                                                                 \
+    }
+#endif
+
+/* ---------------------------------------------------------------- loads, stores, constants */
+
+/* p aligned to a vector */
+LANES_INLINE vf v_load(const float *p)
+{
+    return *(const vf_u *)__builtin_assume_aligned(p, 4 * VLANES);
+}
+LANES_INLINE void v_store(float *p, vf v)
+{
+    *(vf_u *)__builtin_assume_aligned(p, 4 * VLANES) = v;
+}
+LANES_INLINE vd vd_load(const double *p)
+{
+    vd v;
+    memcpy(&v, __builtin_assume_aligned(p, 64), sizeof v);
+    return v;
+}
+LANES_INLINE void vd_store(double *p, vd v)
+{
+    memcpy(__builtin_assume_aligned(p, 64), &v, sizeof v);
+}
+
+LANES_INLINE vf v_splat(float x)
+{
+    vf v;
+    for (int i = 0; i < VLANES; i++)
+        v[i] = x;
+    return v;
+}
+
+LANES_INLINE vf v_zero(void)
+{
+    return (vf){0};
+}
+
+/* Bits equal (not values: -0 and 0 differ, a NaN equals itself). */
+LANES_INLINE bool v_same_bits(vf a, vf b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+LANES_INLINE vd v_widen(vf v)
+{
+    return __builtin_convertvector(v, vd);
+}
+LANES_INLINE vf v_narrow(vd v)
+{
+    return __builtin_convertvector(v, vf);
+}
+
+/* Lanes j >= s of near's lanes j - s, lanes j < s of far's VLANES - s + j
+ * (a row's particles one row down the lanes; s a constant). */
+#define V_SHIFT_IN(near, far, s) __builtin_shuffle((far), (near), (vi)LANE_INDEX(VLANES - (s)))
+#define VD_SHIFT_IN(near, far, s) __builtin_shuffle((far), (near), (vl)LANE_INDEX(VLANES - (s)))
+/* Lane i of lane i + s, mod VLANES. */
+#define V_ROTATE(v, s) __builtin_shuffle((v), (v), (vi)LANE_INDEX(s))
+#define VD_ROTATE(v, s) __builtin_shuffle((v), (v), (vl)LANE_INDEX(s))
+
+/* ---------------------------------------------------------------- per level */
+
+#if defined(LANES_AVX2)
+
+typedef vi vmask;
+LANES_INLINE vf v_fma(vf a, vf b, vf c)
+{
+    return _mm256_fmadd_ps(a, b, c);
+}
+LANES_INLINE vf v_sqrt(vf a)
+{
+    return _mm256_sqrt_ps(a);
+}
+LANES_INLINE bool m_any(vmask m)
+{
+    return !_mm256_testz_si256((__m256i)m, (__m256i)m);
+}
+LANES_INLINE bool m_all(vmask m)
+{
+    return _mm256_movemask_ps((__m256)m) == 0xff;
+}
+LANES_INLINE vf v_select(vmask m, vf a, vf b)
+{
+    return _mm256_blendv_ps(b, a, (__m256)m);
+}
+LANES_INLINE vmask m_bits(unsigned bits);
+LANES_INLINE void v_store_first(float *p, vf v, int n)
+{
+    _mm256_maskstore_ps(p, (__m256i)m_bits((1u << n) - 1u), v);
+}
+LANES_INLINE void v_store_last(float *p, vf v, int n)
+{
+    _mm256_maskstore_ps(p, (__m256i)m_bits(~((1u << (VLANES - n)) - 1u)), v);
+}
+LANES_INLINE vf v_load_bits(const float *p, unsigned bits)
+{
+    return _mm256_maskload_ps(p, (__m256i)m_bits(bits));
+}
+LANES_INLINE void v_store_bits(float *p, unsigned bits, vf v)
+{
+    _mm256_maskstore_ps(p, (__m256i)m_bits(bits), v);
+}
+
+#elif defined(LANES_NEON)
+
+typedef vi vmask;
+LANES_INLINE vf v_fma(vf a, vf b, vf c)
+{
+    return (vf)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b);
+}
+LANES_INLINE vf v_sqrt(vf a)
+{
+    return (vf)vsqrtq_f32((float32x4_t)a);
+}
+LANES_INLINE bool m_any(vmask m)
+{
+    return vmaxvq_u32((uint32x4_t)m) != 0;
+}
+LANES_INLINE bool m_all(vmask m)
+{
+    return vminvq_u32((uint32x4_t)m) != 0;
+}
+
+#else /* LANES_PORTABLE */
+
+typedef vi vmask;
+/* fmaf a lane: an instruction where the build's processor has a fused
+ * multiply-add (aarch64, POWER ...); on x86-64, whose baseline has none,
+ * relax_helix_portable.c builds the walk twice as the plain loop is
+ * (SOLVER_FUSED_LOOP): for processors with FMA (fmaf inline) and for the
+ * others (a call to the C library, the same bits). A call a lane took the
+ * walk to 42 ns a link here; an exact fmaf in double (rounding to odd,
+ * Boldo and Melquiond 2008) to 50. */
+LANES_INLINE vf v_fma(vf a, vf b, vf c)
+{
+    vf r;
+    for (int i = 0; i < VLANES; i++)
+        r[i] = __builtin_fmaf(a[i], b[i], c[i]);
+    return r;
+}
+LANES_INLINE vf v_sqrt(vf a)
+{
+    vf r;
+    for (int i = 0; i < VLANES; i++)
+        r[i] = __builtin_sqrtf(a[i]);
+    return r;
+}
+LANES_INLINE bool m_any(vmask m)
+{
+    int32_t any = 0;
+    for (int i = 0; i < VLANES; i++)
+        any |= m[i];
+    return any != 0;
+}
+LANES_INLINE bool m_all(vmask m)
+{
+    int32_t all = -1;
+    for (int i = 0; i < VLANES; i++)
+        all &= m[i];
+    return all != 0;
+}
+
+#endif
+
+/* A comparison of vectors gives all-ones or zero lanes. The unordered
+ * ones (NEQ_UQ ...) hold for a NaN, as C's !(a < b) does. */
+LANES_INLINE vmask v_ne(vf a, vf b)
+{
+    return a != b;
+}
+LANES_INLINE vmask v_not_lt(vf a, vf b)
+{
+    return ~(a < b);
+}
+LANES_INLINE vmask v_not_ge(vf a, vf b)
+{
+    return ~(a >= b);
+}
+LANES_INLINE vmask v_gt(vf a, vf b)
+{
+    return a > b;
+}
+LANES_INLINE vmask m_and(vmask a, vmask b)
+{
+    return a & b;
+}
+LANES_INLINE vmask m_bits(unsigned bits)
+{
+    static const vi lane_bit = {
+        1,
+        2,
+        4,
+        8
+#if VLANES >= 8
+        ,
+        16,
+        32,
+        64,
+        128
+#endif
+    };
+    return (((vi){0} + (int32_t)bits) & lane_bit) != 0;
+}
+#if !defined(LANES_AVX2)
+LANES_INLINE vf v_select(vmask m, vf a, vf b)
+{
+    return (vf)(((vi)a & m) | ((vi)b & ~m));
+}
+LANES_INLINE void v_store_first(float *p, vf v, int n)
+{
+    memcpy(p, &v, (size_t)n * sizeof(float));
+}
+LANES_INLINE void v_store_last(float *p, vf v, int n)
+{
+    memcpy(p + VLANES - n, (const float *)&v + VLANES - n, (size_t)n * sizeof(float));
+}
+LANES_INLINE vf v_load_bits(const float *p, unsigned bits)
+{
+    vf v = {0};
+    for (int i = 0; i < VLANES; i++)
+        if (bits >> i & 1u)
+            v[i] = p[i];
+    return v;
+}
+LANES_INLINE void v_store_bits(float *p, unsigned bits, vf v)
+{
+    for (int i = 0; i < VLANES; i++)
+        if (bits >> i & 1u)
+            p[i] = v[i];
+}
+#endif
+LANES_INLINE vd vd_select(vmask m, vd a, vd b)
+{
+    vl wide = __builtin_convertvector(m, vl);
+    return (vd)(((vl)a & wide) | ((vl)b & ~wide));
+}
+
+/* m[j][i] becomes m[i][j]: at each stage (h = VLANES / 2 .. 1) the two
+ * off-diagonal h x h blocks of every 2h x 2h block swap, so a block is
+ * transposed once its blocks are. Lane p of the first row of a pair (i,
+ * i + h, i without h) takes the second's lane p - h where p has h; the
+ * second's, the first's p + h where p has not. */
+#define TRANSPOSE_STAGE(m, h, FIRST, SECOND)                                                                           \
+    _Pragma("GCC unroll 8") for (int i_ = 0; i_ < VLANES; i_++)                                                        \
+    {                                                                                                                  \
+        if (i_ & (h))                                                                                                  \
+            continue;                                                                                                  \
+        vf a_ = (m)[i_], b_ = (m)[i_ + (h)];                                                                           \
+        (m)[i_] = __builtin_shuffle(a_, b_, (vi)FIRST);                                                                \
+        (m)[i_ + (h)] = __builtin_shuffle(a_, b_, (vi)SECOND);                                                         \
+    }
+
+LANES_INLINE void v_transpose(vf m[VLANES])
+{
+#if VLANES == 8
+    TRANSPOSE_STAGE(m, 4, ((vi){0, 1, 2, 3, 8, 9, 10, 11}), ((vi){4, 5, 6, 7, 12, 13, 14, 15}))
+    TRANSPOSE_STAGE(m, 2, ((vi){0, 1, 8, 9, 4, 5, 12, 13}), ((vi){2, 3, 10, 11, 6, 7, 14, 15}))
+    TRANSPOSE_STAGE(m, 1, ((vi){0, 8, 2, 10, 4, 12, 6, 14}), ((vi){1, 9, 3, 11, 5, 13, 7, 15}))
+#else
+    TRANSPOSE_STAGE(m, 2, ((vi){0, 1, 4, 5}), ((vi){2, 3, 6, 7}))
+    TRANSPOSE_STAGE(m, 1, ((vi){0, 4, 2, 6}), ((vi){1, 5, 3, 7}))
+#endif
+}
+
+/* ---------------------------------------------------------------- time and waiting */
+
+/* A clock for the threads' relative costs: rdtsc ticks, or the nearest. */
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+LANES_INLINE unsigned long long lanes_ticks(void)
+{
+    return __rdtsc();
+}
+LANES_INLINE void lanes_pause(void)
+{
+    __builtin_ia32_pause();
+}
+#elif defined(__aarch64__)
+LANES_INLINE unsigned long long lanes_ticks(void)
+{
+    unsigned long long t;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(t));
+    return t;
+}
+LANES_INLINE void lanes_pause(void)
+{
+    __asm__ volatile("yield");
+}
+#else
+#include <time.h>
+LANES_INLINE unsigned long long lanes_ticks(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+LANES_INLINE void lanes_pause(void) {}
+#endif
+
+#endif
