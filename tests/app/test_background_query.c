@@ -138,6 +138,17 @@ Test(background_query, a_terminal_that_does_not_answer_does_not_hold_the_start, 
     cr_expect_eq(quit(), 0);
 }
 
+/* After the late answer: the keys a reply would have been, acted on. */
+static void expect_no_reply_acted_as_keys(size_t mark)
+{
+    read_until(1.0, NULL, 0);
+    output[output_length] = '\0';
+    const char *after = output + mark;
+    const char *signs[] = {"euler", "symplectic", "verlet", "gravity=", "frozen", "iterations"};
+    for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++)
+        cr_expect(!strstr(after, signs[k]), "the reply acted as keys: '%s' on screen", signs[k]);
+}
+
 Test(background_query, a_late_answer_is_no_keys_and_still_sets_the_palette, .timeout = 20)
 {
     spawn();
@@ -150,12 +161,7 @@ Test(background_query, a_late_answer_is_no_keys_and_still_sets_the_palette, .tim
     say(white);
     say(attributes);
     cr_expect(read_until(3.0, "38;5;94m", mark), "a late white answer did not bring the light palette");
-    read_until(1.0, NULL, 0);
-    output[output_length] = '\0';
-    const char *after = output + mark;
-    const char *signs[] = {"euler", "symplectic", "verlet", "gravity=", "frozen", "iterations"};
-    for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++)
-        cr_expect(!strstr(after, signs[k]), "the reply acted as keys: '%s' on screen", signs[k]);
+    expect_no_reply_acted_as_keys(mark);
     cr_expect_eq(quit(), 0);
 }
 
@@ -169,17 +175,6 @@ Test(background_query, a_key_typed_during_the_wait_is_kept, .timeout = 20)
     cr_expect(read_until(5.0, "verlet", 0), "the key typed during the wait was lost");
     cr_expect(strstr(output, "38;5;94m"), "not the light palette after a white answer");
     cr_expect_eq(quit(), 0);
-}
-
-/* After the late answer: the keys a reply would have been, acted on. */
-static void expect_no_reply_acted_as_keys(size_t mark)
-{
-    read_until(1.0, NULL, 0);
-    output[output_length] = '\0';
-    const char *after = output + mark;
-    const char *signs[] = {"euler", "symplectic", "verlet", "gravity=", "frozen", "iterations"};
-    for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++)
-        cr_expect(!strstr(after, signs[k]), "the reply acted as keys: '%s' on screen", signs[k]);
 }
 
 static void pause_seconds(double s) { nanosleep(&(struct timespec){.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)}, NULL); }
