@@ -307,9 +307,14 @@ Test(i18n, the_panel_and_the_help_show_setting_values_in_ukrainian, .timeout = 4
 Test(i18n, slower_than_real_time_is_said_whole_in_ukrainian, .timeout = 40)
 {
     make_folder("title x\n");
-    /* about 0.12 s a step here, 1 s under the sanitizers: over half a frame */
-    start("--set substeps=100 --set iterations=60", 120, 30);
-    cr_expect(wait_for("кадр/с, повільніше за реальний час"), "the state is cut:\n%s", screen);
+    /* about 0.06 s a step here (over half a frame), 1 s under the
+     * sanitizers, several with the suite's other tests on the same cores:
+     * the first step may take longer than one wait */
+    start("--set substeps=100 --set iterations=30", 120, 30);
+    bool said = false;
+    for (int wait = 0; wait < 3 && !said; wait++)
+        said = wait_for("кадр/с, повільніше за реальний час");
+    cr_expect(said, "the state is cut:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
     stop();
