@@ -347,6 +347,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -Isrc \
           -DCLOTHSIM_VERSION='"$(VERSION)"'
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -timeout=5 -close_fd_mask=3
+# The AVX2 walk takes its level's flags, as in the build (above).
+FUZZ_CORE = $(filter-out src/core/relax_helix_avx2.c,$(CORE_SRC)) build/fuzz/relax_helix_avx2.o
 fuzz: check-deps
 	$(call install_packages,$(call missing,$(NEED_FUZZ)))
 	@mkdir -p build/fuzz/corpus build/fuzz/corpus-args build/fuzz/corpus-progress
@@ -355,10 +357,12 @@ fuzz: check-deps
 	printf -- '--frames\000--size\00040x12\000--mode\000wire\000--scene=flag\000--seconds\0000.5' > build/fuzz/corpus-args/seed-2
 	printf '3\t0\t/a.lesson\n0\t1\t/b/c.lesson\n' > build/fuzz/corpus-progress/seed-1
 	printf 'lesson\t2\t1\t1/2\t125\t01-a.lesson\nanswer\tquestion\t1\t2\t2\t3\t0\t1\t1\t01-a.lesson\n' > build/fuzz/corpus-progress/seed-2
-	$(FUZZ_CC) tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(CORE_SRC) -lm -o build/fuzz/fuzz_lesson
-	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c src/app/i18n.c $(RENDER_SRC) $(CORE_SRC) \
+	$(FUZZ_CC) $(HELIX_FLAGS) $(if $(filter x86_64-%,$(TARGET_MACHINE)),-mavx2 -mfma) -c src/core/relax_helix_avx2.c \
+	  -o build/fuzz/relax_helix_avx2.o
+	$(FUZZ_CC) tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(FUZZ_CORE) -lm -lpthread -o build/fuzz/fuzz_lesson
+	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c src/app/i18n.c $(RENDER_SRC) $(FUZZ_CORE) \
 	  -lm -lpthread -o build/fuzz/fuzz_args
-	$(FUZZ_CC) tests/fuzz/fuzz_progress.c src/app/progress.c src/app/cli.c src/app/i18n.c $(CORE_SRC) -lm -lpthread -o build/fuzz/fuzz_progress
+	$(FUZZ_CC) tests/fuzz/fuzz_progress.c src/app/progress.c src/app/cli.c src/app/i18n.c $(FUZZ_CORE) -lm -lpthread -o build/fuzz/fuzz_progress
 	build/fuzz/fuzz_lesson $(FUZZ_RUN) -max_len=4096 build/fuzz/corpus
 	build/fuzz/fuzz_args $(FUZZ_RUN) -max_len=2048 build/fuzz/corpus-args
 	build/fuzz/fuzz_progress $(FUZZ_RUN) -max_len=8192 build/fuzz/corpus-progress

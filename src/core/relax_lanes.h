@@ -109,13 +109,39 @@ LANES_INLINE vf v_narrow(vd v)
     return __builtin_convertvector(v, vf);
 }
 
+/* GCC's two-vector shuffle: lane i of (a, b) laid end to end at index[i].
+ * Clang has no __builtin_shuffle (its __builtin_shufflevector takes the
+ * indices as constants, not a vector): there the same, lane by lane, which
+ * its optimiser turns into shuffles once the indices are known. */
+#if defined(__clang__)
+LANES_INLINE vf lanes_shuffle_f(vf a, vf b, vi index)
+{
+    vf out;
+    for (int i = 0; i < VLANES; i++)
+        out[i] = index[i] < VLANES ? a[index[i]] : b[index[i] - VLANES];
+    return out;
+}
+LANES_INLINE vd lanes_shuffle_d(vd a, vd b, vl index)
+{
+    vd out;
+    for (int i = 0; i < VLANES; i++)
+        out[i] = index[i] < VLANES ? a[index[i]] : b[index[i] - VLANES];
+    return out;
+}
+#define SHUFFLE_F(a, b, index) lanes_shuffle_f((a), (b), (index))
+#define SHUFFLE_D(a, b, index) lanes_shuffle_d((a), (b), (index))
+#else
+#define SHUFFLE_F(a, b, index) __builtin_shuffle((a), (b), (index))
+#define SHUFFLE_D(a, b, index) __builtin_shuffle((a), (b), (index))
+#endif
+
 /* Lanes j >= s of near's lanes j - s, lanes j < s of far's VLANES - s + j
  * (a row's particles one row down the lanes; s a constant). */
-#define V_SHIFT_IN(near, far, s) __builtin_shuffle((far), (near), (vi)LANE_INDEX(VLANES - (s)))
-#define VD_SHIFT_IN(near, far, s) __builtin_shuffle((far), (near), (vl)LANE_INDEX(VLANES - (s)))
+#define V_SHIFT_IN(near, far, s) SHUFFLE_F((far), (near), (vi)LANE_INDEX(VLANES - (s)))
+#define VD_SHIFT_IN(near, far, s) SHUFFLE_D((far), (near), (vl)LANE_INDEX(VLANES - (s)))
 /* Lane i of lane i + s, mod VLANES. */
-#define V_ROTATE(v, s) __builtin_shuffle((v), (v), (vi)LANE_INDEX(s))
-#define VD_ROTATE(v, s) __builtin_shuffle((v), (v), (vl)LANE_INDEX(s))
+#define V_ROTATE(v, s) SHUFFLE_F((v), (v), (vi)LANE_INDEX(s))
+#define VD_ROTATE(v, s) SHUFFLE_D((v), (v), (vl)LANE_INDEX(s))
 
 /* ---------------------------------------------------------------- per level */
 
@@ -305,8 +331,8 @@ LANES_INLINE vd vd_select(vmask m, vd a, vd b)
         if (i_ & (h))                                                                                                  \
             continue;                                                                                                  \
         vf a_ = (m)[i_], b_ = (m)[i_ + (h)];                                                                           \
-        (m)[i_] = __builtin_shuffle(a_, b_, (vi)FIRST);                                                                \
-        (m)[i_ + (h)] = __builtin_shuffle(a_, b_, (vi)SECOND);                                                         \
+        (m)[i_] = SHUFFLE_F(a_, b_, (vi)FIRST);                                                                        \
+        (m)[i_ + (h)] = SHUFFLE_F(a_, b_, (vi)SECOND);                                                                 \
     }
 
 LANES_INLINE void v_transpose(vf m[VLANES])
