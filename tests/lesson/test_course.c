@@ -398,3 +398,44 @@ Test(course, a_teacher_note_is_kept_where_the_english_has_it)
     cr_expect_str_eq(diff_of("> The end.\n", "> The end.\nteacher Collect the sheets.\n"),
                      "uk.lesson:24: an extra 'teacher' after the last of en.lesson");
 }
+
+/* Feedback that teaches: `check` fails a question with a wrong choice that
+ * has no feedback, naming the question; a general feedback after `answer`
+ * serves every choice without its own. */
+Test(course, a_wrong_choice_without_feedback_fails_the_check)
+{
+    static const char lesson[] = "title T\nsummary S\nduration 1 min\npage P\n"
+                                 "question Which?\nchoice A\nfeedback Look at the left pane.\nchoice B\nchoice C\n"
+                                 "feedback Read its max strain.\nanswer 3\n";
+    Lesson *l = parse("q.lesson", lesson);
+    cr_assert(!lesson_check_feedback(l, err, sizeof err));
+    cr_expect_str_eq(err, "q.lesson:5:1: choice 2 is wrong and has no feedback: say what on the screen shows why (a "
+                          "pane, a number)");
+    lesson_destroy(l);
+    char text[512]; /* the right answer needs none; a general one serves the rest */
+    snprintf(text, sizeof text, "%s", lesson);
+    memcpy(strstr(text, "answer 3"), "answer 2", 8);
+    l = parse("q.lesson", text);
+    cr_expect(lesson_check_feedback(l, err, sizeof err), "%s", err);
+    lesson_destroy(l);
+    snprintf(text, sizeof text, "%sfeedback Watch the energy plot.\n", lesson);
+    l = parse("q.lesson", text);
+    cr_expect(lesson_check_feedback(l, err, sizeof err), "%s", err);
+    lesson_destroy(l);
+}
+
+Test(course, every_wrong_choice_in_both_courses_says_where_to_look)
+{
+    glob_t g;
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/[0-9]*.lesson", 0, NULL, &g), 0);
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/uk/[0-9]*.lesson", GLOB_APPEND, NULL, &g), 0);
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        Lesson *l = lesson_parse_file(g.gl_pathv[k], err, sizeof err);
+        cr_expect_not_null(l, "%s", err);
+        if (l)
+            cr_expect(lesson_check_feedback(l, err, sizeof err), "%s", err);
+        lesson_destroy(l);
+    }
+    cr_expect_geq(g.gl_pathc, 32);
+    globfree(&g);
+}
