@@ -434,6 +434,11 @@ static void build_narration(LessonScreen *v, int width)
                          right, graded);
             add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         }
+        if (lesson->exit_question) { /* the class answers it on its way out */
+            add_blank(v);
+            snprintf(text, sizeof text, _("Exit question: %s"), lesson->exit_question);
+            add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        }
         add_blank(v);
         add_wrapped(v, _("Left goes back a page, q (or Enter) closes the lesson."), 0, 0, width, PALETTE_DIM, ATTR_NONE);
         return;

@@ -263,6 +263,7 @@ typedef struct LessonArena LessonArena;
 typedef struct Lesson {
     const char *name; /* file name as given to the parser */
     const char *title, *summary;
+    const char *exit_question; /* header `exit`: asked as the class leaves; NULL if none */
     double minutes; /* estimated duration */
     LessonItem *items;
     int item_count;
