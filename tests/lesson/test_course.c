@@ -439,3 +439,28 @@ Test(course, every_wrong_choice_in_both_courses_says_where_to_look)
     cr_expect_geq(g.gl_pathc, 32);
     globfree(&g);
 }
+
+/* A teacher's kit: every lesson of both courses has notes for the teacher
+ * in its header and an exit question, and a third of them or more a
+ * homework. */
+Test(course, every_lesson_has_notes_an_exit_question_and_a_third_homework)
+{
+    glob_t g;
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/[0-9]*.lesson", 0, NULL, &g), 0);
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/uk/[0-9]*.lesson", GLOB_APPEND, NULL, &g), 0);
+    int homework = 0;
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        Lesson *l = lesson_parse_file(g.gl_pathv[k], err, sizeof err);
+        cr_assert_not_null(l, "%s", err);
+        const char *notes[8];
+        cr_expect_geq(lesson_teacher_notes(l, -1, notes, 8), 1, "%s: no notes for the teacher", g.gl_pathv[k]);
+        cr_expect(l->exit_question, "%s: no exit question", g.gl_pathv[k]);
+        bool any = false;
+        for (int i = 0; i < l->item_count; i++)
+            any = any || l->items[i].kind == LESSON_HOMEWORK;
+        homework += any;
+        lesson_destroy(l);
+    }
+    cr_expect_geq(3 * homework, (int)g.gl_pathc, "%d of %d lessons set a homework", homework, (int)g.gl_pathc);
+    globfree(&g);
+}
