@@ -329,7 +329,7 @@ static void add_teacher_notes(LessonScreen *v, int width)
     const Lesson *lesson = v->lesson;
     int page = v->player->page;
     const char *notes[32];
-    char text[NARRATION_LINE_BYTES];
+    char text[4 * NARRATION_LINE_BYTES]; /* a note is a paragraph: add_wrapped cuts it into lines */
     int count = page == 0 ? lesson_teacher_notes(lesson, -1, notes, 32) : 0;
     count += lesson_teacher_notes(lesson, page, notes + count, 32 - count);
     for (int k = 0; k < count; k++) {
@@ -375,7 +375,7 @@ static bool add_homework(LessonScreen *v, int width)
     const LessonItem *h = homework_waited(v);
     if (!h)
         return false;
-    char text[NARRATION_LINE_BYTES];
+    char text[4 * NARRATION_LINE_BYTES]; /* the task is a paragraph: add_wrapped cuts it into lines */
     /* the lines after the first start under the task, past the label */
     const char *label = _("Homework:");
     snprintf(text, sizeof text, "%s %s", label, h->text);

@@ -164,6 +164,22 @@ static void check_question(const Tui *tui, const LessonPlayer *player, const Whe
         dump(panel);
 }
 
+/* A homework waited on: its task whole on the panel, to its last words. */
+static void check_homework(const Tui *tui, const LessonPlayer *player, const Where *w)
+{
+    const LessonItem *h = lesson_player_pause(player);
+    if (!h || h->kind != LESSON_HOMEWORK)
+        return;
+    const char *text = h->text, *end = text + strlen(text);
+    const char *last = end;
+    while (last > text && last[-1] != ' ') /* its last word */
+        last--;
+    if (find_row(tui->panel, last, NULL) < 0) {
+        FAIL(w, "the homework's task is cut before '%s'", last);
+        dump(tui->panel);
+    }
+}
+
 /* Each pane's readouts as drawn: the label on its first row, each value the
  * page points at, each number shown large (its label, and its digits
  * nothing but the big font's blocks). */
@@ -239,6 +255,7 @@ static void check_screen(Tui *tui, LessonScreen *screen, const LessonPlayer *pla
         snprintf(tui->message, sizeof tui->message, "%s", "resumed at page 2 of 6 (Left goes back, r replays)");
         tui_lesson_offscreen_draw(screen);
         check_question(tui, player, &at);
+        check_homework(tui, player, &at);
         check_readouts(tui, &at);
     }
 }
