@@ -374,7 +374,7 @@ install: all
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
 	install -d $(DESTDIR)$(MANDIR) && install -m 644 src/clothsim.1 $(DESTDIR)$(MANDIR)/clothsim.1
 	install -d $(DESTDIR)$(COMPLETIONDIR) && install -m 644 src/completion/clothsim.bash $(DESTDIR)$(COMPLETIONDIR)/clothsim
-	cd lessons && find . -name '*.lesson' -o -name README.md | while read -r f; do \
+	cd lessons && find . -name '*.lesson' -o -name README.md -o -name PLAN.md | while read -r f; do \
 	  install -d "$(DESTDIR)$(SHAREDIR)/lessons/$$(dirname "$$f")" && install -m 644 "$$f" "$(DESTDIR)$(SHAREDIR)/lessons/$$f"; done
 	for lang in $(LANGS); do \
 	  install -d $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES && \

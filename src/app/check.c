@@ -159,7 +159,7 @@ int check_main(int argc, char **argv)
     for (int f = 0; f < file_count; f++) {
         char err[TEXT_MESSAGE_SIZE];
         lessons[f] = lesson_parse_file(files[f], err, sizeof err);
-        if (!lessons[f]) {
+        if (!lessons[f] || !lesson_check_feedback(lessons[f], err, sizeof err)) {
             cli_say(err);
             mistakes++;
         }

@@ -525,6 +525,18 @@ bool handout_write(FILE *f, const Lesson *lesson, bool teacher, const char *lang
     bool ok = true;
     while (ok && h.player->state != LESSON_FINISHED)
         ok = put_page(&h);
+    if (ok && lesson->exit_question) {
+        /* the question the class answers on its way out: last, with room */
+        fputs("<div class=\"question exit\"><p><b>", f);
+        put_text(f, _("Exit question."));
+        fputs("</b> ", f);
+        put_text(f, lesson->exit_question);
+        fputs("</p>\n", f);
+        if (!teacher)
+            fputs("<div class=\"lines\"><div class=\"line\"></div><div class=\"line\"></div>"
+                  "<div class=\"line\"></div></div>", f);
+        fputs("</div>\n", f);
+    }
     int graded = 0;
     for (int k = 0; k < lesson->item_count; k++)
         if (lesson->items[k].kind == LESSON_QUESTION && lesson->items[k].answer >= 0)

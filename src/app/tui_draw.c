@@ -258,34 +258,35 @@ bool tui_layout(Tui *tui)
     int rows = tui->term.rows, cols = tui->term.cols;
     tui->too_small = cols < TUI_MIN_COLS || rows < TUI_MIN_ROWS;
     tui->panel_dirty = true;
-    clearok(curscr, TRUE); /* after a resize the terminal's content is anyone's guess */
+    if (!tui->offscreen)
+        clearok(curscr, TRUE); /* after a resize the terminal's content is anyone's guess */
     if (tui->too_small)
         return true;
 
     Layout layout;
     layout_compute(&layout, cols, rows, tui->pane_count, tui->lesson_layout);
     tui->panel_shown = layout.panel_shown;
-    bool ok = true;
-    tui->status_win = newwin(1, cols, 0, 0);
-    ok = ok && tui->status_win && canvas_ensure(&tui->status, cols, 1);
+    bool ok = true, windows = !tui->offscreen;
+    tui->status_win = windows ? newwin(1, cols, 0, 0) : NULL;
+    ok = ok && (tui->status_win || !windows) && canvas_ensure(&tui->status, cols, 1);
     if (tui->panel_shown) {
         const LayoutRect *r = &layout.panel;
-        tui->panel_win = newwin(r->height, r->width, r->y, r->x);
-        ok = ok && tui->panel_win && canvas_ensure(&tui->panel, r->width, r->height);
+        tui->panel_win = windows ? newwin(r->height, r->width, r->y, r->x) : NULL;
+        ok = ok && (tui->panel_win || !windows) && canvas_ensure(&tui->panel, r->width, r->height);
     }
     for (int i = 0; i < tui->pane_count && ok; i++) {
         TuiPane *pane = &tui->panes[i];
         const LayoutRect *view = &layout.view[i], *plots = &layout.plots[i];
-        pane->view_win = newwin(view->height, view->width, view->y, view->x);
-        ok = ok && pane->view_win && canvas_ensure(&pane->view, view->width, view->height) &&
+        pane->view_win = windows ? newwin(view->height, view->width, view->y, view->x) : NULL;
+        ok = ok && (pane->view_win || !windows) && canvas_ensure(&pane->view, view->width, view->height) &&
              render_reserve(pane->view, pane->solver->cloth);
-        if (plots->height > 0) {
+        if (plots->height > 0 && windows) {
             pane->plot_win = newwin(plots->height, plots->width, plots->y, plots->x);
             ok = ok && pane->plot_win;
         }
         ok = ok && canvas_ensure(&pane->plots, plots->width, plots->height);
     }
-    ok = ok && layout_help(tui, rows, cols);
+    ok = ok && (!windows || layout_help(tui, rows, cols));
     if (!ok) {
         windows_free(tui);
         tui->too_small = true; /* out of memory, or past CANVAS_MAX_SIDE: a notice instead */
@@ -809,15 +810,34 @@ static void big_put(Tui *tui, Canvas *c, int x, int y, const char *text, uint8_t
     }
 }
 
+/* " label value " for a number in a line, or NULL when that is wider than
+ * the view: then the label and the value take a line each. */
+static const char *big_line(const TuiPane *pane, int k, const Canvas *view, char *line, size_t size)
+{
+    snprintf(line, size, " %s %s ", pane->big_label[k], pane->big_value[k]);
+    return text_width(line) <= view->width ? line : NULL;
+}
+
 /* The numbers a lesson shows large, down the view's right edge from row
  * `top`: each a small label and the value three cells tall, or one line
- * where the big font does not fit. Returns the row after them. */
-static int draw_big_numbers(Tui *tui, TuiPane *pane, Canvas *view, int top)
+ * (two, the label over the value, where one is too narrow) where the big
+ * font does not fit. Returns the row after them; *bottom_top, the first row
+ * they take along the bottom of a narrow view (the view's height if none),
+ * which an explosion's banner keeps above. */
+static int draw_big_numbers(Tui *tui, TuiPane *pane, Canvas *view, int top, int *bottom_top)
 {
     int y = top;
     bool big = view->width >= 2 * LESSON_SHOW_COLUMNS; /* the strip the lesson's camera keeps free */
-    if (!big) /* a narrow view: one line each, along the bottom */
-        y = view->height - pane->big_count - 1 > 1 ? view->height - pane->big_count - 1 : 1;
+    *bottom_top = view->height;
+    if (!big) { /* a narrow view: one line each (or two), along the bottom */
+        int lines = 0;
+        char line[160];
+        for (int k = 0; k < pane->big_count; k++)
+            lines += big_line(pane, k, view, line, sizeof line) ? 1 : 2;
+        y = view->height - lines - 1 > top ? view->height - lines - 1 : top;
+        if (pane->big_count)
+            *bottom_top = y;
+    }
     for (int k = 0; k < pane->big_count && y < view->height; k++) {
         const char *value = pane->big_value[k], *label = pane->big_label[k];
         int width = big_width(value);
@@ -830,10 +850,19 @@ static int draw_big_numbers(Tui *tui, TuiPane *pane, Canvas *view, int top)
             big_put(tui, view, view->width - width - 1, y + 1, value, PALETTE_HIGHLIGHT);
             y += 4;
         } else {
-            char line[64];
-            snprintf(line, sizeof line, " %s %s ", label, value);
-            int x = view->width - text_width(line);
-            tui_text_put(view, x < 0 ? 0 : x, y++, view->width, line, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
+            char line[160];
+            const char *parts[2] = {big_line(pane, k, view, line, sizeof line), NULL};
+            char label_part[64], value_part[64];
+            if (!parts[0]) {
+                snprintf(label_part, sizeof label_part, " %s ", label);
+                snprintf(value_part, sizeof value_part, " %s ", value);
+                parts[0] = label_part, parts[1] = value_part;
+            }
+            for (int j = 0; j < 2 && parts[j] && y < view->height; j++) {
+                int x = view->width - text_width(parts[j]);
+                tui_text_put(view, x < 0 ? 0 : x, y++, view->width, parts[j], PALETTE_HIGHLIGHT,
+                             ATTR_BOLD | ATTR_REVERSE);
+            }
         }
     }
     return y;
@@ -876,7 +905,7 @@ static void blast_line(const TuiPane *pane, const Canvas *view, char lines[][128
 /* An exploded pane stays broken on screen, and says when and how: red
  * lines across the view and a banner with the time and the energy it went
  * from and to. */
-static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
+static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view, int bottom)
 {
     const Solver *solver = pane->solver;
     const TuiSeries *energy = &pane->energy;
@@ -931,11 +960,14 @@ static void draw_explosion(Tui *tui, TuiPane *pane, Canvas *view)
         for (int j = 0; j < n && rows < 2 * WRAP_MAX_LINES; j++)
             snprintf(wrapped[rows++], sizeof wrapped[0], " %.150s ", parts[j]);
     }
-    /* at the bottom, above the border: the broken cloth stays in view */
-    int y = view->height - 1 - rows;
+    /* at the bottom, above the border and the numbers shown there: the
+     * broken cloth stays in view */
+    if (bottom > view->height - 1)
+        bottom = view->height - 1;
+    int y = bottom - rows;
     if (y < 1)
         y = 1;
-    for (int k = 0; k < rows && y + k < view->height - 1; k++)
+    for (int k = 0; k < rows && y + k < bottom; k++)
         draw_centred(view, y + k, wrapped[k], PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
 }
 
@@ -964,10 +996,11 @@ static void draw_pane(Tui *tui, int i)
     }
     if (pane->note[0])
         row = put_parts(view, row, pane->note, PALETTE_HIGHLIGHT, ATTR_BOLD | ATTR_REVERSE);
-    draw_big_numbers(tui, pane, view, row); /* under the label and the note: never over them */
+    int bottom_numbers;
+    draw_big_numbers(tui, pane, view, row, &bottom_numbers); /* under the label and the note: never over them */
     if (solver->exploded)
-        draw_explosion(tui, pane, view);
-    if (i == 0 && tui->message[0]) {
+        draw_explosion(tui, pane, view, bottom_numbers);
+    if (i == 0 && tui->message[0] && !tui->lesson_layout) { /* a lesson shows it in its status line */
         /* the whole message, wrapped over as many lines as it takes, up from the bottom */
         bool legend = options.legend && (options.mode == RENDER_STRAIN || options.mode == RENDER_WIRE);
         int bottom = view->height - 1 - (legend ? 1 : 0);
@@ -987,10 +1020,11 @@ static void draw_pane(Tui *tui, int i)
         }
     }
     tui_blit(tui, pane->view_win, view);
-    wnoutrefresh(pane->view_win);
+    if (pane->view_win)
+        wnoutrefresh(pane->view_win);
 
     Canvas *plots = pane->plots;
-    if (!pane->plot_win || plots->height == 0)
+    if ((!pane->plot_win && !tui->offscreen) || !plots || plots->height == 0)
         return;
     canvas_clear(plots);
     int half = plots->width / 2;
@@ -1013,7 +1047,8 @@ static void draw_pane(Tui *tui, int i)
             mark_row(plots, half, 0, plots->width - half);
     }
     tui_blit(tui, pane->plot_win, plots);
-    wnoutrefresh(pane->plot_win);
+    if (pane->plot_win)
+        wnoutrefresh(pane->plot_win);
 }
 
 /* ---------------------------------------------------------------- help */

@@ -61,9 +61,6 @@ typedef struct NarrationLine {
     char text[NARRATION_LINE_BYTES];
     int indent;
     uint8_t fg, attr;
-    char right[NARRATION_LINE_BYTES / 2]; /* a second column (paired choices), or "" */
-    int right_indent;
-    uint8_t right_fg, right_attr;
 } NarrationLine;
 
 typedef struct LessonScreen {
@@ -76,6 +73,7 @@ typedef struct LessonScreen {
     bool skipping;      /* Enter during a run: finishing it, a slice each turn of the loop */
     int selected;       /* free play: the unlocked key chosen */
     int scroll;         /* the first narration line shown */
+    bool scrolled_by_hand; /* Up, Down, PgUp or PgDn since the page or its state last changed */
     bool follow;        /* keep the newest line in view */
     int seen_page, seen_item, seen_state;
     const Solver *solvers[TUI_MAX_PANES]; /* what the TuiPanes show */
@@ -89,6 +87,9 @@ typedef struct LessonScreen {
     bool quit;
     NarrationLine lines[NARRATION_MAX_LINES];
     int line_count;
+    int question_first, question_end; /* the lines of the page's question, its choices and its
+                                         feedback [first, end); -1 when none is shown */
+    int feedback_first; /* the feedback's first line, once shown, or -1 */
 } LessonScreen;
 
 /* ---------------------------------------------------------------- the panes */
@@ -247,7 +248,6 @@ static NarrationLine *add_line(LessonScreen *v, const char *text, int length, in
     line->indent = indent;
     line->fg = fg;
     line->attr = attr;
-    line->right[0] = '\0';
     return line;
 }
 
@@ -329,7 +329,7 @@ static void add_teacher_notes(LessonScreen *v, int width)
     const Lesson *lesson = v->lesson;
     int page = v->player->page;
     const char *notes[32];
-    char text[NARRATION_LINE_BYTES];
+    char text[4 * NARRATION_LINE_BYTES]; /* a note is a paragraph: add_wrapped cuts it into lines */
     int count = page == 0 ? lesson_teacher_notes(lesson, -1, notes, 32) : 0;
     count += lesson_teacher_notes(lesson, page, notes + count, 32 - count);
     for (int k = 0; k < count; k++) {
@@ -375,7 +375,7 @@ static bool add_homework(LessonScreen *v, int width)
     const LessonItem *h = homework_waited(v);
     if (!h)
         return false;
-    char text[NARRATION_LINE_BYTES];
+    char text[4 * NARRATION_LINE_BYTES]; /* the task is a paragraph: add_wrapped cuts it into lines */
     /* the lines after the first start under the task, past the label */
     const char *label = _("Homework:");
     snprintf(text, sizeof text, "%s %s", label, h->text);
@@ -400,6 +400,7 @@ static void build_narration(LessonScreen *v, int width)
     const LessonPlayer *p = v->player;
     const Lesson *lesson = v->lesson;
     v->line_count = 0;
+    v->question_first = v->question_end = v->feedback_first = -1;
     char text[NARRATION_LINE_BYTES];
     if (p->state == LESSON_FINISHED) {
         add_wrapped(v, lesson->title, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
@@ -433,6 +434,11 @@ static void build_narration(LessonScreen *v, int width)
                          right, graded);
             add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         }
+        if (lesson->exit_question) { /* the class answers it on its way out */
+            add_blank(v);
+            snprintf(text, sizeof text, _("Exit question: %s"), lesson->exit_question);
+            add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        }
         add_blank(v);
         add_wrapped(v, _("Left goes back a page, q (or Enter) closes the lesson."), 0, 0, width, PALETTE_DIM, ATTR_NONE);
         return;
@@ -459,32 +465,22 @@ static void build_narration(LessonScreen *v, int width)
         } else if (item->kind == LESSON_QUESTION) {
             bool current = k == p->question;
             int answer = current ? p->answer : -1;
+            if (current)
+                v->question_first = v->line_count;
             add_wrapped(v, item->text, 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
-            /* short choices two to a row, so that a page fits a small screen */
-            int column = (width - 2) / 2, longest = 0;
-            for (int c = 0; c < item->choice_count; c++) {
-                int cells = tui_text_cells(item->choices[c].text) + 4;
-                longest = cells > longest ? cells : longest;
-            }
-            bool pairs = item->choice_count > 2 && longest < column;
+            /* one choice a line, one column: the eye reads down them in order */
             for (int c = 0; c < item->choice_count; c++) {
                 snprintf(text, sizeof text, "%d  %s", c + 1, item->choices[c].text);
                 bool given = c == answer;
                 uint8_t fg = given ? PALETTE_HIGHLIGHT : PALETTE_TEXT;
                 uint8_t attr = given ? ATTR_REVERSE | ATTR_BOLD : ATTR_NONE;
-                if (pairs && c % 2 == 1) {
-                    NarrationLine *line = &v->lines[v->line_count - 1];
-                    line->right_indent = 1 + column;
-                    snprintf(line->right, sizeof line->right, "%.*s", (int)sizeof line->right - 1, text);
-                    line->right_fg = fg, line->right_attr = attr;
-                } else {
-                    add_wrapped(v, text, 1, 4, pairs ? column : width, fg, attr);
-                }
+                add_wrapped(v, text, 1, 4, width, fg, attr);
             }
             if (answer >= 0 && !lesson_player_feedback_ready(p)) {
                 snprintf(text, sizeof text, _("You said %d. Watch what happens."), answer + 1);
                 add_wrapped(v, text, 1, 1, width, PALETTE_DIM, ATTR_NONE);
             } else if (answer >= 0) {
+                v->feedback_first = v->line_count;
                 const char *feedback = lesson_player_feedback(p);
                 bool right = lesson_player_answer_correct(p);
                 if (item->answer >= 0)
@@ -496,6 +492,8 @@ static void build_narration(LessonScreen *v, int width)
                 snprintf(text, sizeof text, _("Press 1 to %d to answer (Enter skips)."), item->choice_count);
                 add_wrapped(v, text, 1, 1, width, PALETTE_DIM, ATTR_NONE);
             }
+            if (current)
+                v->question_end = v->line_count;
             add_blank(v);
         }
     }
@@ -578,19 +576,29 @@ static void draw_status(LessonScreen *v)
     i18n_decimals(text, sizeof text);
     bool loud = v->paused || tui->blowing_up;
     x = tui_text_put(c, x, 0, c->width, text, loud ? PALETTE_HIGHLIGHT : PALETTE_TEXT, loud ? ATTR_BOLD : ATTR_NONE);
-    const char *hint = _("? keys  q quit ");
-    int hint_x = c->width - tui_text_cells(hint);
-    if (hint_x > x + 1)
-        tui_text_put(c, hint_x, 0, c->width, hint, PALETTE_DIM, ATTR_NONE);
+    /* a message (a resumed page, a key's answer) takes the hint's place here,
+     * never a row of a pane: there it would cover a readout or the cloth */
+    if (tui->message[0]) {
+        snprintf(text, sizeof text, "  %.*s", (int)sizeof text - 3, tui->message);
+        tui_text_put_fitted(c, x, 0, c->width - 1, text, PALETTE_HIGHLIGHT, ATTR_BOLD, tui->ascii_only);
+    } else {
+        const char *hint = _("? keys  Enter next  q quit");
+        if (c->width - tui_text_cells(hint) - 1 <= x + 1)
+            hint = _("? keys  q quit ");
+        int hint_x = c->width - tui_text_cells(hint) - (hint[strlen(hint) - 1] == ' ' ? 0 : 1);
+        if (hint_x > x + 1)
+            tui_text_put(c, hint_x, 0, c->width, hint, PALETTE_DIM, ATTR_NONE);
+    }
     tui_blit(tui, tui->status_win, c);
-    wnoutrefresh(tui->status_win);
+    if (tui->status_win)
+        wnoutrefresh(tui->status_win);
 }
 
 static void draw_narration(LessonScreen *v)
 {
     Tui *tui = v->tui;
     Canvas *c = tui->panel;
-    if (!c || !tui->panel_win)
+    if (!c || (!tui->panel_win && !tui->offscreen))
         return;
     canvas_clear(c);
     bool beside = c->height > 0 && c->width < tui->term.cols;
@@ -603,6 +611,8 @@ static void draw_narration(LessonScreen *v)
             tui_text_put(c, x, 0, c->width, tui_text(tui, "\u2500", "-"), PALETTE_DIM, ATTR_NONE);
     int width = c->width - left - 1;
     build_narration(v, width);
+    while (v->line_count > 0 && !v->lines[v->line_count - 1].text[0])
+        v->line_count--; /* a blank at the end is not more below */
     int rows = c->height - top;
     int most = v->line_count - rows > 0 ? v->line_count - rows : 0;
     /* new content (a page, an answer, a run's end) brings the newest line into view */
@@ -611,13 +621,28 @@ static void draw_narration(LessonScreen *v)
         v->scroll = 0; /* a page opens at its first line */
         mark_page(v);
         v->follow = false;
+        v->scrolled_by_hand = false;
     } else if (v->seen_item != v->player->item || v->seen_state != state) {
         v->follow = true;
+        v->scrolled_by_hand = false;
     }
     v->seen_page = v->player->page, v->seen_item = v->player->item, v->seen_state = state;
     if (v->follow && v->scroll < most)
         v->scroll = most;
     v->follow = false;
+    /* a question asked (or answered) is in view whole, its choices never
+     * below the fold: the narration above it scrolls (the marks say so);
+     * one taller than the panel shows its end, the choices and the verdict */
+    bool asking = v->player->state == LESSON_ASKING || v->player->answer >= 0;
+    if (asking && v->question_first >= 0 && !v->scrolled_by_hand) {
+        if (v->question_end > v->scroll + rows)
+            v->scroll = v->question_end - rows;
+        /* the verdict stays in view when the narration after the run comes:
+         * it says where to look (the mark says there is more below); but a
+         * prompt waited on (a pause, an explain, a homework) is in view first */
+        if (v->feedback_first >= 0 && v->scroll > v->feedback_first && v->player->state != LESSON_WAITING)
+            v->scroll = v->feedback_first;
+    }
     if (v->scroll > most)
         v->scroll = most;
     if (v->scroll < 0)
@@ -625,9 +650,6 @@ static void draw_narration(LessonScreen *v)
     for (int r = 0; r < rows && v->scroll + r < v->line_count; r++) {
         const NarrationLine *line = &v->lines[v->scroll + r];
         tui_text_put(c, left + line->indent, top + r, c->width - 1, line->text, line->fg, line->attr);
-        if (line->right[0])
-            tui_text_put(c, left + line->right_indent, top + r, c->width - 1, line->right, line->right_fg,
-                         line->right_attr);
     }
     /* more above or below */
     if (v->scroll > 0)
@@ -635,6 +657,8 @@ static void draw_narration(LessonScreen *v)
     if (v->scroll < most)
         tui_text_put(c, c->width - 1, c->height - 1, c->width, tui_text(tui, "\u25bc", "v"), PALETTE_HIGHLIGHT,
                      ATTR_BOLD);
+    if (!tui->panel_win)
+        return;
     tui_blit(tui, tui->panel_win, c);
     touchwin(tui->panel_win);
     wnoutrefresh(tui->panel_win);
@@ -662,6 +686,53 @@ static void draw_lesson(LessonScreen *v)
         tui_draw_help(tui);
     doupdate();
     tui->frames++;
+}
+
+/* The screen without a terminal (tui_private.h): what draw_lesson draws,
+ * into the canvases only. */
+LessonScreen *tui_lesson_offscreen_create(Tui *tui, Lesson *lesson, LessonPlayer *player)
+{
+    LessonScreen *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    *v = (LessonScreen){.tui = tui, .path = "", .lesson = lesson, .player = player, .homework_item = -1,
+                        .seen_page = -1};
+    tui->offscreen = true;
+    tui->lesson_layout = true;
+    sync_panes(v);
+    tui_layout(tui);
+    tui_fit_cameras(tui);
+    return v;
+}
+
+void tui_lesson_offscreen_draw(LessonScreen *v)
+{
+    Tui *tui = v->tui;
+    sync_panes(v);
+    tui_layout(tui); /* at tui->term's size, which the caller may have changed */
+    tui_sample(tui, false);
+    if (tui->too_small)
+        return;
+    for (int i = 0; i < tui->pane_count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        if (pane->view)
+            lesson_view_camera(v->player, i, pane->view->width, pane->view->height, &pane->camera);
+    }
+    tui_draw_panes(tui);
+    draw_status(v);
+    draw_narration(v);
+}
+
+void tui_lesson_offscreen_destroy(LessonScreen *v)
+{
+    if (!v)
+        return;
+    Tui *tui = v->tui;
+    for (int i = 0; i < TUI_MAX_PANES; i++)
+        tui->panes[i].solver = NULL;
+    tui->pane_count = 0;
+    tui_layout_free(tui);
+    free(v);
 }
 
 /* ---------------------------------------------------------------- progress */
@@ -858,19 +929,21 @@ static void handle_key(LessonScreen *v, int key)
         if (playing && p->unlocked_count > 0)
             v->selected = (v->selected + p->unlocked_count - 1) % p->unlocked_count;
         else
-            v->scroll--;
+            v->scroll--, v->scrolled_by_hand = true;
         break;
     case KEY_DOWN:
         if (playing && p->unlocked_count > 0)
             v->selected = (v->selected + 1) % p->unlocked_count;
         else
-            v->scroll++;
+            v->scroll++, v->scrolled_by_hand = true;
         break;
     case KEY_PPAGE:
         v->scroll -= tui->panel ? tui->panel->height / 2 : 5;
+        v->scrolled_by_hand = true;
         break;
     case KEY_NPAGE:
         v->scroll += tui->panel ? tui->panel->height / 2 : 5;
+        v->scrolled_by_hand = true;
         break;
     case '?':
         tui->help = true;
@@ -1033,8 +1106,6 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
         if (lesson_player_goto(player, saved->page))
             tui_message(tui, "resumed at page %d of %d (Left goes back, r replays)", saved->page + 1,
                         lesson->page_count);
-    } else {
-        tui_message(tui, "? keys  Enter next  q quit");
     }
     tui->lesson_layout = true;
     tui->help = false;

@@ -197,6 +197,7 @@ typedef struct Tui {
     bool utf8;       /* the locale can show braille and half blocks */
     bool lesson_layout; /* a lesson: a wide narration panel beside or under the panes */
     bool teacher_view;  /* learn --teacher: the lesson's teacher notes and answers shown */
+    bool offscreen;     /* tests: canvases laid out and drawn, no curses window opened */
     const char *const *help_keys; /* the help overlay's pairs: tui_key_help or the lesson's */
     const char *help_footer;      /* its last line */
 
@@ -282,6 +283,19 @@ extern const int tui_speed_count;
 
 /* tui.c */
 void tui_defaults(Tui *tui); /* every option at its default */
+
+/* The lesson screen without a terminal, for tests: tui->offscreen set and
+ * tui->term the size; the player's panes are laid out and drawn into the
+ * canvases (tui->status, tui->panel, each pane's view and plots) as the
+ * player draws them on a terminal, curses never started. NULL when out of
+ * memory; free with tui_lesson_offscreen_destroy (the player stays the
+ * caller's). */
+typedef struct LessonScreen LessonScreen;
+struct Lesson;
+struct LessonPlayer;
+LessonScreen *tui_lesson_offscreen_create(Tui *tui, struct Lesson *lesson, struct LessonPlayer *player);
+void tui_lesson_offscreen_draw(LessonScreen *screen);
+void tui_lesson_offscreen_destroy(LessonScreen *screen);
 void tui_locale(Tui *tui);   /* the locale: UTF-8 or ASCII only; the sliders */
 /* Takes the terminal and sets up curses (keys, colours, mouse); on failure one
  * sentence in err. tui_session_stop frees the windows and gives it back. */

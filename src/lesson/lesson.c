@@ -383,3 +383,21 @@ int lesson_item_page(const Lesson *lesson, int item)
 
 _Static_assert(sizeof lesson_view_keys / sizeof lesson_view_keys[0] == LESSON_VIEW_KEY_COUNT + 1,
                "LESSON_VIEW_KEY_COUNT counts lesson_view_keys");
+
+bool lesson_check_feedback(const Lesson *lesson, char *err, size_t err_size)
+{
+    for (int k = 0; k < lesson->item_count; k++) {
+        const LessonItem *item = &lesson->items[k];
+        if (item->kind != LESSON_QUESTION || item->answer < 0)
+            continue;
+        for (int c = 0; c < item->choice_count; c++)
+            if (c != item->answer && !(item->choices[c].feedback && item->choices[c].feedback[0])) {
+                lesson_error(err, err_size, lesson->name, item->line, item->col,
+                             "choice %d is wrong and has no feedback: say what on the screen shows why (a pane, a "
+                             "number)",
+                             c + 1);
+                return false;
+            }
+    }
+    return true;
+}

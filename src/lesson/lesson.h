@@ -263,6 +263,7 @@ typedef struct LessonArena LessonArena;
 typedef struct Lesson {
     const char *name; /* file name as given to the parser */
     const char *title, *summary;
+    const char *exit_question; /* header `exit`: asked as the class leaves; NULL if none */
     double minutes; /* estimated duration */
     LessonItem *items;
     int item_count;
@@ -285,6 +286,13 @@ Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char
  * budget: ..." naming the command that goes over. lesson_parse_buffer calls
  * it once, after parsing. */
 bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size);
+
+/* Feedback that teaches: every wrong choice of a question that names its
+ * answer has feedback (its own, or the question's after `answer`), which
+ * says where on the screen to look. False with "name:line:col: ..." at the
+ * first question that has a wrong choice without. `check` holds every
+ * lesson to it; the player plays one without. */
+bool lesson_check_feedback(const Lesson *lesson, char *err, size_t err_size);
 
 /* Reads and parses a file, as lesson_parse_buffer; a file that cannot be read
  * gives "path: cannot read: reason". */

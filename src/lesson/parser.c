@@ -480,6 +480,11 @@ static bool cmd_summary(Parser *P, int col, const char *text, size_t length)
     return header_text(P, col, "summary", &P->lesson->summary, text, length);
 }
 
+static bool cmd_exit(Parser *P, int col, const char *text, size_t length)
+{
+    return header_text(P, col, "exit", &P->lesson->exit_question, text, length);
+}
+
 static bool cmd_duration(Parser *P, int col, const char *text, size_t length)
 {
     (void)text, (void)length;
@@ -1581,6 +1586,7 @@ static const struct Command {
 } commands[] = {
     {"title", TAKES_TEXT | HEADER_ONLY, .handler = cmd_title},
     {"summary", TAKES_TEXT | HEADER_ONLY, .handler = cmd_summary},
+    {"exit", TAKES_TEXT | HEADER_ONLY, .handler = cmd_exit},
     {"duration", HEADER_ONLY, .handler = cmd_duration},
     {"page", TAKES_TEXT, .handler = cmd_page},
     {"set", 0, .handler = cmd_set},

@@ -12,6 +12,7 @@
 
 #include "../support.h"
 #include "lesson/lesson.h"
+#include "app/handout.h"
 
 static char out[1 << 21], err[8192];
 
@@ -227,4 +228,36 @@ Test(handout, the_handout_is_in_the_users_language_where_there_is_a_translation,
     cr_assert_eq(setenv("LANGUAGE", "de:en:uk", 1), 0);
     cr_assert_eq(run((const char *[]){"", "handout", lesson_path, "-o", "-", NULL}), 0, "%s", err);
     cr_expect(strstr(out, "<h1>Meet the cloth</h1>") != NULL, "English comes before Ukrainian in LANGUAGE");
+}
+
+/* The exit question, the one the class answers on its way out: last on the
+ * student's sheet, after every page, with lines to write on; the teacher's
+ * edition prints it without them. A tiny lesson, written in memory. */
+Test(handout, the_exit_question_comes_last_with_room_to_answer)
+{
+    static const char text[] = "title T\nsummary S\nduration 1 min\nexit Why did it hold?\n"
+                               "set cols=4 rows=4\npage First\n> One.\npage Second\n> Two.\n";
+    char perr[600];
+    Lesson *lesson = lesson_parse_buffer("t.lesson", text, strlen(text), perr, sizeof perr);
+    cr_assert(lesson, "%s", perr);
+    cr_expect_str_eq(lesson->exit_question, "Why did it hold?");
+    for (int teacher = 0; teacher < 2; teacher++) {
+        FILE *f = tmpfile();
+        cr_assert(f);
+        cr_assert(handout_write(f, lesson, teacher, "en"));
+        rewind(f);
+        size_t n = fread(out, 1, sizeof out - 1, f);
+        out[n] = '\0';
+        fclose(f);
+        const char *exit = strstr(out, "<b>Exit question.</b> Why did it hold?");
+        const char *last_page = strstr(out, "Two.");
+        cr_expect(exit && last_page && last_page < exit, "the exit question is not after the last page:\n%s", out);
+        const char *lines = exit ? strstr(exit, "class=\"line\"") : NULL;
+        const char *foot = exit ? strstr(exit, "class=\"foot\"") : NULL;
+        if (teacher)
+            cr_expect(!lines || (foot && lines > foot), "the teacher's edition has lines to answer on");
+        else
+            cr_expect(lines && foot && lines < foot, "no room to answer the exit question");
+    }
+    lesson_destroy(lesson);
 }

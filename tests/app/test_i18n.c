@@ -173,7 +173,7 @@ Test(i18n, the_checkers_claim_lines_speak_ukrainian, .timeout = 60)
     cr_expect_eq(run((const char *[]){"", "check", "--run", "--verbose",
                                       CLOTHSIM_SRCDIR "/lessons/uk/01-meet-the-cloth.lesson", NULL}),
                  0, "%s", err);
-    cr_expect(strstr(out, ":24:1: expect виконано: cloth max_strain < 1% (побачено 0,00") != NULL, "%s", out);
+    cr_expect(strstr(out, ":25:1: expect виконано: cloth max_strain < 1% (побачено 0,00") != NULL, "%s", out);
     cr_expect(strstr(out, " при 80x24, ") != NULL && strstr(out, " at 80x24") == NULL, "%s", out);
     cr_expect(strstr(out, "held") == NULL && strstr(out, "saw") == NULL, "English in the claim lines:\n%s", out);
 }

@@ -398,3 +398,69 @@ Test(course, a_teacher_note_is_kept_where_the_english_has_it)
     cr_expect_str_eq(diff_of("> The end.\n", "> The end.\nteacher Collect the sheets.\n"),
                      "uk.lesson:24: an extra 'teacher' after the last of en.lesson");
 }
+
+/* Feedback that teaches: `check` fails a question with a wrong choice that
+ * has no feedback, naming the question; a general feedback after `answer`
+ * serves every choice without its own. */
+Test(course, a_wrong_choice_without_feedback_fails_the_check)
+{
+    static const char lesson[] = "title T\nsummary S\nduration 1 min\npage P\n"
+                                 "question Which?\nchoice A\nfeedback Look at the left pane.\nchoice B\nchoice C\n"
+                                 "feedback Read its max strain.\nanswer 3\n";
+    Lesson *l = parse("q.lesson", lesson);
+    cr_assert(!lesson_check_feedback(l, err, sizeof err));
+    cr_expect_str_eq(err, "q.lesson:5:1: choice 2 is wrong and has no feedback: say what on the screen shows why (a "
+                          "pane, a number)");
+    lesson_destroy(l);
+    char text[512]; /* the right answer needs none; a general one serves the rest */
+    snprintf(text, sizeof text, "%s", lesson);
+    memcpy(strstr(text, "answer 3"), "answer 2", 8);
+    l = parse("q.lesson", text);
+    cr_expect(lesson_check_feedback(l, err, sizeof err), "%s", err);
+    lesson_destroy(l);
+    snprintf(text, sizeof text, "%sfeedback Watch the energy plot.\n", lesson);
+    l = parse("q.lesson", text);
+    cr_expect(lesson_check_feedback(l, err, sizeof err), "%s", err);
+    lesson_destroy(l);
+}
+
+Test(course, every_wrong_choice_in_both_courses_says_where_to_look)
+{
+    glob_t g;
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/[0-9]*.lesson", 0, NULL, &g), 0);
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/uk/[0-9]*.lesson", GLOB_APPEND, NULL, &g), 0);
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        Lesson *l = lesson_parse_file(g.gl_pathv[k], err, sizeof err);
+        cr_expect_not_null(l, "%s", err);
+        if (l)
+            cr_expect(lesson_check_feedback(l, err, sizeof err), "%s", err);
+        lesson_destroy(l);
+    }
+    cr_expect_geq(g.gl_pathc, 32);
+    globfree(&g);
+}
+
+/* A teacher's kit: every lesson of both courses has notes for the teacher
+ * in its header and an exit question, and a third of them or more a
+ * homework. */
+Test(course, every_lesson_has_notes_an_exit_question_and_a_third_homework)
+{
+    glob_t g;
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/[0-9]*.lesson", 0, NULL, &g), 0);
+    cr_assert_eq(glob(CLOTHSIM_SRCDIR "/lessons/uk/[0-9]*.lesson", GLOB_APPEND, NULL, &g), 0);
+    int homework = 0;
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        Lesson *l = lesson_parse_file(g.gl_pathv[k], err, sizeof err);
+        cr_assert_not_null(l, "%s", err);
+        const char *notes[8];
+        cr_expect_geq(lesson_teacher_notes(l, -1, notes, 8), 1, "%s: no notes for the teacher", g.gl_pathv[k]);
+        cr_expect(l->exit_question, "%s: no exit question", g.gl_pathv[k]);
+        bool any = false;
+        for (int i = 0; i < l->item_count; i++)
+            any = any || l->items[i].kind == LESSON_HOMEWORK;
+        homework += any;
+        lesson_destroy(l);
+    }
+    cr_expect_geq(3 * homework, (int)g.gl_pathc, "%d of %d lessons set a homework", homework, (int)g.gl_pathc);
+    globfree(&g);
+}
