@@ -79,6 +79,8 @@ endif
 CURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 CRITERION_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+# A class session's server keeps the class in SQLite (src/app/class_server.c).
+SQLITE_LIBS   = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 # Layers depend downward only: core <- render <- lesson <- app.
 CORE_SRC   = $(sort $(wildcard src/core/*.c))
@@ -107,7 +109,8 @@ all: check-deps $(BIN) $(MO_FILES)
 
 # ---------------------------------------------------------------- packages
 # Debian package -> a file that proves it is there.
-NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config gettext:/usr/bin/msgfmt
+NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config gettext:/usr/bin/msgfmt \
+             libsqlite3-dev:/usr/include/sqlite3.h
 NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux \
              libxml2-utils:/usr/bin/xmllint locales:/usr/share/i18n/locales/uk_UA \
              asciinema:/usr/bin/asciinema
@@ -224,7 +227,7 @@ $(BUILD)/libclothsim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(BUILD)/libclothsim.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(SQLITE_LIBS) -lm
 
 # The sanitizer build lives in its own folder with its own binary.
 ifeq ($(BUILD),build)
@@ -232,7 +235,7 @@ TEST_BIN_DEF = -DCLOTHSIM_BIN='"$(CURDIR)/$(BIN)"'
 else
 TEST_BIN_DEF = -DCLOTHSIM_BIN='"$(CURDIR)/$(BUILD)/$(BIN)"'
 $(BUILD)/$(BIN): $(MAIN_OBJ) $(BUILD)/libclothsim.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(SQLITE_LIBS) -lm
 endif
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/config
@@ -244,7 +247,7 @@ $(BUILD)/tests/app/test_i18n.o: TEST_DEFS = -DCLOTHSIM_XGETTEXT_FLAGS='"$(XGETTE
 
 
 $(TEST_BIN): $(TEST_OBJ) $(BUILD)/libclothsim.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(CURSES_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) -lm
 
 run: all
 	./$(BIN)
