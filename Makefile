@@ -3,6 +3,7 @@
 #   make run        build, then start the sandbox
 #   make test       build and run the test suite (Criterion + tmux end-to-end)
 #   make test-load  the suite with every core kept busy by another process
+#   make test-class a class session under two throwaway Unix accounts (as root)
 #   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag,
 #                   and the background xterm reports (OSC 11) on black and on white
 #   make sanitize   the test suite under AddressSanitizer and UBSan
@@ -103,7 +104,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
+.PHONY: test-class pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -294,6 +295,15 @@ test-xterm: check-deps $(BIN)
 	INNER_TERM=tmux-256color timeout 60 tests/xterm/drag.sh ./$(BIN)
 	timeout 90 tests/xterm/background.sh ./$(BIN)
 	INNER_TERM=xterm-256color timeout 90 tests/xterm/background.sh ./$(BIN)
+
+# A class session under two real Unix accounts (tests/class/two_accounts.sh):
+# as root, two throwaway accounts (useradd, removed after), 15 students
+# under each answering at once through setpriv; every answer under the
+# account that sent it, neither may teach nor see the others' answers.
+NEED_CLASS = python3:/usr/bin/python3 util-linux:/usr/bin/setpriv passwd:/usr/sbin/useradd
+test-class: check-deps $(BIN)
+	$(call install_packages,$(call missing,$(NEED_CLASS)))
+	timeout 120 tests/class/two_accounts.sh ./$(BIN)
 
 SANITIZE = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
