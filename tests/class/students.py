@@ -53,7 +53,7 @@ if role == "student":
     s.settimeout(5)  # the teacher reveals: the counts, never a vote
     rest = heard + ([] if any(l.startswith("REVEAL") for l in heard) else lines_until(f, "REVEAL"))
     rest = [l for l in rest if not l.startswith("ERR")]
-    if any(l.startswith("VOTE") for l in rest) or rest[-1:] != ["REVEAL 1 10 10 10"]:
+    if any(l.startswith("VOTE") for l in rest) or "REVEAL 1 10 10 10" not in rest:
         fail("a student heard %r" % rest)
 else:
     uid_a, uid_b = sys.argv[4], sys.argv[5]
