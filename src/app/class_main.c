@@ -85,7 +85,7 @@ static int parse_options(int argc, char **argv, ClassOptions *o, bool server_opt
                       cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
         } else if (o->operand) {
-            cli_error("class %s takes one %s (got '%s' too)", argv[0], o->operand ? "operand" : "",
+            cli_error("class %s takes one operand (got '%s' too)", argv[0],
                       cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
         } else {
