@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../tmux_session.h"
 #include "app/class_conn.h"
 
 #define LESSON CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson"
@@ -368,5 +369,97 @@ Test(class, the_database_and_the_socket_have_the_modes_they_should, .timeout = 1
     cr_assert_eq(st.st_mode & 0777, 0600);
     cr_assert(stat(c.socket_path, &st) == 0);
     cr_assert_eq(st.st_mode & 0777, 0666);
+    class_stop(&c);
+}
+
+/* ---------------------------------------------------------------- the screens, in tmux */
+
+static void start_pane(Class *c, const char *command, int width, int height)
+{
+    if (system("tmux -V >/dev/null 2>&1") != 0)
+        cr_skip_test("tmux is not installed");
+    snprintf(server, sizeof server, "clothsim-class-%d", (int)getpid());
+    snprintf(exit_path, sizeof exit_path, "/tmp/clothsim-class-%d.exit", (int)getpid());
+    snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-class-%d.stty", (int)getpid());
+    unlink(exit_path);
+    unlink(stty_path);
+    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c 'cd %s && %s %s --dir %s; e=\\$?; stty -a > %s; "
+                                  "echo EXIT=\\$e > %s; sleep 60'\"",
+                                  width, height, c->dir, CLOTHSIM_BIN, command, c->dir, stty_path, exit_path);
+    cr_assert_eq(status, 0, "tmux could not start a session");
+}
+
+/* The line a client hears next that starts with prefix (others skipped). */
+static bool hear(ClassConn *conn, const char *prefix, char *line, size_t size)
+{
+    while (class_conn_wait_line(conn, line, size, 5000))
+        if (strncmp(line, prefix, strlen(prefix)) == 0)
+            return true;
+    return false;
+}
+
+Test(class, a_students_screen_sends_the_first_try_and_waits_for_the_reveal, .timeout = 40)
+{
+    Class c;
+    class_start(&c, false);
+    ClassConn teacher;
+    open_as(&c, &teacher, "HELLO t teacher");
+    cr_assert(class_conn_send(&teacher, "HOLD 1"));
+    start_pane(&c, "class join t", 80, 24);
+    cr_assert(wait_for("held on question 1"), "%s", screen);
+    /* page 1 (a run), then page 2's question; Enter on a question would skip it */
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("next page"), "%s", screen);
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("Which family"), "%s", screen);
+    double pressed = now();
+    tmux("send-keys -t t 1");
+    char line[CLASS_LINE_MAX];
+    cr_assert(hear(&teacher, "VOTE", line, sizeof line));
+    double latency = now() - pressed;
+    char expected[64];
+    snprintf(expected, sizeof expected, "VOTE %u 1 1 1", (unsigned)getuid());
+    cr_assert_str_eq(line, expected);
+    fprintf(stderr, "class: a student's key 1 to the teacher's connection in %.1f ms (tmux included)\n", latency * 1e3);
+    /* held: Enter says why and stays */
+    tmux("send-keys -t t Enter");
+    cr_assert(wait_for("holds the class here"), "%s", screen);
+    cr_assert(class_conn_send(&teacher, "REVEAL 1"));
+    cr_assert(wait_for("question 1:  1: 1  2: 0  3: 0"), "%s", screen);
+    cr_assert(wait_screen("held on question", true), "%s", screen);
+    tmux("send-keys -t t q");
+    cr_assert_eq(exit_status(), 0);
+    stop();
+    class_conn_close(&teacher);
+    class_stop(&c);
+}
+
+Test(class, the_teachers_screen_shows_the_answers_and_holds_reveals_and_moves_the_class, .timeout = 40)
+{
+    Class c;
+    class_start(&c, false);
+    ClassConn student;
+    open_as(&c, &student, "HELLO t student ana");
+    cr_assert(class_conn_send(&student, "PAGE 2"));
+    cr_assert(class_conn_send(&student, "ANSWER 1 2"));
+    start_pane(&c, "class teach t", 80, 24);
+    cr_assert(wait_for("1 of 1 answered"), "%s", screen);
+    cr_assert(strstr(screen, "hidden from the students") && strstr(screen, "/ana"), "%s", screen);
+    char line[CLASS_LINE_MAX];
+    tmux("send-keys -t t h");
+    cr_assert(hear(&student, "HOLD", line, sizeof line));
+    cr_assert_str_eq(line, "HOLD 1");
+    cr_assert(wait_for("HELD"), "%s", screen);
+    tmux("send-keys -t t r");
+    cr_assert(hear(&student, "REVEAL", line, sizeof line));
+    cr_assert_str_eq(line, "REVEAL 1 0 1 0");
+    cr_assert(wait_for("revealed to the class"), "%s", screen);
+    tmux("send-keys -t t Right");
+    cr_assert(hear(&student, "GOTO", line, sizeof line));
+    cr_assert_str_eq(line, "GOTO 2");
+    tmux("send-keys -t t q");
+    cr_assert_eq(exit_status(), 0);
+    stop();
+    class_conn_close(&student);
     class_stop(&c);
 }
