@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../support.h"
 #include "../tmux_session.h"
 #include "app/class_conn.h"
 
@@ -462,4 +463,40 @@ Test(class, the_teachers_screen_shows_the_answers_and_holds_reveals_and_moves_th
     stop();
     class_conn_close(&student);
     class_stop(&c);
+}
+
+/* ---------------------------------------------------------------- mistakes */
+
+static char out[8192], err[8192];
+
+Test(class, a_persons_mistakes_get_one_line_and_status_2, .timeout = 20)
+{
+    char dir[] = "/tmp/clothsim-test-class-XXXXXX", lesson[128];
+    cr_assert(mkdtemp(dir));
+    snprintf(lesson, sizeof lesson, "%s/bad.lesson", dir);
+    FILE *f = fopen(lesson, "w");
+    cr_assert(f);
+    fputs("title A lesson\npage One\nquestion Which?\nchoice A\nanswer 7\n", f);
+    fclose(f);
+    const char *start[] = {CLOTHSIM_BIN, "class", "start", lesson, "--dir", dir, "--serve", NULL};
+    cr_assert_eq(support_exec(start, out, sizeof out, err, sizeof err), 2);
+    char expected[200];
+    snprintf(expected, sizeof expected, "%s:5:", lesson);
+    cr_assert(strncmp(err, expected, strlen(expected)) == 0 && strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
+    const char *code[] = {CLOTHSIM_BIN, "class", "join", "Not/A_Code", NULL};
+    cr_assert_eq(support_exec(code, out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "clothsim: 'Not/A_Code' is not a class's code (1 to 16 of a-z, 0-9, -)\n");
+    const char *unknown[] = {CLOTHSIM_BIN, "class", "stop", NULL};
+    cr_assert_eq(support_exec(unknown, out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "clothsim: class: unknown command 'stop' (start, resume, join, teach or report)\n");
+    const char *option[] = {CLOTHSIM_BIN, "class", "start", lesson, "--colour", NULL};
+    cr_assert_eq(support_exec(option, out, sizeof out, err, sizeof err), 2);
+    cr_assert_str_eq(err, "clothsim: class start: unknown option '--colour' (clothsim class --help lists them)\n");
+    /* no class there: the environment, status 1, the terminal untouched */
+    const char *nobody[] = {CLOTHSIM_BIN, "class", "join", "nobody", "--dir", dir, NULL};
+    cr_assert_eq(support_exec(nobody, out, sizeof out, err, sizeof err), 1);
+    cr_assert(strstr(err, "no class is running there") && strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
+    char command[200];
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    cr_assert(system(command) == 0);
 }
