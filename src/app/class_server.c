@@ -796,12 +796,12 @@ static void teach(ClassServer *s, Client *c, char **w, int n)
             sqlite3_step(st);
             sqlite3_finalize(st);
         }
+        send_reveal(s, NULL, value);
         if (s->hold == value) { /* the vote is in: the run plays on every screen */
             s->hold = 0;
             setting_put_int(s, "hold", 0);
+            to_everyone(s, "HOLD 0");
         }
-        send_reveal(s, NULL, value);
-        to_everyone(s, "HOLD 0");
     } else if (strcmp(w[0], "GOTO") == 0 && n == 2 && number(w[1], 1, s->lesson->page_count, &value)) {
         s->page = value;
         setting_put_int(s, "page", value);
