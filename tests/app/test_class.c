@@ -446,6 +446,14 @@ Test(class, the_teachers_screen_shows_the_answers_and_holds_reveals_and_moves_th
     start_pane(&c, "class teach t", 80, 24);
     cr_assert(wait_for("1 of 1 answered"), "%s", screen);
     cr_assert(strstr(screen, "hidden from the students") && strstr(screen, "/ana"), "%s", screen);
+    /* a second student's answer, from the socket to the teacher's screen */
+    ClassConn second;
+    open_as(&c, &second, "HELLO t student bo");
+    double sent = now();
+    cr_assert(class_conn_send(&second, "ANSWER 1 2"));
+    cr_assert(wait_for("2 of 2 answered"), "%s", screen);
+    fprintf(stderr, "class: an answer to the teacher's screen (tmux's pane) in %.0f ms\n", (now() - sent) * 1e3);
+    class_conn_close(&second);
     char line[CLASS_LINE_MAX];
     tmux("send-keys -t t h");
     cr_assert(hear(&student, "HOLD", line, sizeof line));
@@ -453,7 +461,7 @@ Test(class, the_teachers_screen_shows_the_answers_and_holds_reveals_and_moves_th
     cr_assert(wait_for("HELD"), "%s", screen);
     tmux("send-keys -t t r");
     cr_assert(hear(&student, "REVEAL", line, sizeof line));
-    cr_assert_str_eq(line, "REVEAL 1 0 1 0");
+    cr_assert_str_eq(line, "REVEAL 1 0 2 0");
     cr_assert(wait_for("revealed to the class"), "%s", screen);
     tmux("send-keys -t t Right");
     cr_assert(hear(&student, "GOTO", line, sizeof line));
