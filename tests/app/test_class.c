@@ -213,6 +213,25 @@ Test(class, thirty_students_answer_at_once_and_every_answer_reaches_the_teacher,
         class_conn_close(&students[k]);
     class_conn_close(&teacher);
     cr_assert(server_alive(&c));
+
+    /* the report: a row per student, each first try; the CSV a line an answer */
+    static char report[1 << 16], report_err[4096];
+    const char *table[] = {CLOTHSIM_BIN, "class", "report", c.db, NULL};
+    cr_assert_eq(support_exec(table, report, sizeof report, report_err, sizeof report_err), 0, "%s", report_err);
+    cr_assert(strstr(report, "/s07") && strstr(report, "right/answered       10/30"), "%s", report);
+    char *at = strstr(report, "/s04 "); /* seat 4 said 2, wrong; no other question */
+    cr_assert(at);
+    while (at > report && at[-1] != '\n')
+        at--;
+    cr_assert(strncmp(at + 20, " 2-    .     .", 14) == 0, "%s", report);
+    const char *csv[] = {CLOTHSIM_BIN, "class", "report", c.db, "--csv", NULL};
+    cr_assert_eq(support_exec(csv, report, sizeof report, report_err, sizeof report_err), 0, "%s", report_err);
+    int lines = 0;
+    for (const char *p = report; (p = strchr(p, '\n')); p++)
+        lines++;
+    cr_assert_eq(lines, STUDENTS + 1, "%s", report);
+    cr_assert(strncmp(report, "student,question,page,choice,right\n", 35) == 0, "%s", report);
+    cr_assert(strstr(report, "/s05,1,2,3,0\n"), "%s", report);
     class_stop(&c);
 }
 
