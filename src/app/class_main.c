@@ -85,8 +85,7 @@ static int parse_options(int argc, char **argv, ClassOptions *o, bool server_opt
                       cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
         } else if (o->operand) {
-            cli_error("class %s takes one operand (got '%s' too)", argv[0],
-                      cli_cut(argv[i], CLI_CUT_WORD));
+            cli_error("class %s takes one operand (got '%s' too)", argv[0], cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
         } else {
             o->operand = argv[i];
@@ -198,7 +197,7 @@ static int start_in_background(ClassOptions *o)
     if (length && line[length - 1] == '\n')
         line[length - 1] = '\0';
     if (line[0] != 'K') {
-        cli_say(line[0] == 'E' ? line + 1 : _("the server did not start"));
+        cli_error("%s", line[0] == 'E' ? line + 1 : _("the server did not start"));
         return 1;
     }
     const char *code = line + 1;
@@ -249,7 +248,7 @@ static int start(int argc, char **argv, bool resume)
     char err[TEXT_MESSAGE_SIZE];
     ClassServer *server = class_server_open(&o.setup, err, sizeof err);
     if (!server) {
-        cli_say(err);
+        cli_error("%s", err);
         return 1;
     }
     return serve(server);

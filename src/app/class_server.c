@@ -54,6 +54,7 @@ struct ClassServer {
     char folder[PATH_MAX], socket_path[sizeof((struct sockaddr_un *)0)->sun_path], db_path[PATH_MAX];
     char lesson_path[PATH_MAX];
     bool made_folder;
+    bool made_database; /* by this open: removed again if the open fails */
     int listen_fd;
     sqlite3 *db;
     sqlite3_stmt *insert_answer, *update_page;
@@ -192,6 +193,7 @@ static bool open_database(ClassServer *s, bool fresh, char *err, size_t err_size
             return false;
         }
         close(fd);
+        s->made_database = true;
     } else {
         struct stat st;
         if (lstat(s->db_path, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -404,6 +406,19 @@ ClassServer *class_server_open(const ClassSetup *setup, char *err, size_t err_si
         goto fail;
     return s;
 fail:
+    if (s->made_database) { /* a class that never started leaves nothing behind */
+        sqlite3_finalize(s->insert_answer);
+        sqlite3_finalize(s->update_page);
+        s->insert_answer = s->update_page = NULL;
+        sqlite3_close(s->db);
+        s->db = NULL;
+        char journal[PATH_MAX + 8];
+        snprintf(journal, sizeof journal, "%s-wal", s->db_path);
+        unlink(journal);
+        snprintf(journal, sizeof journal, "%s-shm", s->db_path);
+        unlink(journal);
+        unlink(s->db_path);
+    }
     class_server_close(s);
     return NULL;
 }

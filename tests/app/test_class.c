@@ -507,7 +507,7 @@ Test(class, a_persons_mistakes_get_one_line_and_status_2, .timeout = 20)
     fclose(f);
     const char *start[] = {CLOTHSIM_BIN, "class", "start", lesson, "--dir", dir, "--serve", NULL};
     cr_assert_eq(support_exec(start, out, sizeof out, err, sizeof err), 2);
-    char expected[200];
+    char expected[400];
     snprintf(expected, sizeof expected, "%s:5:", lesson);
     cr_assert(strncmp(err, expected, strlen(expected)) == 0 && strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
     const char *code[] = {CLOTHSIM_BIN, "class", "join", "Not/A_Code", NULL};
@@ -523,6 +523,18 @@ Test(class, a_persons_mistakes_get_one_line_and_status_2, .timeout = 20)
     const char *nobody[] = {CLOTHSIM_BIN, "class", "join", "nobody", "--dir", dir, NULL};
     cr_assert_eq(support_exec(nobody, out, sizeof out, err, sizeof err), 1);
     cr_assert(strstr(err, "no class is running there") && strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
+    /* a start that fails (a file in the socket's way) leaves no class behind */
+    char in_the_way[160], db[160];
+    snprintf(in_the_way, sizeof in_the_way, "%s/class-x.sock", dir);
+    snprintf(db, sizeof db, "%s/x.db", dir);
+    fclose(fopen(in_the_way, "w"));
+    const char *blocked[] = {CLOTHSIM_BIN, "class", "start",   CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson",
+                             "--dir",      dir,     "--code",  "x",
+                             "--db",       db,      "--serve", NULL};
+    cr_assert_eq(support_exec(blocked, out, sizeof out, err, sizeof err), 1);
+    snprintf(expected, sizeof expected, "clothsim: %s: in the way of the class's socket\n", in_the_way);
+    cr_assert_str_eq(err, expected);
+    cr_assert(access(db, F_OK) != 0, "the failed start left %s", db);
     char command[200];
     snprintf(command, sizeof command, "rm -rf %s", dir);
     cr_assert(system(command) == 0);
