@@ -303,7 +303,9 @@ test-xterm: check-deps $(BIN)
 NEED_CLASS = python3:/usr/bin/python3 util-linux:/usr/bin/setpriv passwd:/usr/sbin/useradd
 test-class: check-deps $(BIN)
 	$(call install_packages,$(call missing,$(NEED_CLASS)))
-	timeout 120 tests/class/two_accounts.sh ./$(BIN)
+	@$(pick_sudo); if [ "$$SUDO" = none ]; then \
+	  echo "clothsim: make test-class makes two throwaway accounts: run it as root (or with sudo)"; exit 1; fi; \
+	$$SUDO timeout 120 tests/class/two_accounts.sh ./$(BIN)
 
 SANITIZE = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
