@@ -418,7 +418,7 @@ static bool hear(ClassConn *conn, const char *prefix, char *line, size_t size)
     return false;
 }
 
-Test(class, a_students_screen_sends_the_first_try_and_waits_for_the_reveal, .timeout = 40)
+Test(class, a_students_screen_sends_the_first_try_and_waits_for_the_reveal, .timeout = 40, .fini = stop)
 {
     Class c;
     class_start(&c, false);
@@ -454,7 +454,7 @@ Test(class, a_students_screen_sends_the_first_try_and_waits_for_the_reveal, .tim
     class_stop(&c);
 }
 
-Test(class, the_teachers_screen_shows_the_answers_and_holds_reveals_and_moves_the_class, .timeout = 40)
+Test(class, the_teachers_screen_shows_the_answers_and_holds_reveals_and_moves_the_class, .timeout = 40, .fini = stop)
 {
     Class c;
     class_start(&c, false);
