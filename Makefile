@@ -3,6 +3,7 @@
 #   make run        build, then start the sandbox
 #   make test       build and run the test suite (Criterion + tmux end-to-end)
 #   make test-load  the suite with every core kept busy by another process
+#   make test-class a class session under two throwaway Unix accounts (as root)
 #   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag,
 #                   and the background xterm reports (OSC 11) on black and on white
 #   make sanitize   the test suite under AddressSanitizer and UBSan
@@ -79,6 +80,8 @@ endif
 CURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 CRITERION_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+# A class session's server keeps the class in SQLite (src/app/class_server.c).
+SQLITE_LIBS   = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 # Layers depend downward only: core <- render <- lesson <- app.
 CORE_SRC   = $(sort $(wildcard src/core/*.c))
@@ -101,13 +104,14 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
+.PHONY: test-class pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
 # ---------------------------------------------------------------- packages
 # Debian package -> a file that proves it is there.
-NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config gettext:/usr/bin/msgfmt
+NEED_BUILD = libncurses-dev:/usr/include/ncursesw/curses.h pkg-config:/usr/bin/pkg-config gettext:/usr/bin/msgfmt \
+             libsqlite3-dev:/usr/include/sqlite3.h
 NEED_TEST  = libcriterion-dev:/usr/include/criterion/criterion.h tmux:/usr/bin/tmux \
              libxml2-utils:/usr/bin/xmllint locales:/usr/share/i18n/locales/uk_UA \
              asciinema:/usr/bin/asciinema
@@ -224,7 +228,7 @@ $(BUILD)/libclothsim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(BUILD)/libclothsim.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(SQLITE_LIBS) -lm
 
 # The sanitizer build lives in its own folder with its own binary.
 ifeq ($(BUILD),build)
@@ -232,7 +236,7 @@ TEST_BIN_DEF = -DCLOTHSIM_BIN='"$(CURDIR)/$(BIN)"'
 else
 TEST_BIN_DEF = -DCLOTHSIM_BIN='"$(CURDIR)/$(BUILD)/$(BIN)"'
 $(BUILD)/$(BIN): $(MAIN_OBJ) $(BUILD)/libclothsim.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(SQLITE_LIBS) -lm
 endif
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/config
@@ -244,7 +248,7 @@ $(BUILD)/tests/app/test_i18n.o: TEST_DEFS = -DCLOTHSIM_XGETTEXT_FLAGS='"$(XGETTE
 
 
 $(TEST_BIN): $(TEST_OBJ) $(BUILD)/libclothsim.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(CURSES_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(CURSES_LIBS) $(SQLITE_LIBS) -lm
 
 run: all
 	./$(BIN)
@@ -291,6 +295,17 @@ test-xterm: check-deps $(BIN)
 	INNER_TERM=tmux-256color timeout 60 tests/xterm/drag.sh ./$(BIN)
 	timeout 90 tests/xterm/background.sh ./$(BIN)
 	INNER_TERM=xterm-256color timeout 90 tests/xterm/background.sh ./$(BIN)
+
+# A class session under two real Unix accounts (tests/class/two_accounts.sh):
+# as root, two throwaway accounts (useradd, removed after), 15 students
+# under each answering at once through setpriv; every answer under the
+# account that sent it, neither may teach nor see the others' answers.
+NEED_CLASS = python3:/usr/bin/python3 util-linux:/usr/bin/setpriv passwd:/usr/sbin/useradd
+test-class: check-deps $(BIN)
+	$(call install_packages,$(call missing,$(NEED_CLASS)))
+	@$(pick_sudo); if [ "$$SUDO" = none ]; then \
+	  echo "clothsim: make test-class makes two throwaway accounts: run it as root (or with sudo)"; exit 1; fi; \
+	$$SUDO timeout 120 tests/class/two_accounts.sh ./$(BIN)
 
 SANITIZE = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \

@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "check.h"
+#include "class_main.h"
 #include "cli.h"
 #include "core/relax_fast.h"
 #include "handout.h"
@@ -36,6 +37,7 @@ static const char usage[] = N_(
     "       clothsim check [--run] FILE...   check lesson scripts (--run: play them)\n"
     "       clothsim handout FILE.lesson [--teacher] [-o FILE.html]  a page to print\n"
     "       clothsim bench [--quick] [--json]  what the solver and the drawing cost\n"
+    "       clothsim class start LESSON | join CODE | report CODE  a class session\n"
     "       clothsim --help | --version\n"
     "\n"
     "In the sandbox, ? lists the keys. COMMAND --help tells more about each command\n"
@@ -105,6 +107,8 @@ int main(int argc, char **argv)
         status = handout_main(argc - 1, argv + 1);
     else if (strcmp(command, "progress") == 0)
         status = progress_main(argc - 1, argv + 1);
+    else if (strcmp(command, "class") == 0)
+        status = class_main(argc - 1, argv + 1);
     else if (strcmp(command, "scenes") == 0)
         status = headless_scenes(argc - 1, argv + 1);
     else if ((strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0 ||

@@ -862,6 +862,7 @@ static int run(Tui *tui)
             tui->quit = true;
             break;
         case WAIT_SIGNAL:
+        case WAIT_OTHER: /* none in the sandbox */
         case WAIT_TIMEOUT:
             break;
         }

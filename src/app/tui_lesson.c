@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "class_link.h"
 #include "cli.h"
 #include "config.h"
 #include "i18n.h"
@@ -85,6 +86,7 @@ typedef struct LessonScreen {
     char homework_last[12]; /* the last number checked, "" none */
     bool homework_right;
     bool quit;
+    ClassLink *link; /* a class's lesson (class join), or NULL */
     NarrationLine lines[NARRATION_MAX_LINES];
     int line_count;
     int question_first, question_end; /* the lines of the page's question, its choices and its
@@ -581,6 +583,21 @@ static void draw_status(LessonScreen *v)
     if (tui->message[0]) {
         snprintf(text, sizeof text, "  %.*s", (int)sizeof text - 3, tui->message);
         tui_text_put_fitted(c, x, 0, c->width - 1, text, PALETTE_HIGHLIGHT, ATTR_BOLD, tui->ascii_only);
+    } else if (v->link) { /* a class: its state in place of the hint */
+        const ClassLink *link = v->link;
+        char class_hint[160];
+        if (link->ended)
+            snprintf(class_hint, sizeof class_hint, _("class %s ended "), link->code);
+        else if (!link->connected)
+            snprintf(class_hint, sizeof class_hint, _("class %s: reconnecting "), link->code);
+        else if (link->hold)
+            snprintf(class_hint, sizeof class_hint, _("class %s: held on question %d "), link->code, link->hold);
+        else
+            snprintf(class_hint, sizeof class_hint, _("class %s "), link->code);
+        bool held = link->hold || !link->connected;
+        int hint_x = c->width - tui_text_cells(class_hint);
+        if (hint_x > x + 1)
+            tui_text_put(c, hint_x, 0, c->width, class_hint, held ? PALETTE_HIGHLIGHT : PALETTE_DIM, ATTR_NONE);
     } else {
         const char *hint = _("? keys  Enter next  q quit");
         if (c->width - tui_text_cells(hint) - 1 <= x + 1)
@@ -756,6 +773,8 @@ static void mark_page(LessonScreen *v)
 
 static void save_progress(LessonScreen *v)
 {
+    if (v->link) /* the class hears of each page (the end: one past the last) */
+        class_link_page(v->link, v->player->state == LESSON_FINISHED ? v->lesson->page_count + 1 : v->player->page + 1);
     if (!v->progress)
         return;
     double now = tui_now(), spent = now - v->time_counted;
@@ -811,6 +830,8 @@ static void answer(LessonScreen *v, int choice)
         tui_message(v->tui, "choose 1 to %d", lesson_player_question(p)->choice_count);
         return;
     }
+    if (v->link && first)
+        class_link_answer(v->link, lesson_item_number(v->lesson, item), choice + 1);
     if (!v->progress)
         return;
     const LessonItem *q = &v->lesson->items[item];
@@ -860,6 +881,15 @@ static bool homework_key(LessonScreen *v, int key)
     return false;
 }
 
+/* The class is held on this page's question, answered here: the run
+ * after it waits for the teacher's reveal, on every screen at once. */
+static bool held(const LessonScreen *v)
+{
+    const LessonPlayer *p = v->player;
+    return v->link && v->link->hold > 0 && !v->link->ended && p->question >= 0 && p->state != LESSON_ASKING &&
+           p->state != LESSON_FINISHED && lesson_item_number(v->lesson, p->question) == v->link->hold;
+}
+
 static void handle_key(LessonScreen *v, int key)
 {
     Tui *tui = v->tui;
@@ -878,6 +908,10 @@ static void handle_key(LessonScreen *v, int key)
     bool ok = true;
     if (key != KEY_RESIZE)
         v->skipping = false; /* any key but Enter or Right stops a skip (they start it again) */
+    if (held(v) && (key == '\n' || key == '\r' || key == KEY_ENTER || key == KEY_RIGHT)) {
+        tui_message(tui, "the teacher holds the class here until the vote is in");
+        return;
+    }
     switch (key) {
     case '\n':
     case '\r':
@@ -991,7 +1025,36 @@ static void handle_key(LessonScreen *v, int key)
 static bool ticking(const LessonScreen *v)
 {
     LessonPlayerState state = v->player->state;
-    return !v->paused && (state == LESSON_RUNNING || state == LESSON_PLAYING);
+    return !v->paused && !held(v) && (state == LESSON_RUNNING || state == LESSON_PLAYING);
+}
+
+/* What the class said: the teacher moved the class to a page, revealed
+ * the answers to a question, ended the class. True if the screen changed. */
+static bool class_poll(LessonScreen *v)
+{
+    ClassLink *link = v->link;
+    if (!link || !class_link_poll(link, tui_now()))
+        return false;
+    if (link->goto_page > 0) {
+        int page = link->goto_page - 1;
+        link->goto_page = 0;
+        if (page != v->player->page && lesson_player_goto(v->player, page)) {
+            tui_message(v->tui, "the teacher moved the class to page %d", page + 1);
+            save_progress(v);
+            sync_panes(v);
+        }
+    }
+    if (link->reveal_new) {
+        link->reveal_new = false;
+        char counts[120] = "";
+        for (int k = 0; k < link->choice_count; k++)
+            snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "  %d: %d", k + 1, link->counts[k]);
+        tui_message(v->tui, "the class answered question %d:%s", link->revealed, counts);
+    }
+    if (link->ended)
+        tui_message(v->tui, "the teacher ended the class; the lesson is yours to finish");
+    v->last_time = tui_now(); /* a hold's wait is not owed to the run */
+    return true;
 }
 
 /* Plays until the lesson is quit; returns 0, or 128 + a signal. */
@@ -1062,7 +1125,19 @@ static int play(LessonScreen *v)
             v->last_time = tui_now(); /* waiting time is not owed to the run */
             next_frame = v->last_time;
         }
-        switch (tui_term_wait(&tui->term, tui_wait_ms(tui, running, next_frame))) {
+        int wait_ms = tui_wait_ms(tui, running, next_frame);
+        if (v->link) {
+            tui->term.other_fd = class_link_fd(v->link);
+            if (!v->link->connected && !v->link->ended && (wait_ms < 0 || wait_ms > 500))
+                wait_ms = 500; /* to reconnect */
+        }
+        TuiWait waited = tui_term_wait(&tui->term, wait_ms);
+        tui->term.other_fd = 0;
+        if (class_poll(v))
+            dirty = true;
+        switch (waited) {
+        case WAIT_OTHER:
+            break;
         case WAIT_INPUT: {
             int got = 0, key;
             while (!v->quit && (key = tui_read_key()) != ERR) {
@@ -1090,7 +1165,25 @@ static int play(LessonScreen *v)
 /* Plays the parsed lesson at path in the running session, from its saved
  * page. Returns 0 when quit, -1 when the terminal went away, 1 when out of
  * memory, or 128 + a signal. */
+static int play_lesson_in(Tui *tui, Progress *progress, const char *path, Lesson *lesson, ClassLink *link,
+                          int start_page);
+
 static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *lesson)
+{
+    return play_lesson_in(tui, progress, path, lesson, NULL, -1);
+}
+
+int tui_class_lesson(Tui *tui, ClassLink *link, Lesson *lesson)
+{
+    int page = link->my_page > 0 ? link->my_page : link->class_page;
+    if (page > lesson->page_count)
+        page = lesson->page_count;
+    return play_lesson_in(tui, NULL, link->lesson_path, lesson, link, page > 0 ? page - 1 : 0);
+}
+
+/* As play_lesson; with a class's link, from start_page (0-based). */
+static int play_lesson_in(Tui *tui, Progress *progress, const char *path, Lesson *lesson, ClassLink *link,
+                          int start_page)
 {
     LessonScreen *v = calloc(1, sizeof *v);
     LessonPlayer *player = v ? lesson_player_create(lesson) : NULL;
@@ -1100,9 +1193,14 @@ static int play_lesson(Tui *tui, Progress *progress, const char *path, Lesson *l
         return 1;
     }
     *v = (LessonScreen){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress,
-                        .time_counted = tui_now(), .homework_item = -1};
+                        .time_counted = tui_now(), .homework_item = -1, .link = link};
     const ProgressEntry *saved = progress ? progress_find(progress, path) : NULL;
-    if (saved && !saved->finished && saved->page > 0 && saved->page < lesson->page_count) {
+    if (link) {
+        if (start_page > 0 && lesson_player_goto(player, start_page))
+            tui_message(tui, "class %s: back at page %d of %d", link->code, start_page + 1, lesson->page_count);
+        else
+            tui_message(tui, "class %s: ? keys  Enter next  q quit", link->code);
+    } else if (saved && !saved->finished && saved->page > 0 && saved->page < lesson->page_count) {
         if (lesson_player_goto(player, saved->page))
             tui_message(tui, "resumed at page %d of %d (Left goes back, r replays)", saved->page + 1,
                         lesson->page_count);

@@ -35,6 +35,7 @@
 
 typedef struct TuiTerm {
     int tty_fd;               /* the terminal the screen goes to: standard output */
+    int other_fd;             /* another input tui_term_wait waits on (a class's socket); <= 0: none */
     int rows, cols;           /* its size, cells */
     SCREEN *screen;           /* ncurses, writing into pipe_fd[1] */
     FILE *curses_out;         /* the write end of the pipe, as the stream newterm takes */
@@ -58,7 +59,7 @@ typedef struct TuiTerm {
 } TuiTerm;
 
 /* What tui_term_wait saw. */
-typedef enum TuiWait { WAIT_TIMEOUT, WAIT_INPUT, WAIT_SIGNAL, WAIT_HANGUP } TuiWait;
+typedef enum TuiWait { WAIT_TIMEOUT, WAIT_INPUT, WAIT_SIGNAL, WAIT_HANGUP, WAIT_OTHER } TuiWait;
 
 /* Takes the terminal: checks that standard input and output are one, saves
  * and sets its modes, installs the signal handlers, with ask_background
@@ -110,7 +111,8 @@ int tui_read_key(void);
  * character: TUI_KEY_OTHER. tui_read_key gives keys so. */
 int tui_key_by_place(unsigned letter);
 
-/* Waits up to timeout_ms (-1: for ever) for a key, a signal or a hang-up. */
+/* Waits up to timeout_ms (-1: for ever) for a key, a signal or a hang-up,
+ * or input on term->other_fd (WAIT_OTHER). */
 TuiWait tui_term_wait(TuiTerm *term, int timeout_ms);
 
 /* The SIGINT, SIGTERM or SIGHUP that asked us to quit, or 0. */
@@ -361,6 +363,14 @@ void tui_grab_release(Tui *tui);
  * --high-contrast --background=WHICH --stats --record FILE.cast): 1 when
  * argv[*i] was one, 0 when not, -1 when its value is wrong (said). */
 int tui_screen_option(Tui *tui, int argc, char **argv, int *i);
+
+/* A class's lesson (class join): plays lesson for the student linked to
+ * the class, from their page or the class's, in a running session. Returns
+ * as play_lesson does: 0 quit, -1 the terminal went away, 1 out of memory,
+ * 128 + a signal. */
+struct ClassLink;
+struct Lesson;
+int tui_class_lesson(Tui *tui, struct ClassLink *link, struct Lesson *lesson);
 /* --stats: frames, bytes sent and time a frame, on stderr */
 void tui_print_stats(const Tui *tui);
 

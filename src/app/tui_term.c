@@ -1278,8 +1278,10 @@ TuiWait tui_term_wait(TuiTerm *term, int timeout_ms)
         keys_given_back = false;
         return WAIT_INPUT;
     }
-    struct pollfd fd = {.fd = STDIN_FILENO, .events = POLLIN};
-    int n = poll(&fd, 1, timeout_ms);
+    struct pollfd fds[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = term->other_fd, .events = POLLIN}};
+    struct pollfd fd = fds[0];
+    int n = poll(fds, term->other_fd > 0 ? 2 : 1, timeout_ms);
+    fd = fds[0];
     if (n < 0 && errno == EINTR && suspend_asked) {
         suspend(term);
         return WAIT_SIGNAL;
@@ -1290,6 +1292,8 @@ TuiWait tui_term_wait(TuiTerm *term, int timeout_ms)
         return WAIT_TIMEOUT;
     if (fd.revents & POLLIN)
         return WAIT_INPUT;
+    if (term->other_fd > 0 && !fd.revents && fds[1].revents)
+        return WAIT_OTHER;
     return WAIT_HANGUP; /* POLLHUP, POLLERR, POLLNVAL: the terminal went away */
 }
 

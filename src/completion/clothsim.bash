@@ -27,7 +27,7 @@ _clothsim() {
     command=
     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
         case $word in
-        run | params | scenes | learn | check | bench | progress | handout) command=$word; break ;;
+        run | params | scenes | learn | check | bench | progress | handout | class) command=$word; break ;;
         *.lesson) command=learn; break ;; # a lesson to play takes learn's options
         esac
     done
@@ -53,6 +53,17 @@ _clothsim() {
     --set | --compare)
         compopt -o nospace 2>/dev/null
         COMPREPLY=($(compgen -S = -W "$(_clothsim_keys "$bin")" -- "$cur"))
+        return ;;
+    --dir)
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return ;;
+    --db)
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return ;;
+    --group)
+        COMPREPLY=($(compgen -g -- "$cur"))
+        return ;;
+    --code)
         return ;;
     --record | --dump | -o | --output)
         COMPREPLY=($(compgen -f -- "$cur"))
@@ -84,6 +95,7 @@ _clothsim() {
     scenes) options="--help" ;;
     progress) options="--csv --answers --help" ;;
     handout) options="--teacher -o --help" ;;
+    class) options="--dir --group --code --db --serve --csv --ascii --fps --high-contrast --background --help" ;;
     learn) options="--ascii --fps --high-contrast --background --stats --record --teacher --help" ;;
     *) options="--scene --set --compare --preset --ascii --fps --high-contrast --background --stats --record --help --version" ;;
     esac
@@ -92,8 +104,12 @@ _clothsim() {
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     elif [[ -z $command ]]; then
         # a command, or a lesson file to play
-        COMPREPLY=($(compgen -W "run params scenes learn check bench progress handout" -- "$cur"))
+        COMPREPLY=($(compgen -W "run params scenes learn check bench progress handout class" -- "$cur"))
         COMPREPLY+=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
+    elif [[ $command == class && $prev == class ]]; then
+        COMPREPLY=($(compgen -W "start resume join teach report" -- "$cur"))
+    elif [[ $command == class && $prev == start ]]; then
+        COMPREPLY=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
     elif [[ $command == check || $command == handout ]]; then
         COMPREPLY=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
     fi

@@ -1,0 +1,17 @@
+/* class_main.h - clothsim class: a class session (see class_server.h). */
+#ifndef CLOTHSIM_APP_CLASS_MAIN_H
+#define CLOTHSIM_APP_CLASS_MAIN_H
+
+/* clothsim class start|resume|join|teach|report ...; argv[0] is "class".
+ * Returns the exit status. */
+int class_main(int argc, char **argv);
+
+/* A student's screen: plays the class's lesson, sending each answer and
+ * page to the server at socket_path (class_screen.c). argv[0] is "join";
+ * the lessons' screen options are taken. */
+int class_join(const char *code, const char *socket_path, int argc, char **argv);
+
+/* The teacher's screen for the class at socket_path (class_screen.c). */
+int class_teach(const char *code, const char *socket_path, int argc, char **argv);
+
+#endif
