@@ -582,6 +582,10 @@ static void draw_status(LessonScreen *v)
      * never a row of a pane: there it would cover a readout or the cloth */
     if (tui->message[0]) {
         snprintf(text, sizeof text, "  %.*s", (int)sizeof text - 3, tui->message);
+        if (x + tui_text_cells(text) > c->width - 1) { /* too long beside the title: the message has the line */
+            canvas_clear(c);
+            x = -1;
+        }
         tui_text_put_fitted(c, x, 0, c->width - 1, text, PALETTE_HIGHLIGHT, ATTR_BOLD, tui->ascii_only);
     } else if (v->link) { /* a class: its state in place of the hint */
         const ClassLink *link = v->link;
