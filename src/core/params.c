@@ -96,6 +96,7 @@ const ParamInfo params_table[] = {
     {"edge_samples", PARAM_INT, FIELD(edge_samples), 0, 3, NULL, "", EFFECT_LIVE, N_("0, or 3: also test 1/4, 1/2, 3/4 of every link against colliders")},
     {"self_collision", PARAM_ENUM, FIELD(self_collision), 0, 0, switch_names, "", EFFECT_LIVE, N_("keep unlinked parts of the cloth at least thickness apart")},
     {"thickness", PARAM_REAL, FIELD(thickness), 0.001, 1, NULL, N_("m"), EFFECT_LIVE, N_("cloth thickness, for self-collision")},
+    {"self_friction", PARAM_REAL, FIELD(self_friction), 0, 1, NULL, "", EFFECT_LIVE, N_("fraction of the sliding two layers in contact take from each other (self-collision)")},
     {"tear", PARAM_ENUM, FIELD(tear), 0, 0, tear_names, "", EFFECT_LIVE, N_("off, naive (breaks at once) or hysteresis (after tear_hold steps)")},
     {"tear_hold", PARAM_INT, FIELD(tear_hold), 1, 1000, NULL, "", EFFECT_LIVE, N_("hysteresis: consecutive steps over the limit before a link breaks")},
     /* xgettext:no-c-format */
@@ -160,6 +161,7 @@ void params_default(Params *p, SceneKind scene)
         .edge_samples = 0,
         .self_collision = 0,
         .thickness = 0.01,
+        .self_friction = 1.0,
         .material = MATERIAL_COTTON,
         .tear = TEAR_OFF,
         .tear_hold = 4, /* seed 003: an impact spike lasts a frame or two */

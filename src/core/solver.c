@@ -948,15 +948,17 @@ static void stage_solve(Solver *s)
 /* Self-collision (seed 000 section 6): no particle moves more than the
  * thickness in a substep (so none can jump through a layer), then unlinked
  * particles closer than the thickness are pushed apart through a spatial
- * hash. */
+ * hash, with the contacts' friction in the first push (selfcollide.c says
+ * why: the layers of a heap slid apart without it). */
 static void stage_self_collide(Solver *s)
 {
     if (!s->params.self_collision || !s->self_collision)
         return;
     float thickness = (float)s->params.thickness;
     selfcollide_clamp_displacement(s->cloth, thickness);
+    float friction = (float)s->params.self_friction;
     for (int k = 0; k < SELF_COLLISION_PASSES; k++)
-        if (selfcollide_apply(s->self_collision, s->cloth, thickness) == 0)
+        if (selfcollide_apply(s->self_collision, s->cloth, thickness, k == 0 ? friction : 0.0f) == 0)
             break;
 }
 
