@@ -6,12 +6,12 @@
 #   sh tests/mutants.sh
 #
 # MUTANT_JOBS (default 2): mutants tested side by side, each in its own copy
-# of the tree under build/mutants/slotK (built once, whole: the tests bake
-# their copy's path in), where a mutant is planted, built (its file and the
-# links), tested with the suites below, and taken out again. MUTANTS=a,b:
-# only those (by name). MUTANT_EVERY_TEST=1: every test of the suites runs
-# for each mutant, not only up to the first failure. MUTANT_TIMEOUT (default 600 s): a mutant whose tests
-# run longer counts as caught, and says so.
+# of the tree under build/mutants/slotK (below: from make test's objects),
+# where a mutant is planted, built (its file and the links), tested with
+# the suites below, and taken out again. MUTANTS=a,b: only those (by
+# name). MUTANT_EVERY_TEST=1: every test of the suites runs for each
+# mutant, not only up to the first failure. MUTANT_TIMEOUT (default 600 s):
+# a mutant whose tests run longer counts as caught, and says so.
 #
 # The work tree is never touched. A mutant's text must occur exactly once
 # in its file: one that does not stops the run before anything is built, so
