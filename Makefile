@@ -10,6 +10,8 @@
 #   make strict     build everything with -Werror
 #   make cross-aarch64  the core for aarch64 with -Werror, its bits under
 #                   qemu-user against this machine's (every kernel level)
+#   make mutants    plants each physics bug of tests/mutants.txt in a copy of the
+#                   tree (build/mutants/) and fails if the physics suites miss one
 #   make bench      the benchmark (never part of make test)
 #   make fuzz       the lesson parser, run's arguments and the progress reader under libFuzzer (FUZZ_SECONDS=60 each)
 #   make fuzz-keys  random keys, mouse and resizes at the sandbox and two lessons,
@@ -104,7 +106,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: test-class pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
+.PHONY: test-class pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict mutants bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -325,6 +327,16 @@ fuzz-keys:
 
 strict:
 	$(MAKE) --no-print-directory BUILD=build/strict EXTRA_CFLAGS=-Werror build/strict/clothsim-tests build/strict/$(BIN)
+
+# Mutation testing (tests/mutants.sh): each plausible physics bug listed in
+# tests/mutants.txt (a hold counter never reset, a dashpot's sign, ...)
+# planted alone in a scratch copy of the tree under build/mutants/, which is
+# built and tested with the physics suites and the lessons' claims; a mutant
+# they pass survives, and this fails. MUTANT_JOBS=2 side by side, MUTANTS=a,b
+# only those. It starts from the objects of make test's build. CI runs it.
+MUTANT_JOBS ?= 2
+mutants: check-test-deps $(TEST_BIN)
+	MUTANT_JOBS=$(MUTANT_JOBS) MUTANTS='$(MUTANTS)' sh tests/mutants.sh
 
 bench: all
 	./$(BIN) bench

@@ -52,7 +52,7 @@ const ParamInfo params_table[] = {
     {"span", PARAM_REAL, FIELD(span), 0.01, 0.99, NULL, "", EFFECT_REBUILD, N_("chain: distance between its pins as a fraction of its length")},
     {"dt", PARAM_REAL, FIELD(dt), 1e-5, 0.1, NULL, N_("s"), EFFECT_LIVE, N_("time step (one frame of physics)")},
     {"substeps", PARAM_INT, FIELD(substeps), 1, 100, NULL, "", EFFECT_LIVE, N_("substeps per step, each dt/substeps long")},
-    {"iterations", PARAM_INT, FIELD(iterations), 1, 500, NULL, "", EFFECT_LIVE, N_("relaxation passes over the links per substep")},
+    {"iterations", PARAM_INT, FIELD(iterations), 1, 500, NULL, "", EFFECT_LIVE, N_("relaxation passes over the links per substep; xpbd's stretch is its compliance's only once they converge (at the default step silk, cotton and canvas take more than 500)")},
     {"order", PARAM_ENUM, FIELD(order), 0, 0, order_names, "", EFFECT_LIVE, N_("order links are relaxed in: sequential (the default: as listed, on the fast path with the plain loop's bits), shuffled each step, jacobi (all from the same positions: jakobsen and pbd average them, xpbd shares each link's step so its compliance holds; needs more passes to converge; on the fast path too), or colored (colour by colour, the fastest at 1 ms substeps and over; same bits as the plain loop in that order; below 1 ms, where every order keeps its corrections' remainders in double, it runs on the plain loop)")},
     {"threads", PARAM_INT, FIELD(threads), 0, 16, NULL, "", EFFECT_LIVE, N_("threads the solver runs on: 0 (the default) as many as this machine has cores that other programs leave idle, looked at again ten times a second; 1 keeps to one core (a shared server); the same results on any number")},
     {"strain_limit", PARAM_REAL, FIELD(strain_limit), 0, 10, NULL, "", EFFECT_LIVE, N_("Provot limit on structural stretch over rest length (0.1 = 10 %), 0 = off; holds at the end of a substep where nothing pushes after it: contact (colliders, floor, self-collision) runs later and wins, so touching cloth can end over it")},
@@ -96,6 +96,7 @@ const ParamInfo params_table[] = {
     {"edge_samples", PARAM_INT, FIELD(edge_samples), 0, 3, NULL, "", EFFECT_LIVE, N_("0, or 3: also test 1/4, 1/2, 3/4 of every link against colliders")},
     {"self_collision", PARAM_ENUM, FIELD(self_collision), 0, 0, switch_names, "", EFFECT_LIVE, N_("keep unlinked parts of the cloth at least thickness apart")},
     {"thickness", PARAM_REAL, FIELD(thickness), 0.001, 1, NULL, N_("m"), EFFECT_LIVE, N_("cloth thickness, for self-collision")},
+    {"self_friction", PARAM_REAL, FIELD(self_friction), 0, 1, NULL, "", EFFECT_LIVE, N_("fraction of the sliding two layers in contact take from each other (self-collision)")},
     {"tear", PARAM_ENUM, FIELD(tear), 0, 0, tear_names, "", EFFECT_LIVE, N_("off, naive (breaks at once) or hysteresis (after tear_hold steps)")},
     {"tear_hold", PARAM_INT, FIELD(tear_hold), 1, 1000, NULL, "", EFFECT_LIVE, N_("hysteresis: consecutive steps over the limit before a link breaks")},
     /* xgettext:no-c-format */
@@ -160,6 +161,7 @@ void params_default(Params *p, SceneKind scene)
         .edge_samples = 0,
         .self_collision = 0,
         .thickness = 0.01,
+        .self_friction = 1.0,
         .material = MATERIAL_COTTON,
         .tear = TEAR_OFF,
         .tear_hold = 4, /* seed 003: an impact spike lasts a frame or two */

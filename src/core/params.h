@@ -110,6 +110,7 @@ typedef struct Params {
     int edge_samples;     /* 0, or 3: also test 1/4, 1/2, 3/4 of every link */
     int self_collision;   /* 0 off, 1 on */
     double thickness;     /* cloth thickness for self-collision, m */
+    double self_friction; /* fraction of sliding two layers in contact take away, [0,1] */
 
     /* material and damage */
     int material;       /* Material: sets the values below it names */

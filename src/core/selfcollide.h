@@ -50,8 +50,11 @@ static inline bool selfcollide_exempt(const Cloth *cloth, int i, int j)
  * stays; an exactly coincident pair has no direction and is left). Pairs are
  * visited in a fixed order (by the lower index, then by cell), each
  * correction seen by the next: the same input gives the same bits. Returns
- * the number of pairs corrected. Positions only, like the links. */
-int selfcollide_apply(SelfCollision *sc, Cloth *cloth, float thickness);
+ * the number of pairs corrected. Positions only, like the links. friction
+ * (0 to 1): the fraction of each corrected pair's sliding (its relative move
+ * since px, across their separation) taken away too, shared by inverse
+ * mass; 0 for none. */
+int selfcollide_apply(SelfCollision *sc, Cloth *cloth, float thickness, float friction);
 
 /* Rebuilds the hash and lists the non-exempt pairs closer than thickness
  * without moving anything: up to capacity pairs (lower index first) go to

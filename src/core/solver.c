@@ -13,7 +13,11 @@
  *               (Mueller et al. 2007, seed 002)
  *   xpbd        PBD with a compliance per family and an accumulated
  *               multiplier per link: stiffness depends neither on the
- *               iteration count nor on the step (Macklin et al. 2016)
+ *               iteration count nor on the step once the passes converge
+ *               (Macklin et al. 2016; at the default step the stiffer
+ *               materials need hundreds: README). Like every position
+ *               step it ends where the links hold at the new positions:
+ *               backward Euler's equation, so it damps as `implicit` does
  *
  * Every integrator sees the same cloth, forces and step, so they can be
  * compared side by side. Damping is a rate: velocities shrink by
@@ -948,15 +952,17 @@ static void stage_solve(Solver *s)
 /* Self-collision (seed 000 section 6): no particle moves more than the
  * thickness in a substep (so none can jump through a layer), then unlinked
  * particles closer than the thickness are pushed apart through a spatial
- * hash. */
+ * hash, with the contacts' friction in the first push (selfcollide.c says
+ * why: the layers of a heap slid apart without it). */
 static void stage_self_collide(Solver *s)
 {
     if (!s->params.self_collision || !s->self_collision)
         return;
     float thickness = (float)s->params.thickness;
     selfcollide_clamp_displacement(s->cloth, thickness);
+    float friction = (float)s->params.self_friction;
     for (int k = 0; k < SELF_COLLISION_PASSES; k++)
-        if (selfcollide_apply(s->self_collision, s->cloth, thickness) == 0)
+        if (selfcollide_apply(s->self_collision, s->cloth, thickness, k == 0 ? friction : 0.0f) == 0)
             break;
 }
 

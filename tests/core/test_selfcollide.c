@@ -110,7 +110,7 @@ Test(selfcollide, far_and_non_finite_positions_do_not_break_the_hash)
     uint32_t pairs[4096][2];
     int found = selfcollide_find_pairs(sc, c, 0.02f, pairs, 4096);
     cr_expect_eq(found, brute_force_pairs(c, 0.02f, pairs, 0));
-    selfcollide_apply(sc, c, 0.02f);
+    selfcollide_apply(sc, c, 0.02f, 0.0f);
     cr_expect_eq(c->x[60], 1e9f);
     cr_expect_eq(c->x[20], 1e9f);
     selfcollide_destroy(sc);
@@ -139,10 +139,10 @@ Test(selfcollide, a_folded_cloth_ends_with_its_layers_a_thickness_apart)
     SelfCollision *sc = selfcollide_create(c);
     cr_assert_not_null(sc);
     cr_assert(brute_force_min_distance(c) < 0.5f * thickness, "the layers start too close");
-    int first = selfcollide_apply(sc, c, thickness);
+    int first = selfcollide_apply(sc, c, thickness, 0.0f);
     cr_expect_gt(first, 12 * 4, "every column has overlapping pairs (%d corrected)", first);
     for (int pass = 0; pass < 20; pass++)
-        selfcollide_apply(sc, c, thickness);
+        selfcollide_apply(sc, c, thickness, 0.0f);
     float closest = brute_force_min_distance(c);
     cr_expect(closest >= 0.995f * thickness, "closest unlinked pair %g m, thickness %g m", closest, thickness);
     cr_expect(selfcollide_min_distance(sc, c, thickness) >= 0.995f * thickness);
@@ -168,14 +168,14 @@ Test(selfcollide, pushes_share_the_correction_by_inverse_mass)
     support_place(c, 1, 5.0f, 0.0f, 0.0f);
     support_place(c, 2, 9.0f, 0.0f, 0.0f);
     c->inv_mass[0] = 3.0f;
-    cr_expect_eq(selfcollide_apply(sc, c, 0.05f), 1);
+    cr_expect_eq(selfcollide_apply(sc, c, 0.05f, 0.0f), 1);
     cr_expect_float_eq(c->x[3] - c->x[0], 0.05f, 1e-6, "pushed to the thickness");
     cr_expect_float_eq(c->x[0], -0.03f, 1e-6, "the lighter particle moves three times as far");
     cr_expect_float_eq(c->x[3], 0.02f, 1e-6);
     c->inv_mass[0] = c->inv_mass[3] = 0.0f;
     support_place(c, 3, 0.01f, 0.0f, 0.0f);
     support_place(c, 0, 0.0f, 0.0f, 0.0f);
-    cr_expect_eq(selfcollide_apply(sc, c, 0.05f), 0, "two pinned particles stay");
+    cr_expect_eq(selfcollide_apply(sc, c, 0.05f, 0.0f), 0, "two pinned particles stay");
     cr_expect_eq(c->x[3], 0.01f);
     selfcollide_destroy(sc);
     cloth_destroy(c);
@@ -194,8 +194,8 @@ Test(selfcollide, the_same_input_gives_the_same_bits)
     int ca = 0, cb = 0;
     /* one hash serves every call, whatever the thickness */
     for (int pass = 0; pass < 5; pass++) {
-        ca += selfcollide_apply(sa, a, 0.02f + 0.005f * (float)pass);
-        cb += selfcollide_apply(sb, b, 0.02f + 0.005f * (float)pass);
+        ca += selfcollide_apply(sa, a, 0.02f + 0.005f * (float)pass, 0.0f);
+        cb += selfcollide_apply(sb, b, 0.02f + 0.005f * (float)pass, 0.0f);
     }
     cr_expect_eq(ca, cb);
     cr_expect_gt(ca, 0);

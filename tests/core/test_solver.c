@@ -424,6 +424,9 @@ Test(solver, strain_limit_keeps_structural_links_within_10_percent)
     }
     cr_expect(loose_worst > 0.3, "without the limit: %.3f", loose_worst);
     cr_expect(limited_worst <= 0.1 + 1e-4, "with the limit: %.5f", limited_worst);
+    /* and it holds them at the limit, not short of it: only over-long links
+     * are pulled back, to 10 % over their rest length */
+    cr_expect(limited_worst >= 0.1 - 1e-3, "the longest link ends at %.5f, not at the limit", limited_worst);
     solver_destroy(loose);
     solver_destroy(limited);
 
@@ -460,8 +463,8 @@ Test(solver, strain_limit_holds_without_contact_in_every_integrator_and_order)
                 solver_step(s);
                 worst = fmax(worst, support_max_strain(s));
             }
-            cr_expect(worst <= 0.1 + 1e-4, "%s %s: worst strain %.5f", integrator_names[integrator],
-                      order_names[order], worst);
+            cr_expect(worst <= 0.1 + 1e-4 && worst >= 0.1 - 1e-3, "%s %s: worst strain %.5f, the limit 0.1",
+                      integrator_names[integrator], order_names[order], worst);
             solver_destroy(s);
         }
 }
@@ -954,6 +957,71 @@ Test(solver, hysteresis_waits_tear_hold_steps_and_naive_does_not)
     }
 }
 
+/* Seed 003's hold counts steps over the limit in a row: a link taken over
+ * it on every other step counts 1, 0, 1, 0 and never tears; held over, it
+ * tears on the tear_hold-th step in a row. One link between two pinned
+ * particles, set by hand before each step. (Counted in total, it tore on
+ * the 7th step: the 4th over.) */
+Test(solver, a_link_tears_after_tear_hold_steps_over_its_limit_in_a_row_not_in_total)
+{
+    const char *settings[] = {CALM,          "gravity=0",      "cols=2", "rows=1", "pin=ends", "tear=hysteresis",
+                              "tear_hold=4", "tear_limit=0.1", NULL};
+    Solver *s = support_solver(SCENE_CURTAIN, settings);
+    Cloth *c = s->cloth;
+    cr_assert_eq(c->link_count, 1);
+    float rest = c->rest_length[0], x = c->x[0], y = c->y[1], z = c->z[1];
+    for (int n = 1; n <= 40; n++) {
+        support_place(c, 1, x + rest * (n % 2 ? 1.2f : 1.0f), y, z); /* 20 % over, then at rest */
+        solver_step(s);
+        cr_assert(!c->torn[0], "torn at step %d, over its limit on every other step", n);
+    }
+    for (int n = 1; n <= 4; n++) {
+        support_place(c, 1, x + rest * 1.2f, y, z);
+        solver_step(s);
+        cr_expect_eq(c->torn[0], n == 4, "held over for %d steps in a row: torn %d", n, c->torn[0]);
+    }
+    solver_destroy(s);
+}
+
+/* The flag in its gusts with a hold of 20 steps at 12 %: the gusts take
+ * links over the limit again and again, for 20 steps and more in all, but
+ * never 20 in a row, and nothing tears. (With the count in total, not in a
+ * row, a link tore at step 46.) The steps over are counted here as
+ * stage_tear measures them. */
+Test(solver, gusts_that_overstretch_a_flag_for_moments_tear_nothing_under_hysteresis)
+{
+    const char *settings[] = {"tear=hysteresis", "tear_hold=20", "tear_limit=0.12", NULL};
+    Solver *s = support_solver(SCENE_FLAG, settings);
+    Cloth *c = s->cloth;
+    int *in_all = calloc((size_t)c->link_count, sizeof *in_all),
+        *in_a_row = calloc((size_t)c->link_count, sizeof *in_a_row);
+    cr_assert(in_all && in_a_row);
+    int most_in_all = 0, most_in_a_row = 0;
+    float limit = 1.0f + (float)s->params.tear_limit;
+    for (int n = 0; n < 120; n++) {
+        solver_step(s);
+        for (int l = 0; l < c->link_count; l++) {
+            if (c->family[l] == LINK_BEND)
+                continue;
+            uint32_t a = c->link_a[l], b = c->link_b[l];
+            float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
+            float longest = c->rest_length[l] * limit;
+            bool over = dx * dx + dy * dy + dz * dz > longest * longest;
+            in_all[l] += over;
+            in_a_row[l] = over ? in_a_row[l] + 1 : 0;
+            most_in_all = in_all[l] > most_in_all ? in_all[l] : most_in_all;
+            most_in_a_row = in_a_row[l] > most_in_a_row ? in_a_row[l] : most_in_a_row;
+        }
+    }
+    cr_expect(most_in_all >= 20, "a link over the limit for %d steps in all: the gusts must pass the hold",
+              most_in_all);
+    cr_expect(most_in_a_row < 20, "but %d in a row: no more than the hold", most_in_a_row);
+    cr_expect_eq(torn_links(s), 0, "torn: %d links", torn_links(s));
+    free(in_all);
+    free(in_a_row);
+    solver_destroy(s);
+}
+
 /* ------------------------------------------------------------ contact */
 
 Test(solver, edge_samples_stop_the_box_corner_cutting_through)
@@ -1021,6 +1089,34 @@ Test(solver, a_heap_with_self_collision_keeps_unlinked_particles_half_a_thicknes
     float without = heap_min_distance("self_collision=off");
     cr_expect(with >= 0.005f, "with: closest unlinked pair %.4f m", with);
     cr_expect(without < 0.003f, "without, the layers pass through each other: %.4f m", without);
+}
+
+/* The heap scene as it ships: lowered onto the floor and let go, its
+ * layers that touch take each other's sliding (self_friction), and it
+ * keeps them once it has settled: most particles lie on cloth, more than
+ * half a thickness over those resting on the floor, at 6 s and at 8 s,
+ * and it spreads over less than its own side (1.16 m). Without the
+ * friction its layers slid off one another into one sheet: none on cloth
+ * at 6 s, and at 8 s all at 2 cm over 1.57 m. */
+Test(solver, the_heap_keeps_its_layers_once_it_settles)
+{
+    const char *settings[] = {NULL};
+    Solver *s = support_solver(SCENE_HEAP, settings);
+    const Cloth *c = s->cloth;
+    float on_floor = (float)(s->params.floor_y + s->params.margin), thickness = (float)s->params.thickness;
+    for (int k = 0; k < 2; k++) {
+        support_run_seconds(s, k == 0 ? 6.0 : 2.0);
+        int on_cloth = 0;
+        float lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < c->count; i++) {
+            on_cloth += c->y[i] > on_floor + 0.5f * thickness;
+            lo = fminf(lo, c->x[i]), hi = fmaxf(hi, c->x[i]);
+        }
+        cr_expect(2 * on_cloth > c->count, "at %.0f s %d of %d particles lie on cloth", s->time, on_cloth, c->count);
+        cr_expect(hi - lo < (c->cols - 1) * s->params.spacing, "at %.0f s it spreads over %.2f m", s->time, hi - lo);
+    }
+    cr_expect(!s->exploded);
+    solver_destroy(s);
 }
 
 /* ------------------------------------------------------------ 2D contact */
