@@ -178,6 +178,7 @@ static void sync_panes(LessonScreen *v)
         pane->mode_set = view->mode >= 0;
         pane->mode = view->mode >= 0 ? (RenderMode)view->mode : RENDER_SHADED;
         pane->strain_full = (float)view->ramp;
+        lesson_view_extras(p, i, &pane->extras);
         pane->camera_set = true;
         bool energy_fixed = view->energy_scale == VIEW_SCALE_FIXED, strain_fixed = view->strain_scale == VIEW_SCALE_FIXED;
         tui_pane_scales(pane, energy_fixed ? (float)view->energy_lo : NAN, energy_fixed ? (float)view->energy_hi : NAN,

@@ -154,6 +154,8 @@ enum {
     VIEW_SET_STRAIN = 1 << 6,
     VIEW_SET_SHOW = 1 << 7,
     VIEW_SET_RAMP = 1 << 8,
+    VIEW_SET_MARKS = 1 << 9,
+    VIEW_SET_TRACE = 1 << 10,
 };
 
 #define LESSON_MAX_SHOWS 3 /* numbers shown large beside a pane */
@@ -169,6 +171,8 @@ typedef struct LessonView {
     int strain_scale;    /* LessonScale (no log) */
     double strain_lo, strain_hi;
     double ramp;         /* strain mode: the strain at the top of the colour ramp; 0: the renderer's 20 % */
+    bool marks;          /* the links the current substep's passes have moved, in red (after `pass`) */
+    bool trace;          /* the path of the cloth's last particle over the last 1.5 s */
     int shows[LESSON_MAX_SHOWS]; /* LessonMetric, state metrics only */
     int show_count;
 } LessonView;
@@ -181,7 +185,7 @@ void lesson_view_merge(LessonView *view, const LessonView *item);
 
 /* The keys of a view line, in the order the README lists them. */
 extern const char *const lesson_view_keys[]; /* NULL-terminated */
-#define LESSON_VIEW_KEY_COUNT 9
+#define LESSON_VIEW_KEY_COUNT 11
 extern const char *const lesson_camera_names[]; /* "own", "shared", "follow", NULL */
 
 typedef enum LessonExpectKind {

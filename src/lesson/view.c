@@ -60,6 +60,24 @@ void lesson_view_options(const LessonPlayer *player, int i, const RenderOptions 
     out->strain_full = (float)player->panes[i].view.ramp;
 }
 
+void lesson_view_extras(const LessonPlayer *player, int i, RenderExtras *out)
+{
+    const LessonPane *pane = &player->panes[i];
+    out->marked = lesson_pane_marks(pane);
+    out->path = lesson_pane_trace(pane, &out->path_count);
+}
+
+void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, const Camera *camera,
+                             const RenderOptions *options)
+{
+    RenderExtras extras;
+    lesson_view_extras(player, i, &extras);
+    if (extras.path_count > 1)
+        render_draw_path(canvas, camera, extras.path, extras.path_count, options);
+    if (extras.marked)
+        render_draw_marked_links(canvas, camera, player->panes[i].solver->cloth, extras.marked, options);
+}
+
 /* What a student sees of a cell: anything but an empty one. */
 static bool covered(const CanvasCell *cell) { return cell->glyph != ' ' && cell->glyph != 0x2800; }
 
@@ -80,6 +98,7 @@ static Canvas *draw_alone(const LessonPlayer *player, int i, const Layout *layou
     lesson_view_camera(player, i, r->width, r->height, &camera);
     render_begin(canvas, &options);
     render_draw_solver_cloth(canvas, &camera, player->panes[i].solver, &options);
+    lesson_view_draw_extras(player, i, canvas, &camera, &options);
     render_end(canvas, &options);
     return canvas;
 }
