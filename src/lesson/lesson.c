@@ -50,6 +50,7 @@ const LessonMetricInfo lesson_metrics[] = {
     [METRIC_SCREEN_HOLES] = {"screen_holes", DIM_NUMBER, "", "empty cells the drawn cloth encloses"},
     [METRIC_SCREEN_HOT] = {"screen_hot", DIM_NUMBER, "", "fraction of the drawn cloth in the over-limit strain colour"},
     [METRIC_SCREEN_UNLIKE] = {"screen_unlike", DIM_NUMBER, "", "fraction of drawn cells where this pane and another differ"},
+    [METRIC_SCREEN_TRACE_ROWS] = {"screen_trace_rows", DIM_NUMBER, "", "height of the drawn trace, as a fraction of the view (view trace=on)"},
 };
 
 const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};

@@ -611,9 +611,9 @@ static void finish_run(LessonPlayer *p)
         LessonPane *pane = &p->panes[i];
         if (!pane_running(pane))
             continue;
-        /* the last steps one by one: a trace keeps them */
-        int64_t left = pane->run_target - pane->solver->step;
-        run_cache_steps(p->run_cache, pane->solver, left > LESSON_TRACE_POINTS ? left - LESSON_TRACE_POINTS : 0);
+        /* a traced pane's last steps one by one: the trace keeps them */
+        int64_t left = pane->run_target - pane->solver->step, traced = pane->view.trace ? LESSON_TRACE_POINTS : 0;
+        run_cache_steps(p->run_cache, pane->solver, left > traced ? left - traced : 0);
         while (pane_running(pane))
             pane_step(pane);
     }
