@@ -57,7 +57,7 @@ const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};
 
 const char *const lesson_plot_names[] = {"energy", "strain", NULL};
 
-const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "ramp", "show", "marks", "trace", NULL};
+const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "ramp", "show", "marks", "trace", "torn", NULL};
 const char *const lesson_camera_names[] = {"own", "shared", "follow", NULL};
 
 void lesson_view_default(LessonView *view)
@@ -97,6 +97,8 @@ void lesson_view_merge(LessonView *view, const LessonView *item)
         view->marks = item->marks;
     if (set & VIEW_SET_TRACE)
         view->trace = item->trace;
+    if (set & VIEW_SET_TORN)
+        view->torn = item->torn;
     if (set & VIEW_SET_SHOW) {
         view->show_count = item->show_count;
         memcpy(view->shows, item->shows, sizeof view->shows);

@@ -157,6 +157,7 @@ enum {
     VIEW_SET_RAMP = 1 << 8,
     VIEW_SET_MARKS = 1 << 9,
     VIEW_SET_TRACE = 1 << 10,
+    VIEW_SET_TORN = 1 << 11,
 };
 
 #define LESSON_MAX_SHOWS 3 /* numbers shown large beside a pane */
@@ -174,6 +175,7 @@ typedef struct LessonView {
     double ramp;         /* strain mode: the strain at the top of the colour ramp; 0: the renderer's 20 % */
     bool marks;          /* the links the current substep's passes have moved, in red (after `pass`) */
     bool trace;          /* the path of the cloth's last particle over the last 1.5 s */
+    bool torn;           /* the torn links drawn where they were, in the warning colour */
     int shows[LESSON_MAX_SHOWS]; /* LessonMetric, state metrics only */
     int show_count;
 } LessonView;
@@ -186,7 +188,7 @@ void lesson_view_merge(LessonView *view, const LessonView *item);
 
 /* The keys of a view line, in the order the README lists them. */
 extern const char *const lesson_view_keys[]; /* NULL-terminated */
-#define LESSON_VIEW_KEY_COUNT 11
+#define LESSON_VIEW_KEY_COUNT 12
 extern const char *const lesson_camera_names[]; /* "own", "shared", "follow", NULL */
 
 typedef enum LessonExpectKind {

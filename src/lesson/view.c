@@ -65,6 +65,7 @@ void lesson_view_extras(const LessonPlayer *player, int i, RenderExtras *out)
     const LessonPane *pane = &player->panes[i];
     out->marked = lesson_pane_marks(pane);
     out->path = lesson_pane_trace(pane, &out->path_count);
+    out->torn = pane->view.torn;
 }
 
 void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, const Camera *camera,
@@ -76,6 +77,8 @@ void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, 
         render_draw_path(canvas, camera, extras.path, extras.path_count, options);
     if (extras.marked)
         render_draw_marked_links(canvas, camera, player->panes[i].solver->cloth, extras.marked, options);
+    if (extras.torn)
+        render_draw_torn_links(canvas, camera, player->panes[i].solver->cloth, options);
 }
 
 /* What a student sees of a cell: anything but an empty one. */

@@ -457,6 +457,23 @@ void render_draw_marked_links(Canvas *canvas, const Camera *camera, const Cloth 
     }
 }
 
+void render_draw_torn_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options)
+{
+    (void)options;
+    Camera local;
+    const Camera *view = view_of(canvas, camera, &local);
+    Ink ink = ink_solid(PALETTE_STRAIN_WARN, WARN_ASCII);
+    for (int l = 0; l < cloth->link_count; l++) {
+        if (!cloth->torn[l] || cloth->family[l] == LINK_BEND)
+            continue;
+        uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
+        float pa[3] = {cloth->x[a], cloth->y[a], cloth->z[a]}, pb[3] = {cloth->x[b], cloth->y[b], cloth->z[b]};
+        float ax, ay, ad, bx, by, bd;
+        if (camera_project(view, pa, &ax, &ay, &ad) && camera_project(view, pb, &bx, &by, &bd))
+            raster_line(canvas, ax, ay, -CANVAS_DEPTH_FAR, bx, by, -CANVAS_DEPTH_FAR, ink);
+    }
+}
+
 void render_draw_path(Canvas *canvas, const Camera *camera, const float *points, int count,
                       const RenderOptions *options)
 {
@@ -889,6 +906,8 @@ void render_solver_with(Canvas *canvas, const Camera *camera, const Solver *solv
         render_draw_path(canvas, camera, extras->path, extras->path_count, options);
     if (extras && extras->marked)
         render_draw_marked_links(canvas, camera, solver->cloth, extras->marked, options);
+    if (extras && extras->torn)
+        render_draw_torn_links(canvas, camera, solver->cloth, options);
     if (solver->grabbed >= 0)
         render_draw_marker(canvas, camera, solver->cloth, solver->grabbed, options);
     render_end(canvas, options);

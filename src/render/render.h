@@ -111,6 +111,12 @@ void render_draw_marker(Canvas *canvas, const Camera *camera, const Cloth *cloth
 void render_draw_marked_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const uint8_t *marked,
                               const RenderOptions *options);
 
+/* The torn structural and shear links of cloth, where they were (between
+ * their particles now), as solid lines in PALETTE_STRAIN_WARN in front of
+ * the cloth: a lesson's scars, so that a few torn links in a large cloth
+ * show. */
+void render_draw_torn_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options);
+
 /* A path through count points (x, y, z in m, three floats each, oldest
  * first) as a line in PALETTE_HIGHLIGHT, behind the cloth where they
  * overlap: where a particle has been (a lesson's trace). Allocates
@@ -156,6 +162,7 @@ void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, c
  * (render_draw_marked_links, render_draw_path); NULL and 0 for none. */
 typedef struct RenderExtras {
     const uint8_t *marked; /* one per link, or NULL */
+    bool torn;             /* the torn links drawn (render_draw_torn_links) */
     const float *path;     /* path_count points, x y z each */
     int path_count;
 } RenderExtras;
