@@ -107,7 +107,8 @@ typedef enum LessonMetric {
     METRIC_SCREEN_HOLES,  /* empty cells the cloth encloses (cut off from the view's edges) */
     METRIC_SCREEN_HOT,    /* fraction of the cloth's cells in the over-limit strain colour */
     METRIC_SCREEN_UNLIKE, /* fraction of cells, of those either pane covers, where two panes differ */
-    METRIC_SCREEN_TRACE_ROWS, /* rows between the top and bottom of the pane's trace (view trace=on), as a fraction of the view */
+    /* rows between the top and bottom of the pane's trace (view trace=on), as a fraction of the view */
+    METRIC_SCREEN_TRACE_ROWS,
     METRIC_COUNT
 } LessonMetric;
 

@@ -72,9 +72,9 @@ typedef struct LessonPane {
      * (lesson_pane_marks); allocated by the first such item, freed with the pane */
     float *pass_x, *pass_y, *pass_z;
     uint8_t *marked;
-    int pass_particles, marked_links;        /* sizes of those arrays */
-    int64_t marks_step;                      /* the substep they are of: step ... */
-    int marks_substep;                       /* ... and substep; -1: none */
+    int pass_particles, marked_links; /* sizes of those arrays */
+    int64_t marks_step;               /* the substep they are of: step ... */
+    int marks_substep;                /* ... and substep; -1: none */
     /* view trace=on: the last LESSON_TRACE_POINTS positions of the cloth's
      * last particle (a pendulum's bob), one a step: a ring stored twice
      * over, so that the newest trace_count are one run (lesson_pane_trace) */
