@@ -191,7 +191,8 @@ static void put_picture(Handout *h, const char *caption)
 static void put_value(FILE *f, int metric, double value)
 {
     bool percent = metric == METRIC_MAX_STRAIN || metric == METRIC_MEAN_STRAIN || metric == METRIC_SCREEN_COVER ||
-                   metric == METRIC_SCREEN_ROWS || metric == METRIC_SCREEN_HOT || metric == METRIC_SCREEN_UNLIKE;
+                   metric == METRIC_SCREEN_ROWS || metric == METRIC_SCREEN_HOT || metric == METRIC_SCREEN_UNLIKE ||
+                   metric == METRIC_SCREEN_TRACE_ROWS;
     char text[32];
     if (percent)
         fprintf(f, "%s %%", number(text, sizeof text, "%.3g", 100.0 * value));

@@ -981,7 +981,7 @@ static void draw_pane(Tui *tui, int i)
         options.mode = pane->mode;
     options.strain_full = pane->strain_full > 0.0f ? pane->strain_full : tui->strain_ramp;
     if (!tui_blast_render(&pane->blast, view, &pane->camera, solver, &options))
-        render_solver(view, &pane->camera, solver, &options);
+        render_solver_with(view, &pane->camera, solver, &options, &pane->extras);
     int row = 0;
     if (pane->label[0]) {
         char label[128];

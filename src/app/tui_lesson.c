@@ -115,6 +115,7 @@ static const char *const metric_labels[METRIC_COUNT] = {
     [METRIC_SCREEN_COVER] = N_("screen cover"), [METRIC_SCREEN_ROWS] = N_("screen rows"),
     [METRIC_SCREEN_HOLES] = N_("screen holes"), [METRIC_SCREEN_HOT] = N_("screen hot"),
     [METRIC_SCREEN_UNLIKE] = N_("screen unlike"),
+    [METRIC_SCREEN_TRACE_ROWS] = N_("screen trace rows"),
 };
 
 static void format_metric(int metric, double value, bool big, char *out, size_t size, char *label,
@@ -181,6 +182,7 @@ static void sync_panes(LessonScreen *v)
         pane->mode_set = view->mode >= 0;
         pane->mode = view->mode >= 0 ? (RenderMode)view->mode : RENDER_SHADED;
         pane->strain_full = (float)view->ramp;
+        lesson_view_extras(p, i, &pane->extras);
         pane->camera_set = true;
         bool energy_fixed = view->energy_scale == VIEW_SCALE_FIXED, strain_fixed = view->strain_scale == VIEW_SCALE_FIXED;
         tui_pane_scales(pane, energy_fixed ? (float)view->energy_lo : NAN, energy_fixed ? (float)view->energy_hi : NAN,

@@ -165,6 +165,7 @@ typedef struct TuiPane {
     int big_count;        /* numbers shown large in the view's top right corner */
     char big_label[3][32], big_value[3][24];
     TuiBlast blast; /* once it explodes: the cloth flying apart (tui_blast.h) */
+    RenderExtras extras; /* lessons: marked links and a trace over the cloth (lesson_view_extras) */
 } TuiPane;
 
 /* ---------------------------------------------------------------- the panel */

@@ -1594,6 +1594,16 @@ static void run_stages(Solver *s, bool one_pass)
 
 void solver_pass(Solver *s) { run_stages(s, true); }
 
+void solver_predict(Solver *s)
+{
+    if (s->exploded || s->phase != PHASE_BETWEEN_SUBSTEPS || !solver_is_position_based(s->params.integrator))
+        return;
+    begin_substep(s);
+    for (SolverStage stage = STAGE_KINEMATICS; stage != STAGE_RELAX; stage = next_stage(s, stage))
+        run_stage(s, stage, false);
+    s->phase = PHASE_RELAXING;
+}
+
 void solver_substep(Solver *s) { run_stages(s, false); }
 
 void solver_step(Solver *s)

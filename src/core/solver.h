@@ -338,6 +338,14 @@ void solver_step(Solver *solver);
 void solver_substep(Solver *solver);
 void solver_pass(Solver *solver);
 
+/* A position-based integrator between substeps: starts the next substep up
+ * to its prediction (KINEMATICS, FORCES, INTEGRATE), no pass yet (phase
+ * PHASE_RELAXING, pass 0), so that what the passes move can be told from
+ * what the prediction moved. solver_pass then runs pass 1, the same bits
+ * as without it. Does nothing otherwise (mid-substep, force-based,
+ * exploded). */
+void solver_predict(Solver *solver);
+
 /* Threads the colored order's fast pass runs on (1..RELAX_FAST_MAX_THREADS);
  * the results do not depend on it. Finishes a half-done substep first.
  * Returns false when threads or memory ran short (fewer threads then run). */

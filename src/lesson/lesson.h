@@ -107,6 +107,8 @@ typedef enum LessonMetric {
     METRIC_SCREEN_HOLES,  /* empty cells the cloth encloses (cut off from the view's edges) */
     METRIC_SCREEN_HOT,    /* fraction of the cloth's cells in the over-limit strain colour */
     METRIC_SCREEN_UNLIKE, /* fraction of cells, of those either pane covers, where two panes differ */
+    /* rows between the top and bottom of the pane's trace (view trace=on), as a fraction of the view */
+    METRIC_SCREEN_TRACE_ROWS,
     METRIC_COUNT
 } LessonMetric;
 
@@ -154,6 +156,9 @@ enum {
     VIEW_SET_STRAIN = 1 << 6,
     VIEW_SET_SHOW = 1 << 7,
     VIEW_SET_RAMP = 1 << 8,
+    VIEW_SET_MARKS = 1 << 9,
+    VIEW_SET_TRACE = 1 << 10,
+    VIEW_SET_TORN = 1 << 11,
 };
 
 #define LESSON_MAX_SHOWS 3 /* numbers shown large beside a pane */
@@ -169,6 +174,9 @@ typedef struct LessonView {
     int strain_scale;    /* LessonScale (no log) */
     double strain_lo, strain_hi;
     double ramp;         /* strain mode: the strain at the top of the colour ramp; 0: the renderer's 20 % */
+    bool marks;          /* the links the current substep's passes have moved, in red (after `pass`) */
+    bool trace;          /* the path of the cloth's last particle over the last 1.5 s */
+    bool torn;           /* the torn links drawn where they were, in the warning colour */
     int shows[LESSON_MAX_SHOWS]; /* LessonMetric, state metrics only */
     int show_count;
 } LessonView;
@@ -181,7 +189,7 @@ void lesson_view_merge(LessonView *view, const LessonView *item);
 
 /* The keys of a view line, in the order the README lists them. */
 extern const char *const lesson_view_keys[]; /* NULL-terminated */
-#define LESSON_VIEW_KEY_COUNT 9
+#define LESSON_VIEW_KEY_COUNT 12
 extern const char *const lesson_camera_names[]; /* "own", "shared", "follow", NULL */
 
 typedef enum LessonExpectKind {

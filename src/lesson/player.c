@@ -127,11 +127,112 @@ double lesson_measure(const LessonPane *pane, int metric)
 
 static void record_start(LessonPane *pane)
 {
+    pane->trace_next = pane->trace_count = 0;
+    pane->marks_substep = -1;
     for (int k = 0; k < METRIC_COUNT; k++)
         pane->start[k] = lesson_metric_on_screen(k) ? NAN : lesson_measure(pane, k);
     if (!camera_solver_box(pane->solver, pane->frame_lo, pane->frame_hi))
         for (int k = 0; k < 3; k++)
             pane->frame_lo[k] = -1.0f, pane->frame_hi[k] = 1.0f;
+}
+
+/* ------------------------------------------------------------ marks and trace */
+
+static void free_marks(LessonPane *pane)
+{
+    free(pane->pass_x), free(pane->pass_y), free(pane->pass_z), free(pane->marked);
+    pane->pass_x = pane->pass_y = pane->pass_z = NULL;
+    pane->marked = NULL;
+    pane->pass_particles = pane->marked_links = 0;
+    pane->marks_substep = -1;
+}
+
+/* Before a `pass` item's passes: a substep not begun yet is predicted, and
+ * where its passes begin is kept. False when out of memory. */
+static bool marks_begin(LessonPane *pane)
+{
+    Solver *s = pane->solver;
+    if (s->phase != PHASE_BETWEEN_SUBSTEPS)
+        return true; /* the passes go on in the substep they began */
+    solver_predict(s);
+    if (s->phase != PHASE_RELAXING) {
+        pane->marks_substep = -1;
+        return true;
+    }
+    const Cloth *c = s->cloth;
+    if (pane->pass_particles != c->count || pane->marked_links != c->link_count) {
+        free_marks(pane);
+        size_t n = (size_t)c->count;
+        pane->pass_x = malloc(n * sizeof(float)), pane->pass_y = malloc(n * sizeof(float));
+        pane->pass_z = malloc(n * sizeof(float));
+        pane->marked = calloc((size_t)c->link_count + 1, 1);
+        if (!pane->pass_x || !pane->pass_y || !pane->pass_z || !pane->marked) {
+            free_marks(pane);
+            return false;
+        }
+        pane->pass_particles = c->count, pane->marked_links = c->link_count;
+    }
+    memcpy(pane->pass_x, c->x, (size_t)c->count * sizeof(float));
+    memcpy(pane->pass_y, c->y, (size_t)c->count * sizeof(float));
+    memcpy(pane->pass_z, c->z, (size_t)c->count * sizeof(float));
+    pane->marks_step = s->step, pane->marks_substep = s->substep;
+    return true;
+}
+
+/* After the passes: the links they moved. */
+static void marks_end(LessonPane *pane)
+{
+    const Solver *s = pane->solver;
+    const Cloth *c = s->cloth;
+    if (pane->marks_substep < 0 || s->step != pane->marks_step || s->substep != pane->marks_substep)
+        return;
+    for (int l = 0; l < c->link_count; l++) {
+        uint32_t ends[2] = {c->link_a[l], c->link_b[l]};
+        double least = LESSON_MARK_MOVE * c->rest_length[l];
+        int moved = 0, held = 0;
+        for (int k = 0; k < 2; k++) {
+            uint32_t i = ends[k];
+            double d = hypot(hypot((double)c->x[i] - pane->pass_x[i], (double)c->y[i] - pane->pass_y[i]),
+                             (double)c->z[i] - pane->pass_z[i]);
+            moved += d > least;
+            held += c->inv_mass[i] == 0.0f;
+        }
+        pane->marked[l] = c->family[l] == LINK_STRUCTURAL && moved > 0 && moved + held == 2;
+    }
+}
+
+const uint8_t *lesson_pane_marks(const LessonPane *pane)
+{
+    const Solver *s = pane->solver;
+    if (!pane->view.marks || !pane->marked || pane->marks_substep < 0 || s->phase != PHASE_RELAXING ||
+        s->step != pane->marks_step || s->substep != pane->marks_substep)
+        return NULL;
+    return pane->marked;
+}
+
+/* One step, and the trace's new point. */
+static void pane_step(LessonPane *pane)
+{
+    Solver *s = pane->solver;
+    solver_step(s);
+    const Cloth *c = s->cloth;
+    int last = c->count - 1;
+    float point[3] = {c->x[last], c->y[last], c->z[last]};
+    memcpy(pane->trace + 3 * pane->trace_next, point, sizeof point);
+    memcpy(pane->trace + 3 * (pane->trace_next + LESSON_TRACE_POINTS), point, sizeof point);
+    pane->trace_next = (pane->trace_next + 1) % LESSON_TRACE_POINTS;
+    if (pane->trace_count < LESSON_TRACE_POINTS)
+        pane->trace_count++;
+}
+
+const float *lesson_pane_trace(const LessonPane *pane, int *count)
+{
+    *count = 0;
+    if (!pane->view.trace || pane->trace_count < 2)
+        return NULL;
+    *count = pane->trace_count;
+    /* the newest trace_count points end just before trace_next + LESSON_TRACE_POINTS */
+    return pane->trace + 3 * (pane->trace_next + LESSON_TRACE_POINTS - pane->trace_count);
 }
 
 /* ------------------------------------------------------------ panes */
@@ -153,8 +254,10 @@ int lesson_player_find_pane(const LessonPlayer *p, const char *name)
 
 static void close_all(LessonPlayer *p)
 {
-    for (int i = 0; i < p->pane_count; i++)
+    for (int i = 0; i < p->pane_count; i++) {
         solver_destroy(p->panes[i].solver);
+        free_marks(&p->panes[i]);
+    }
     memset(p->panes, 0, sizeof p->panes);
     p->pane_count = 0;
 }
@@ -185,6 +288,7 @@ static bool play_stage(LessonPlayer *p, const LessonItem *item)
         int i = p->stage.pane_count - 1;
         LessonPane *pane = &p->panes[i];
         memset(pane, 0, sizeof *pane);
+        pane->marks_substep = -1;
         pane->name = p->stage.names[i];
         pane->label = p->stage.labels[i];
         pane->view = p->base_view;
@@ -199,6 +303,7 @@ static bool play_stage(LessonPlayer *p, const LessonItem *item)
     case LESSON_CLOSE:
         if (closing >= 0) {
             solver_destroy(p->panes[closing].solver);
+            free_marks(&p->panes[closing]);
             memmove(&p->panes[closing], &p->panes[closing + 1],
                     (size_t)(p->pane_count - closing - 1) * sizeof p->panes[0]);
             p->pane_count--;
@@ -504,8 +609,13 @@ static void finish_run(LessonPlayer *p)
 {
     for (int i = 0; i < p->pane_count; i++) {
         LessonPane *pane = &p->panes[i];
-        if (pane_running(pane))
-            run_cache_steps(p->run_cache, pane->solver, pane->run_target - pane->solver->step);
+        if (!pane_running(pane))
+            continue;
+        /* a traced pane's last steps one by one: the trace keeps them */
+        int64_t left = pane->run_target - pane->solver->step, traced = pane->view.trace ? LESSON_TRACE_POINTS : 0;
+        run_cache_steps(p->run_cache, pane->solver, left > traced ? left - traced : 0);
+        while (pane_running(pane))
+            pane_step(pane);
     }
 }
 
@@ -530,15 +640,20 @@ static bool play_now(LessonPlayer *p, const LessonItem *item)
     case LESSON_STEP:
     case LESSON_SUBSTEP:
     case LESSON_PASS:
-        for (int i = from; i < to; i++)
+        for (int i = from; i < to; i++) {
+            if (item->kind == LESSON_PASS && !marks_begin(&p->panes[i]))
+                return out_of_memory(p);
             for (int64_t k = 0; k < item->steps; k++) {
                 if (item->kind == LESSON_STEP)
-                    solver_step(p->panes[i].solver);
+                    pane_step(&p->panes[i]);
                 else if (item->kind == LESSON_SUBSTEP)
                     solver_substep(p->panes[i].solver);
                 else
                     solver_pass(p->panes[i].solver);
             }
+            if (item->kind == LESSON_PASS)
+                marks_end(&p->panes[i]);
+        }
         return true;
     case LESSON_HIGHLIGHT:
         for (int i = from; i < to; i++) {
@@ -808,7 +923,7 @@ bool lesson_player_tick(LessonPlayer *p, double seconds)
         if (p->state == LESSON_RUNNING && due > pane->run_target)
             due = pane->run_target;
         while (s->step < due && !s->exploded)
-            solver_step(s);
+            pane_step(pane);
     }
     if (p->state == LESSON_RUNNING && run_done(p)) {
         p->item++;
@@ -837,7 +952,7 @@ bool lesson_player_finish_some(LessonPlayer *p, int64_t steps, bool *done)
         return true;
     for (int i = 0; i < p->pane_count; i++)
         for (int64_t k = 0; k < steps && pane_running(&p->panes[i]); k++)
-            solver_step(p->panes[i].solver);
+            pane_step(&p->panes[i]);
     if (!run_done(p)) {
         *done = false;
         return true;

@@ -46,6 +46,15 @@ typedef enum LessonPlayerState {
 
 extern const char *const lesson_player_state_names[];
 
+/* Steps a trace keeps: 1.5 s at 60 steps a second, a pendulum's swing from
+ * one side to the other. */
+#define LESSON_TRACE_POINTS 90
+
+/* A link the passes moved: each end pinned or moved by more than this
+ * fraction of the link's rest length (float rounding moves the others by
+ * far less), and one end moved. */
+#define LESSON_MARK_MOVE 1e-3
+
 typedef struct LessonPane {
     const char *name;  /* points into the Lesson */
     const char *label; /* points into the Lesson */
@@ -58,6 +67,19 @@ typedef struct LessonPane {
     int highlight_count;
     LessonView view;              /* how the pane is shown (view lines) */
     float frame_lo[3], frame_hi[3]; /* m: cloth and collider when built or last reset */
+    /* view marks=on: where the passes of the substep a `pass` item stopped
+     * in began (after its prediction), and the links they have moved so far
+     * (lesson_pane_marks); allocated by the first such item, freed with the pane */
+    float *pass_x, *pass_y, *pass_z;
+    uint8_t *marked;
+    int pass_particles, marked_links; /* sizes of those arrays */
+    int64_t marks_step;               /* the substep they are of: step ... */
+    int marks_substep;                /* ... and substep; -1: none */
+    /* view trace=on: the last LESSON_TRACE_POINTS positions of the cloth's
+     * last particle (a pendulum's bob), one a step: a ring stored twice
+     * over, so that the newest trace_count are one run (lesson_pane_trace) */
+    float trace[2 * LESSON_TRACE_POINTS * 3];
+    int trace_next, trace_count;
 } LessonPane;
 
 /* The outcome of an expect item, once reached. */
@@ -194,6 +216,15 @@ bool lesson_player_homework_answer(LessonPlayer *player, const char *given, bool
 
 /* The run in progress: simulated seconds done and to do (the slowest pane). */
 void lesson_player_run_progress(const LessonPlayer *player, double *done, double *total);
+
+/* The links the current substep's passes have moved so far, one flag per
+ * link, when the pane's view shows them (marks=on) and it stands inside the
+ * substep a `pass` item stopped in; else NULL. */
+const uint8_t *lesson_pane_marks(const LessonPane *pane);
+
+/* The trace to draw (view trace=on): *count points, oldest first; NULL
+ * when there is none. */
+const float *lesson_pane_trace(const LessonPane *pane, int *count);
 
 /* A metric of a pane now (lesson_metrics lists them, with units). */
 double lesson_measure(const LessonPane *pane, int metric);

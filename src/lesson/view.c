@@ -60,11 +60,33 @@ void lesson_view_options(const LessonPlayer *player, int i, const RenderOptions 
     out->strain_full = (float)player->panes[i].view.ramp;
 }
 
+void lesson_view_extras(const LessonPlayer *player, int i, RenderExtras *out)
+{
+    const LessonPane *pane = &player->panes[i];
+    out->marked = lesson_pane_marks(pane);
+    out->path = lesson_pane_trace(pane, &out->path_count);
+    out->torn = pane->view.torn;
+}
+
+void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, const Camera *camera,
+                             const RenderOptions *options)
+{
+    RenderExtras extras;
+    lesson_view_extras(player, i, &extras);
+    if (extras.path_count > 1)
+        render_draw_path(canvas, camera, extras.path, extras.path_count, options);
+    if (extras.marked)
+        render_draw_marked_links(canvas, camera, player->panes[i].solver->cloth, extras.marked, options);
+    if (extras.torn)
+        render_draw_torn_links(canvas, camera, player->panes[i].solver->cloth, options);
+}
+
 /* What a student sees of a cell: anything but an empty one. */
 static bool covered(const CanvasCell *cell) { return cell->glyph != ' ' && cell->glyph != 0x2800; }
 
-/* Pane i's cloth alone, drawn as the player draws it, into a new canvas. */
-static Canvas *draw_alone(const LessonPlayer *player, int i, const Layout *layout)
+/* Pane i's cloth alone, drawn as the player draws it, into a new canvas;
+ * with trace_only, its trace alone. */
+static Canvas *draw_alone(const LessonPlayer *player, int i, const Layout *layout, bool trace_only)
 {
     const LayoutRect *r = &layout->view[i];
     Canvas *canvas = r->width > 0 && r->height > 0 ? canvas_create(r->width, r->height) : NULL;
@@ -79,7 +101,15 @@ static Canvas *draw_alone(const LessonPlayer *player, int i, const Layout *layou
     Camera camera;
     lesson_view_camera(player, i, r->width, r->height, &camera);
     render_begin(canvas, &options);
-    render_draw_solver_cloth(canvas, &camera, player->panes[i].solver, &options);
+    if (trace_only) {
+        int count;
+        const float *path = lesson_pane_trace(&player->panes[i], &count);
+        if (path)
+            render_draw_path(canvas, &camera, path, count, &options);
+    } else {
+        render_draw_solver_cloth(canvas, &camera, player->panes[i].solver, &options);
+        lesson_view_draw_extras(player, i, canvas, &camera, &options);
+    }
     render_end(canvas, &options);
     return canvas;
 }
@@ -164,7 +194,7 @@ double lesson_view_measure(const LessonPlayer *player, int i, int metric, int ot
     layout_compute(&layout, cols, rows, player->pane_count, true);
     if (layout.too_small)
         return NAN;
-    Canvas *a = draw_alone(player, i, &layout);
+    Canvas *a = draw_alone(player, i, &layout, metric == METRIC_SCREEN_TRACE_ROWS);
     if (!a)
         return NAN;
     int w = a->width, h = a->height;
@@ -185,6 +215,7 @@ double lesson_view_measure(const LessonPlayer *player, int i, int metric, int ot
         result = (double)drawn / ((double)w * h);
         break;
     case METRIC_SCREEN_ROWS:
+    case METRIC_SCREEN_TRACE_ROWS:
         result = bottom < top ? 0.0 : (double)(bottom - top + 1) / h;
         break;
     case METRIC_SCREEN_HOLES:
@@ -194,7 +225,7 @@ double lesson_view_measure(const LessonPlayer *player, int i, int metric, int ot
         result = drawn ? (double)hot_cells / drawn : 0.0;
         break;
     case METRIC_SCREEN_UNLIKE: {
-        Canvas *b = other >= 0 && other < player->pane_count ? draw_alone(player, other, &layout) : NULL;
+        Canvas *b = other >= 0 && other < player->pane_count ? draw_alone(player, other, &layout, false) : NULL;
         if (!b)
             break;
         bool colour = colour_counts(player, i) && colour_counts(player, other);

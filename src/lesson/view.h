@@ -35,6 +35,14 @@ void lesson_view_camera(const LessonPlayer *player, int i, int width, int height
 /* The render options for pane i: base with the view's mode, if it set one. */
 void lesson_view_options(const LessonPlayer *player, int i, const RenderOptions *base, RenderOptions *out);
 
+/* What pane i's view draws over its cloth (view marks=on, trace=on): the
+ * links the current substep's passes moved, the last particle's path. */
+void lesson_view_extras(const LessonPlayer *player, int i, RenderExtras *out);
+
+/* Draws them, between render_draw_solver_cloth and render_end. */
+void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, const Camera *camera,
+                             const RenderOptions *options);
+
 /* A METRIC_SCREEN_* measure of pane i (with pane other for
  * METRIC_SCREEN_UNLIKE) as drawn on a cols x rows terminal, in braille;
  * NAN when out of memory or the terminal is too small to draw. */

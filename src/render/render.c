@@ -29,6 +29,9 @@ static const char strain_ascii[PALETTE_STRAIN_STEPS + 1] = ".:-=*#";
 #define PIN_ASCII '@'
 #define MARKER_ASCII 'X'
 #define ROPE_ASCII '#'
+#define MARKED_ASCII '%'
+#define PATH_ASCII '.'
+#define PATH_BEHIND 1e-3f /* m: a path drawn this far behind the cloth it passes under */
 #define FLOOR_ASCII '.'
 
 /* Braille shading: dots lit (of 255) at the darkest step, rising to all of
@@ -434,6 +437,59 @@ void render_draw_marker(Canvas *canvas, const Camera *camera, const Cloth *cloth
         draw_mark(canvas, sx, sy, -CANVAS_DEPTH_FAR, ink_solid(PALETTE_HIGHLIGHT, MARKER_ASCII), true);
 }
 
+void render_draw_marked_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const uint8_t *marked,
+                              const RenderOptions *options)
+{
+    (void)options;
+    if (!marked)
+        return;
+    Camera local;
+    const Camera *view = view_of(canvas, camera, &local);
+    Ink ink = ink_solid(PALETTE_STRAIN_5, MARKED_ASCII);
+    for (int l = 0; l < cloth->link_count; l++) {
+        if (!marked[l] || cloth->torn[l])
+            continue;
+        uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
+        float pa[3] = {cloth->x[a], cloth->y[a], cloth->z[a]}, pb[3] = {cloth->x[b], cloth->y[b], cloth->z[b]};
+        float ax, ay, ad, bx, by, bd;
+        if (camera_project(view, pa, &ax, &ay, &ad) && camera_project(view, pb, &bx, &by, &bd))
+            raster_line(canvas, ax, ay, -CANVAS_DEPTH_FAR, bx, by, -CANVAS_DEPTH_FAR, ink);
+    }
+}
+
+void render_draw_torn_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options)
+{
+    (void)options;
+    Camera local;
+    const Camera *view = view_of(canvas, camera, &local);
+    Ink ink = ink_solid(PALETTE_STRAIN_WARN, WARN_ASCII);
+    for (int l = 0; l < cloth->link_count; l++) {
+        if (!cloth->torn[l] || cloth->family[l] == LINK_BEND)
+            continue;
+        uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
+        float pa[3] = {cloth->x[a], cloth->y[a], cloth->z[a]}, pb[3] = {cloth->x[b], cloth->y[b], cloth->z[b]};
+        float ax, ay, ad, bx, by, bd;
+        if (camera_project(view, pa, &ax, &ay, &ad) && camera_project(view, pb, &bx, &by, &bd))
+            raster_line(canvas, ax, ay, -CANVAS_DEPTH_FAR, bx, by, -CANVAS_DEPTH_FAR, ink);
+    }
+}
+
+void render_draw_path(Canvas *canvas, const Camera *camera, const float *points, int count,
+                      const RenderOptions *options)
+{
+    (void)options;
+    Camera local;
+    const Camera *view = view_of(canvas, camera, &local);
+    Ink ink = ink_solid(PALETTE_HIGHLIGHT, PATH_ASCII);
+    for (int k = 0; k + 1 < count; k++) {
+        const float *a = points + 3 * k, *b = points + 3 * (k + 1);
+        float ax, ay, ad, bx, by, bd;
+        /* a hair behind: the cloth drawn at the same depth stays in front */
+        if (camera_project(view, a, &ax, &ay, &ad) && camera_project(view, b, &bx, &by, &bd))
+            raster_line(canvas, ax, ay, ad + PATH_BEHIND, bx, by, bd + PATH_BEHIND, ink);
+    }
+}
+
 /* The dot index v falls in, clamped to 0..last (NaN gives 0): a projected
  * box may reach far beyond the screen. */
 static int dot_index(float v, int last)
@@ -837,9 +893,21 @@ void render_draw_solver_cloth(Canvas *canvas, const Camera *camera, const Solver
 
 void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options)
 {
+    render_solver_with(canvas, camera, solver, options, NULL);
+}
+
+void render_solver_with(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options,
+                        const RenderExtras *extras)
+{
     render_begin(canvas, options);
     render_draw_colliders(canvas, camera, solver, options);
     render_draw_solver_cloth(canvas, camera, solver, options);
+    if (extras && extras->path_count > 1)
+        render_draw_path(canvas, camera, extras->path, extras->path_count, options);
+    if (extras && extras->marked)
+        render_draw_marked_links(canvas, camera, solver->cloth, extras->marked, options);
+    if (extras && extras->torn)
+        render_draw_torn_links(canvas, camera, solver->cloth, options);
     if (solver->grabbed >= 0)
         render_draw_marker(canvas, camera, solver->cloth, solver->grabbed, options);
     render_end(canvas, options);

@@ -104,6 +104,26 @@ void render_draw_colliders(Canvas *canvas, const Camera *camera, const Solver *s
 /* A marker on particle i of cloth (the grabbed one), in front of everything. */
 void render_draw_marker(Canvas *canvas, const Camera *camera, const Cloth *cloth, int i, const RenderOptions *options);
 
+/* Links marked (marked[l] != 0, one per link of cloth) drawn as solid
+ * lines in PALETTE_STRAIN_5, in front of the cloth: a lesson's links that
+ * the passes of the current substep have moved so far. Torn links are
+ * left out. */
+void render_draw_marked_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const uint8_t *marked,
+                              const RenderOptions *options);
+
+/* The torn structural and shear links of cloth, where they were (between
+ * their particles now), as solid lines in PALETTE_STRAIN_WARN in front of
+ * the cloth: a lesson's scars, so that a few torn links in a large cloth
+ * show. */
+void render_draw_torn_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options);
+
+/* A path through count points (x, y, z in m, three floats each, oldest
+ * first) as a line in PALETTE_HIGHLIGHT, behind the cloth where they
+ * overlap: where a particle has been (a lesson's trace). Allocates
+ * nothing. */
+void render_draw_path(Canvas *canvas, const Camera *camera, const float *points, int count,
+                      const RenderOptions *options);
+
 /* Ends a frame: resolves the dot layer into cells. */
 void render_end(Canvas *canvas, const RenderOptions *options);
 
@@ -137,6 +157,19 @@ void render_draw_solver_cloth(Canvas *canvas, const Camera *camera, const Solver
 /* A whole frame of a solver: colliders, cloth, the grabbed particle marked,
  * and in strain mode the legend on the bottom row (if options->legend). */
 void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options);
+
+/* What a lesson draws over a pane's cloth: its marked links and a path
+ * (render_draw_marked_links, render_draw_path); NULL and 0 for none. */
+typedef struct RenderExtras {
+    const uint8_t *marked; /* one per link, or NULL */
+    bool torn;             /* the torn links drawn (render_draw_torn_links) */
+    const float *path;     /* path_count points, x y z each */
+    int path_count;
+} RenderExtras;
+
+/* render_solver with the extras (NULL: none) drawn over the cloth. */
+void render_solver_with(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options,
+                        const RenderExtras *extras);
 
 /* The particle nearest the screen point sx, sy (cells, fractional: a mouse
  * click on column c, row r is c + 0.5, r + 0.5) within RENDER_PICK_RADIUS,

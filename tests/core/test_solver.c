@@ -816,6 +816,32 @@ Test(solver, passes_and_substeps_add_up_to_a_step)
     solver_destroy(by_pass);
 }
 
+/* The prediction alone: every free particle moved by the step's fall, no
+ * link corrected yet; passes after it give the bits they give without it. */
+Test(solver, a_prediction_moves_no_link_and_leaves_the_passes_bits)
+{
+    const char *settings[] = {"cols=11", "spacing=0.1", "substeps=1", NULL};
+    Solver *alone = support_solver(SCENE_CHAIN, settings);
+    Solver *split = support_solver(SCENE_CHAIN, settings);
+    solver_predict(split);
+    cr_assert_eq(split->phase, PHASE_RELAXING);
+    cr_assert_eq(split->pass, 0);
+    const Cloth *c = split->cloth;
+    double fall = 9.81 / (60.0 * 60.0); /* g h^2 from rest */
+    for (int i = 1; i + 1 < c->count; i++)
+        cr_expect_float_eq(alone->cloth->y[i] - c->y[i], fall, 1e-6, "particle %d fell %g m", i,
+                           alone->cloth->y[i] - c->y[i]);
+    cr_expect_eq(alone->cloth->y[0], c->y[0], "a pin stays");
+    for (int k = 0; k < 3; k++) {
+        solver_pass(alone);
+        solver_pass(split);
+    }
+    cr_expect(memcmp(alone->cloth->x, c->x, sizeof(float) * (size_t)c->count) == 0);
+    cr_expect(memcmp(alone->cloth->y, c->y, sizeof(float) * (size_t)c->count) == 0);
+    solver_destroy(alone);
+    solver_destroy(split);
+}
+
 /* ------------------------------------------------------------ interaction */
 
 static double momentum_x(const Solver *s)

@@ -663,3 +663,56 @@ Test(player, runs_loaded_from_the_checkers_cache_give_the_results_of_playing_the
     run_cache_destroy(cache);
     lesson_destroy(l);
 }
+
+/* ------------------------------------------------------------ marks and trace */
+
+/* A rope pinned at both ends, its links listed left to right: after one
+ * pass the correction from the left pin has crossed the left arm, the one
+ * from the right pin has moved one link; a second pass moves it one more. */
+Test(player, marks_show_a_correction_cross_along_the_sweep_and_creep_against_it)
+{
+    Lesson *l = parse(HEAD "set scene=chain cols=11 spacing=0.1 substeps=1 iterations=30 stiffness=1\n"
+                           "pane a\nview marks=on\npage P\npass a 1\npause\npass a 1\npause\nrun 1 steps\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    /* structural links come first, link k between particles k and k + 1 */
+    const uint8_t *m = lesson_pane_marks(&p->panes[0]);
+    cr_assert_not_null(m);
+    for (int k = 0; k < 5; k++)
+        cr_expect(m[k], "after one pass, left arm link %d moved", k);
+    cr_expect(m[9], "the right pin's link moved");
+    cr_expect(!m[8] && !m[7] && !m[6], "and the right arm's others not yet: %d %d %d", m[8], m[7], m[6]);
+    cr_assert(lesson_player_next(p));
+    m = lesson_pane_marks(&p->panes[0]);
+    cr_assert_not_null(m);
+    cr_expect(m[8] && !m[7], "a second pass moves one link more: %d %d", m[8], m[7]);
+    cr_assert(lesson_player_next(p));
+    cr_assert(lesson_player_finish(p));
+    cr_expect_null(lesson_pane_marks(&p->panes[0]), "a finished substep shows no marks");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
+
+/* The trace is the last particle's path, newest last, at most
+ * LESSON_TRACE_POINTS steps, and only where the view asks for it. */
+Test(player, a_trace_follows_the_last_particle_over_the_last_steps)
+{
+    Lesson *l = parse(HEAD "set scene=chain cols=2 pin=left spacing=1\npane a\npane b\nview a trace=on\n"
+                           "page P\nrun 2s\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert(lesson_player_play_to_end(p));
+    int count, none;
+    const float *path = lesson_pane_trace(&p->panes[0], &count);
+    cr_assert_not_null(path);
+    cr_expect_eq(count, LESSON_TRACE_POINTS);
+    const Cloth *c = p->panes[0].solver->cloth;
+    cr_expect(path[3 * (count - 1)] == c->x[1] && path[3 * (count - 1) + 1] == c->y[1], "the newest point is the bob");
+    float lowest = path[1];
+    for (int k = 0; k < count; k++)
+        lowest = fminf(lowest, path[3 * k + 1]);
+    cr_expect(lowest < 1.5f - 0.9f, "over 1.5 s the bob swung through the bottom: %g m", lowest);
+    cr_expect_null(lesson_pane_trace(&p->panes[1], &none), "pane b shows none");
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
