@@ -308,6 +308,8 @@ static bool build(Solver *s)
     s->exploded = false;
     s->exploded_time = 0.0;
     s->exploded_step = 0;
+    s->cg_iterations = 0, s->cg_residual = 0.0;
+    s->cg_converged = true, s->cg_unconverged = 0;
     s->grabbed = -1;
     s->rng = s->params.seed ^ 0x5DEECE66Dull;
     scene_sphere_center(&s->params, 0.0, s->sphere_center);
@@ -940,9 +942,13 @@ static void stage_solve(Solver *s)
     const float *f[3] = {s->fx, s->fy, s->fz};
     ImplicitLinks links = {s->cloth->torn, s->link_k, s->link_dashpot, s->cloth->torn_generation, s->dashpot_version};
     ImplicitResult result = implicit_solve(s->implicit, s->cloth, f, &links, params_substep(&s->params),
-                                           s->params.cg_tolerance, s->params.cg_max_iterations);
+                                           s->params.cg_tolerance, s->params.cg_max_iterations,
+                                           IMPLICIT_LINEARISATIONS);
     s->cg_iterations = result.iterations;
     s->cg_residual = result.residual;
+    s->cg_converged = result.converged;
+    if (!result.converged)
+        s->cg_unconverged++;
 }
 
 /* Self-collision (seed 000 section 6): no particle moves more than the
@@ -1798,6 +1804,8 @@ static void state_walk(StateWalk *w, Solver *s)
     }
     STATE_FIELD(w, s->cg_iterations);
     STATE_FIELD(w, s->cg_residual);
+    STATE_FIELD(w, s->cg_converged);
+    STATE_FIELD(w, s->cg_unconverged);
     STATE_FIELD(w, s->time);
     STATE_FIELD(w, s->step);
     STATE_FIELD(w, s->substep);

@@ -80,6 +80,8 @@ typedef struct Solver {
     /* implicit: the last substep's solve (conjugate gradients) */
     int cg_iterations;
     double cg_residual; /* |b - A dv| / |b| when it stopped */
+    bool cg_converged;  /* the last substep's solve reached cg_tolerance (implicit.h) */
+    int64_t cg_unconverged; /* substeps whose solve did not, since the build */
 
     bool exploded;
     double exploded_time; /* s, when exploded */

@@ -89,7 +89,7 @@ Test(cli, csv_has_the_documented_header_and_a_row_every_k_steps)
     cr_expect(strncmp(out, expected_header, strlen(expected_header)) == 0);
     cr_expect_str_eq(metrics_csv_header,
                      "step,time,kinetic,potential,elastic,total,max_strain,mean_strain,residual,penetration,torn,"
-                     "exploded,cg_iterations,cg_residual");
+                     "exploded,cg_iterations,cg_residual,cg_unconverged");
     /* rows at steps 0, 4, 8 and the last, 10 */
     int rows = 0;
     long steps[8];
@@ -131,7 +131,8 @@ Test(cli, an_explosion_is_reported_and_ends_the_run_with_status_3)
     const char *last = out + strlen(out) - 2;
     while (last > out && *last != '\n')
         last--;
-    cr_expect(strstr(last, ",1,0,0\n") != NULL, "the last row says exploded (then cg_iterations, cg_residual): %s",
+    cr_expect(strstr(last, ",1,0,0,0\n") != NULL,
+              "the last row says exploded (then cg_iterations, cg_residual, cg_unconverged): %s",
               last);
 }
 

@@ -212,7 +212,7 @@ static void solve_against_dense(bool dashpots, bool moving)
     Implicit *im = implicit_create(c);
     const float *f[3] = {fx, fy, fz};
     ImplicitLinks with = {torn, k, dashpot, 0, 0};
-    ImplicitResult result = implicit_solve(im, c, f, &with, h, 1e-12, 1000);
+    ImplicitResult result = implicit_solve(im, c, f, &with, h, 1e-12, 1000, 1);
     cr_expect(result.residual <= 1e-12, "residual %.3g after %d iterations", result.residual, result.iterations);
     double worst = 0.0, largest = 0.0;
     for (int i = 0; i < m; i++) {
