@@ -85,8 +85,8 @@ static const char run_usage[] = N_(
     "\n"
     "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
     "is run or written), 3 the cloth exploded (the run stops on its last good step),\n"
-    "4 integrator=implicit: the solve of some substeps did not converge within\n"
-    "cg_max_iterations (the run goes on; the CSV's cg_unconverged counts them).\n"
+    "4 integrator=implicit: the solve of some substeps did not converge (the run\n"
+    "goes on; the CSV's cg_unconverged counts them).\n"
     "\n"
     "CSV columns:\n") /* metrics_csv_header follows, wrapped */;
 

@@ -62,7 +62,7 @@ const ParamInfo params_table[] = {
     {"spring_k", PARAM_REAL, FIELD(spring_k), 0, 1e6, NULL, N_("N/m"), EFFECT_LIVE, N_("euler/symplectic/verlet/implicit: Hooke constant of a link at stiffness 1")},
     {"spring_damping", PARAM_REAL, FIELD(spring_damping), 0, 2, NULL, "", EFFECT_LIVE, N_("euler/symplectic/verlet/implicit: damping ratio of each link's dashpot")},
     {"cg_tolerance", PARAM_REAL, FIELD(cg_tolerance), 1e-12, 0.5, NULL, "", EFFECT_LIVE, N_("implicit: the linear solve (conjugate gradients) stops once its residual is this fraction of the right-hand side")},
-    {"cg_max_iterations", PARAM_INT, FIELD(cg_max_iterations), 1, 10000, NULL, "", EFFECT_LIVE, N_("implicit: at most this many conjugate-gradient iterations a substep")},
+    {"cg_max_iterations", PARAM_INT, FIELD(cg_max_iterations), 1, 10000, NULL, "", EFFECT_LIVE, N_("implicit: at most this many conjugate-gradient iterations a linear solve (one a substep, more where the springs are linearised again); a solve that reaches it has not converged (cg_unconverged)")},
     {"compliance", PARAM_REAL, FIELD(compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd structural links: strain per newton of tension (0 = rigid)")},
     {"shear_compliance", PARAM_REAL, FIELD(shear_compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd shear links, as compliance")},
     {"bend_compliance", PARAM_REAL, FIELD(bend_compliance), 0, 1e3, NULL, N_("1/N"), EFFECT_LIVE, N_("xpbd bend links, as compliance")},

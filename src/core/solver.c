@@ -309,7 +309,7 @@ static bool build(Solver *s)
     s->exploded_time = 0.0;
     s->exploded_step = 0;
     s->cg_iterations = 0, s->cg_residual = 0.0;
-    s->cg_converged = true, s->cg_unconverged = 0;
+    s->cg_unconverged = 0, s->cg_unconverged_step = -1;
     s->grabbed = -1;
     s->rng = s->params.seed ^ 0x5DEECE66Dull;
     scene_sphere_center(&s->params, 0.0, s->sphere_center);
@@ -946,9 +946,8 @@ static void stage_solve(Solver *s)
                                            IMPLICIT_LINEARISATIONS);
     s->cg_iterations = result.iterations;
     s->cg_residual = result.residual;
-    s->cg_converged = result.converged;
     if (!result.converged)
-        s->cg_unconverged++;
+        s->cg_unconverged++, s->cg_unconverged_step = s->step;
 }
 
 /* Self-collision (seed 000 section 6): no particle moves more than the
@@ -1804,8 +1803,8 @@ static void state_walk(StateWalk *w, Solver *s)
     }
     STATE_FIELD(w, s->cg_iterations);
     STATE_FIELD(w, s->cg_residual);
-    STATE_FIELD(w, s->cg_converged);
     STATE_FIELD(w, s->cg_unconverged);
+    STATE_FIELD(w, s->cg_unconverged_step);
     STATE_FIELD(w, s->time);
     STATE_FIELD(w, s->step);
     STATE_FIELD(w, s->substep);

@@ -80,8 +80,10 @@ typedef struct Solver {
     /* implicit: the last substep's solve (conjugate gradients) */
     int cg_iterations;
     double cg_residual; /* |b - A dv| / |b| when it stopped */
-    bool cg_converged;  /* the last substep's solve reached cg_tolerance (implicit.h) */
-    int64_t cg_unconverged; /* substeps whose solve did not, since the build */
+    /* substeps since the build whose solve did not converge (implicit.h:
+     * cg_max_iterations reached, or its linearisations), and the step the
+     * last of them was in (-1: none) */
+    int64_t cg_unconverged, cg_unconverged_step;
 
     bool exploded;
     double exploded_time; /* s, when exploded */
