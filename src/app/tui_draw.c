@@ -974,14 +974,7 @@ static void draw_pane(Tui *tui, int i)
     draw_big_numbers(tui, pane, view, row); /* under the label and the note: never over them */
     if (solver->exploded)
         draw_explosion(tui, pane, view);
-    else if (tui_solve_unconverged(solver)) {
-        /* at the bottom, where an explosion's banner goes: the answer on
-         * screen is not backward Euler's */
-        const char *line = _(" solve not converged ");
-        if (text_width(line) > view->width)
-            line = _(" not converged ");
-        draw_centred(view, view->height - 1, line, PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
-    }
+    int free_bottom = view->height - 1; /* the lowest row the message leaves */
     if (i == 0 && tui->message[0]) {
         /* the whole message, wrapped over as many lines as it takes, up from the bottom */
         bool legend = options.legend && (options.mode == RENDER_STRAIN || options.mode == RENDER_WIRE);
@@ -993,6 +986,7 @@ static void draw_pane(Tui *tui, int i)
             if (tui_text_cells(lines[k]) > widest)
                 widest = tui_text_cells(lines[k]);
         int top = bottom - n + 1 < 1 ? 1 : bottom - n + 1;
+        free_bottom = top - 1;
         for (int k = 0; k < n && top + k <= bottom; k++) {
             canvas_fill(view, 0, top + k, widest + 2 < view->width ? widest + 2 : view->width, 1, ' ', PALETTE_TEXT,
                         PALETTE_DEFAULT);
@@ -1000,6 +994,14 @@ static void draw_pane(Tui *tui, int i)
                 view->cells[(size_t)(top + k) * (size_t)view->width + (size_t)x].attr = ATTR_REVERSE;
             tui_text_put(view, 1, top + k, view->width, lines[k], PALETTE_TEXT, ATTR_REVERSE);
         }
+    }
+    if (!solver->exploded && tui_solve_unconverged(solver) && free_bottom >= 1) {
+        /* at the bottom, where an explosion's banner goes (above a
+         * message): the answer on screen is not backward Euler's */
+        const char *line = _(" solve not converged ");
+        if (text_width(line) > view->width)
+            line = _(" not converged ");
+        draw_centred(view, free_bottom, line, PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
     }
     tui_blit(tui, pane->view_win, view);
     wnoutrefresh(pane->view_win);
