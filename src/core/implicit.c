@@ -179,8 +179,8 @@ Implicit *implicit_create(const Cloth *c)
             *arrays[k] = next, next += n;
     }
     for (int k = 0; k < 3; k++) {
-        double **vectors[] = {&im->x[k], &im->r[k], &im->p[k], &im->ap[k], &im->z[k], &im->dv[k],
-                              &im->lin[k], &im->vel[k], &im->e[k], &im->next[k]};
+        double **vectors[] = {&im->x[k],  &im->r[k],   &im->p[k],   &im->ap[k], &im->z[k],
+                              &im->dv[k], &im->lin[k], &im->vel[k], &im->e[k],  &im->next[k]};
         for (int v = 0; v < 10; v++)
             *vectors[v] = next, next += n;
     }
@@ -357,15 +357,14 @@ static double apply(const Implicit *im, double *const u[3], double *const out[3]
  * beta. The first particle's parts go straight into r (less t) and a, the
  * diagonal (plus g); build_links adds the second's. */
 VECTOR_LOOP static void tile_build(int o, int span, double h, const double *restrict x, const double *restrict y,
-                                  const double *restrict z, const double *restrict vx, const double *restrict vy,
-                                  const double *restrict vz, const double *restrict ex, const double *restrict ey,
-                                  const double *restrict ez, const double *restrict rest, const double *restrict k,
-                                  const double *restrict dashpot, double *restrict mx, double *restrict my,
-                                  double *restrict mz, double *restrict beta, double *restrict inv_length,
-                                  double *restrict tx, double *restrict ty,
-                                  double *restrict tz, double *restrict gx, double *restrict gy, double *restrict gz,
-                                  double *restrict rx, double *restrict ry, double *restrict rz, double *restrict ax,
-                                  double *restrict ay, double *restrict az)
+                                   const double *restrict z, const double *restrict vx, const double *restrict vy,
+                                   const double *restrict vz, const double *restrict ex, const double *restrict ey,
+                                   const double *restrict ez, const double *restrict rest, const double *restrict k,
+                                   const double *restrict dashpot, double *restrict mx, double *restrict my,
+                                   double *restrict mz, double *restrict beta, double *restrict inv_length,
+                                   double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx,
+                                   double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry,
+                                   double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az)
 {
     const double h2 = h * h;
     for (int i = 0; i < span; i++) {
@@ -418,11 +417,10 @@ VECTOR_LOOP static void build_links(Implicit *im, double h, double *const lin[3]
             int span = (f->span - s < TILE ? f->span - s : TILE), at = f->offset;
             if (span <= 0)
                 continue;
-            tile_build(at, span, h, lin[0] + s, lin[1] + s, lin[2] + s, im->vel[0] + s, im->vel[1] + s,
-                       im->vel[2] + s, e[0] + s, e[1] + s, e[2] + s, f->rest + s, f->k + s, f->dashpot + s,
-                       f->mx + s, f->my + s, f->mz + s, f->beta + s, f->inv_length + s, t[0], t[1], t[2], g[0],
-                       g[1], g[2],
-                       im->r[0] + s, im->r[1] + s, im->r[2] + s, block[0] + s, block[1] + s, block[2] + s);
+            tile_build(at, span, h, lin[0] + s, lin[1] + s, lin[2] + s, im->vel[0] + s, im->vel[1] + s, im->vel[2] + s,
+                       e[0] + s, e[1] + s, e[2] + s, f->rest + s, f->k + s, f->dashpot + s, f->mx + s, f->my + s,
+                       f->mz + s, f->beta + s, f->inv_length + s, t[0], t[1], t[2], g[0], g[1], g[2], im->r[0] + s,
+                       im->r[1] + s, im->r[2] + s, block[0] + s, block[1] + s, block[2] + s);
             tile_off_diagonal(span, f->mx + s, f->my + s, f->mz + s, t[3], t[4], t[5], block[3] + s, block[4] + s,
                               block[5] + s);
             for (int k = 0; k < 3; k++) {
@@ -499,11 +497,10 @@ static void build(Implicit *im, const Cloth *c, const float *const f[3], const I
 /* The conjugate-gradient update: x += alpha p, r -= alpha Ap, z = the
  * blocks' inverse times r; returns r . z, and r . r in r_norm2, summed as
  * dot sums (particle i into sum i % 4) in the same pass. */
-VECTOR_LOOP static double cg_update(double *restrict x0, double *restrict x1, double *restrict x2,
-                                    double *restrict r0, double *restrict r1, double *restrict r2,
-                                    double *restrict z0, double *restrict z1, double *restrict z2,
-                                    const double *restrict p0, const double *restrict p1, const double *restrict p2,
-                                    const double *restrict ap0, const double *restrict ap1,
+VECTOR_LOOP static double cg_update(double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0,
+                                    double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1,
+                                    double *restrict z2, const double *restrict p0, const double *restrict p1,
+                                    const double *restrict p2, const double *restrict ap0, const double *restrict ap1,
                                     const double *restrict ap2, const double *restrict xx, const double *restrict yy,
                                     const double *restrict zz, const double *restrict xy, const double *restrict xz,
                                     const double *restrict yz, double alpha, int n, double *r_norm2)
@@ -528,9 +525,9 @@ VECTOR_LOOP static double cg_update(double *restrict x0, double *restrict x1, do
 static double update(Implicit *im, double alpha, double *r_norm2)
 {
     double **b = im->block;
-    return cg_update(im->x[0], im->x[1], im->x[2], im->r[0], im->r[1], im->r[2], im->z[0], im->z[1], im->z[2],
-                     im->p[0], im->p[1], im->p[2], im->ap[0], im->ap[1], im->ap[2], b[0], b[1], b[2], b[3], b[4],
-                     b[5], alpha, im->count, r_norm2);
+    return cg_update(im->x[0], im->x[1], im->x[2], im->r[0], im->r[1], im->r[2], im->z[0], im->z[1], im->z[2], im->p[0],
+                     im->p[1], im->p[2], im->ap[0], im->ap[1], im->ap[2], b[0], b[1], b[2], b[3], b[4], b[5], alpha,
+                     im->count, r_norm2);
 }
 
 VECTOR_LOOP static void cg_direction(double *restrict p, const double *restrict z, double beta, int n)
@@ -538,7 +535,6 @@ VECTOR_LOOP static void cg_direction(double *restrict p, const double *restrict 
     for (int i = 0; i < n; i++)
         p[i] = z[i] + beta * p[i];
 }
-
 
 /* x1 = x0 + h (v0 + dv), dv in im->x, e = -dv: where the answer puts the
  * particles, and what the next linearisation there takes (implicit_solve). */
@@ -693,8 +689,7 @@ static double coarse_rz(Implicit *im)
         if (co->square[i] >= 0)
             for (int k = 0; k < 3; k++)
                 im->z[k][i] += co->rc[3 * co->square[i] + k];
-    return dot(im->r[0], im->z[0], im->count) + dot(im->r[1], im->z[1], im->count) +
-           dot(im->r[2], im->z[2], im->count);
+    return dot(im->r[0], im->z[0], im->count) + dot(im->r[1], im->z[1], im->count) + dot(im->r[2], im->z[2], im->count);
 }
 
 /* Iterations conjugate gradients take on the blocks alone before the
@@ -756,7 +751,10 @@ static double conjugate_gradients(Implicit *im, const Cloth *c, double goal2, in
     return r_norm2;
 }
 
-static double norm2(double *const v[3], int n) { return dot(v[0], v[0], n) + dot(v[1], v[1], n) + dot(v[2], v[2], n); }
+static double norm2(double *const v[3], int n)
+{
+    return dot(v[0], v[0], n) + dot(v[1], v[1], n) + dot(v[2], v[2], n);
+}
 
 ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links,
                               double h, double tolerance, int max_iterations, int linearisations)

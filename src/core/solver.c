@@ -941,9 +941,9 @@ static void stage_solve(Solver *s)
     refresh_link_constants(s);
     const float *f[3] = {s->fx, s->fy, s->fz};
     ImplicitLinks links = {s->cloth->torn, s->link_k, s->link_dashpot, s->cloth->torn_generation, s->dashpot_version};
-    ImplicitResult result = implicit_solve(s->implicit, s->cloth, f, &links, params_substep(&s->params),
-                                           s->params.cg_tolerance, s->params.cg_max_iterations,
-                                           IMPLICIT_LINEARISATIONS);
+    ImplicitResult result =
+        implicit_solve(s->implicit, s->cloth, f, &links, params_substep(&s->params), s->params.cg_tolerance,
+                       s->params.cg_max_iterations, IMPLICIT_LINEARISATIONS);
     s->cg_iterations = result.iterations;
     s->cg_residual = result.residual;
     if (!result.converged)

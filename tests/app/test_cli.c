@@ -132,15 +132,15 @@ Test(cli, an_explosion_is_reported_and_ends_the_run_with_status_3)
     while (last > out && *last != '\n')
         last--;
     cr_expect(strstr(last, ",1,0,0,0\n") != NULL,
-              "the last row says exploded (then cg_iterations, cg_residual, cg_unconverged): %s",
-              last);
+              "the last row says exploded (then cg_iterations, cg_residual, cg_unconverged): %s", last);
 }
 
 Test(cli, an_implicit_solve_that_does_not_converge_is_reported_and_ends_the_run_with_status_4)
 {
-    const char *argv[] = {"", "run", "--set", "integrator=implicit", "--set", "collider=none", "--set", "dt=0.1",
-                          "--set", "substeps=1", "--set", "spring_k=1e5", "--set", "cg_max_iterations=5", "--steps",
-                          "3", NULL};
+    const char *argv[] = {
+        "",      "run",        "--set", "integrator=implicit", "--set", "collider=none",       "--set",   "dt=0.1",
+        "--set", "substeps=1", "--set", "spring_k=1e5",        "--set", "cg_max_iterations=5", "--steps", "3",
+        NULL};
     cr_assert_eq(run(argv), 4, "%s", err);
     cr_expect(strstr(err, "clothsim: the implicit solve did not converge in 3 substeps, the first by t = 0.1000 s") ==
                   err,

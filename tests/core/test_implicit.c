@@ -389,8 +389,8 @@ Test(implicit, the_curtain_in_the_wind_at_the_largest_step_converges_and_holds_a
                      (long long)s->cg_unconverged);
         cr_expect(worst < 0.05, "%s: worst strain %.4f", stiffness[k], worst);
         cr_expect(highest < start + 0.3, "%s: energy up to %.4g J from %.4g J", stiffness[k], highest, start);
-        cr_log_info("%s: worst strain %.4f, energy up to %.4g J from %.4g J, up to %d iterations a step",
-                    stiffness[k], worst, highest, start, most);
+        cr_log_info("%s: worst strain %.4f, energy up to %.4g J from %.4g J, up to %d iterations a step", stiffness[k],
+                    worst, highest, start, most);
         solver_destroy(s);
     }
 }
@@ -400,8 +400,8 @@ Test(implicit, the_curtain_in_the_wind_at_the_largest_step_converges_and_holds_a
  * step that had one is kept. */
 Test(implicit, a_solve_that_stops_at_its_cap_is_counted)
 {
-    const char *settings[] = {"integrator=implicit", "collider=none", "dt=0.1", "substeps=2", "spring_k=1e5",
-                              "cg_max_iterations=5", NULL};
+    const char *settings[] = {"integrator=implicit", "collider=none",       "dt=0.1", "substeps=2",
+                              "spring_k=1e5",        "cg_max_iterations=5", NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
     cr_expect_eq(s->cg_unconverged, 0);
     cr_expect_eq(s->cg_unconverged_step, -1);

@@ -911,8 +911,7 @@ Test(solver, jacobi_keeps_a_free_clothes_momentum_as_the_sequential_order_does)
                         drift[o]);
         }
         cr_expect(drift[0] < 1e-12 * moving, "%s: sequential's drift %.3g", integrators[i], drift[0]);
-        cr_expect(drift[1] < 1e-8 * moving, "%s: jacobi's drift %.3g kg m/s of %.3g", integrators[i], drift[1],
-                  moving);
+        cr_expect(drift[1] < 1e-8 * moving, "%s: jacobi's drift %.3g kg m/s of %.3g", integrators[i], drift[1], moving);
     }
 }
 
