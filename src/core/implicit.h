@@ -28,8 +28,10 @@
  * dt = 0.1 s the curtain's top links came out 48 % long. Newton's method
  * goes on: the springs are linearised again where the answer puts the
  * particles (there the links are stretched and do pull across) and solved
- * again, up to `linearisations` times, until backward Euler's own residual
- * h f(x1, v1) - M dv is within the tolerance.
+ * again, up to `linearisations` times, until the springs' linear model gets
+ * no link's length at the answer wrong by more than IMPLICIT_MODEL_ERROR of
+ * its rest length (each later system's b - A dv is backward Euler's own
+ * residual h f(x1, v1) - M dv at the last answer).
  *
  * Nothing here allocates after implicit_create.
  */
