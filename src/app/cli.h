@@ -3,7 +3,9 @@
  *
  * Exit statuses: 0 done, 1 the environment failed (no memory, no terminal,
  * a write that failed), 2 a person's mistake on the command line, 3 a
- * headless run whose cloth exploded (the run ends there; see headless.c).
+ * headless run whose cloth exploded (the run ends there; see headless.c),
+ * 4 a headless run under integrator=implicit some of whose substeps' solves
+ * did not converge (the run goes on to its end).
  */
 #ifndef CLOTHSIM_CLI_H
 #define CLOTHSIM_CLI_H
@@ -15,6 +17,7 @@
 
 #define EXIT_USAGE 2
 #define EXIT_EXPLODED 3
+#define EXIT_UNCONVERGED 4
 
 /* How much of a person's text an error message echoes (cli_cut). */
 #define CLI_CUT_WORD 60

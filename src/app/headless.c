@@ -84,7 +84,9 @@ static const char run_usage[] = N_(
     "  --ascii          frames in plain ASCII instead of Unicode braille\n"
     "\n"
     "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
-    "is run or written), 3 the cloth exploded (the run stops on its last good step).\n"
+    "is run or written), 3 the cloth exploded (the run stops on its last good step),\n"
+    "4 integrator=implicit: the solve of some substeps did not converge (the run\n"
+    "goes on; the CSV's cg_unconverged counts them).\n"
     "\n"
     "CSV columns:\n") /* metrics_csv_header follows, wrapped */;
 
@@ -325,8 +327,12 @@ int headless_run(int argc, char **argv)
     if (frames)
         frames_write(&writer, &frame_out, solver);
     bool exploded = false;
+    double unconverged_time = 0.0; /* when a solve first did not converge */
     for (long n = 1; n <= steps && output_check(&csv) && output_check(&frame_out); n++) {
+        int64_t unconverged = solver->cg_unconverged;
         solver_step(solver);
+        if (unconverged == 0 && solver->cg_unconverged > 0)
+            unconverged_time = solver->time;
         if (solver->exploded) {
             csv_row(&rows, solver);
             if (frames)
@@ -346,10 +352,17 @@ int headless_run(int argc, char **argv)
     frames_close(&writer);
     if (dump_path)
         write_dump(dump.f, solver->cloth);
+    int status = exploded ? EXIT_EXPLODED : 0;
+    if (!exploded && solver->cg_unconverged > 0) {
+        fprintf(stderr,
+                _("clothsim: the implicit solve did not converge in %lld substeps, the first by t = %.4f s "
+                  "(cg_max_iterations %d)\n"),
+                (long long)solver->cg_unconverged, unconverged_time, solver->params.cg_max_iterations);
+        status = EXIT_UNCONVERGED;
+    }
     solver_destroy(solver);
     /* the files stand or fall together: one that failed leaves the others
      * as they were */
-    int status = exploded ? EXIT_EXPLODED : 0;
     Output *outputs[] = {&csv, &dump, &frame_out};
     for (int k = 0; k < 3; k++)
         if (!output_finish(outputs[k], err, sizeof err)) {

@@ -463,22 +463,27 @@ static void draw_status(Tui *tui)
         snprintf(sizes, sizeof sizes, _("  cg %d  sub %d"), first->cg_iterations, first->params.substeps);
     else
         snprintf(sizes, sizeof sizes, _("  iter %d  sub %d"), first->params.iterations, first->params.substeps);
-    bool exploded = true;
-    for (int i = 0; i < tui->pane_count; i++)
-        exploded = exploded && tui->panes[i].solver->exploded;
+    bool exploded = true, unconverged = false;
+    for (int i = 0; i < tui->pane_count; i++) {
+        const Solver *solver = tui->panes[i].solver;
+        exploded = exploded && solver->exploded;
+        unconverged = unconverged || tui_solve_unconverged(solver);
+    }
     if (exploded)
         snprintf(state, sizeof state, "%s", _("  exploded"));
     else if (tui->blowing_up && !tui->paused)
         snprintf(state, sizeof state, "%s", _("  blowing up: slow motion"));
     else if (tui->paused)
         snprintf(state, sizeof state, "%s", _("  paused"));
+    else if (unconverged)
+        snprintf(state, sizeof state, "%s", _("  solve not converged"));
     else if (tui->settled)
         snprintf(state, sizeof state, "%s", _("  settled"));
     else if (tui_now() < tui->behind_until)
         snprintf(state, sizeof state, _("  %.0f fps, slower than real time"), tui->fps_measured);
     else
         snprintf(state, sizeof state, _("  %.0f fps"), tui->fps_measured);
-    bool loud = tui->paused || exploded || tui->blowing_up;
+    bool loud = tui->paused || exploded || tui->blowing_up || unconverged;
     if (tui->speed != TUI_SPEED_NORMAL) {
         double s = tui_speeds[tui->speed];
         if (s < 1.0)
@@ -716,6 +721,8 @@ static void draw_panel(Tui *tui)
             snprintf(text, sizeof text, _("residual %s"), residual);
             put(c, 4, y++, text, PALETTE_HIGHLIGHT, ATTR_BOLD);
         }
+        if (tui_solve_unconverged(shown) && y < c->height)
+            put(c, 4, y++, _("not converged"), PALETTE_STRAIN_WARN, ATTR_BOLD);
     }
     if (tui->show_residual && y < c->height - 1) {
         const Solver *solver = tui->panes[0].solver;
@@ -1000,6 +1007,7 @@ static void draw_pane(Tui *tui, int i)
     draw_big_numbers(tui, pane, view, row, &bottom_numbers); /* under the label and the note: never over them */
     if (solver->exploded)
         draw_explosion(tui, pane, view, bottom_numbers);
+    int free_bottom = bottom_numbers - 1; /* the lowest row the numbers and the message leave */
     if (i == 0 && tui->message[0] && !tui->lesson_layout) { /* a lesson shows it in its status line */
         /* the whole message, wrapped over as many lines as it takes, up from the bottom */
         bool legend = options.legend && (options.mode == RENDER_STRAIN || options.mode == RENDER_WIRE);
@@ -1011,6 +1019,7 @@ static void draw_pane(Tui *tui, int i)
             if (tui_text_cells(lines[k]) > widest)
                 widest = tui_text_cells(lines[k]);
         int top = bottom - n + 1 < 1 ? 1 : bottom - n + 1;
+        free_bottom = top - 1;
         for (int k = 0; k < n && top + k <= bottom; k++) {
             canvas_fill(view, 0, top + k, widest + 2 < view->width ? widest + 2 : view->width, 1, ' ', PALETTE_TEXT,
                         PALETTE_DEFAULT);
@@ -1018,6 +1027,14 @@ static void draw_pane(Tui *tui, int i)
                 view->cells[(size_t)(top + k) * (size_t)view->width + (size_t)x].attr = ATTR_REVERSE;
             tui_text_put(view, 1, top + k, view->width, lines[k], PALETTE_TEXT, ATTR_REVERSE);
         }
+    }
+    if (!solver->exploded && tui_solve_unconverged(solver) && free_bottom >= 1) {
+        /* at the bottom, where an explosion's banner goes (above a
+         * message): the answer on screen is not backward Euler's */
+        const char *line = _(" solve not converged ");
+        if (text_width(line) > view->width)
+            line = _(" not converged ");
+        draw_centred(view, free_bottom, line, PALETTE_STRAIN_WARN, ATTR_BOLD | ATTR_REVERSE);
     }
     tui_blit(tui, pane->view_win, view);
     if (pane->view_win)

@@ -114,8 +114,9 @@ static const char *const metric_labels[METRIC_COUNT] = {
     [METRIC_CLOSEST] = N_("closest"),          [METRIC_CENTRE_X] = N_("centre x"),
     [METRIC_SCREEN_COVER] = N_("screen cover"), [METRIC_SCREEN_ROWS] = N_("screen rows"),
     [METRIC_SCREEN_HOLES] = N_("screen holes"), [METRIC_SCREEN_HOT] = N_("screen hot"),
-    [METRIC_SCREEN_UNLIKE] = N_("screen unlike"),
-    [METRIC_SCREEN_TRACE_ROWS] = N_("screen trace rows"),
+    [METRIC_SCREEN_UNLIKE] = N_("screen unlike"), [METRIC_SCREEN_TRACE_ROWS] = N_("screen trace rows"),
+    [METRIC_CG_ITERATIONS] = N_("cg iterations"), [METRIC_CG_RESIDUAL] = N_("cg residual"),
+    [METRIC_CG_UNCONVERGED] = N_("cg unconverged"),
 };
 
 static void format_metric(int metric, double value, bool big, char *out, size_t size, char *label,

@@ -414,6 +414,15 @@ void tui_next_families(Tui *tui);
  * where it tears and the view (width cells) has room: the count that
  * tells naive tearing from hysteresis. */
 void tui_pane_torn(const Tui *tui, int i, char *label, size_t size, int width);
+
+/* implicit: a substep of the last step (or of the one under way) whose
+ * solve did not converge, so what is on screen is not backward Euler's
+ * answer (the status line, the panel and the pane say so) */
+static inline bool tui_solve_unconverged(const Solver *s)
+{
+    return s->params.integrator == INTEGRATOR_IMPLICIT && s->cg_unconverged_step >= 0 &&
+           s->cg_unconverged_step >= s->step - 1;
+}
 /* The line the sandbox shows at start: the ready comparisons' keys. */
 void tui_presets_hint(Tui *tui);
 

@@ -12,7 +12,19 @@
  * one pass over the links. B is alpha n n^T + beta I (the spring's pull
  * along the link and its tension across it, the dashpot's along it), with
  * alpha >= 0, so a link keeps m = sqrt(alpha) n and beta, and B d is
- * (m . d) m + beta d. The preconditioner is A's diagonal (Jacobi).
+ * (m . d) m + beta d.
+ *
+ * The preconditioner is each particle's 3 x 3 block of A, inverted (block
+ * Jacobi): a curved cloth's stiff directions are not the axes, and the
+ * block sees them where A's diagonal alone does not. Where stiff links
+ * tie the whole cloth into one (spring_k 1e4 and over at dt = 0.1 s), a
+ * coarse level joins it after COARSE_AFTER iterations: squares of
+ * particles moving as one, the system restricted to those motions (P^T A
+ * P) and solved whole (two-level additive Schwarz, in the spirit of
+ * Toselli and Widlund's "Domain Decomposition Methods", 2005). The first
+ * level smooths what is local, the coarse one carries what is long, and
+ * conjugate gradients need tens of iterations where they needed
+ * thousands.
  *
  * The pass goes by the offset from a link's first particle to its second:
  * in the grid every link of one family has the same one (1 across, cols
@@ -61,8 +73,24 @@
 typedef struct Offset {
     int offset, span; /* span: first particles 0 .. span - 1 (count - offset) */
     double *mx, *my, *mz, *beta;
+    double *inv_length; /* 1 / |d| where the springs were linearised (0 for no length) */
     double *rest, *k, *dashpot;
 } Offset;
+
+/* The coarse level of the preconditioner (implicit_solve says when it
+ * runs): the grid cut into squares of `side` x `side` particles, each
+ * square one coarse particle that moves all of its free particles alike,
+ * and A's restriction to those motions, P^T A P, factored (Cholesky, in
+ * the band the grid's order leaves it: a link joins two squares at most one
+ * square apart each way). */
+typedef struct Coarse {
+    int side, cols, rows, count; /* squares */
+    int dofs, band;              /* 3 count unknowns; the band's half width */
+    int *square;                 /* each particle's square, -1 where it cannot move */
+    double *factor;              /* L, row i at i (band + 1): L[i][i - j] at i (band + 1) + i - j */
+    double *rc;                  /* restricted residual, then the coarse answer */
+    bool ready;                  /* factored for this linearisation */
+} Coarse;
 
 struct Implicit {
     int count, link_count;
@@ -74,11 +102,41 @@ struct Implicit {
     unsigned torn_generation, constants_version;
     int fixed_count;   /* particles with no inverse mass this substep */
     uint32_t *fixed;
-    double *x[3], *r[3], *p[3], *ap[3], *z[3], *inv_diag[3], *mass;
+    double *x[3], *r[3], *p[3], *ap[3], *z[3], *mass;
+    /* the preconditioner: each particle's 3 x 3 block of A, inverted
+     * (block[0..2] its diagonal xx, yy, zz, block[3..5] xy, xz, yz) */
+    double *block[6];
+    /* where the springs are linearised (m), the velocities at the
+     * substep's start (m/s, the dashpots'), and e = (x0 + h v0 - lin) / h
+     * (m/s; the springs' part of b is h^2 J e) */
+    double *lin[3], *vel[3], *e[3];
+    double *next[3]; /* x0 + h (v0 + dv): where the answer puts the particles (m) */
     double *dv[3];   /* the answer: INTEGRATE's input and the warm start */
     double *prev[3]; /* the substep's before: the warm start goes on from the two */
     double *storage;
+    Coarse coarse;
 };
+
+/* Squares of COARSE_SIDE particles a side, more where the grid would give
+ * more than COARSE_MOST a way: the factor's work is dofs band^2 / 2, some
+ * 0.7 M multiplications for the 30 x 24 curtain, as much at 200 x 200. */
+#define COARSE_SIDE 2
+#define COARSE_MOST 16
+
+static bool coarse_create(Coarse *co, const Cloth *c)
+{
+    int longest = c->cols > c->rows ? c->cols : c->rows;
+    co->side = COARSE_SIDE;
+    while ((longest + co->side - 1) / co->side > COARSE_MOST)
+        co->side++;
+    co->cols = (c->cols + co->side - 1) / co->side, co->rows = (c->rows + co->side - 1) / co->side;
+    co->count = co->cols * co->rows, co->dofs = 3 * co->count;
+    co->band = 3 * (co->cols + 1) + 2;
+    co->square = calloc((size_t)(c->count > 0 ? c->count : 1), sizeof(int));
+    co->factor = calloc((size_t)co->dofs * (size_t)(co->band + 1), sizeof(double));
+    co->rc = calloc((size_t)co->dofs, sizeof(double));
+    return co->square && co->factor && co->rc;
+}
 
 Implicit *implicit_create(const Cloth *c)
 {
@@ -108,23 +166,28 @@ Implicit *implicit_create(const Cloth *c)
         im->slot[link] = (uint8_t)found;
         im->first[link] = a < b ? a : b;
     }
-    /* 7 arrays an offset, 3 x 7 + 1 + 3 a particle */
-    im->storage = calloc(n * (size_t)(7 * im->offsets + 25), sizeof(double));
+    /* 8 arrays an offset, 3 x 6 + 6 + 1 + 3 + 12 a particle */
+    im->storage = calloc(n * (size_t)(8 * im->offsets + 40), sizeof(double));
     if (!im->storage)
         goto fail;
     double *next = im->storage;
     for (int o = 0; o < im->offsets; o++) {
         Offset *f = &im->by_offset[o];
         f->span = c->count - f->offset;
-        double **arrays[] = {&f->mx, &f->my, &f->mz, &f->beta, &f->rest, &f->k, &f->dashpot};
-        for (int k = 0; k < 7; k++)
+        double **arrays[] = {&f->mx, &f->my, &f->mz, &f->beta, &f->inv_length, &f->rest, &f->k, &f->dashpot};
+        for (int k = 0; k < 8; k++)
             *arrays[k] = next, next += n;
     }
     for (int k = 0; k < 3; k++) {
-        double **vectors[] = {&im->x[k], &im->r[k], &im->p[k], &im->ap[k], &im->z[k], &im->inv_diag[k], &im->dv[k]};
-        for (int v = 0; v < 7; v++)
+        double **vectors[] = {&im->x[k],  &im->r[k],   &im->p[k],   &im->ap[k], &im->z[k],
+                              &im->dv[k], &im->lin[k], &im->vel[k], &im->e[k],  &im->next[k]};
+        for (int v = 0; v < 10; v++)
             *vectors[v] = next, next += n;
     }
+    for (int k = 0; k < 6; k++)
+        im->block[k] = next, next += n;
+    if (!coarse_create(&im->coarse, c))
+        goto fail;
     im->mass = next;
     next += n;
     for (int k = 0; k < 3; k++)
@@ -149,6 +212,7 @@ void implicit_destroy(Implicit *im)
     free(im->first);
     free(im->fixed);
     free(im->storage);
+    free(im->coarse.square), free(im->coarse.factor), free(im->coarse.rc);
     free(im);
 }
 
@@ -182,7 +246,7 @@ static inline ImplicitSpring spring_parts(double dx, double dy, double dz, doubl
     if (definite)
         across = across > 0.0 ? across : 0.0;
     /* k (n n^T + across (I - n n^T)) = k (1 - across) n n^T + k across I */
-    return (ImplicitSpring){{dx * inv, dy * inv, dz * inv}, k * (1.0 - across), k * across, k * stretched};
+    return (ImplicitSpring){{dx * inv, dy * inv, dz * inv}, k * (1.0 - across), k * across, k * stretched, inv};
 }
 
 ImplicitSpring implicit_spring(const double d[3], double rest, double k, bool definite)
@@ -284,36 +348,40 @@ static double apply(const Implicit *im, double *const u[3], double *const out[3]
 }
 
 /* One offset's links' part of the system for first particles i = 0 ..
- * span - 1 (second i + o; pointers from the tile's first): m = sqrt(h^2
- * along + h c) n and beta = h^2 across of B (0 where no link takes part:
- * k and c are 0 there); into t the opposite of h f_a + h^2 J (v_b - v_a),
- * the link's part of b at i, f_a the spring's and dashpot's force on its
- * first particle; into g what B adds to its ends' diagonal, m_k^2 + beta.
- * The first particle's parts go straight into r (less t) and a, the
+ * span - 1 (second i + o; pointers from the tile's first), the springs
+ * linearised at positions x: m = sqrt(h^2 along + h c) n and beta = h^2
+ * across of B (0 where no link takes part: k and c are 0 there); into t
+ * the opposite of h f_a + h^2 J (e_b - e_a), the link's part of b at i,
+ * f_a the spring's force at x and the dashpot's at the velocities v on
+ * its first particle; into g what B adds to its ends' diagonal, m_k^2 +
+ * beta. The first particle's parts go straight into r (less t) and a, the
  * diagonal (plus g); build_links adds the second's. */
-VECTOR_LOOP static void tile_build(int o, int span, double h, const float *restrict x, const float *restrict y,
-                                  const float *restrict z, const float *restrict vx, const float *restrict vy,
-                                  const float *restrict vz, const double *restrict rest, const double *restrict k,
-                                  const double *restrict dashpot, double *restrict mx, double *restrict my,
-                                  double *restrict mz, double *restrict beta, double *restrict tx, double *restrict ty,
-                                  double *restrict tz, double *restrict gx, double *restrict gy, double *restrict gz,
-                                  double *restrict rx, double *restrict ry, double *restrict rz, double *restrict ax,
-                                  double *restrict ay, double *restrict az)
+VECTOR_LOOP static void tile_build(int o, int span, double h, const double *restrict x, const double *restrict y,
+                                   const double *restrict z, const double *restrict vx, const double *restrict vy,
+                                   const double *restrict vz, const double *restrict ex, const double *restrict ey,
+                                   const double *restrict ez, const double *restrict rest, const double *restrict k,
+                                   const double *restrict dashpot, double *restrict mx, double *restrict my,
+                                   double *restrict mz, double *restrict beta, double *restrict inv_length,
+                                   double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx,
+                                   double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry,
+                                   double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az)
 {
     const double h2 = h * h;
     for (int i = 0; i < span; i++) {
-        double dx = (double)x[i + o] - x[i], dy = (double)y[i + o] - y[i], dz = (double)z[i + o] - z[i];
+        double dx = x[i + o] - x[i], dy = y[i + o] - y[i], dz = z[i + o] - z[i];
         ImplicitSpring J = spring_parts(dx, dy, dz, rest[i], k[i], true);
         double along_k = J.along, across_k = J.across, ux = J.n[0], uy = J.n[1], uz = J.n[2];
-        double wx = (double)vx[i + o] - vx[i], wy = (double)vy[i + o] - vy[i], wz = (double)vz[i + o] - vz[i];
-        double closing = ux * wx + uy * wy + uz * wz, pull = along_k * closing;
+        double wx = vx[i + o] - vx[i], wy = vy[i + o] - vy[i], wz = vz[i + o] - vz[i];
+        double sx = ex[i + o] - ex[i], sy = ey[i + o] - ey[i], sz = ez[i + o] - ez[i];
+        double closing = ux * wx + uy * wy + uz * wz, pull = along_k * (ux * sx + uy * sy + uz * sz);
         double damped = dashpot[i] * closing; /* the dashpot's pull along n */
         double root = sqrt(h2 * along_k + h * dashpot[i]); /* along_k >= 0: across <= 1 */
         mx[i] = root * ux, my[i] = root * uy, mz[i] = root * uz;
         beta[i] = h2 * across_k;
-        tx[i] = -(h * (J.tension * dx + damped * ux) + h2 * (pull * ux + across_k * wx));
-        ty[i] = -(h * (J.tension * dy + damped * uy) + h2 * (pull * uy + across_k * wy));
-        tz[i] = -(h * (J.tension * dz + damped * uz) + h2 * (pull * uz + across_k * wz));
+        inv_length[i] = J.inv_length;
+        tx[i] = -(h * (J.tension * dx + damped * ux) + h2 * (pull * ux + across_k * sx));
+        ty[i] = -(h * (J.tension * dy + damped * uy) + h2 * (pull * uy + across_k * sy));
+        tz[i] = -(h * (J.tension * dz + damped * uz) + h2 * (pull * uz + across_k * sz));
         gx[i] = mx[i] * mx[i] + beta[i];
         gy[i] = my[i] * my[i] + beta[i];
         gz[i] = mz[i] * mz[i] + beta[i];
@@ -322,51 +390,82 @@ VECTOR_LOOP static void tile_build(int o, int span, double h, const float *restr
     }
 }
 
-/* Every link's part of b (into r) and of A's diagonal (into diagonal),
- * tile by tile as apply_links goes. */
-VECTOR_LOOP static void build_links(Implicit *im, const Cloth *c, double h, double *const diagonal[3])
+/* One offset's links' part of the blocks' off-diagonal entries: m_x m_y,
+ * m_x m_z and m_y m_z of B, into g and at once into the first particles'
+ * blocks (build_links adds them at the second). */
+VECTOR_LOOP static void tile_off_diagonal(int span, const double *restrict mx, const double *restrict my,
+                                          const double *restrict mz, double *restrict gxy, double *restrict gxz,
+                                          double *restrict gyz, double *restrict axy, double *restrict axz,
+                                          double *restrict ayz)
 {
-    double tx[TILE], ty[TILE], tz[TILE], gx[TILE], gy[TILE], gz[TILE];
-    double *t[3] = {tx, ty, tz}, *g[3] = {gx, gy, gz};
+    for (int i = 0; i < span; i++) {
+        gxy[i] = mx[i] * my[i], gxz[i] = mx[i] * mz[i], gyz[i] = my[i] * mz[i];
+        axy[i] += gxy[i], axz[i] += gxz[i], ayz[i] += gyz[i];
+    }
+}
+
+/* Every link's part of b (into r) and of A's blocks (into block), tile by
+ * tile as apply_links goes, the springs linearised at positions lin and
+ * their part of b h^2 J e (implicit_solve says what e is). */
+VECTOR_LOOP static void build_links(Implicit *im, double h, double *const lin[3], double *const e[3])
+{
+    double t[6][TILE], g[3][TILE];
+    double **block = im->block;
     for (int s = 0; s < im->count; s += TILE)
         for (int o = 0; o < im->offsets; o++) {
             Offset *f = &im->by_offset[o];
             int span = (f->span - s < TILE ? f->span - s : TILE), at = f->offset;
             if (span <= 0)
                 continue;
-            tile_build(at, span, h, c->x + s, c->y + s, c->z + s, c->vx + s, c->vy + s, c->vz + s, f->rest + s,
-                       f->k + s, f->dashpot + s, f->mx + s, f->my + s, f->mz + s, f->beta + s, tx, ty, tz, gx, gy,
-                       gz, im->r[0] + s, im->r[1] + s, im->r[2] + s, diagonal[0] + s, diagonal[1] + s,
-                       diagonal[2] + s);
+            tile_build(at, span, h, lin[0] + s, lin[1] + s, lin[2] + s, im->vel[0] + s, im->vel[1] + s, im->vel[2] + s,
+                       e[0] + s, e[1] + s, e[2] + s, f->rest + s, f->k + s, f->dashpot + s, f->mx + s, f->my + s,
+                       f->mz + s, f->beta + s, f->inv_length + s, t[0], t[1], t[2], g[0], g[1], g[2], im->r[0] + s,
+                       im->r[1] + s, im->r[2] + s, block[0] + s, block[1] + s, block[2] + s);
+            tile_off_diagonal(span, f->mx + s, f->my + s, f->mz + s, t[3], t[4], t[5], block[3] + s, block[4] + s,
+                              block[5] + s);
             for (int k = 0; k < 3; k++) {
                 tile_push(im->r[k] + s + at, t[k], span);
-                tile_push(diagonal[k] + s + at, g[k], span);
+                tile_push(block[k] + s + at, g[k], span);
+                tile_push(block[3 + k] + s + at, t[3 + k], span);
             }
         }
 }
 
-/* The system of this substep: each link's B = h c n n^T + h^2 J, A's
- * diagonal (inverted), the fixed particles, and the right-hand side b =
- * h f0 + h^2 K v0 into r (K v0 at a is J (v_b - v_a): the blocks hold
- * -K's coupling). */
 VECTOR_LOOP static void widen(double *restrict out, const float *restrict in, double factor, int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = factor * (double)in[i];
 }
 
-VECTOR_LOOP static void invert(double *restrict d, int n)
+/* Each particle's block of A (symmetric, positive definite: its mass
+ * times I plus its links' B, each positive semidefinite) inverted in
+ * place, by cofactors. */
+VECTOR_LOOP static void invert_blocks(double *restrict xx, double *restrict yy, double *restrict zz,
+                                      double *restrict xy, double *restrict xz, double *restrict yz, int n)
 {
-    for (int i = 0; i < n; i++)
-        d[i] = 1.0 / d[i];
+    for (int i = 0; i < n; i++) {
+        double a = xx[i], b = yy[i], c = zz[i], d = xy[i], e = xz[i], f = yz[i];
+        double c00 = b * c - f * f, c11 = a * c - e * e, c22 = a * b - d * d;
+        double c01 = e * f - d * c, c02 = d * f - e * b, c12 = d * e - a * f;
+        double inv = 1.0 / (a * c00 + d * c01 + e * c02);
+        xx[i] = c00 * inv, yy[i] = c11 * inv, zz[i] = c22 * inv;
+        xy[i] = c01 * inv, xz[i] = c02 * inv, yz[i] = c12 * inv;
+    }
 }
 
-static void build(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links, double h)
+/* The system of this substep, the springs linearised at positions lin:
+ * each link's B = h c n n^T + h^2 J, A's blocks (inverted: the
+ * preconditioner), the fixed particles, and the right-hand side b = h f +
+ * h^2 K e into r, f the forces at lin and at the velocities vel (K e at a
+ * is J (e_b - e_a): the blocks hold -K's coupling). */
+static void build(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links, double h,
+                  double *const lin[3], double *const e[3])
 {
     const int n = c->count;
     widen(im->mass, c->mass, 1.0, n);
     for (int k = 0; k < 3; k++) {
-        widen(im->inv_diag[k], c->mass, 1.0, n); /* the diagonal, inverted below */
+        widen(im->block[k], c->mass, 1.0, n); /* the blocks, inverted below */
+        memset(im->block[3 + k], 0, (size_t)n * sizeof(double));
         widen(im->r[k], f[k], h, n);
     }
     im->fixed_count = 0;
@@ -387,38 +486,48 @@ static void build(Implicit *im, const Cloth *c, const float *const f[3], const I
         im->gathered = true;
         im->torn_generation = links->torn_generation, im->constants_version = links->constants_version;
     }
-    build_links(im, c, h, im->inv_diag);
-    for (int k = 0; k < 3; k++)
-        invert(im->inv_diag[k], n);
+    build_links(im, h, lin, e);
+    invert_blocks(im->block[0], im->block[1], im->block[2], im->block[3], im->block[4], im->block[5], n);
+    im->coarse.ready = false; /* built when a solve wants it (conjugate_gradients) */
     for (int i = 0; i < im->fixed_count; i++)
         for (int k = 0; k < 3; k++)
             im->r[k][im->fixed[i]] = 0.0, im->dv[k][im->fixed[i]] = 0.0;
 }
 
-/* The conjugate-gradient update: x += alpha p, r -= alpha Ap, z = r / diag;
- * returns r . z, and r . r in r_norm2, summed as dot sums (element i into
- * sum i % 4) in the same pass. */
-VECTOR_LOOP static double cg_update(double *restrict x, double *restrict r, double *restrict z,
-                                    const double *restrict p, const double *restrict ap,
-                                    const double *restrict inv_diag, double alpha, int n, double *r_norm2)
+/* The conjugate-gradient update: x += alpha p, r -= alpha Ap, z = the
+ * blocks' inverse times r; returns r . z, and r . r in r_norm2, summed as
+ * dot sums (particle i into sum i % 4) in the same pass. */
+VECTOR_LOOP static double cg_update(double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0,
+                                    double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1,
+                                    double *restrict z2, const double *restrict p0, const double *restrict p1,
+                                    const double *restrict p2, const double *restrict ap0, const double *restrict ap1,
+                                    const double *restrict ap2, const double *restrict xx, const double *restrict yy,
+                                    const double *restrict zz, const double *restrict xy, const double *restrict xz,
+                                    const double *restrict yz, double alpha, int n, double *r_norm2)
 {
     double rr[4] = {0.0, 0.0, 0.0, 0.0}, rz[4] = {0.0, 0.0, 0.0, 0.0};
-    int i = 0;
-    for (; i + 4 <= n; i += 4)
-        for (int l = 0; l < 4; l++) {
-            x[i + l] += alpha * p[i + l];
-            double ri = r[i + l] - alpha * ap[i + l], zi = ri * inv_diag[i + l];
-            r[i + l] = ri, z[i + l] = zi;
-            rr[l] += ri * ri, rz[l] += ri * zi;
+    for (int i = 0; i < n; i += 4)
+        for (int l = 0; l < 4 && i + l < n; l++) {
+            int j = i + l;
+            x0[j] += alpha * p0[j], x1[j] += alpha * p1[j], x2[j] += alpha * p2[j];
+            double a = r0[j] - alpha * ap0[j], b = r1[j] - alpha * ap1[j], c = r2[j] - alpha * ap2[j];
+            double za = xx[j] * a + xy[j] * b + xz[j] * c;
+            double zb = xy[j] * a + yy[j] * b + yz[j] * c;
+            double zc = xz[j] * a + yz[j] * b + zz[j] * c;
+            r0[j] = a, r1[j] = b, r2[j] = c, z0[j] = za, z1[j] = zb, z2[j] = zc;
+            rr[l] += a * a + b * b + c * c;
+            rz[l] += a * za + b * zb + c * zc;
         }
-    for (; i < n; i++) {
-        x[i] += alpha * p[i];
-        double ri = r[i] - alpha * ap[i], zi = ri * inv_diag[i];
-        r[i] = ri, z[i] = zi;
-        rr[0] += ri * ri, rz[0] += ri * zi;
-    }
     *r_norm2 = (rr[0] + rr[1]) + (rr[2] + rr[3]);
     return (rz[0] + rz[1]) + (rz[2] + rz[3]);
+}
+
+static double update(Implicit *im, double alpha, double *r_norm2)
+{
+    double **b = im->block;
+    return cg_update(im->x[0], im->x[1], im->x[2], im->r[0], im->r[1], im->r[2], im->z[0], im->z[1], im->z[2], im->p[0],
+                     im->p[1], im->p[2], im->ap[0], im->ap[1], im->ap[2], b[0], b[1], b[2], b[3], b[4], b[5], alpha,
+                     im->count, r_norm2);
 }
 
 VECTOR_LOOP static void cg_direction(double *restrict p, const double *restrict z, double beta, int n)
@@ -427,50 +536,274 @@ VECTOR_LOOP static void cg_direction(double *restrict p, const double *restrict 
         p[i] = z[i] + beta * p[i];
 }
 
-ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links,
-                              double h, double tolerance, int max_iterations)
+/* x1 = x0 + h (v0 + dv), dv in im->x, e = -dv: where the answer puts the
+ * particles, and what the next linearisation there takes (implicit_solve). */
+VECTOR_LOOP static void answer_at(double *restrict next, double *restrict e, const float *restrict x0,
+                                  const double *restrict v0, const double *restrict dv, double h, int n)
 {
-    ImplicitResult result = {0, 0.0};
+    for (int i = 0; i < n; i++)
+        next[i] = (double)x0[i] + h * (v0[i] + dv[i]), e[i] = -dv[i];
+}
+
+/* One offset's links' part of linear_model_holds, over first particles 0
+ * .. span - 1 (second i + o): the largest of |d1|^2 - (n . d1 + error
+ * rest)^2 over the links that take part (1 where n . d1 + error rest < 0),
+ * which is > 0 where one is more than error rest off; d the link's vector
+ * where it was linearised (x), d1 at the answer (x1), n = d / |d|. */
+VECTOR_LOOP static double offset_model_excess(int o, int span, const double *restrict x, const double *restrict y,
+                                              const double *restrict z, const double *restrict x1,
+                                              const double *restrict y1, const double *restrict z1,
+                                              const double *restrict inv_length, const double *restrict rest,
+                                              const double *restrict k, double error)
+{
+    double worst = -1.0;
+    for (int i = 0; i < span; i++) {
+        double dx = x[i + o] - x[i], dy = y[i + o] - y[i], dz = z[i + o] - z[i];
+        double ex = x1[i + o] - x1[i], ey = y1[i + o] - y1[i], ez = z1[i + o] - z1[i];
+        double bound = (dx * ex + dy * ey + dz * ez) * inv_length[i] + error * rest[i];
+        double excess = bound >= 0.0 ? ex * ex + ey * ey + ez * ez - bound * bound : 1.0;
+        excess = k[i] != 0.0 && inv_length[i] != 0.0 ? excess : -1.0;
+        worst = excess > worst ? excess : worst;
+    }
+    return worst;
+}
+
+/* Whether the springs' linear model held at the answer: for every link
+ * taking part, | |d1| - (|d| + n . (d1 - d)) | = |d1| - n . d1 <= error
+ * rest, d its vector where it was linearised (lin), d1 at the answer
+ * (next): the model got no link's strain wrong by more than `error`. */
+static bool linear_model_holds(const Implicit *im, double error)
+{
+    for (int o = 0; o < im->offsets; o++) {
+        const Offset *f = &im->by_offset[o];
+        if (offset_model_excess(f->offset, f->span, im->lin[0], im->lin[1], im->lin[2], im->next[0], im->next[1],
+                                im->next[2], f->inv_length, f->rest, f->k, error) > 0.0)
+            return false;
+    }
+    return true;
+}
+
+/* A[i][j] += value in the coarse matrix's lower band (i >= j). */
+static inline void coarse_add(Coarse *co, int i, int j, double value)
+{
+    if (i < j) {
+        int t = i;
+        i = j, j = t;
+    }
+    co->factor[(size_t)i * (size_t)(co->band + 1) + (size_t)(i - j)] += value;
+}
+
+/* sign times a link's B = m m^T + beta I into the coarse block at squares (I, J), I >= J. */
+static void coarse_add_block(Coarse *co, int I, int J, const double m[3], double beta, double sign)
+{
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            int row = 3 * I + a, col = 3 * J + b;
+            if (row >= col)
+                coarse_add(co, row, col, sign * (m[a] * m[b] + (a == b ? beta : 0.0)));
+        }
+}
+
+/* P^T A P for this linearisation, and its Cholesky factor in place. False
+ * (the coarse level then stays out) if a pivot is not positive. */
+static bool coarse_build(Implicit *im, const Cloth *c)
+{
+    Coarse *co = &im->coarse;
+    const int n = im->count;
+    const size_t width = (size_t)co->band + 1;
+    memset(co->factor, 0, (size_t)co->dofs * width * sizeof(double));
+    for (int i = 0; i < n; i++) {
+        int col = i % c->cols, row = i / c->cols;
+        co->square[i] = c->inv_mass[i] == 0.0f ? -1 : (row / co->side) * co->cols + col / co->side;
+        if (co->square[i] >= 0)
+            for (int k = 0; k < 3; k++)
+                coarse_add(co, 3 * co->square[i] + k, 3 * co->square[i] + k, im->mass[i]);
+    }
+    /* a link between squares I and J: B at (I, I) and (J, J), -B at (I, J);
+     * one within a square moves nothing there */
+    for (int o = 0; o < im->offsets; o++) {
+        const Offset *f = &im->by_offset[o];
+        for (int i = 0; i < f->span; i++) {
+            int I = co->square[i], J = co->square[i + f->offset];
+            if (I == J)
+                continue;
+            double m[3] = {f->mx[i], f->my[i], f->mz[i]};
+            if (I >= 0)
+                coarse_add_block(co, I, I, m, f->beta[i], 1.0);
+            if (J >= 0)
+                coarse_add_block(co, J, J, m, f->beta[i], 1.0);
+            if (I >= 0 && J >= 0)
+                coarse_add_block(co, I > J ? I : J, I > J ? J : I, m, f->beta[i], -1.0);
+        }
+    }
+    /* squares with no free particle: an identity (their residual is 0) */
+    for (int d = 0; d < co->dofs; d++)
+        if (co->factor[(size_t)d * width] == 0.0)
+            co->factor[(size_t)d * width] = 1.0;
+    /* Cholesky in the band: L[i][j] = (A[i][j] - sum over k < j of L[i][k] L[j][k]) / L[j][j] */
+    for (int i = 0; i < co->dofs; i++) {
+        int first = i - co->band > 0 ? i - co->band : 0;
+        double *row_i = co->factor + (size_t)i * width;
+        for (int j = first; j <= i; j++) {
+            const double *row_j = co->factor + (size_t)j * width;
+            double sum = row_i[i - j];
+            for (int k = first > j - co->band ? first : j - co->band; k < j; k++)
+                sum -= row_i[i - k] * row_j[j - k];
+            if (j < i)
+                row_i[i - j] = sum / row_j[0];
+            else if (sum > 0.0)
+                row_i[0] = sqrt(sum);
+            else
+                return false;
+        }
+    }
+    return true;
+}
+
+/* z += P (P^T A P)^-1 P^T r, the coarse level's part of the
+ * preconditioner; returns r . z. */
+static double coarse_rz(Implicit *im)
+{
+    Coarse *co = &im->coarse;
+    const size_t width = (size_t)co->band + 1;
+    memset(co->rc, 0, (size_t)co->dofs * sizeof(double));
+    for (int i = 0; i < im->count; i++)
+        if (co->square[i] >= 0)
+            for (int k = 0; k < 3; k++)
+                co->rc[3 * co->square[i] + k] += im->r[k][i];
+    for (int i = 0; i < co->dofs; i++) { /* L y = P^T r */
+        const double *row = co->factor + (size_t)i * width;
+        double sum = co->rc[i];
+        for (int k = i - co->band > 0 ? i - co->band : 0; k < i; k++)
+            sum -= row[i - k] * co->rc[k];
+        co->rc[i] = sum / row[0];
+    }
+    for (int i = co->dofs - 1; i >= 0; i--) { /* L^T y' = y */
+        double sum = co->rc[i];
+        int last = i + co->band < co->dofs - 1 ? i + co->band : co->dofs - 1;
+        for (int k = i + 1; k <= last; k++)
+            sum -= co->factor[(size_t)k * width + (size_t)(k - i)] * co->rc[k];
+        co->rc[i] = sum / co->factor[(size_t)i * width];
+    }
+    for (int i = 0; i < im->count; i++)
+        if (co->square[i] >= 0)
+            for (int k = 0; k < 3; k++)
+                im->z[k][i] += co->rc[3 * co->square[i] + k];
+    return dot(im->r[0], im->z[0], im->count) + dot(im->r[1], im->z[1], im->count) + dot(im->r[2], im->z[2], im->count);
+}
+
+/* Iterations conjugate gradients take on the blocks alone before the
+ * coarse level joins in (COARSE_AFTER) for the rest of the linear solve.
+ * The blocks' inverse is enough where each particle's mass holds it (at
+ * the sandbox's step the curtain takes 4 iterations a substep), not where
+ * stiff links tie the whole cloth into one: at dt = 0.1 s and spring_k 1e4
+ * or 1e5 it took 1,000 to 4,000 iterations a step, the coarse level 50 to
+ * 70 (its build, some 0.7 M multiplications, then pays). */
+#define COARSE_AFTER 25
+
+/* The preconditioner from r: z = the blocks' inverse times r (update, with
+ * no step), and the coarse level's part; returns r . z. */
+static double precondition(Implicit *im, double *r_norm2)
+{
+    for (int k = 0; k < 3; k++)
+        memset(im->ap[k], 0, (size_t)im->count * sizeof(double));
+    update(im, 0.0, r_norm2);
+    return coarse_rz(im);
+}
+
+/* Conjugate gradients on the system build left, from x (in im->x): r = b
+ * - A x, then steps until r . r <= goal2 or max_iterations of them, each
+ * counted in *iterations. Returns r . r at the end. */
+static double conjugate_gradients(Implicit *im, const Cloth *c, double goal2, int max_iterations, int *iterations)
+{
+    const int n = im->count;
+    /* r = b - A x: an update by A x with no step along p = 0 */
+    apply(im, im->x, im->ap);
+    for (int k = 0; k < 3; k++)
+        memset(im->p[k], 0, (size_t)n * sizeof(double));
+    double r_norm2, rz = update(im, 1.0, &r_norm2);
+    bool two_level = false;
+    for (int k = 0; k < 3; k++)
+        memcpy(im->p[k], im->z[k], (size_t)n * sizeof(double));
+    for (int taken = 0; r_norm2 > goal2 && taken < max_iterations; taken++) {
+        if (taken == COARSE_AFTER && !two_level) {
+            /* start again from here with the coarse level: z, and p = z */
+            im->coarse.ready = im->coarse.ready || coarse_build(im, c);
+            if (im->coarse.ready) {
+                two_level = true;
+                rz = precondition(im, &r_norm2);
+                for (int k = 0; k < 3; k++)
+                    memcpy(im->p[k], im->z[k], (size_t)n * sizeof(double));
+            }
+        }
+        double pap = apply(im, im->p, im->ap);
+        if (!(pap > 0.0))
+            break; /* p is 0 (converged to rounding) */
+        double alpha = rz / pap, rz_next = update(im, alpha, &r_norm2);
+        if (two_level)
+            rz_next = coarse_rz(im);
+        double beta = rz_next / rz;
+        rz = rz_next;
+        for (int k = 0; k < 3; k++)
+            cg_direction(im->p[k], im->z[k], beta, n);
+        ++*iterations;
+    }
+    return r_norm2;
+}
+
+static double norm2(double *const v[3], int n)
+{
+    return dot(v[0], v[0], n) + dot(v[1], v[1], n) + dot(v[2], v[2], n);
+}
+
+ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f[3], const ImplicitLinks *links,
+                              double h, double tolerance, int max_iterations, int linearisations)
+{
+    ImplicitResult result = {0, 0.0, 1, true};
     const int n = c->count;
-    build(im, c, f, links, h);
-    double b_norm2 = dot(im->r[0], im->r[0], n) + dot(im->r[1], im->r[1], n) + dot(im->r[2], im->r[2], n);
+    const float *x0[3] = {c->x, c->y, c->z}, *v0[3] = {c->vx, c->vy, c->vz};
+    for (int k = 0; k < 3; k++) {
+        widen(im->lin[k], x0[k], 1.0, n);
+        widen(im->vel[k], v0[k], 1.0, n);
+    }
+    /* the first linearisation, Baraff and Witkin's: at x0, b = h (f0 + h K v0) */
+    build(im, c, f, links, h, im->lin, im->vel);
+    double b_norm2 = norm2(im->r, n);
     if (b_norm2 == 0.0) {
         implicit_forget(im);
         return result;
     }
     /* x from the last two substeps' dv, as if it changed at a steady rate
      * (on the curtain 4.2 iterations a substep where the last dv alone
-     * takes 5.0); r = b - A x (an update by A x with no step along p = 0) */
-    double rz = 0.0, r_norm2 = 0.0;
+     * takes 5.0) */
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < n; i++)
             im->x[k][i] = 2.0 * im->dv[k][i] - im->prev[k][i], im->prev[k][i] = im->dv[k][i];
-    apply(im, im->x, im->ap);
-    for (int k = 0; k < 3; k++) {
-        double rr;
-        memset(im->p[k], 0, (size_t)n * sizeof(double));
-        rz += cg_update(im->x[k], im->r[k], im->z[k], im->p[k], im->ap[k], im->inv_diag[k], 1.0, n, &rr);
-        r_norm2 += rr;
-        memcpy(im->p[k], im->z[k], (size_t)n * sizeof(double));
-    }
-    const double goal2 = tolerance * tolerance * b_norm2;
-    while (r_norm2 > goal2 && result.iterations < max_iterations) {
-        double pap = apply(im, im->p, im->ap);
-        if (!(pap > 0.0))
-            break; /* p is 0 (converged to rounding) */
-        double alpha = rz / pap, rz_next = 0.0;
-        r_norm2 = 0.0;
-        for (int k = 0; k < 3; k++) {
-            double rr;
-            rz_next += cg_update(im->x[k], im->r[k], im->z[k], im->p[k], im->ap[k], im->inv_diag[k], alpha, n, &rr);
-            r_norm2 += rr;
-        }
-        double beta = rz_next / rz;
-        rz = rz_next;
+    double r_norm2 = conjugate_gradients(im, c, tolerance * tolerance * b_norm2, max_iterations, &result.iterations);
+    bool solved = r_norm2 <= tolerance * tolerance * b_norm2;
+    /* Newton's steps while the springs' linear model got a link's strain
+     * wrong by more than IMPLICIT_MODEL_ERROR: the springs linearised
+     * again where the answer puts the particles, lin = x0 + h (v0 + dv)
+     * (e = -dv: b - A dv is then backward Euler's own residual h f(x1, v1)
+     * - M dv), and the solve goes on from dv */
+    bool model_holds = linearisations == 1;
+    while (!model_holds) {
         for (int k = 0; k < 3; k++)
-            cg_direction(im->p[k], im->z[k], beta, n);
-        result.iterations++;
+            answer_at(im->next[k], im->e[k], x0[k], im->vel[k], im->x[k], h, n);
+        model_holds = linear_model_holds(im, IMPLICIT_MODEL_ERROR);
+        if (model_holds || result.linearisations == linearisations)
+            break;
+        for (int k = 0; k < 3; k++) {
+            double *t = im->lin[k];
+            im->lin[k] = im->next[k], im->next[k] = t;
+        }
+        build(im, c, f, links, h, im->lin, im->e);
+        b_norm2 = norm2(im->r, n);
+        r_norm2 = conjugate_gradients(im, c, tolerance * tolerance * b_norm2, max_iterations, &result.iterations);
+        solved = r_norm2 <= tolerance * tolerance * b_norm2;
+        result.linearisations++;
     }
+    result.converged = solved && model_holds;
     for (int k = 0; k < 3; k++)
         memcpy(im->dv[k], im->x[k], (size_t)n * sizeof(double));
     result.residual = sqrt(r_norm2 / b_norm2);

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
-const char metrics_csv_header[] =
-    "step,time,kinetic,potential,elastic,total,max_strain,mean_strain,residual,penetration,torn,exploded,cg_iterations,cg_residual";
+const char metrics_csv_header[] = "step,time,kinetic,potential,elastic,total,max_strain,mean_strain,residual,"
+                                  "penetration,torn,exploded,cg_iterations,cg_residual,cg_unconverged";
 
 /* Elastic energy of one link: as a Hooke spring of the family's constant,
  * or for xpbd from its compliance (alpha = compliance * rest, E = C^2/2alpha). */
@@ -65,6 +65,7 @@ static void compute(const Solver *s, Metrics *out, bool contact_and_residual)
         .exploded = s->exploded,
         .cg_iterations = s->params.integrator == INTEGRATOR_IMPLICIT ? s->cg_iterations : 0,
         .cg_residual = s->params.integrator == INTEGRATOR_IMPLICIT ? s->cg_residual : 0.0,
+        .cg_unconverged = s->cg_unconverged,
     };
 }
 
@@ -86,9 +87,10 @@ double metrics_penetration(const Solver *s)
 
 int metrics_format_csv(const Metrics *m, char *out, int out_size)
 {
-    return snprintf(out, (size_t)out_size, "%lld,%.6f,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d,%d,%.3g\n",
+    return snprintf(out, (size_t)out_size, "%lld,%.6f,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%d,%d,%.3g,%lld\n",
                     (long long)m->step, m->time, m->kinetic, m->potential, m->elastic, m->total, m->max_strain,
-                    m->mean_strain, m->residual, m->penetration, m->torn, m->exploded ? 1 : 0, m->cg_iterations, m->cg_residual);
+                    m->mean_strain, m->residual, m->penetration, m->torn, m->exploded ? 1 : 0, m->cg_iterations,
+                    m->cg_residual, (long long)m->cg_unconverged);
 }
 
 void metrics_compute(const Solver *s, Metrics *out) { compute(s, out, true); }

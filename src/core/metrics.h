@@ -26,6 +26,7 @@ typedef struct Metrics {
     bool exploded;
     int cg_iterations;  /* implicit: the last substep's conjugate-gradient iterations (else 0) */
     double cg_residual; /* implicit: and the residual they left, over the right-hand side (else 0) */
+    int64_t cg_unconverged; /* implicit: substeps so far whose solve did not converge (implicit.h; else 0) */
 } Metrics;
 
 /* The CSV header of `clothsim run --csv`, without newline. */

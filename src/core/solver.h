@@ -80,6 +80,10 @@ typedef struct Solver {
     /* implicit: the last substep's solve (conjugate gradients) */
     int cg_iterations;
     double cg_residual; /* |b - A dv| / |b| when it stopped */
+    /* substeps since the build whose solve did not converge (implicit.h:
+     * cg_max_iterations reached, or its linearisations), and the step the
+     * last of them was in (-1: none) */
+    int64_t cg_unconverged, cg_unconverged_step;
 
     bool exploded;
     double exploded_time; /* s, when exploded */
@@ -265,26 +269,26 @@ SOLVER_INLINE void solver_relax_link(Cloth *c, uint32_t l, float k, float alpha,
     solver_move_fused(c, b, -(wb * scale), d);
 }
 
-/* One link's turn in an order=jacobi pass: its correction from the
- * positions the pass began with, added to the particles' sums jx / jy / jz
- * (solver.c, project_links, tells why xpbd takes a share of it, from
- * jacobi_count, the links that take part at each particle). The plain
- * loop and the fast path's schedule both call this. */
+/* One link's turn in an order=jacobi pass: its share of its correction
+ * from the positions the pass began with, 1 / n of it, n the larger of its
+ * free ends' counts of links (jacobi_count, the links that take part at
+ * each particle), added to the particles' sums jx / jy / jz (solver.c,
+ * project_links, tells why). The plain loop and the fast path's schedule
+ * both call this. */
 SOLVER_INLINE void solver_jacobi_link(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd,
                                       const uint16_t *jacobi_count, float *lambda, float *jx, float *jy, float *jz)
 {
     uint32_t a = c->link_a[l], b = c->link_b[l];
     float wa = c->inv_mass[a], wb = c->inv_mass[b];
-    float share = 1.0f;
-    if (xpbd) {
-        int most = wa > 0.0f ? jacobi_count[a] : 0;
-        if (wb > 0.0f && jacobi_count[b] > most)
-            most = jacobi_count[b];
-        share = most > 0 ? 1.0f / (float)most : 1.0f;
-    }
+    int most = wa > 0.0f ? jacobi_count[a] : 0;
+    if (wb > 0.0f && jacobi_count[b] > most)
+        most = jacobi_count[b];
+    float share = most > 0 ? 1.0f / (float)most : 1.0f;
     float scale, d[3];
     if (k <= 0.0f || !solver_link_correction(c, l, k, alpha, xpbd, share, lambda, &scale, d))
         return;
+    if (!xpbd)
+        scale *= share; /* xpbd's multiplier step took it already */
     jx[a] += wa * scale * d[0], jy[a] += wa * scale * d[1], jz[a] += wa * scale * d[2];
     jx[b] -= wb * scale * d[0], jy[b] -= wb * scale * d[1], jz[b] -= wb * scale * d[2];
 }

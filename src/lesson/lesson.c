@@ -45,6 +45,7 @@ const LessonMetricInfo lesson_metrics[] = {
     [METRIC_CENTRE_X] = {"centre_x", DIM_LENGTH, N_("m"), "the particles' mean x; 0 for a cloth hung symmetrically"},
     [METRIC_CG_ITERATIONS] = {"cg_iterations", DIM_NUMBER, "", "implicit: conjugate-gradient iterations of the last substep's solve"},
     [METRIC_CG_RESIDUAL] = {"cg_residual", DIM_NUMBER, "", "implicit: the residual that solve left, over its right-hand side"},
+    [METRIC_CG_UNCONVERGED] = {"cg_unconverged", DIM_NUMBER, "", "implicit: substeps whose solve did not converge (cg_max_iterations reached)"},
     [METRIC_SCREEN_COVER] = {"screen_cover", DIM_NUMBER, "", "fraction of the pane's view the cloth covers, as drawn"},
     [METRIC_SCREEN_ROWS] = {"screen_rows", DIM_NUMBER, "", "the cloth's drawn height as a fraction of the view's"},
     [METRIC_SCREEN_HOLES] = {"screen_holes", DIM_NUMBER, "", "empty cells the drawn cloth encloses"},

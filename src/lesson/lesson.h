@@ -99,6 +99,7 @@ typedef enum LessonMetric {
     METRIC_CENTRE_X, /* m, the particles' mean x: a cloth hung symmetrically keeps it at 0 */
     METRIC_CG_ITERATIONS, /* implicit: conjugate-gradient iterations of the last substep's solve */
     METRIC_CG_RESIDUAL,   /* implicit: the residual that solve left, over its right-hand side */
+    METRIC_CG_UNCONVERGED, /* implicit: substeps since the pane was built whose solve did not converge */
     /* what the screen shows: the pane drawn as the player draws it, at the
      * sizes a lesson is played at (lesson_view_measure); a claim on these
      * must hold at every size */

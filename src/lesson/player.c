@@ -120,6 +120,8 @@ double lesson_measure(const LessonPane *pane, int metric)
         return m.cg_iterations;
     case METRIC_CG_RESIDUAL:
         return m.cg_residual;
+    case METRIC_CG_UNCONVERGED:
+        return (double)m.cg_unconverged;
     default:
         return NAN;
     }

@@ -89,7 +89,7 @@ Test(cli, csv_has_the_documented_header_and_a_row_every_k_steps)
     cr_expect(strncmp(out, expected_header, strlen(expected_header)) == 0);
     cr_expect_str_eq(metrics_csv_header,
                      "step,time,kinetic,potential,elastic,total,max_strain,mean_strain,residual,penetration,torn,"
-                     "exploded,cg_iterations,cg_residual");
+                     "exploded,cg_iterations,cg_residual,cg_unconverged");
     /* rows at steps 0, 4, 8 and the last, 10 */
     int rows = 0;
     long steps[8];
@@ -131,8 +131,27 @@ Test(cli, an_explosion_is_reported_and_ends_the_run_with_status_3)
     const char *last = out + strlen(out) - 2;
     while (last > out && *last != '\n')
         last--;
-    cr_expect(strstr(last, ",1,0,0\n") != NULL, "the last row says exploded (then cg_iterations, cg_residual): %s",
-              last);
+    cr_expect(strstr(last, ",1,0,0,0\n") != NULL,
+              "the last row says exploded (then cg_iterations, cg_residual, cg_unconverged): %s", last);
+}
+
+Test(cli, an_implicit_solve_that_does_not_converge_is_reported_and_ends_the_run_with_status_4)
+{
+    const char *argv[] = {
+        "",      "run",        "--set", "integrator=implicit", "--set", "collider=none",       "--set",   "dt=0.1",
+        "--set", "substeps=1", "--set", "spring_k=1e5",        "--set", "cg_max_iterations=5", "--steps", "3",
+        NULL};
+    cr_assert_eq(run(argv), 4, "%s", err);
+    cr_expect(strstr(err, "clothsim: the implicit solve did not converge in 3 substeps, the first by t = 0.1000 s") ==
+                  err,
+              "%s", err);
+    const char *last = out + strlen(out) - 2;
+    while (last > out && *last != '\n')
+        last--;
+    cr_expect(strstr(last, ",3\n") != NULL, "the last row's cg_unconverged counts the 3: %s", last);
+    /* the same at the default cap: every solve converges, status 0 */
+    argv[13] = "cg_max_iterations=200";
+    cr_expect_eq(run(argv), 0, "%s", err);
 }
 
 Test(cli, params_and_scenes_list_everything)

@@ -290,7 +290,8 @@ Test(hostile, an_explosion_writes_each_step_once_and_exits_3)
     const char *last = out + strlen(out) - 2;
     while (last > out && *last != '\n')
         last--;
-    cr_expect(strstr(last, ",1,0,0\n") != NULL, "the last row says exploded (then cg_iterations, cg_residual): %s",
+    cr_expect(strstr(last, ",1,0,0,0\n") != NULL,
+              "the last row says exploded (then cg_iterations, cg_residual, cg_unconverged): %s",
               last);
     /* frames: the frozen step is drawn once */
     cr_expect_eq(run((const char *[]){"", "run", "--set", "integrator=euler", "--seconds", "1", "--frames", "--size",
