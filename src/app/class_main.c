@@ -49,8 +49,15 @@ typedef struct ClassOptions {
     bool serve, csv;
 } ClassOptions;
 
-static int parse_options(int argc, char **argv, ClassOptions *o, bool server_options)
+/* Which options a class command takes: the server's, report's, the
+ * teacher's screen's, or a student's (who passes the lessons' screen
+ * options on to the lesson). */
+typedef enum { TAKES_SERVER, TAKES_REPORT, TAKES_TEACH, TAKES_JOIN } Takes;
+
+/* argv[0] is the command's name. -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, ClassOptions *o, Takes takes)
 {
+    bool server_options = takes == TAKES_SERVER;
     for (int i = 1; i < argc; i++) {
         const char *value;
         int matched;
@@ -78,8 +85,12 @@ static int parse_options(int argc, char **argv, ClassOptions *o, bool server_opt
             o->serve = true;
         } else if (server_options && strcmp(argv[i], "--seats") == 0) {
             o->setup.seats = true;
-        } else if (strcmp(argv[i], "--csv") == 0 && !server_options) {
+        } else if (strcmp(argv[i], "--csv") == 0 && takes == TAKES_REPORT) {
             o->csv = true;
+        } else if (takes == TAKES_JOIN && argv[i][0] == '-') {
+            continue; /* the lesson's screen's, read by class_join */
+        } else if (takes == TAKES_JOIN && o->operand) {
+            continue; /* the value of one of them */
         } else if (argv[i][0] == '-' && argv[i][1]) {
             cli_error("class %s: unknown option '%s' (clothsim class --help lists them)", argv[0],
                       cli_cut(argv[i], CLI_CUT_WORD));
@@ -221,7 +232,7 @@ static int start_in_background(ClassOptions *o)
 static int start(int argc, char **argv, bool resume)
 {
     ClassOptions o = {0};
-    int status = parse_options(argc, argv, &o, true);
+    int status = parse_options(argc, argv, &o, TAKES_SERVER);
     if (status >= 0)
         return status;
     if (!o.operand) {
@@ -274,7 +285,7 @@ static void csv_field(FILE *out, const char *text)
 static int report(int argc, char **argv)
 {
     ClassOptions o = {0};
-    int status = parse_options(argc, argv, &o, false);
+    int status = parse_options(argc, argv, &o, TAKES_REPORT);
     if (status >= 0)
         return status;
     if (!o.operand) {
@@ -416,26 +427,9 @@ int class_main(int argc, char **argv)
         ClassOptions o = {0};
         bool join = strcmp(command, "join") == 0;
         /* join passes the lessons' screen options on (class_join) */
-        int i = 2;
-        for (; i < argc; i++) {
-            const char *value;
-            int matched;
-            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-                printf("%s", _(class_usage));
-                return 0;
-            }
-            if ((value = cli_option_value(argc, argv, &i, "--dir", &matched)) || matched) {
-                if (!value)
-                    return EXIT_USAGE;
-                o.setup.dir = value;
-            } else if (argv[i][0] != '-' && !o.operand)
-                o.operand = argv[i];
-            else if (!join) {
-                cli_error("class teach: unknown option '%s' (clothsim class --help lists them)",
-                          cli_cut(argv[i], CLI_CUT_WORD));
-                return EXIT_USAGE;
-            }
-        }
+        int status = parse_options(argc - 1, argv + 1, &o, join ? TAKES_JOIN : TAKES_TEACH);
+        if (status >= 0)
+            return status;
         if (!o.operand || !class_code_valid(o.operand)) {
             if (o.operand)
                 cli_error("'%s' is not a class's code (1 to 16 of a-z, 0-9, -)", cli_cut(o.operand, CLI_CUT_WORD));

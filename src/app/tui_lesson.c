@@ -688,6 +688,21 @@ static void draw_narration(LessonScreen *v)
     wnoutrefresh(tui->panel_win);
 }
 
+/* The panes (each through its page's camera), the status line and the
+ * narration, into their canvases. */
+static void draw_canvases(LessonScreen *v)
+{
+    Tui *tui = v->tui;
+    for (int i = 0; i < tui->pane_count; i++) {
+        TuiPane *pane = &tui->panes[i];
+        if (pane->view)
+            lesson_view_camera(v->player, i, pane->view->width, pane->view->height, &pane->camera);
+    }
+    tui_draw_panes(tui);
+    draw_status(v);
+    draw_narration(v);
+}
+
 static void draw_lesson(LessonScreen *v)
 {
     Tui *tui = v->tui;
@@ -698,14 +713,7 @@ static void draw_lesson(LessonScreen *v)
     }
     tui_sample(tui, false);
     tui_blasts_update(tui, !v->paused);
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        if (pane->view)
-            lesson_view_camera(v->player, i, pane->view->width, pane->view->height, &pane->camera);
-    }
-    tui_draw_panes(tui);
-    draw_status(v);
-    draw_narration(v);
+    draw_canvases(v);
     if (tui->help)
         tui_draw_help(tui);
     doupdate();
@@ -737,14 +745,7 @@ void tui_lesson_offscreen_draw(LessonScreen *v)
     tui_sample(tui, false);
     if (tui->too_small)
         return;
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        if (pane->view)
-            lesson_view_camera(v->player, i, pane->view->width, pane->view->height, &pane->camera);
-    }
-    tui_draw_panes(tui);
-    draw_status(v);
-    draw_narration(v);
+    draw_canvases(v);
 }
 
 void tui_lesson_offscreen_destroy(LessonScreen *v)

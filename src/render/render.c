@@ -363,6 +363,16 @@ static void draw_strain(Canvas *canvas, const Cloth *cloth, const Scratch *s, fl
         }
 }
 
+/* Link l drawn over everything else in ink (its ends projected by view). */
+static void link_over(Canvas *canvas, const Camera *view, const Cloth *cloth, int l, Ink ink)
+{
+    uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
+    float pa[3] = {cloth->x[a], cloth->y[a], cloth->z[a]}, pb[3] = {cloth->x[b], cloth->y[b], cloth->z[b]};
+    float ax, ay, ad, bx, by, bd;
+    if (camera_project(view, pa, &ax, &ay, &ad) && camera_project(view, pb, &bx, &by, &bd))
+        raster_line(canvas, ax, ay, -CANVAS_DEPTH_FAR, bx, by, -CANVAS_DEPTH_FAR, ink);
+}
+
 /* A point: one dot, or for a big one a 2 x 2 block of dots (one cell in
  * ASCII, a full block in half-block mode). */
 static void draw_mark(Canvas *canvas, float sx, float sy, float depth, Ink ink, bool big)
@@ -449,11 +459,7 @@ void render_draw_marked_links(Canvas *canvas, const Camera *camera, const Cloth 
     for (int l = 0; l < cloth->link_count; l++) {
         if (!marked[l] || cloth->torn[l])
             continue;
-        uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
-        float pa[3] = {cloth->x[a], cloth->y[a], cloth->z[a]}, pb[3] = {cloth->x[b], cloth->y[b], cloth->z[b]};
-        float ax, ay, ad, bx, by, bd;
-        if (camera_project(view, pa, &ax, &ay, &ad) && camera_project(view, pb, &bx, &by, &bd))
-            raster_line(canvas, ax, ay, -CANVAS_DEPTH_FAR, bx, by, -CANVAS_DEPTH_FAR, ink);
+        link_over(canvas, view, cloth, l, ink);
     }
 }
 
@@ -466,11 +472,7 @@ void render_draw_torn_links(Canvas *canvas, const Camera *camera, const Cloth *c
     for (int l = 0; l < cloth->link_count; l++) {
         if (!cloth->torn[l] || cloth->family[l] == LINK_BEND)
             continue;
-        uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
-        float pa[3] = {cloth->x[a], cloth->y[a], cloth->z[a]}, pb[3] = {cloth->x[b], cloth->y[b], cloth->z[b]};
-        float ax, ay, ad, bx, by, bd;
-        if (camera_project(view, pa, &ax, &ay, &ad) && camera_project(view, pb, &bx, &by, &bd))
-            raster_line(canvas, ax, ay, -CANVAS_DEPTH_FAR, bx, by, -CANVAS_DEPTH_FAR, ink);
+        link_over(canvas, view, cloth, l, ink);
     }
 }
 
