@@ -220,7 +220,7 @@ typedef struct Helix {
     double *remainder;           /* the same keys' x, y, z remainders (cloth.h), L lanes each */
     int32_t *link;               /* KINDS x keys x L: the link anchored there, or -1 */
     float *rest;                 /* the same: its rest length */
-    int32_t *live;               /* KINDS x keys x L: -1 where the link is there and not torn, else 0 */
+    uint16_t *live;              /* KINDS x keys: the lanes whose link is there and not torn */
     float *lambda;               /* KINDS x keys x L: xpbd's multipliers during a run */
     int32_t *piece;              /* keys x 2: lane j of block k0 / L, its two pieces' first particle */
     uint16_t *piece_in;          /* and their columns in the grid */
@@ -299,7 +299,7 @@ static void *create(const Cloth *c)
     h->link = malloc(lanes * sizeof *h->link);
     h->rest = cloth_zeroed(lanes * sizeof(float));
     h->lambda = cloth_zeroed(lanes * sizeof(float));
-    h->live = cloth_zeroed(lanes * sizeof *h->live);
+    h->live = calloc(KINDS * keys, sizeof *h->live);
     h->piece = calloc(keys * 2, sizeof *h->piece);
     h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
     h->done = aligned_alloc(64, RELAX_HELIX_MAX_PASSES * sizeof *h->done);
@@ -346,11 +346,14 @@ static void refresh(Helix *h, const Cloth *c)
         return;
     const size_t keys = (size_t)h->keys;
     for (size_t at = 0; at < KINDS * keys; at++) {
+        unsigned live = 0;
         for (int j = 0; j < L; j++) {
             int l = h->link[at * L + (size_t)j];
             h->rest[at * L + (size_t)j] = l >= 0 ? c->rest_length[l] : 0.0f;
-            h->live[at * L + (size_t)j] = l >= 0 && !c->torn[l] ? -1 : 0;
+            if (l >= 0 && !c->torn[l])
+                live |= 1u << j;
         }
+        h->live[at] = (uint16_t)live;
     }
     h->torn_generation = c->torn_generation;
     h->fresh = true;
@@ -583,7 +586,7 @@ LANES_INLINE void solve_at(const Walk *w, int kind, int k, Ends *a, Ends *b)
     vf lambda = v_zero();
     if (f->xpbd)
         lambda = v_load(w->h->lambda + at * L);
-    solve(a, b, v_load(w->h->rest + at * L), m_load(w->h->live + at * L), f, &lambda);
+    solve(a, b, v_load(w->h->rest + at * L), m_bits(w->h->live[at]), f, &lambda);
     if (f->xpbd)
         v_store(w->h->lambda + at * L, lambda);
 }
@@ -708,7 +711,7 @@ LANES_INLINE void solve_at_kept(const Walk *w, int kind, int k, Ends *a, Ends *b
     vf lambda = v_zero();
     if (f->xpbd)
         lambda = v_load(w->h->lambda + at * L);
-    vmask live = m_load(w->h->live + at * L);
+    vmask live = m_bits(w->h->live[at]);
     vf d[3];
     vf scale = correction(a, b, v_load(w->h->rest + at * L), &live, f, &lambda, d);
     if (f->xpbd)
@@ -938,9 +941,11 @@ LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, Pass
  * for the other methods, each knowing which (every family has the run's
  * xpbd, family_of), so that no link asks. With one build for all, GCC laid
  * jakobsen's links out of line, behind jumps: this took seed 000's
- * workload at AVX2 (40 x 40, 10 passes) from 696 ms to 636 for 3,000
- * steps (processor time, the fastest of 9, interleaved; with the live
- * masks loaded whole, m_load). */
+ * workload (40 x 40, 10 passes, 3,000 steps) from 701 ms to 645 at AVX2
+ * and from 1,295 to 1,276 at portable (processor time, the fastest of 7,
+ * interleaved). The live lanes kept as whole masks instead of bits (a
+ * load a link instead of four operations) gained 2 % at AVX2 alone, none
+ * with this, and cost portable 10 %: four times the memory. */
 HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
                                           unsigned long long base, bool ahead, int from, int to)
 {

@@ -269,12 +269,6 @@ LANES_INLINE vmask m_and(vmask a, vmask b)
 {
     return a & b;
 }
-/* A mask kept in memory: VLANES lanes of -1 or 0, p aligned to a
- * vector. */
-LANES_INLINE vmask m_load(const int32_t *p)
-{
-    return *(const vi *)__builtin_assume_aligned(p, 4 * VLANES);
-}
 LANES_INLINE vmask m_bits(unsigned bits)
 {
     static const vi lane_bit = {
