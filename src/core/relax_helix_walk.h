@@ -77,10 +77,10 @@
  * The sphere's push of key k is done at step k + d_push of the walk, one
  * step after the last link of the pass that moves a particle of k (bend
  * down from lane 14 or 15: anchored P - 28 keys on). A step t reads and
- * writes keys up to t + 1 only, so pass n + 1 may run its step t once
- * pass n has done step t + 1 + d_push: every key it touches has then had
- * pass n's last link and push, and pass n touches no key under t + 2
- * again. Each pass publishes its steps done (PassDone, every PUBLISH
+ * writes keys up to t + 2 only (t + 2: the link across of the next key,
+ * skewed_step), so pass n + 1 may run its step t once pass n has done
+ * step t + 2 + d_push: every key it touches has then had pass n's last
+ * link and push, and pass n touches no key under t + 3 again. Each pass publishes its steps done (PassDone, every PUBLISH
  * steps), and the next waits on them.
  *
  * Each pass's steps are cut into one piece a thread: thread t walks steps
@@ -766,6 +766,50 @@ LANES_INLINE void across_then_down(const Walk *w, int across, int down, int k, i
     across_down(w, across, down, k, gap, P, near);
 }
 
+/* Without remainders, a step does the link across of the next key before
+ * the links down of its own (skewed): they share no particle, and the
+ * link across no longer waits for the links down of the step before. A
+ * link waits some 50 cycles for the one before it (a square root, then a
+ * division), and the processor sees about a step ahead: in order, a step's
+ * link down waited for its link across, the next step's link across for
+ * both. (Four more multiplications a link on that path took the walk 18 %
+ * longer, four beside it nothing: the walk waits on latency.) Seed 000's
+ * workload, 3,000 steps: AVX2 620 -> 601 ms, portable 1,234 -> 1,101; the
+ * sandbox's cloth (30 x 24, 5 substeps, 12 passes), 600 steps at AVX2: 362
+ * -> 350 ms (processor time, the fastest of 5, interleaved). near: keys k .. k + gap, key k and key k + gap after the link
+ * across at k (gap 1 or 2), as the family's first step (skewed_in) or the
+ * step before left them. */
+LANES_INLINE void skewed_in(const Walk *w, int across, int k, int gap, Ends near[3])
+{
+    for (int g = 0; g <= gap; g++)
+        near[g] = load_key(key_at(w->h, k + g));
+    if (w->on[across])
+        solve_at(w, across, k, &near[0], &near[gap]);
+}
+
+/* Step k of a family pair, skewed: the link across at k + 1 if `next`
+ * (its step is in this piece), the links down at k; near moves up one. */
+LANES_INLINE void skewed_step(const Walk *w, int across, int down, int k, int gap, int P, bool next, Ends near[3])
+{
+    Helix *h = w->h;
+    Ends right = near[gap];
+    if (next) {
+        right = load_key(key_at(h, k + 1 + gap));
+        if (w->on[across])
+            solve_at(w, across, k + 1, &near[1], &right);
+    }
+    if (w->on[down]) {
+        float *pn = key_at(h, k - 2 * gap), *pf = key_at(h, k + 2 * L - 2 * gap - P);
+        Ends a = upper_in(pn, pf, gap);
+        solve_at(w, down, k, &a, &near[0]);
+        upper_out(pn, pf, &a, gap);
+    }
+    store_key(key_at(h, k), &near[0]);
+    for (int g = 0; g < gap; g++)
+        near[g] = near[g + 1];
+    near[gap] = right;
+}
+
 /* The shear's cells anchored at key k; with remainders, the upper ends of
  * d1 go through memory, not from d2 in registers. */
 LANES_INLINE void cells(const Walk *w, int k, int first, int P, Ends *upper, Ends *lower)
@@ -864,7 +908,7 @@ static void wait_arrivals(const RunCount *count, unsigned serial, int arrivals)
  * the keys its registers hold back into the buffer, for the next piece
  * (another thread) to load where it starts. A family that has walked all
  * its keys, or none, holds none. */
-LANES_INLINE void flush(const Walk *w, int to, const Ends structural[2], const Ends bend[2], const Ends *upper,
+LANES_INLINE void flush(const Walk *w, int to, const Ends structural[3], const Ends bend[3], const Ends *upper,
                         const Ends *lower)
 {
     const Helix *h = w->h;
@@ -888,15 +932,15 @@ LANES_INLINE void flush(const Walk *w, int to, const Ends structural[2], const E
  * one step after the last link of the pass that moves it. The piece waits
  * first for the one before it in the pass (`mine` at `from`: steps
  * before, another thread), then before step t for the pass before (if
- * any) to have pushed every key this step reads (up to t + 1: d_push + 2
+ * any) to have pushed every key this step reads (up to t + 2: d_push + 3
  * steps more; `ahead`, on several threads: MARGIN more, and it prefetches).
  * It publishes its steps every PUBLISH, and its last once its registers
  * are stored. Returns its ticks, the waits left out. */
-HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
-                                          unsigned long long base, bool ahead, int from, int to)
+LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
+                                           unsigned long long base, bool ahead, int from, int to)
 {
     const Helix *h = w->h;
-    const int P = h->period, K = h->used, steps = h->steps, lag = h->d_push + 2 + (ahead ? MARGIN : 0);
+    const int P = h->period, K = h->used, steps = h->steps, lag = h->d_push + 3 + (ahead ? MARGIN : 0);
     const int first_shear = from > h->d_shear ? from - h->d_shear : 0;
     const int first_bend = from > h->d_bend ? from - h->d_bend : 0;
     if (from > 0)
@@ -904,7 +948,7 @@ HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassD
     unsigned long long start = lanes_ticks(), waited = 0;
     int seen = before ? 0 : steps; /* the pass before's steps done */
     const Ends zero = {v_zero(), v_zero(), v_zero(), v_zero()};
-    Ends structural[2] = {zero, zero}, bend[2] = {zero, zero}, upper = zero, lower = zero;
+    Ends structural[3] = {zero, zero, zero}, bend[3] = {zero, zero, zero}, upper = zero, lower = zero;
     for (int t = from; t < to; t++) {
         if (seen < steps && seen < t + lag) {
             unsigned long long w0 = lanes_ticks();
@@ -917,14 +961,30 @@ HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassD
             __builtin_prefetch(next + Y * sizeof(float), 0, 3);
             __builtin_prefetch(next + Z * sizeof(float), 0, 3);
         }
-        if (t < K)
-            across_then_down(w, HS, VS, t, from, 1, P, structural);
         int k = t - h->d_shear;
-        if (k >= 0 && k < K && w->on[D1])
-            cells(w, k, first_shear, P, &upper, &lower);
-        k = t - h->d_bend;
-        if (k >= 0 && k < K)
-            across_then_down(w, HB, VB, k, first_bend, 2, P, bend);
+        const int kb = t - h->d_bend;
+        if (w->kept) {
+            if (t < K)
+                across_then_down(w, HS, VS, t, from, 1, P, structural);
+            if (k >= 0 && k < K && w->on[D1])
+                cells(w, k, first_shear, P, &upper, &lower);
+            if (kb >= 0 && kb < K)
+                across_then_down(w, HB, VB, kb, first_bend, 2, P, bend);
+        } else {
+            const bool next = t + 1 < to;
+            if (t < K) {
+                if (t == from)
+                    skewed_in(w, HS, t, 1, structural);
+                skewed_step(w, HS, VS, t, 1, P, next && t + 1 < K, structural);
+            }
+            if (k >= 0 && k < K && w->on[D1])
+                cells(w, k, first_shear, P, &upper, &lower);
+            if (kb >= 0 && kb < K) {
+                if (kb == first_bend)
+                    skewed_in(w, HB, kb, 2, bend);
+                skewed_step(w, HB, VB, kb, 2, P, next && kb + 1 < K, bend);
+            }
+        }
         k = t - h->d_push;
         if (push && k >= 0)
             push_key(h, push, k);
@@ -935,6 +995,32 @@ HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassD
         flush(w, to, structural, bend, &upper, &lower);
     atomic_store_explicit(&mine->steps, base + (unsigned long long)to, memory_order_release);
     return lanes_ticks() - start - waited;
+}
+
+/* walk_steps built three times: with remainders, and without for xpbd and
+ * for the other methods, each knowing which (every family has the run's
+ * xpbd, family_of), so that no link asks. With one build for all, GCC laid
+ * jakobsen's links out of line, behind jumps: this took seed 000's
+ * workload (40 x 40, 10 passes, 3,000 steps) from 701 ms to 645 at AVX2
+ * and from 1,295 to 1,276 at portable (processor time, the fastest of 7,
+ * interleaved). The live lanes kept as whole masks instead of bits (a
+ * load a link instead of four operations) gained 2 % at AVX2 alone, none
+ * with this, and cost portable 10 %: four times the memory. */
+HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
+                                          unsigned long long base, bool ahead, int from, int to)
+{
+    if (w->kept)
+        return walk_steps(w, push, mine, before, base, ahead, from, to);
+    Walk known = *w;
+    known.kept = false;
+    if (w->family[HS].xpbd) {
+        for (int kind = 0; kind < KINDS; kind++)
+            known.family[kind].xpbd = true;
+        return walk_steps(&known, push, mine, before, base, ahead, from, to);
+    }
+    for (int kind = 0; kind < KINDS; kind++)
+        known.family[kind].xpbd = false;
+    return walk_steps(&known, push, mine, before, base, ahead, from, to);
 }
 
 /* The links' vectors the walk's steps before t go through: two a key in
@@ -1104,7 +1190,7 @@ static void run(void *helix, Cloth *c, float *lambda, const RelaxPassConstants *
     const unsigned long long base = (unsigned long long)serial * (unsigned long long)(h->steps + 1);
     if (t == 0) {
         refresh(h, c);
-        choose_cuts(h, passes, threads, h->d_push + 2 + MARGIN + 2 * PUBLISH);
+        choose_cuts(h, passes, threads, h->d_push + 3 + MARGIN + 2 * PUBLISH);
     }
     /* The copy in, each thread a share of the blocks; W_UP1 and W_UP2 read
      * the inverse masses of the period before, which may be another
