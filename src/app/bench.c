@@ -38,7 +38,7 @@
 #include "bench_course.h"
 #include "bench_node.h"
 #include "cli.h"
-#include "core/relax_fast.h"
+#include "fast/relax_fast.h"
 #include "core/solver.h"
 #include "render/render.h"
 #include "tui_private.h"

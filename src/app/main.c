@@ -10,7 +10,7 @@
 #include "bench.h"
 #include "check.h"
 #include "cli.h"
-#include "core/relax_fast.h"
+#include "fast/relax_fast.h"
 #include "handout.h"
 #include "headless.h"
 #include "i18n.h"

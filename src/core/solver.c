@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "implicit.h"
-#include "relax_fast.h"
+#include "fast/relax_fast.h"
 #include "rng.h"
 #include "scene.h"
 #include "springs.h"

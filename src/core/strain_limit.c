@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "relax_fast.h"
+#include "fast/relax_fast.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define STRAIN_LIMIT_X86 1

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/params.h"
-#include "core/relax_fast.h"
+#include "fast/relax_fast.h"
 #include "core/solver.h"
 
 /* FNV-1a over bytes, continued from h */

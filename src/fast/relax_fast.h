@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cloth.h"
-#include "collide.h"
+#include "core/cloth.h"
+#include "core/collide.h"
 
 struct Solver;
 

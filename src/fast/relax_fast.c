@@ -112,10 +112,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collide.h"
+#include "core/collide.h"
 #include "relax_pool.h"
 #include "relax_schedule.h"
-#include "solver.h"
+#include "core/solver.h"
 
 #include "relax_fast_internal.h"
 
