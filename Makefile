@@ -6,7 +6,9 @@
 #   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag,
 #                   and the background xterm reports (OSC 11) on black and on white
 #   make sanitize   the test suite under AddressSanitizer and UBSan
-#   make strict     build everything with -Werror
+#   make strict     build everything with -Werror, and check-layers
+#   make check-layers  every #include goes down the layers (tests/layers.sh):
+#                   core never includes the fast path (src/fast/)
 #   make cross-aarch64  the core for aarch64 with -Werror, its bits under
 #                   qemu-user against this machine's (every kernel level)
 #   make bench      the benchmark (never part of make test)
@@ -103,7 +105,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
+.PHONY: pot check-test-locale check-layers all run test test-load check-long test-unit test-e2e test-xterm sanitize strict bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -259,7 +261,7 @@ run: all
 TEST_JOBS ?= 4
 TEST_ARGS ?=
 # The sanitizer build tests its own binary and leaves ./clothsim alone.
-test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
+test: check-layers check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
 	$(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
 
 # The same suite with the equality tests run longer (tests/support.h,
@@ -310,7 +312,11 @@ fuzz-keys:
 	CLOTHSIM_FUZZ_SECONDS=$(FUZZ_SECONDS) CLOTHSIM_FUZZ_SEED=$(FUZZ_SEED) \
 	$(SANITIZE) TEST_ARGS="--filter 'fuzz_keys/*'" test
 
-strict:
+# Core never includes the fast path, nor any layer one above it.
+check-layers:
+	@sh tests/layers.sh
+
+strict: check-layers
 	$(MAKE) --no-print-directory BUILD=build/strict EXTRA_CFLAGS=-Werror build/strict/clothsim-tests build/strict/$(BIN)
 
 bench: all

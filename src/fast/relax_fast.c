@@ -1,4 +1,4 @@
-/* relax_fast.c - the fast relaxation path (order=colored).
+/* relax_fast.c - the fast path (relax_fast.h): its jobs and the colored order's passes.
  *
  * Why the plain loop is slow
  * --------------------------
@@ -33,9 +33,9 @@
  * 200 x 200 cloth (640 KB of positions) would come from memory 12 times a
  * pass.
  *
- * That order, group by group (relax_fast_order), is what order=colored
- * means; project_links in solver.c walks it link by link as the readable
- * reference, and tests/core/test_fast.c checks that this path gives its
+ * That order, group by group (relax_fast_order, core/colour.c), is what
+ * order=colored means; project_links in solver.c walks it link by link as
+ * the readable reference, and tests/fast/test_fast.c checks that this path gives its
  * bits.
  *
  * "All at once" is used twice:
@@ -126,7 +126,7 @@ _Static_assert(RELAX_FAST_MAX_THREADS == RELAX_POOL_MAX_THREADS, "the pool start
  * microseconds, and waking the threads and the barriers between the phases
  * cost too large a share of it (far more on a machine busy with other
  * work): one thread does it all. */
-#define RELAX_FAST_THREAD_MIN_LINKS 32768
+#define RELAX_FAST_THREAD_MIN_LINKS COLOUR_BANDED_LINKS
 
 /* ------------------------------------------------------------ what the processor has */
 
@@ -710,7 +710,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->block_live = calloc(blocks, 1);
     /* a grid that one thread solves is one band: it fits the cache anyway,
      * and each unit costs a little to start */
-    f->band_rows = cloth->link_count < RELAX_FAST_THREAD_MIN_LINKS ? cloth->rows : RELAX_FAST_BAND_ROWS;
+    f->band_rows = colour_band_rows(cloth);
     size_t units = (size_t)((cloth->rows + f->band_rows - 1) / f->band_rows) * RELAX_FAST_COLOURS;
     f->units = malloc(units * sizeof *f->units);
     f->band_done = aligned_alloc(64, (units / RELAX_FAST_COLOURS + 1) * sizeof *f->band_done);
