@@ -168,7 +168,7 @@ typedef struct Solver {
  * twice). Every kernel of the fast path does the same (an FMA
  * instruction), so the bits stay the plain loop's; on AVX-512 that is 8
  * operations of some 38 a link fewer, and the sequential order's walk
- * (src/fast/relax_helix_avx512.c) 17 % shorter at 40 x 40 and 200 x 200. fmaf is
+ * shorter (src/fast/README.md). fmaf is
  * exact everywhere, in hardware or not, so the bits do not depend on the
  * machine.
  *

@@ -10,7 +10,8 @@
  * before this one has finished: the pass is one long chain of dependent
  * square roots and divisions. A core can start a new square root every few
  * cycles, but waits some 40 cycles for the chain's results: most of the
- * machine idles. About 16 ns a link on this machine, in C as in JavaScript.
+ * machine idles, in C as in JavaScript (README.md beside this file has
+ * the figures).
  *
  * What this one does differently
  * ------------------------------
@@ -79,20 +80,16 @@
  * substep, in one sweep, the sphere contact with friction (collide_points),
  * the velocity update (stage_velocity) and the explosion check (blew_up).
  *
- * Measured (clothsim bench) on the 2-core AMD EPYC this runs on, a Zen 5:
- * the square root and the division take 0.25 ns a link 8 lanes at a time,
- * 0.13 with 16. A pair of blocks (16 links) is some 65 instructions (8 to
- * 16 loads, the shuffles of the stride-2 colours, 6 stores, the
- * arithmetic): the passes come to about 0.45 ns a link, the whole step of
- * a 200 x 200 curtain with wind to 0.65 to 0.8 ns a link a pass on one
- * thread and 0.35 to 0.45 on two, seed 000's workload to 0.63 to 0.85. On
- * the Zen 3 this was first written on (AVX2 only) the same code gave 1.45
- * and 1.3. What would go faster still is fewer instructions a link, not a
- * faster square root: the arithmetic here is pinned to the plain loop's.
+ * A pair of blocks (16 links) is some 65 instructions (8 to 16 loads, the
+ * shuffles of the stride-2 colours, 6 stores, the arithmetic); README.md
+ * beside this file has what they cost on the machines measured. What
+ * would go faster still is fewer instructions a link, not a faster square
+ * root: the arithmetic here is pinned to the plain loop's.
  *
  * Where things are
  * ----------------
- * This file: the jobs (a pass, the stages around it) and how the threads
+ * The solver calls this file's functions through core's table
+ * (core/fast_table.h; relax_table.c fills it). This file: the jobs (a pass, the stages around it) and how the threads
  * share them, lifetime, and the table of pass kernels per level, filled
  * once from what the processor has (relax_fast_pass_kernels). The
  * colouring into units and blocks: relax_colour.c. The kernels themselves:
