@@ -19,7 +19,10 @@
  * the program's do (app/main.c): filled before any test runs, in each
  * process Criterion starts. A test of the plain code without it installs
  * NULL for itself (tests/fast/test_fast.c). */
-__attribute__((constructor)) static void suite_fast_path(void) { fast_table_install(relax_fast_table()); }
+__attribute__((constructor)) static void suite_fast_path(void)
+{
+    fast_table_install(relax_fast_table());
+}
 
 /* The suite's own locale, set before any test runs: the end-to-end tests
  * expect what a UTF-8 locale draws (braille), and a fresh machine may have no

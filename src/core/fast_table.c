@@ -5,6 +5,12 @@
 
 static const FastTable *installed;
 
-void fast_table_install(const FastTable *table) { installed = table; }
+void fast_table_install(const FastTable *table)
+{
+    installed = table;
+}
 
-const FastTable *fast_table_installed(void) { return installed; }
+const FastTable *fast_table_installed(void)
+{
+    return installed;
+}

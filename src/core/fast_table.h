@@ -33,9 +33,9 @@ typedef struct FastTable {
      * worker threads (1 .. RELAX_FAST_MAX_THREADS); NULL when out of memory */
     struct RelaxFast *(*create)(const Cloth *cloth, int threads);
     void (*destroy)(struct RelaxFast *fast);
-    int (*threads)(const struct RelaxFast *fast);       /* started, the caller's included */
-    bool (*adapt)(struct RelaxFast *fast);              /* from now on take the idle cores only */
-    int (*usable_cores)(void);                          /* this process's cores, 1 .. the most */
+    int (*threads)(const struct RelaxFast *fast); /* started, the caller's included */
+    bool (*adapt)(struct RelaxFast *fast);        /* from now on take the idle cores only */
+    int (*usable_cores)(void);                    /* this process's cores, 1 .. the most */
 
     /* the stages, in the order of a substep (solver.h) */
     bool (*forces)(struct RelaxFast *fast, struct Solver *solver, float gravity, bool windy);

@@ -20,4 +20,7 @@ static const FastTable table = {
     .finish = relax_fast_finish,
 };
 
-const FastTable *relax_fast_table(void) { return &table; }
+const FastTable *relax_fast_table(void)
+{
+    return &table;
+}

@@ -37,8 +37,8 @@ Test(fast_table, without_the_table_the_plain_code_runs_with_the_same_bits_in_eve
     static const char *const orders[] = {"order=sequential", "order=jacobi", "order=colored"};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
-            const char *settings[] = {sizes[z][0], sizes[z][1], sizes[z][2], orders[o], "wind_x=2", "threads=2",
-                                      "iterations=6", NULL};
+            const char *settings[] = {sizes[z][0], sizes[z][1], sizes[z][2],    orders[o],
+                                      "wind_x=2",  "threads=2", "iterations=6", NULL};
             Solver *plain = make(settings, NULL), *fast = make(settings, relax_fast_table());
             cr_assert_null(plain->relax_fast, "no table: no fast path");
             cr_expect_eq(plain->threads, 1, "no table: one thread");
