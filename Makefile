@@ -7,7 +7,9 @@
 #   make test-xterm the sandbox in xterm on a virtual X server, with a real mouse drag,
 #                   and the background xterm reports (OSC 11) on black and on white
 #   make sanitize   the test suite under AddressSanitizer and UBSan
-#   make strict     build everything with -Werror
+#   make strict     build everything with -Werror, and check-layers
+#   make check-layers  every #include goes down the layers (tests/layers.sh):
+#                   core never includes the fast path (src/fast/)
 #   make cross-aarch64  the core for aarch64 with -Werror, its bits under
 #                   qemu-user against this machine's (every kernel level)
 #   make mutants    plants each physics bug of tests/mutants.txt in a copy of the
@@ -85,12 +87,14 @@ CRITERION_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcrite
 # A class session's server keeps the class in SQLite (src/app/class_server.c).
 SQLITE_LIBS   = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
-# Layers depend downward only: core <- render <- lesson <- app.
+# Layers depend downward only: core <- render <- lesson <- app, and the
+# fast path (src/fast/) beside core, which it uses and which never uses it.
 CORE_SRC   = $(sort $(wildcard src/core/*.c))
+FAST_SRC   = $(sort $(wildcard src/fast/*.c))
 RENDER_SRC = $(sort $(wildcard src/render/*.c))
 LESSON_SRC = $(sort $(wildcard src/lesson/*.c))
 APP_SRC    = $(sort $(wildcard src/app/*.c))
-LIB_SRC    = $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(filter-out src/app/main.c,$(APP_SRC))
+LIB_SRC    = $(CORE_SRC) $(FAST_SRC) $(RENDER_SRC) $(LESSON_SRC) $(filter-out src/app/main.c,$(APP_SRC))
 TEST_SRC   = $(sort $(filter-out tests/fuzz/% tests/cross/%,$(wildcard tests/*/*.c tests/*.c)))
 
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -106,7 +110,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: test-class pot check-test-locale all run test test-load check-long test-unit test-e2e test-xterm sanitize strict mutants bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
+.PHONY: test-class pot check-test-locale check-layers all run test test-load check-long test-unit test-e2e test-xterm sanitize strict mutants bench bench-threads cross-aarch64 fuzz fuzz-keys install uninstall clean format deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -216,9 +220,9 @@ $(BUILD)/src/core/implicit.o: FILE_CFLAGS = -fno-math-errno -fno-trapping-math
 # called across files.
 TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 HELIX_FLAGS = -fno-math-errno -Wno-psabi
-$(BUILD)/src/core/relax_helix_portable.o $(BUILD)/src/core/relax_helix_neon.o: FILE_CFLAGS = $(HELIX_FLAGS)
+$(BUILD)/src/fast/relax_helix_portable.o $(BUILD)/src/fast/relax_helix_neon.o: FILE_CFLAGS = $(HELIX_FLAGS)
 ifneq ($(filter x86_64-%,$(TARGET_MACHINE)),)
-$(BUILD)/src/core/relax_helix_avx2.o: FILE_CFLAGS = $(HELIX_FLAGS) -mavx2 -mfma
+$(BUILD)/src/fast/relax_helix_avx2.o: FILE_CFLAGS = $(HELIX_FLAGS) -mavx2 -mfma
 endif
 
 $(BUILD)/locale/%/LC_MESSAGES/clothsim.mo: src/po/%.po | check-deps
@@ -263,7 +267,7 @@ run: all
 TEST_JOBS ?= 4
 TEST_ARGS ?=
 # The sanitizer build tests its own binary and leaves ./clothsim alone.
-test: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
+test: check-layers check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
 	$(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
 
 # The same suite with the equality tests run longer (tests/support.h,
@@ -325,7 +329,11 @@ fuzz-keys:
 	CLOTHSIM_FUZZ_SECONDS=$(FUZZ_SECONDS) CLOTHSIM_FUZZ_SEED=$(FUZZ_SEED) \
 	$(SANITIZE) TEST_ARGS="--filter 'fuzz_keys/*'" test
 
-strict:
+# Core never includes the fast path, nor any layer one above it.
+check-layers:
+	@sh tests/layers.sh
+
+strict: check-layers
 	$(MAKE) --no-print-directory BUILD=build/strict EXTRA_CFLAGS=-Werror build/strict/clothsim-tests build/strict/$(BIN)
 
 # Mutation testing (tests/mutants.sh): each plausible physics bug listed in
@@ -354,7 +362,7 @@ bench-threads: all
 # is no terminal library for aarch64 here.
 NEED_CROSS = gcc-aarch64-linux-gnu:/usr/bin/aarch64-linux-gnu-gcc \
              libc6-dev-arm64-cross:/usr/aarch64-linux-gnu/lib/libc.a qemu-user:/usr/bin/qemu-aarch64
-CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(FAST_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/dump_levels: tests/cross/dump_levels.c $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(if $(filter aarch64-%,$(TARGET_MACHINE)),-static) -o $@ $^ -lm
 cross-aarch64: check-deps $(BUILD)/dump_levels
@@ -375,7 +383,7 @@ FUZZ_CC = clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_S
           -DCLOTHSIM_VERSION='"$(VERSION)"'
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -timeout=5 -close_fd_mask=3
 # The AVX2 walk takes its level's flags, as in the build (above).
-FUZZ_CORE = $(filter-out src/core/relax_helix_avx2.c,$(CORE_SRC)) build/fuzz/relax_helix_avx2.o
+FUZZ_CORE = $(CORE_SRC) $(filter-out src/fast/relax_helix_avx2.c,$(FAST_SRC)) build/fuzz/relax_helix_avx2.o
 fuzz: check-deps
 	$(call install_packages,$(call missing,$(NEED_FUZZ)))
 	@mkdir -p build/fuzz/corpus build/fuzz/corpus-args build/fuzz/corpus-progress
@@ -384,7 +392,7 @@ fuzz: check-deps
 	printf -- '--frames\000--size\00040x12\000--mode\000wire\000--scene=flag\000--seconds\0000.5' > build/fuzz/corpus-args/seed-2
 	printf '3\t0\t/a.lesson\n0\t1\t/b/c.lesson\n' > build/fuzz/corpus-progress/seed-1
 	printf 'lesson\t2\t1\t1/2\t125\t01-a.lesson\nanswer\tquestion\t1\t2\t2\t3\t0\t1\t1\t01-a.lesson\n' > build/fuzz/corpus-progress/seed-2
-	$(FUZZ_CC) $(HELIX_FLAGS) $(if $(filter x86_64-%,$(TARGET_MACHINE)),-mavx2 -mfma) -c src/core/relax_helix_avx2.c \
+	$(FUZZ_CC) $(HELIX_FLAGS) $(if $(filter x86_64-%,$(TARGET_MACHINE)),-mavx2 -mfma) -c src/fast/relax_helix_avx2.c \
 	  -o build/fuzz/relax_helix_avx2.o
 	$(FUZZ_CC) tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(FUZZ_CORE) -lm -lpthread -o build/fuzz/fuzz_lesson
 	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c src/app/i18n.c $(RENDER_SRC) $(FUZZ_CORE) \
@@ -423,13 +431,13 @@ uninstall:
 
 # What a translator works from: src/po/clothsim.pot, merged into every LANG.po.
 pot:
-	xgettext $(XGETTEXT_FLAGS) -o src/po/clothsim.pot $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(wildcard src/*/*.h)
+	xgettext $(XGETTEXT_FLAGS) -o src/po/clothsim.pot $(CORE_SRC) $(FAST_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(wildcard src/*/*.h)
 	for po in $(PO_FILES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching --add-location=file $$po src/po/clothsim.pot; done
 
 clean:
 	rm -rf build $(BIN)
 
 format:
-	clang-format -i $(CORE_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(TEST_SRC) $(wildcard src/*/*.h)
+	clang-format -i $(CORE_SRC) $(FAST_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(TEST_SRC) $(wildcard src/*/*.h)
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -13,8 +13,8 @@
 # SPINNERS (default "0 1 2"): how many busy shells run beside it; with 2 on a
 # 2-core machine no core is idle, with 1 the other one is busy. WORK (default
 # 30000): a run's steps are WORK / size, about a second on one free core at
-# the AVX-512 level. The kernel level is the processor's best: the tests
-# force the others (relax_fast_use_kernels); clothsim run cannot yet.
+# the AVX-512 level. The kernel level is the processor's best, or the one
+# CLOTHSIM_KERNELS names in the environment (src/fast/README.md).
 # Processor time is not measured here (clothsim bench does that): a thread
 # waiting for a core that another program holds costs wall time, not
 # processor time.

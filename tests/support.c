@@ -12,6 +12,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/fast_table.h"
+#include "fast/relax_fast.h"
+
+/* The solvers of every test call the fast path through core's table, as
+ * the program's do (app/main.c): filled before any test runs, in each
+ * process Criterion starts. A test of the plain code without it installs
+ * NULL for itself (tests/fast/test_fast.c). */
+__attribute__((constructor)) static void suite_fast_path(void)
+{
+    fast_table_install(relax_fast_table());
+}
+
 /* The suite's own locale, set before any test runs: the end-to-end tests
  * expect what a UTF-8 locale draws (braille), and a fresh machine may have no
  * LANG at all. A UTF-8 locale the environment names (C.UTF-8, uk_UA.UTF-8)

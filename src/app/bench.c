@@ -38,7 +38,7 @@
 #include "bench_course.h"
 #include "bench_node.h"
 #include "cli.h"
-#include "core/relax_fast.h"
+#include "fast/relax_fast.h"
 #include "core/solver.h"
 #include "render/render.h"
 #include "tui_private.h"
@@ -1106,8 +1106,8 @@ static void format_ratio(char *out, size_t size, double ratio)
 /* A figure whose median came out further above its fastest repetition
  * than this (the median over the fastest, less 1) says that something else
  * was using the machine. The median, not the slowest: one slow repetition
- * happens in a quiet run too. On the shared 2-core Xeon of README's Speed
- * section a quiet full run kept every figure within 11 %, and runs beside
+ * happens in a quiet run too. On the shared 2-core Xeon of src/fast/README.md's
+ * Speed section a quiet full run kept every figure within 11 %, and runs beside
  * a busy neighbour had figures 24 to 69 % above. */
 #define NOISY_SPREAD 0.15
 

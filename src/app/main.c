@@ -11,7 +11,8 @@
 #include "check.h"
 #include "class_main.h"
 #include "cli.h"
-#include "core/relax_fast.h"
+#include "core/fast_table.h"
+#include "fast/relax_fast.h"
 #include "handout.h"
 #include "headless.h"
 #include "i18n.h"
@@ -76,6 +77,8 @@ static void choose_kernels(void)
 int main(int argc, char **argv)
 {
     i18n_init();
+    /* the solver calls the fast path through core's table (src/fast/README.md) */
+    fast_table_install(relax_fast_table());
     choose_kernels();
     /* standard output into a file or a pipe is written in one piece at the
      * end where it fits, so the final flush sees (and names) any failure */

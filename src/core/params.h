@@ -38,7 +38,8 @@ typedef enum Integrator {
 
 typedef enum PinMode { PIN_TOP, PIN_CORNERS, PIN_LEFT, PIN_ENDS, PIN_SIDES, PIN_CENTRE, PIN_NONE, PIN_COUNT } PinMode;
 
-/* ORDER_COLORED: colour by colour (relax_fast.h), the order the fast path runs. */
+/* ORDER_COLORED: colour by colour (colour.h), the order whose passes the fast
+ * path runs group by group, vectors at a time. */
 typedef enum LinkOrder { ORDER_SEQUENTIAL, ORDER_SHUFFLED, ORDER_JACOBI, ORDER_COLORED, ORDER_COUNT } LinkOrder;
 
 typedef enum ColliderKind { COLLIDER_NONE, COLLIDER_SPHERE, COLLIDER_BOX, COLLIDER_CONE, COLLIDER_COUNT } ColliderKind;

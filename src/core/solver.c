@@ -31,8 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "colour.h"
+#include "fast_table.h"
 #include "implicit.h"
-#include "relax_fast.h"
 #include "rng.h"
 #include "scene.h"
 #include "springs.h"
@@ -65,13 +66,15 @@ _Static_assert(sizeof solver_stage_names / sizeof solver_stage_names[0] == STAGE
  * inside the limit, so that rounding cannot leave it over. */
 #define STRAIN_LIMIT_INSIDE (1.0f - 1e-5f)
 
-/* order=colored runs the fast path (relax_fast.h): the relaxation pass and
- * the wind, integration, sphere contact, velocity and explosion check
- * stages below, vectorised, with the same bits as the plain code, which
- * stays the readable reference (plain_relax forces it; test_fast.c). */
+/* Every order but shuffled runs the fast path where the program installed
+ * one (fast_table.h; src/fast/): the relaxation passes and the wind,
+ * integration, sphere contact, velocity and explosion check stages below,
+ * vectorised and on threads, with the same bits as the plain code, which
+ * stays the readable reference (no table, or plain_relax, runs it;
+ * tests/fast/test_fast.c). */
 static bool fast_path(const Solver *s)
 {
-    return s->params.order != ORDER_SHUFFLED && !s->plain_relax;
+    return s->fast && s->params.order != ORDER_SHUFFLED && !s->plain_relax;
 }
 
 bool solver_is_position_based(int integrator)
@@ -104,7 +107,7 @@ float solver_family_compliance(const Solver *solver, int family)
 
 /* A rope's links (one row or one column) visited level by level: a
  * link's level is one more than the highest of the links listed before it
- * that share a particle with it (as relax_schedule.h's levels). Every
+ * that share a particle with it (as src/fast/relax_schedule.h's levels). Every
  * pair of links that share a particle keeps its listed order, so a pass
  * in this order gives the listed order's bits; but the bend links, which
  * the list puts after all the threads, now come each a few links after
@@ -164,8 +167,11 @@ static void free_scratch(Solver *s)
     s->self_collision = NULL;
     implicit_destroy(s->implicit);
     s->implicit = NULL;
-    relax_fast_destroy(s->relax_fast);
+    if (s->fast)
+        s->fast->destroy(s->relax_fast);
     s->relax_fast = NULL;
+    free(s->colour_order);
+    s->colour_order = NULL;
     s->fx = s->fy = s->fz = s->jx = s->jy = s->jz = NULL;
     s->jacobi_count = NULL;
     s->limit_moved = s->limit_checked = NULL;
@@ -216,9 +222,12 @@ static bool alloc_scratch(Solver *s)
     ok &= (s->wave_q = calloc(rows * waves, sizeof(float))) != NULL;
     ok &= (s->self_collision = selfcollide_create(s->cloth)) != NULL;
     ok &= (s->implicit = implicit_create(s->cloth)) != NULL;
-    ok &= (s->relax_fast = relax_fast_create(s->cloth, s->threads)) != NULL;
-    if (ok && s->threads_adapt)
-        relax_fast_adapt(s->relax_fast);
+    ok &= (s->colour_order = malloc(l * sizeof(uint32_t))) != NULL && colour_order(s->cloth, s->colour_order);
+    if (s->fast) {
+        ok &= (s->relax_fast = s->fast->create(s->cloth, s->threads)) != NULL;
+        if (ok && s->threads_adapt)
+            s->fast->adapt(s->relax_fast);
+    }
     return ok;
 }
 
@@ -328,6 +337,7 @@ Solver *solver_create(const Params *params)
     s->params = *params;
     s->grabbed = -1;
     s->threads = 1;
+    s->fast = fast_table_installed();
     if (!build(s)) {
         solver_destroy(s);
         return NULL;
@@ -631,7 +641,7 @@ static void stage_forces(Solver *s, double t)
                  s->params.dim == 3;
     if (windy)
         wave_factors(s, t);
-    if (!fast_path(s) || !relax_fast_forces(s->relax_fast, s, g, windy)) {
+    if (!fast_path(s) || !s->fast->forces(s->relax_fast, s, g, windy)) {
         for (int i = 0; i < c->count; i++) {
             s->fx[i] = 0.0f;
             s->fy[i] = -c->mass[i] * g;
@@ -883,7 +893,7 @@ void solver_integrate_range(Solver *s, int from, int to)
 /* The per-particle stages (INTEGRATE, VELOCITY), each one function over a
  * range of particles that reads and writes only those: the plain loop runs
  * it over all of them, the fast path over its chunks on the threads
- * (relax_fast_range), with the same bits. As in Box2D v3's solver, one
+ * (fast_table.h, range), with the same bits. As in Box2D v3's solver, one
  * function serves one worker or many. */
 static void integrate_range(Solver *s, int from, int to) { solver_integrate_range(s, from, to); }
 
@@ -893,9 +903,9 @@ static void velocity_range(Solver *s, int from, int to)
 }
 
 /* A per-particle stage, on the fast path's threads where it runs. */
-static void stage_range(Solver *s, RelaxFastRange range)
+static void stage_range(Solver *s, FastRange range)
 {
-    if (!fast_path(s) || !relax_fast_range(s->relax_fast, s, range))
+    if (!fast_path(s) || !s->fast->range(s->relax_fast, s, range))
         range(s, 0, s->cloth->count);
 }
 
@@ -924,7 +934,7 @@ static void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
     Collider collider;
     solver_contact_collider(s, &collider);
     if (collider.shape != SHAPE_NONE) {
-        if (!fast_path(s) || !relax_fast_sphere(s->relax_fast, c, &collider, margin, friction, fix_velocity))
+        if (!fast_path(s) || !s->fast->sphere(s->relax_fast, c, &collider, margin, friction, fix_velocity))
             collide_points(c, &collider, margin, friction, fix_velocity);
         if (p->edge_samples == 3)
             collide_edges(c, &collider, margin);
@@ -1016,7 +1026,7 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
  * for leaves the multiplier counting force that never acted (the hanging
  * rope then settled 2.95 times too long). */
 /* fast: the loop over the links on the fast path's schedule
- * (relax_fast_sequential), sequential and jacobi: the same bits. */
+ * (fast_table.h, sequential), sequential and jacobi: the same bits. */
 SOLVER_FUSED_LOOP static void project_links(Solver *s, float h, bool fast)
 {
     Cloth *c = s->cloth;
@@ -1025,10 +1035,10 @@ SOLVER_FUSED_LOOP static void project_links(Solver *s, float h, bool fast)
     const bool jacobi = order == ORDER_JACOBI;
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
     link_constants(s, h, k, alpha);
-    /* colored: colour by colour (relax_fast.h); stage_relax normally hands
+    /* colored: colour by colour (colour.h); stage_relax normally hands
      * this order to the fast path, which gives the same bits */
     const uint32_t *visit = order == ORDER_SHUFFLED ? s->link_order
-                            : order == ORDER_COLORED ? relax_fast_order(s->relax_fast)
+                            : order == ORDER_COLORED ? s->colour_order
                             : s->rope_order; /* NULL but for a rope */
     const bool xpbd = integrator == INTEGRATOR_XPBD;
     /* Below SOLVER_KEEP_BELOW a correction moves x + r (cloth.h), as the
@@ -1037,7 +1047,7 @@ SOLVER_FUSED_LOOP static void project_links(Solver *s, float h, bool fast)
      * to the velocity, which heats a cloth (a chain at dt = 2e-5 gained 7 %
      * of its energy in 0.05 s). Above it the noise is under 6e-5 m/s and
      * the corrections stay in float, which is twice as fast. Every order
-     * keeps them: the colored order's fast path (relax_fast.c) works in
+     * keeps them: the colored order's fast path (src/fast/relax_fast.c) works in
      * float32 only, so below SOLVER_KEEP_BELOW that order runs here
      * (stage_relax). Without them a chain at dt = 1e-4 in the colored
      * order gained 31 % of its energy in 1 s. */
@@ -1057,7 +1067,7 @@ SOLVER_FUSED_LOOP static void project_links(Solver *s, float h, bool fast)
     }
     if (fast) {
         assert(!visit);
-        relax_fast_sequential(s->relax_fast, s, k, alpha, kept, jacobi);
+        s->fast->sequential(s->relax_fast, s, k, alpha, kept, jacobi);
     }
     for (int n = 0; n < c->link_count && !fast; n++) {
         int l = visit ? (int)visit[n] : n;
@@ -1290,7 +1300,7 @@ static bool blew_up(Solver *s)
 {
     const Cloth *c = s->cloth;
     float allowed = explode_allowed(s);
-    int verdict = fast_path(s) ? relax_fast_blew_up(s->relax_fast, c, allowed, explode_stretch(s)) : -1;
+    int verdict = fast_path(s) ? s->fast->blew_up(s->relax_fast, c, allowed, explode_stretch(s)) : -1;
     if (verdict >= 0)
         return verdict;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -1384,7 +1394,7 @@ static void freeze_on_last_good(Solver *s)
  * and the fast function saying it did the work; where it did not, the
  * plain code, the readable reference, runs. The fast path may do more
  * than one stage as one job: COLLIDE, VELOCITY and CHECK over the
- * particles once (relax_fast_finish), or the passes left of a substep in
+ * particles once (fast_table.h, finish), or the passes left of a substep in
  * the colored order; run_stage returns the last stage it did, s->pass
  * counts the passes. */
 
@@ -1417,7 +1427,7 @@ static void begin_substep(Solver *s)
 
 /* The passes left of a substep of the sequential order (below
  * SOLVER_KEEP_BELOW keeping remainders), with their contact, as one job on the fast path where it can (AVX-512, the
- * sphere or no collider, in 3D; relax_helix.h, on every thread): the same
+ * sphere or no collider, in 3D; src/fast/relax_helix.h, on every thread): the same
  * bits as project_links and stage_collide pass after pass. */
 static bool sequential_passes(Solver *s, float h, int passes)
 {
@@ -1426,7 +1436,7 @@ static bool sequential_passes(Solver *s, float h, int passes)
     float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
     link_constants(s, h, k, alpha);
     /* project_links' kept: corrections as remainders below SOLVER_KEEP_BELOW */
-    return relax_fast_sequential_passes(s->relax_fast, s, k, alpha, passes, h < SOLVER_KEEP_BELOW);
+    return s->fast->sequential_passes(s->relax_fast, s, k, alpha, passes, h < SOLVER_KEEP_BELOW);
 }
 
 /* One relaxation pass, the contact inside it, or on the fast path in the
@@ -1443,10 +1453,10 @@ static void stage_relax(Solver *s, bool whole_substep)
         float k[LINK_FAMILY_COUNT], alpha[LINK_FAMILY_COUNT];
         link_constants(s, h, k, alpha);
         int left = s->params.iterations - s->pass;
-        if (whole_substep && !s->trace_residual && relax_fast_passes(s->relax_fast, s, k, alpha, left))
+        if (whole_substep && !s->trace_residual && s->fast->passes(s->relax_fast, s, k, alpha, left))
             passes = left;
         else
-            relax_fast_pass(s->relax_fast, s, k, alpha);
+            s->fast->pass(s->relax_fast, s, k, alpha);
     } else {
         /* sequential and jacobi: the link loop on the fast path's
          * schedule, but for a rope. A rope's links are one chain, each
@@ -1477,7 +1487,7 @@ static bool finish_fast(Solver *s)
 {
     if (!solver_is_position_based(s->params.integrator) || !fast_path(s))
         return false;
-    int exploded = relax_fast_finish(s->relax_fast, s, explode_allowed(s), explode_stretch(s));
+    int exploded = s->fast->finish(s->relax_fast, s, explode_allowed(s), explode_stretch(s));
     if (exploded < 0)
         return false;
     keep_grab_velocity(s);
@@ -1624,22 +1634,27 @@ void solver_step(Solver *s)
 
 void solver_start_threads(Solver *s)
 {
-    /* a cloth too small for threads keeps to one all the same (relax_fast.c) */
+    /* a cloth too small for threads keeps to one all the same (src/fast/) */
     int wanted = s->params.threads;
-    solver_set_threads(s, wanted > 0 ? wanted : relax_fast_usable_cores());
-    s->threads_adapt = wanted == 0 && s->threads > 1 && relax_fast_adapt(s->relax_fast);
+    solver_set_threads(s, wanted > 0 ? wanted : s->fast ? s->fast->usable_cores() : 1);
+    s->threads_adapt = wanted == 0 && s->threads > 1 && s->fast->adapt(s->relax_fast);
 }
 
 bool solver_set_threads(Solver *s, int threads)
 {
     if (s->phase == PHASE_RELAXING)
         run_stages(s, false); /* the fast pass keeps multipliers of its own */
-    RelaxFast *fast = relax_fast_create(s->cloth, threads);
+    if (!s->fast) { /* the plain code runs on one */
+        s->threads = 1;
+        s->threads_adapt = false;
+        return threads == 1;
+    }
+    struct RelaxFast *fast = s->fast->create(s->cloth, threads);
     if (!fast)
         return false;
-    relax_fast_destroy(s->relax_fast);
+    s->fast->destroy(s->relax_fast);
     s->relax_fast = fast;
-    s->threads = relax_fast_threads(fast);
+    s->threads = s->fast->threads(fast);
     s->threads_adapt = false;
     return s->threads == threads;
 }

@@ -37,7 +37,7 @@ typedef enum SolverStage {
  * per-particle stages (STAGE_INTEGRATE, STAGE_VELOCITY) are each one
  * function over a range of particles: the plain loop runs it over all
  * particles, the fast path over its chunks on the threads
- * (relax_fast_range). */
+ * (fast_table.h, range). */
 
 extern const char *const solver_stage_names[]; /* indexed by SolverStage */
 
@@ -154,10 +154,15 @@ typedef struct Solver {
     double wave_amplitude[2 * SOLVER_TURBULENCE_WAVES];
     SelfCollision *self_collision; /* its spatial hash */
     struct Implicit *implicit;     /* implicit: the solve's scratch and its last answer (implicit.h) */
-    struct RelaxFast *relax_fast;  /* order=colored: the colouring and the fast pass (relax_fast.h) */
+    /* the fast path's functions (fast_table.h; src/fast/), as installed
+     * when the solver was made, and its state for this cloth; NULL, NULL:
+     * the plain code */
+    const struct FastTable *fast;
+    struct RelaxFast *relax_fast;
+    uint32_t *colour_order;        /* order=colored: the links in that order (colour.h) */
     int threads;                   /* threads the fast pass runs on: solver_set_threads */
     bool threads_adapt;            /* and as many as the idle cores: solver_start_threads */
-    bool plain_relax; /* order=colored through the plain loop: the reference tests and bench compare with */
+    bool plain_relax; /* the plain code even with a table: the reference tests and bench compare with */
     uint64_t rng;
     double rest_extent; /* largest rest span of the cloth, m */
 } Solver;
@@ -167,7 +172,7 @@ typedef struct Solver {
  * twice). Every kernel of the fast path does the same (an FMA
  * instruction), so the bits stay the plain loop's; on AVX-512 that is 8
  * operations of some 38 a link fewer, and the sequential order's walk
- * (relax_helix_avx512.c) 17 % shorter at 40 x 40 and 200 x 200. fmaf is
+ * shorter (src/fast/README.md). fmaf is
  * exact everywhere, in hardware or not, so the bits do not depend on the
  * machine.
  *
@@ -194,7 +199,7 @@ typedef struct Solver {
  * step the link takes (1 but under order=jacobi, see project_links). False,
  * changing nothing, where the
  * link takes no part: torn, both ends fixed, or no length. The plain loop
- * and the fast path (relax_fast_internal.h, relax_kernels_*.c) both call
+ * and the fast path (src/fast/relax_fast_internal.h, relax_kernels_*.c) both call
  * this, or do its arithmetic operation for operation. */
 SOLVER_INLINE bool solver_link_correction(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd, float share,
                                           float *lambda, float *scale, float d[3])
@@ -252,7 +257,7 @@ SOLVER_INLINE void solver_move_fused(Cloth *c, uint32_t i, float m, const float 
  * its correction, both ends moved by their share, in float or, with kept
  * (substeps below SOLVER_KEEP_BELOW), as x + r. Nothing where the family's
  * stiffness k is 0 or the link takes no part. The plain loop and the
- * fast path's sequential schedule (relax_schedule.c) both call this. */
+ * fast path's sequential schedule (src/fast/relax_schedule.c) both call this. */
 SOLVER_INLINE void solver_relax_link(Cloth *c, uint32_t l, float k, float alpha, bool xpbd, bool kept, float *lambda)
 {
     float scale, d[3];
@@ -295,12 +300,12 @@ SOLVER_INLINE void solver_jacobi_link(const Cloth *c, uint32_t l, float k, float
 
 /* The explosion check's link half (solver.c, blew_up): whether a
  * structural link not torn is over stretch times its rest length. The fast
- * path (relax_fast_blew_up) does the same eight links at a time. */
+ * path (src/fast/, fast_table.h's blew_up) does the same eight links at a time. */
 bool solver_overstretched(const Cloth *cloth, float stretch);
 
 /* The wind at particles from .. to - 1 into wind_x_at / wind_z_at: the
  * mean wind plus the gusts, from the rows' factors of this substep
- * (wave_p, wave_q). The fast path (relax_fast.c) does the same eight at a
+ * (wave_p, wave_q). The fast path (src/fast/relax_fast.c) does the same eight at a
  * time. */
 void solver_wind_field(Solver *solver, int from, int to);
 
@@ -350,13 +355,13 @@ void solver_pass(Solver *solver);
  * exploded). */
 void solver_predict(Solver *solver);
 
-/* Threads the colored order's fast pass runs on (1..RELAX_FAST_MAX_THREADS);
+/* Threads the fast path runs on (1..RELAX_FAST_MAX_THREADS, src/fast/; 1 with no table);
  * the results do not depend on it. Finishes a half-done substep first.
  * Returns false when threads or memory ran short (fewer threads then run). */
 bool solver_set_threads(Solver *solver, int threads);
 /* The threads the threads setting asks for: N, N threads; 0, as many as
- * this process has cores (relax_fast_usable_cores), of which each job takes
- * no more than other programs leave idle (relax_fast_adapt). A large
+ * this process has cores (fast_table.h, usable_cores), of which each job takes
+ * no more than other programs leave idle (adapt). A large
  * cloth's passes are then shared among them. The results are the same bits
  * on any count; if threads cannot start, fewer run. solver_set_params
  * calls it again when the setting changes. */

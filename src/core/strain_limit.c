@@ -31,8 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "relax_fast.h"
-
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define STRAIN_LIMIT_X86 1
 #include <immintrin.h>
@@ -325,7 +323,8 @@ AVX2 static void run_passes(const StrainLimit *sl, float stretch, float inside, 
 bool strain_limit_run(StrainLimit *sl, Cloth *c, float *jx, float *jy, float *jz, float stretch, float inside,
                       float tolerance, int passes)
 {
-    if (!sl->grid || c->cols != sl->cols || c->rows != sl->rows || !relax_fast_cpu_has_simd())
+    /* the solver calls this on its fast path only (solver.c); this file asks for AVX2 and no more */
+    if (!sl->grid || c->cols != sl->cols || c->rows != sl->rows || !__builtin_cpu_supports("avx2"))
         return false;
     prepare(sl, c);
     run_passes(sl, stretch, inside, tolerance, passes);

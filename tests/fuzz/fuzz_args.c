@@ -11,8 +11,20 @@
 
 #include "app/cli.h"
 #include "app/headless.h"
+#include "core/fast_table.h"
+#include "fast/relax_fast.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The solvers call the fast path through core's table, as in the program
+ * (app/main.c). */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    fast_table_install(relax_fast_table());
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,12 +4,14 @@
  * (a colour of a band) and those into blocks of eight links that lie at
  * fixed strides in the particles, which the kernels load as vectors.
  * relax_fast.c opens with why; relax_schedule.c is the sequential order's
- * schedule, beside this one. Runs once, at relax_fast_create.
+ * schedule, beside this one. Runs once, at relax_fast_create. The order
+ * itself (which link is in which colour and band) is core/colour.c's.
  */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/colour.h"
 #include "relax_fast_internal.h"
 
 /* Whether the 8 links run[s .. s+8) fit one block of colour col; fills it. */
@@ -66,40 +68,6 @@ static void add_run(RelaxFast *f, const Cloth *cloth, const Colour *col, const u
     }
     for (int j = done; j < m; j++)
         f->tails[f->tail_count++] = run[j];
-}
-
-/* The links of colour c in row r, in their natural order; returns how many. */
-static int colour_row(const Cloth *cloth, int c, int r, uint32_t *run)
-{
-    int cols = cloth->cols, rows = cloth->rows, m = 0;
-    int parity = c % 2;
-    switch (c / 2) {
-    case 0: /* structural horizontal, columns of one parity */
-        for (int col = parity; col + 1 < cols; col += 2)
-            run[m++] = (uint32_t)cloth_link_right(cloth, col, r);
-        break;
-    case 1: /* structural vertical, rows of one parity */
-        if (r % 2 == parity && r + 1 < rows)
-            for (int col = 0; col < cols; col++)
-                run[m++] = (uint32_t)cloth_link_below(cloth, col, r);
-        break;
-    case 2: /* shear, top-left to bottom-right */
-    case 3: /* shear, top-right to bottom-left */
-        if (r % 2 == parity && r + 1 < rows)
-            for (int col = 0; col + 1 < cols; col++)
-                run[m++] = (uint32_t)cloth_link_shear(cloth, col, r, c / 2 - 2);
-        break;
-    case 4: /* bend horizontal, columns 0,1 or 2,3 mod 4 */
-        for (int col = 2 * parity; col + 2 < cols; col += (col % 2) ? 3 : 1)
-            run[m++] = (uint32_t)cloth_link_bend_right(cloth, col, r);
-        break;
-    case 5: /* bend vertical, rows 0,1 or 2,3 mod 4 */
-        if ((r % 4) / 2 == parity && r + 2 < rows)
-            for (int col = 0; col < cols; col++)
-                run[m++] = (uint32_t)cloth_link_bend_below(cloth, col, r);
-        break;
-    }
-    return m;
 }
 
 static const ParticleLayout colour_particles[6] = {PAIRS, ROWS, ROWS, ROWS, QUADS, ROWS};

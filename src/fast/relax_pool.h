@@ -122,9 +122,9 @@ static inline int relax_pool_worth(const RelaxPool *pool)
 /* Inside a job: returns when every running thread has arrived. */
 void relax_pool_barrier(RelaxPool *pool);
 
-/* A thread at a barrier spins this many times (75 to 240 us: longer than
- * the threads of a 200 x 200 pass drift apart in a phase; a pause takes
- * about 60 ns on Zen 3 but 19 ns on Zen 5) and then yields its core at
+/* A thread at a barrier spins this many times (longer than the threads of
+ * a 200 x 200 pass drift apart in a phase, on the processors measured in
+ * README.md beside this file) and then yields its core at
  * every look: on a machine busy with other work the thread it waits for
  * may be queued behind it on the same core. */
 #define RELAX_POOL_BARRIER_SPINS 4000

@@ -28,11 +28,11 @@
 
 /* A worker that finds no job spins this many times before it sleeps:
  * passes follow each other within microseconds, but between frames the
- * threads must cost nothing. A pause takes about 60 ns on Zen 3 but 19 ns
- * on Zen 5: 1000 spins were 19 us there, shorter than the main thread's
- * gaps between jobs at times, and a 200 x 200 step on two threads went to
- * sleep and was woken (a futex each way) some 9 times a substep. 4000:
- * 75 to 240 us. */
+ * threads must cost nothing. A pause is three times shorter on some
+ * processors than on others: 1000 spins there were shorter than the main
+ * thread's gaps between jobs at times, and a 200 x 200 step on two threads
+ * went to sleep and was woken (a futex each way) some 9 times a substep
+ * (README.md beside this file, "Measured for the code", has the figures). */
 #define IDLE_SPINS 4000
 
 /* A job's generation carries in its low bits how many threads run it: a
@@ -119,9 +119,9 @@ void relax_pool_barrier(RelaxPool *p)
 /* How often the watcher looks at the machine's load. Passes follow each
  * other within microseconds, and a time slice on a busy core is some
  * milliseconds: a tenth of a second of two threads fighting another
- * program for a core is a few per cent of a long run, and a look costs
- * 7 us of processor time (one read of /proc/stat, on the 2-core machine
- * of 4 December 2026): 0.01 % of a core. */
+ * program for a core is a few per cent of a long run, and a look (one
+ * read of /proc/stat) costs some hundredths of a per cent of a core
+ * (README.md beside this file). */
 #define WATCH_NS 100000000L
 /* A job takes n threads while the cores idle or ours come to n - 1/4 or
  * more: a core another program keeps a quarter busy is not ours (/proc/stat

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "../support.h"
-#include "core/relax_fast.h"
-#include "core/relax_schedule.h"
+#include "fast/relax_fast.h"
+#include "fast/relax_schedule.h"
 
 /* ------------------------------------------------------------ the colouring */
 

@@ -36,7 +36,7 @@
 
 #include <stdbool.h>
 
-#include "cloth.h"
+#include "core/cloth.h"
 #include "relax_schedule.h"
 
 typedef struct RelaxRows RelaxRows;

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver.h"
+#include "core/solver.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #include <immintrin.h>

@@ -1,11 +1,17 @@
-/* relax_fast.h - the fast relaxation path: order=colored.
+/* relax_fast.h - the fast path: the stages of a step (every order's
+ * relaxation passes but shuffled's, the forces, integration, contact,
+ * velocity, the explosion check) vectorised at the instruction-set level
+ * the processor has and on several threads, with the plain code's bits.
+ * The solver calls it through core's table (core/fast_table.h), which the
+ * program fills from relax_fast_table at start; README.md beside this file
+ * tells the design and the figures.
  *
- * The links of the grid are split once into RELAX_FAST_COLOURS fixed colours
- * (groups in which no two links share a particle) and the rows into bands,
- * and a relaxation pass visits them band by band, colour by colour.
- * relax_fast_order gives that order link by link; the plain loop in
- * solver.c (project_links) walking it is the readable reference.
- * relax_fast_pass does the same pass with the same float operations, eight
+ * The colored order (core/colour.h) splits the grid's links into
+ * RELAX_FAST_COLOURS fixed colours (groups in which no two links share a
+ * particle) and the rows into bands, and a relaxation pass visits them
+ * band by band, colour by colour. relax_fast_order gives that order link
+ * by link; the plain loop in solver.c (project_links) walking it is the
+ * readable reference. relax_fast_pass does the same pass with the same float operations, eight
  * links at a time (AVX2) or sixteen (AVX-512), chosen at run time, with a
  * portable fallback, and on several threads: the results are the same bits
  * as the plain loop, whatever the thread count and whichever code path runs.
@@ -20,20 +26,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cloth.h"
-#include "collide.h"
+#include "core/cloth.h"
+#include "core/collide.h"
+#include "core/colour.h"
+#include "core/fast_table.h"
 
 struct Solver;
 
-/* Structural horizontal (2), vertical (2), shear down-right (2), down-left
- * (2), bend horizontal (2), vertical (2). See relax_fast.c. */
-#define RELAX_FAST_COLOURS 12
-/* Rows of a band on a grid large enough for threads (a smaller one is a
- * single band): a pass does the even bands, then the odd ones. 8 rather
- * than 4: half the bands to hand out and wait for, with a band's rows
- * (10 x 200 particles, 32 KB) still in the first-level cache; 3 to 5 %
- * faster at 200 x 200 and 100 x 100, on one thread and on two. */
-#define RELAX_FAST_BAND_ROWS 8
+/* The colored order's colours and bands (core/colour.h). */
+#define RELAX_FAST_COLOURS COLOUR_COUNT
+#define RELAX_FAST_BAND_ROWS COLOUR_BAND_ROWS
 #define RELAX_FAST_MAX_THREADS 16
 
 typedef struct RelaxFast RelaxFast;
@@ -181,7 +183,7 @@ bool relax_fast_sphere(RelaxFast *fast, Cloth *cloth, const Collider *sphere, fl
 
 /* A per-particle stage of solver.c (stage_range there): one function over
  * particles [from, to) that reads and writes only those particles. */
-typedef void (*RelaxFastRange)(struct Solver *solver, int from, int to);
+typedef FastRange RelaxFastRange;
 
 /* range over every particle of solver's cloth, in chunks that the threads
  * take as they come (or by their bands of rows: relax_fast.c): the bits of
@@ -197,5 +199,10 @@ bool relax_fast_range(RelaxFast *fast, struct Solver *solver, RelaxFastRange ran
  * -1, doing nothing, where it cannot (no AVX2, another integrator, the
  * floor, edge samples, or a collider other than the sphere). */
 int relax_fast_finish(RelaxFast *fast, struct Solver *solver, float allowed, float stretch);
+
+/* The table of the functions above that the solver calls through
+ * (core/fast_table.h): the program installs it once at start,
+ * fast_table_install(relax_fast_table()). relax_table.c. */
+const FastTable *relax_fast_table(void);
 
 #endif

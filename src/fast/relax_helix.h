@@ -20,8 +20,8 @@
 #ifndef CLOTHSIM_RELAX_HELIX_H
 #define CLOTHSIM_RELAX_HELIX_H
 
-#include "cloth.h"
-#include "collide.h"
+#include "core/cloth.h"
+#include "core/collide.h"
 #include "relax_fast.h"
 #include "relax_schedule.h"
 

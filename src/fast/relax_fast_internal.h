@@ -33,14 +33,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cloth.h"
-#include "collide.h"
+#include "core/cloth.h"
+#include "core/collide.h"
 #include "relax_fast.h"
 #include "relax_helix.h"
 #include "relax_pool.h"
 #include "relax_rows.h"
 #include "relax_schedule.h"
-#include "solver.h"
+#include "core/solver.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define RELAX_FAST_X86 1

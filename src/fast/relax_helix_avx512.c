@@ -1,9 +1,8 @@
 /* relax_helix_avx512.c - the sequential order's walk at the AVX-512 level,
  * in intrinsics: relax_helix_walk.h is the same walk written once for
  * every level, and the reference for what follows; built at sixteen lanes
- * it took 4 to 10 % longer than this (seed 000's workload, 1.55 against
- * 1.61 ns a link a pass, 2.26 against 2.49 on a busier moment, processor
- * time, the fastest of 5), so the AVX-512 level keeps this copy.
+ * it took 4 to 10 % longer than this (README.md beside this file), so the
+ * AVX-512 level keeps this copy.
  * (relax_helix.h tells the idea; the text below is this file's first
  * version, and relax_helix_walk.h's header gives it for L lanes.)
  *

@@ -35,7 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cloth.h"
+#include "core/cloth.h"
 #include "relax_fast.h"
 
 typedef struct RelaxSchedule RelaxSchedule;

@@ -3,7 +3,7 @@
  * leave idle. Looks at /proc/stat as numbers, never at the clock. */
 #include <criterion/criterion.h>
 
-#include "core/relax_pool.h"
+#include "fast/relax_pool.h"
 
 /* Two looks 0.1 s apart (10 ticks a core) on `cores` cores: idle ticks of
  * all of them together, and this process's ticks. */

@@ -1,4 +1,4 @@
-/* relax_fast.c - the fast relaxation path (order=colored).
+/* relax_fast.c - the fast path (relax_fast.h): its jobs and the colored order's passes.
  *
  * Why the plain loop is slow
  * --------------------------
@@ -10,7 +10,8 @@
  * before this one has finished: the pass is one long chain of dependent
  * square roots and divisions. A core can start a new square root every few
  * cycles, but waits some 40 cycles for the chain's results: most of the
- * machine idles. About 16 ns a link on this machine, in C as in JavaScript.
+ * machine idles, in C as in JavaScript (README.md beside this file has
+ * the figures).
  *
  * What this one does differently
  * ------------------------------
@@ -33,9 +34,9 @@
  * 200 x 200 cloth (640 KB of positions) would come from memory 12 times a
  * pass.
  *
- * That order, group by group (relax_fast_order), is what order=colored
- * means; project_links in solver.c walks it link by link as the readable
- * reference, and tests/core/test_fast.c checks that this path gives its
+ * That order, group by group (relax_fast_order, core/colour.c), is what
+ * order=colored means; project_links in solver.c walks it link by link as
+ * the readable reference, and tests/fast/test_fast.c checks that this path gives its
  * bits.
  *
  * "All at once" is used twice:
@@ -79,20 +80,16 @@
  * substep, in one sweep, the sphere contact with friction (collide_points),
  * the velocity update (stage_velocity) and the explosion check (blew_up).
  *
- * Measured (clothsim bench) on the 2-core AMD EPYC this runs on, a Zen 5:
- * the square root and the division take 0.25 ns a link 8 lanes at a time,
- * 0.13 with 16. A pair of blocks (16 links) is some 65 instructions (8 to
- * 16 loads, the shuffles of the stride-2 colours, 6 stores, the
- * arithmetic): the passes come to about 0.45 ns a link, the whole step of
- * a 200 x 200 curtain with wind to 0.65 to 0.8 ns a link a pass on one
- * thread and 0.35 to 0.45 on two, seed 000's workload to 0.63 to 0.85. On
- * the Zen 3 this was first written on (AVX2 only) the same code gave 1.45
- * and 1.3. What would go faster still is fewer instructions a link, not a
- * faster square root: the arithmetic here is pinned to the plain loop's.
+ * A pair of blocks (16 links) is some 65 instructions (8 to 16 loads, the
+ * shuffles of the stride-2 colours, 6 stores, the arithmetic); README.md
+ * beside this file has what they cost on the machines measured. What
+ * would go faster still is fewer instructions a link, not a faster square
+ * root: the arithmetic here is pinned to the plain loop's.
  *
  * Where things are
  * ----------------
- * This file: the jobs (a pass, the stages around it) and how the threads
+ * The solver calls this file's functions through core's table
+ * (core/fast_table.h; relax_table.c fills it). This file: the jobs (a pass, the stages around it) and how the threads
  * share them, lifetime, and the table of pass kernels per level, filled
  * once from what the processor has (relax_fast_pass_kernels). The
  * colouring into units and blocks: relax_colour.c. The kernels themselves:
@@ -112,10 +109,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collide.h"
+#include "core/collide.h"
 #include "relax_pool.h"
 #include "relax_schedule.h"
-#include "solver.h"
+#include "core/solver.h"
 
 #include "relax_fast_internal.h"
 
@@ -126,7 +123,7 @@ _Static_assert(RELAX_FAST_MAX_THREADS == RELAX_POOL_MAX_THREADS, "the pool start
  * microseconds, and waking the threads and the barriers between the phases
  * cost too large a share of it (far more on a machine busy with other
  * work): one thread does it all. */
-#define RELAX_FAST_THREAD_MIN_LINKS 32768
+#define RELAX_FAST_THREAD_MIN_LINKS COLOUR_BANDED_LINKS
 
 /* ------------------------------------------------------------ what the processor has */
 
@@ -710,7 +707,7 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->block_live = calloc(blocks, 1);
     /* a grid that one thread solves is one band: it fits the cache anyway,
      * and each unit costs a little to start */
-    f->band_rows = cloth->link_count < RELAX_FAST_THREAD_MIN_LINKS ? cloth->rows : RELAX_FAST_BAND_ROWS;
+    f->band_rows = colour_band_rows(cloth);
     size_t units = (size_t)((cloth->rows + f->band_rows - 1) / f->band_rows) * RELAX_FAST_COLOURS;
     f->units = malloc(units * sizeof *f->units);
     f->band_done = aligned_alloc(64, (units / RELAX_FAST_COLOURS + 1) * sizeof *f->band_done);
