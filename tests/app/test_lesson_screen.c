@@ -362,6 +362,7 @@ Test(lesson_screen, every_page_shows_its_choices_in_one_column_and_its_readouts_
         cr_log_warn("no Ukrainian catalogue: the Ukrainian course is laid out with English interface words");
     walk_course(CLOTHSIM_SRCDIR "/lessons/uk/" COURSE_LESSONS, cache);
     run_cache_destroy(cache);
-    cr_expect_eq(failures, 0, "%d places where the screen hides a choice, splits them, covers a readout or hides the exit question",
+    cr_expect_eq(failures, 0,
+                 "%d places where the screen hides a choice, splits them, covers a readout or hides the exit question",
                  failures);
 }
