@@ -409,19 +409,13 @@ static void build_narration(LessonScreen *v, int width)
     char text[NARRATION_LINE_BYTES];
     if (p->state == LESSON_FINISHED) {
         add_wrapped(v, lesson->title, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
-        add_blank(v);
-        add_wrapped(v, _("The end of the lesson. What it showed:"), 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
-        /* the recap: each page's line; a lesson that has none lists its headings */
-        bool recaps = false;
-        for (int k = 0; k < lesson->page_count; k++)
-            recaps = recaps || lesson_page_recap(lesson, k);
-        for (int k = 0; k < lesson->page_count; k++) {
-            const char *recap = lesson_page_recap(lesson, k);
-            const char *heading = lesson->pages[k].heading;
-            if (recaps ? !recap : !(heading && heading[0]))
-                continue;
-            snprintf(text, sizeof text, "%s %s", tui_text(tui, "\u2022", "*"), recap ? recap : heading);
-            add_wrapped(v, text, 1, 3, width, PALETTE_TEXT, ATTR_NONE);
+        /* the exit question and the score first: at 80x24 the panel has eight
+         * rows, and the class answers the question on its way out; the recap
+         * below them scrolls (the mark says so) */
+        if (lesson->exit_question) {
+            add_blank(v);
+            snprintf(text, sizeof text, _("Exit question: %s"), lesson->exit_question);
+            add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         }
         int right, answered, graded;
         lesson_player_score(p, &right, &answered, &graded);
@@ -439,10 +433,19 @@ static void build_narration(LessonScreen *v, int width)
                          right, graded);
             add_wrapped(v, text, 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         }
-        if (lesson->exit_question) { /* the class answers it on its way out */
-            add_blank(v);
-            snprintf(text, sizeof text, _("Exit question: %s"), lesson->exit_question);
-            add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        add_blank(v);
+        add_wrapped(v, _("The end of the lesson. What it showed:"), 0, 0, width, PALETTE_TEXT, ATTR_BOLD);
+        /* the recap: each page's line; a lesson that has none lists its headings */
+        bool recaps = false;
+        for (int k = 0; k < lesson->page_count; k++)
+            recaps = recaps || lesson_page_recap(lesson, k);
+        for (int k = 0; k < lesson->page_count; k++) {
+            const char *recap = lesson_page_recap(lesson, k);
+            const char *heading = lesson->pages[k].heading;
+            if (recaps ? !recap : !(heading && heading[0]))
+                continue;
+            snprintf(text, sizeof text, "%s %s", tui_text(tui, "\u2022", "*"), recap ? recap : heading);
+            add_wrapped(v, text, 1, 3, width, PALETTE_TEXT, ATTR_NONE);
         }
         add_blank(v);
         add_wrapped(v, _("Left goes back a page, q (or Enter) closes the lesson."), 0, 0, width, PALETTE_DIM, ATTR_NONE);

@@ -5,8 +5,9 @@
  * end) the screen must show a question's choices whole and in one column
  * above the fold, the feedback on the answer once it is given, and every
  * pane's readouts (its label, the values it points at, the numbers shown
- * large) as drawn, nothing written over them. The walk answers each
- * question wrong, so that the feedback shown is a wrong choice's. */
+ * large) as drawn, nothing written over them; at the lesson's end, its exit
+ * question whole without scrolling. The walk answers each question wrong, so
+ * that the feedback shown is a wrong choice's. */
 #include <criterion/criterion.h>
 #include <glob.h>
 #include <locale.h>
@@ -260,6 +261,30 @@ static void check_screen(Tui *tui, LessonScreen *screen, const LessonPlayer *pla
     }
 }
 
+/* The lesson's end: its exit question whole on the panel without scrolling
+ * (the class answers it on its way out; a teacher reads it off the screen). */
+static void check_end(Tui *tui, LessonScreen *screen, const Lesson *lesson, const char *path)
+{
+    if (!lesson->exit_question)
+        return;
+    char first[512];
+    snprintf(first, sizeof first, _("Exit question: %s"), lesson->exit_question);
+    const char *end = lesson->exit_question + strlen(lesson->exit_question), *last = end;
+    while (last > lesson->exit_question && last[-1] != ' ') /* its last word */
+        last--;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        Where w = {path, lesson->page_count - 1, sizes[s][0], sizes[s][1], "the end"};
+        tui->term.cols = w.cols, tui->term.rows = w.rows;
+        tui->message[0] = '\0';
+        tui_lesson_offscreen_draw(screen);
+        int top = find_row(tui->panel, first, NULL), bottom = find_row(tui->panel, last, NULL);
+        if (top < 0 || bottom < top) {
+            FAIL(&w, "the exit question is not on the screen whole (below the fold?)");
+            dump(tui->panel);
+        }
+    }
+}
+
 static const char *const stop_names[] = {"a run", "a pause", "a question", "free play", "the page's end", "the end"};
 
 /* Plays the lesson at path to its end, checking each stop. */
@@ -298,6 +323,7 @@ static void walk(const char *path, RunCache *cache)
             break;
         }
     }
+    check_end(tui, screen, lesson, path);
     tui_lesson_offscreen_destroy(screen);
     free(tui);
     lesson_player_destroy(player);
@@ -345,7 +371,8 @@ static void walk_both(const char *first, const char *second)
         }
     }
     run_cache_destroy(cache);
-    cr_expect_eq(failures, 0, "%d places where the screen hides a choice, splits them or covers a readout",
+    cr_expect_eq(failures, 0,
+                 "%d places where the screen hides a choice, splits them, covers a readout or hides the exit question",
                  failures);
 }
 
