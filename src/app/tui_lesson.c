@@ -1220,6 +1220,8 @@ static int play_lesson_in(Tui *tui, Progress *progress, const char *path, Lesson
     tui->help = false;
     tui->help_keys = tui_lesson_key_help;
     tui->help_footer = _("the lesson's text scrolls with Up/Down and PgUp/PgDn");
+    if (link) /* the teacher sees the page a student starts on, not only the pages turned to */
+        class_link_page(link, v->player->page + 1);
     int status = play(v);
     if (status == 0)
         tui->message[0] = '\0'; /* the lesson's hints ("Enter next") mean nothing in the menu */

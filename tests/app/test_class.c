@@ -427,6 +427,10 @@ Test(class, a_students_screen_sends_the_first_try_and_waits_for_the_reveal, .tim
     cr_assert(class_conn_send(&teacher, "HOLD 1"));
     start_pane(&c, "class join t", 80, 24);
     cr_assert(wait_for("held on question 1"), "%s", screen);
+    /* the teacher hears the page the student starts on, before any page is turned */
+    char line[CLASS_LINE_MAX];
+    cr_assert(hear(&teacher, "PAGE", line, sizeof line));
+    cr_assert(strlen(line) > 2 && strcmp(line + strlen(line) - 2, " 1") == 0, "%s", line);
     /* page 1 (a run), then page 2's question; Enter on a question would skip it */
     tmux("send-keys -t t Enter");
     cr_assert(wait_for("next page"), "%s", screen);
@@ -434,7 +438,6 @@ Test(class, a_students_screen_sends_the_first_try_and_waits_for_the_reveal, .tim
     cr_assert(wait_for("Which family"), "%s", screen);
     double pressed = now();
     tmux("send-keys -t t 1");
-    char line[CLASS_LINE_MAX];
     cr_assert(hear(&teacher, "VOTE", line, sizeof line));
     double latency = now() - pressed;
     char expected[64];
