@@ -192,7 +192,7 @@ static void put_value(FILE *f, int metric, double value)
 {
     bool percent = metric == METRIC_MAX_STRAIN || metric == METRIC_MEAN_STRAIN || metric == METRIC_SCREEN_COVER ||
                    metric == METRIC_SCREEN_ROWS || metric == METRIC_SCREEN_HOT || metric == METRIC_SCREEN_UNLIKE ||
-                   metric == METRIC_SCREEN_TRACE_ROWS;
+                   metric == METRIC_SCREEN_TRACE_ROWS || metric == METRIC_SCREEN_OFF_PARABOLA;
     char text[32];
     if (percent)
         fprintf(f, "%s %%", number(text, sizeof text, "%.3g", 100.0 * value));

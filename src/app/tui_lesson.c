@@ -116,7 +116,7 @@ static const char *const metric_labels[METRIC_COUNT] = {
     [METRIC_SCREEN_HOLES] = N_("screen holes"), [METRIC_SCREEN_HOT] = N_("screen hot"),
     [METRIC_SCREEN_UNLIKE] = N_("screen unlike"), [METRIC_SCREEN_TRACE_ROWS] = N_("screen trace rows"),
     [METRIC_CG_ITERATIONS] = N_("cg iterations"), [METRIC_CG_RESIDUAL] = N_("cg residual"),
-    [METRIC_CG_UNCONVERGED] = N_("cg unconverged"),
+    [METRIC_CG_UNCONVERGED] = N_("cg unconverged"), [METRIC_SCREEN_OFF_PARABOLA] = N_("screen off parabola"),
 };
 
 static void format_metric(int metric, double value, bool big, char *out, size_t size, char *label,

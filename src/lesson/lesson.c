@@ -52,13 +52,14 @@ const LessonMetricInfo lesson_metrics[] = {
     [METRIC_SCREEN_HOT] = {"screen_hot", DIM_NUMBER, "", "fraction of the drawn cloth in the over-limit strain colour"},
     [METRIC_SCREEN_UNLIKE] = {"screen_unlike", DIM_NUMBER, "", "fraction of drawn cells where this pane and another differ"},
     [METRIC_SCREEN_TRACE_ROWS] = {"screen_trace_rows", DIM_NUMBER, "", "height of the drawn trace, as a fraction of the view (view trace=on)"},
+    [METRIC_SCREEN_OFF_PARABOLA] = {"screen_off_parabola", DIM_NUMBER, "", "fraction of the drawn parabola's cells (view parabola=on) the drawn cloth leaves bare"},
 };
 
 const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};
 
 const char *const lesson_plot_names[] = {"energy", "strain", NULL};
 
-const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "ramp", "show", "marks", "trace", "torn", NULL};
+const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "ramp", "show", "marks", "trace", "torn", "parabola", NULL};
 const char *const lesson_camera_names[] = {"own", "shared", "follow", NULL};
 
 void lesson_view_default(LessonView *view)
@@ -100,6 +101,8 @@ void lesson_view_merge(LessonView *view, const LessonView *item)
         view->trace = item->trace;
     if (set & VIEW_SET_TORN)
         view->torn = item->torn;
+    if (set & VIEW_SET_PARABOLA)
+        view->parabola = item->parabola;
     if (set & VIEW_SET_SHOW) {
         view->show_count = item->show_count;
         memcpy(view->shows, item->shows, sizeof view->shows);

@@ -110,6 +110,8 @@ typedef enum LessonMetric {
     METRIC_SCREEN_UNLIKE, /* fraction of cells, of those either pane covers, where two panes differ */
     /* rows between the top and bottom of the pane's trace (view trace=on), as a fraction of the view */
     METRIC_SCREEN_TRACE_ROWS,
+    /* fraction of the drawn parabola's cells (view parabola=on) that the drawn cloth leaves uncovered */
+    METRIC_SCREEN_OFF_PARABOLA,
     METRIC_COUNT
 } LessonMetric;
 
@@ -160,6 +162,7 @@ enum {
     VIEW_SET_MARKS = 1 << 9,
     VIEW_SET_TRACE = 1 << 10,
     VIEW_SET_TORN = 1 << 11,
+    VIEW_SET_PARABOLA = 1 << 12,
 };
 
 #define LESSON_MAX_SHOWS 3 /* numbers shown large beside a pane */
@@ -178,6 +181,7 @@ typedef struct LessonView {
     bool marks;          /* the links the current substep's passes have moved, in red (after `pass`) */
     bool trace;          /* the path of the cloth's last particle over the last 1.5 s */
     bool torn;           /* the torn links drawn where they were, in the warning colour */
+    bool parabola;       /* the parabola through the first row's ends and lowest particle (a chain's reference) */
     int shows[LESSON_MAX_SHOWS]; /* LessonMetric, state metrics only */
     int show_count;
 } LessonView;
@@ -190,7 +194,7 @@ void lesson_view_merge(LessonView *view, const LessonView *item);
 
 /* The keys of a view line, in the order the README lists them. */
 extern const char *const lesson_view_keys[]; /* NULL-terminated */
-#define LESSON_VIEW_KEY_COUNT 12
+#define LESSON_VIEW_KEY_COUNT 13
 extern const char *const lesson_camera_names[]; /* "own", "shared", "follow", NULL */
 
 typedef enum LessonExpectKind {

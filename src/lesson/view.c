@@ -66,6 +66,7 @@ void lesson_view_extras(const LessonPlayer *player, int i, RenderExtras *out)
     out->marked = lesson_pane_marks(pane);
     out->path = lesson_pane_trace(pane, &out->path_count);
     out->torn = pane->view.torn;
+    out->parabola = pane->view.parabola;
 }
 
 void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, const Camera *camera,
@@ -73,6 +74,8 @@ void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, 
 {
     RenderExtras extras;
     lesson_view_extras(player, i, &extras);
+    if (extras.parabola)
+        render_draw_parabola(canvas, camera, player->panes[i].solver->cloth, options);
     if (extras.path_count > 1)
         render_draw_path(canvas, camera, extras.path, extras.path_count, options);
     if (extras.marked)
@@ -84,9 +87,12 @@ void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, 
 /* What a student sees of a cell: anything but an empty one. */
 static bool covered(const CanvasCell *cell) { return cell->glyph != ' ' && cell->glyph != 0x2800; }
 
+/* What draw_alone draws of a pane. */
+enum { DRAW_CLOTH, DRAW_TRACE, DRAW_BARE_CLOTH, DRAW_PARABOLA };
+
 /* Pane i's cloth alone, drawn as the player draws it, into a new canvas;
- * with trace_only, its trace alone. */
-static Canvas *draw_alone(const LessonPlayer *player, int i, const Layout *layout, bool trace_only)
+ * or its trace alone, its cloth without extras, its parabola alone. */
+static Canvas *draw_alone(const LessonPlayer *player, int i, const Layout *layout, int what)
 {
     const LayoutRect *r = &layout->view[i];
     Canvas *canvas = r->width > 0 && r->height > 0 ? canvas_create(r->width, r->height) : NULL;
@@ -101,14 +107,17 @@ static Canvas *draw_alone(const LessonPlayer *player, int i, const Layout *layou
     Camera camera;
     lesson_view_camera(player, i, r->width, r->height, &camera);
     render_begin(canvas, &options);
-    if (trace_only) {
+    if (what == DRAW_TRACE) {
         int count;
         const float *path = lesson_pane_trace(&player->panes[i], &count);
         if (path)
             render_draw_path(canvas, &camera, path, count, &options);
+    } else if (what == DRAW_PARABOLA) {
+        render_draw_parabola(canvas, &camera, player->panes[i].solver->cloth, &options);
     } else {
         render_draw_solver_cloth(canvas, &camera, player->panes[i].solver, &options);
-        lesson_view_draw_extras(player, i, canvas, &camera, &options);
+        if (what == DRAW_CLOTH)
+            lesson_view_draw_extras(player, i, canvas, &camera, &options);
     }
     render_end(canvas, &options);
     return canvas;
@@ -194,7 +203,10 @@ double lesson_view_measure(const LessonPlayer *player, int i, int metric, int ot
     layout_compute(&layout, cols, rows, player->pane_count, true);
     if (layout.too_small)
         return NAN;
-    Canvas *a = draw_alone(player, i, &layout, metric == METRIC_SCREEN_TRACE_ROWS);
+    Canvas *a = draw_alone(player, i, &layout,
+                           metric == METRIC_SCREEN_TRACE_ROWS     ? DRAW_TRACE
+                           : metric == METRIC_SCREEN_OFF_PARABOLA ? DRAW_BARE_CLOTH
+                                                                  : DRAW_CLOTH);
     if (!a)
         return NAN;
     int w = a->width, h = a->height;
@@ -225,7 +237,7 @@ double lesson_view_measure(const LessonPlayer *player, int i, int metric, int ot
         result = drawn ? (double)hot_cells / drawn : 0.0;
         break;
     case METRIC_SCREEN_UNLIKE: {
-        Canvas *b = other >= 0 && other < player->pane_count ? draw_alone(player, other, &layout, false) : NULL;
+        Canvas *b = other >= 0 && other < player->pane_count ? draw_alone(player, other, &layout, DRAW_CLOTH) : NULL;
         if (!b)
             break;
         bool colour = colour_counts(player, i) && colour_counts(player, other);
@@ -241,6 +253,22 @@ double lesson_view_measure(const LessonPlayer *player, int i, int metric, int ot
                 unlike += pc != qc || (colour && p->fg != q->fg);
             }
         result = union_cells ? (double)unlike / union_cells : 0.0;
+        canvas_destroy(b);
+        break;
+    }
+    case METRIC_SCREEN_OFF_PARABOLA: {
+        Canvas *b = draw_alone(player, i, &layout, DRAW_PARABOLA);
+        if (!b)
+            break;
+        /* the parabola's cells the rope leaves to it: where a student sees
+         * the reference curve on its own, beside the rope */
+        int off = 0, para = 0;
+        for (int k = 0; k < w * h; k++) {
+            para += covered(&b->cells[k]);
+            off += covered(&b->cells[k]) && !covered(&a->cells[k]);
+        }
+        drawn = para;
+        result = drawn ? (double)off / drawn : 0.0;
         canvas_destroy(b);
         break;
     }

@@ -31,6 +31,7 @@ static const char strain_ascii[PALETTE_STRAIN_STEPS + 1] = ".:-=*#";
 #define ROPE_ASCII '#'
 #define MARKED_ASCII '%'
 #define PATH_ASCII '.'
+#define PARABOLA_ASCII ':'
 #define PATH_BEHIND 1e-3f /* m: a path drawn this far behind the cloth it passes under */
 #define FLOOR_ASCII '.'
 
@@ -476,6 +477,41 @@ void render_draw_torn_links(Canvas *canvas, const Camera *camera, const Cloth *c
     }
 }
 
+/* Segments of a drawn parabola: finer than a braille dot across any pane */
+#define PARABOLA_SEGMENTS 96
+
+void render_draw_parabola(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options)
+{
+    (void)options;
+    int n = cloth->cols;
+    if (n < 3)
+        return;
+    int low = 0;
+    for (int i = 1; i < n; i++)
+        if (cloth->y[i] < cloth->y[low])
+            low = i;
+    double x0 = cloth->x[0], y0 = cloth->y[0], x1 = cloth->x[low], y1 = cloth->y[low];
+    double x2 = cloth->x[n - 1], y2 = cloth->y[n - 1];
+    if (!(x0 != x1 && x1 != x2 && x0 != x2))
+        return; /* the lowest particle is an end, or the ends share an x: no parabola through three */
+    Camera local;
+    const Camera *view = view_of(canvas, camera, &local);
+    Ink ink = ink_solid(PALETTE_BACK_5, PARABOLA_ASCII);
+    float z = cloth->z[low], prev_x = 0.0f, prev_y = 0.0f, prev_d = 0.0f;
+    bool have_prev = false;
+    for (int k = 0; k <= PARABOLA_SEGMENTS; k++) {
+        double x = x0 + (x2 - x0) * k / PARABOLA_SEGMENTS;
+        /* Lagrange's form through the three particles */
+        double y = y0 * (x - x1) * (x - x2) / ((x0 - x1) * (x0 - x2)) + y1 * (x - x0) * (x - x2) / ((x1 - x0) * (x1 - x2)) +
+                   y2 * (x - x0) * (x - x1) / ((x2 - x0) * (x2 - x1));
+        float p[3] = {(float)x, (float)y, z}, sx, sy, depth;
+        bool on = camera_project(view, p, &sx, &sy, &depth);
+        if (on && have_prev)
+            raster_line(canvas, prev_x, prev_y, prev_d + PATH_BEHIND, sx, sy, depth + PATH_BEHIND, ink);
+        prev_x = sx, prev_y = sy, prev_d = depth, have_prev = on;
+    }
+}
+
 void render_draw_path(Canvas *canvas, const Camera *camera, const float *points, int count,
                       const RenderOptions *options)
 {
@@ -904,6 +940,8 @@ void render_solver_with(Canvas *canvas, const Camera *camera, const Solver *solv
     render_begin(canvas, options);
     render_draw_colliders(canvas, camera, solver, options);
     render_draw_solver_cloth(canvas, camera, solver, options);
+    if (extras && extras->parabola)
+        render_draw_parabola(canvas, camera, solver->cloth, options);
     if (extras && extras->path_count > 1)
         render_draw_path(canvas, camera, extras->path, extras->path_count, options);
     if (extras && extras->marked)

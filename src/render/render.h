@@ -117,6 +117,13 @@ void render_draw_marked_links(Canvas *canvas, const Camera *camera, const Cloth 
  * show. */
 void render_draw_torn_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options);
 
+/* The parabola through the first row's two end particles and its lowest
+ * particle, in the plane z of that lowest particle, drawn a hair behind the
+ * cloth in the highlight colour: Galileo's guess for a hanging chain, against
+ * which the chain's catenary shows. Nothing when the row has under three
+ * particles or its ends share an x. Allocates nothing. */
+void render_draw_parabola(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options);
+
 /* A path through count points (x, y, z in m, three floats each, oldest
  * first) as a line in PALETTE_HIGHLIGHT, behind the cloth where they
  * overlap: where a particle has been (a lesson's trace). Allocates
@@ -163,6 +170,7 @@ void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, c
 typedef struct RenderExtras {
     const uint8_t *marked; /* one per link, or NULL */
     bool torn;             /* the torn links drawn (render_draw_torn_links) */
+    bool parabola;         /* the first row's parabola drawn (render_draw_parabola) */
     const float *path;     /* path_count points, x y z each */
     int path_count;
 } RenderExtras;

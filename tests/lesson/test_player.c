@@ -716,3 +716,46 @@ Test(player, a_trace_follows_the_last_particle_over_the_last_steps)
     lesson_player_destroy(p);
     lesson_destroy(l);
 }
+
+/* view parabola=on draws Galileo's parabola through the rope's ends and its
+ * lowest particle. The chain scene starts as a V (both arms straight), so the
+ * parabola must pass through the V's three corners and, halfway out, lie a
+ * quarter of the depth below the V's arm: cells apart at this size. */
+Test(player, the_parabola_passes_through_the_ends_and_the_lowest_particle)
+{
+    Lesson *l = parse(HEAD "set scene=chain span=0.6\npane a\nview parabola=on\npage P\n> p\n");
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_expect(p->panes[0].view.parabola, "the view key is taken");
+    const Cloth *c = p->panes[0].solver->cloth;
+    int n = c->cols, mid = (n - 1) / 2;
+    Camera camera;
+    lesson_view_camera(p, 0, 100, 40, &camera);
+    Canvas *canvas = canvas_create(100, 40);
+    RenderOptions options;
+    render_options_default(&options);
+    render_begin(canvas, &options);
+    render_draw_parabola(canvas, &camera, c, &options);
+    render_end(canvas, &options);
+    double depth = c->y[0] - c->y[mid], half = c->x[n - 1] - c->x[mid];
+    /* (x, y, whether the parabola is there) */
+    const double where[5][3] = {
+        {c->x[0], c->y[0], 1},
+        {c->x[mid], c->y[mid], 1},
+        {c->x[n - 1], c->y[n - 1], 1},
+        {c->x[mid] + 0.5 * half, c->y[mid] + 0.25 * depth, 1}, /* the parabola halfway out */
+        {c->x[mid] + 0.5 * half, c->y[mid] + 0.5 * depth, 0},  /* the V's arm there */
+    };
+    for (int k = 0; k < 5; k++) {
+        float point[3] = {(float)where[k][0], (float)where[k][1], 0.0f}, sx, sy, d;
+        cr_assert(camera_project(&camera, point, &sx, &sy, &d));
+        int x = (int)sx, y = (int)sy;
+        cr_assert(x >= 0 && x < 100 && y >= 0 && y < 40, "point %d on the canvas: %d,%d", k, x, y);
+        uint32_t glyph = canvas->cells[y * 100 + x].glyph;
+        bool drawn = glyph != ' ' && glyph != 0x2800;
+        cr_expect_eq(drawn, where[k][2] != 0, "point %d (cell %d,%d): drawn %d", k, x, y, drawn);
+    }
+    canvas_destroy(canvas);
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
