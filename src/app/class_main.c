@@ -282,6 +282,52 @@ static void csv_field(FILE *out, const char *text)
     fputc('"', out);
 }
 
+/* The class's database (operand: CODE or FILE.db), read-only, its path in
+ * db_path; NULL with one line said and *status the exit status. */
+static sqlite3 *open_class_db(const char *operand, char *db_path, size_t size, int *status)
+{
+    *status = EXIT_USAGE;
+    if (!database_of(operand, db_path, size))
+        return NULL;
+    sqlite3 *db = NULL;
+    errno = 0;
+    if (access(db_path, R_OK) != 0 || sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        cli_error("%s: cannot read: %s", cli_cut(db_path, CLI_CUT_PATH), errno ? strerror(errno) : "");
+        sqlite3_close(db);
+        *status = 1;
+        return NULL;
+    }
+    sqlite3_busy_timeout(db, 2000);
+    return db;
+}
+
+int class_histograms(const char *operand, int questions, int (*counts)[LESSON_MAX_CHOICES])
+{
+    char db_path[PATH_MAX];
+    int status;
+    sqlite3 *db = open_class_db(operand, db_path, sizeof db_path, &status);
+    if (!db)
+        return status;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT question, choice, count(*) FROM answers GROUP BY question, choice", -1, &st,
+                           NULL) != SQLITE_OK) {
+        cli_error("%s: not a class's database", cli_cut(db_path, CLI_CUT_PATH));
+        sqlite3_close(db);
+        return 1;
+    }
+    for (int q = 0; q < questions; q++)
+        for (int c = 0; c < LESSON_MAX_CHOICES; c++)
+            counts[q][c] = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int q = sqlite3_column_int(st, 0), c = sqlite3_column_int(st, 1);
+        if (q >= 1 && q <= questions && c >= 1 && c <= LESSON_MAX_CHOICES)
+            counts[q - 1][c - 1] = sqlite3_column_int(st, 2);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return 0;
+}
+
 static int report(int argc, char **argv)
 {
     ClassOptions o = {0};
@@ -293,15 +339,10 @@ static int report(int argc, char **argv)
         return EXIT_USAGE;
     }
     char db_path[PATH_MAX];
-    if (!database_of(o.operand, db_path, sizeof db_path))
-        return EXIT_USAGE;
-    sqlite3 *db = NULL;
-    if (access(db_path, R_OK) != 0 || sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        cli_error("%s: cannot read: %s", cli_cut(db_path, CLI_CUT_PATH), errno ? strerror(errno) : "");
-        sqlite3_close(db);
-        return 1;
-    }
-    sqlite3_busy_timeout(db, 2000);
+    int opened;
+    sqlite3 *db = open_class_db(o.operand, db_path, sizeof db_path, &opened);
+    if (!db)
+        return opened;
     /* the questions: the lesson's count, or the answers' highest */
     int questions = 0;
     char lesson_path[PATH_MAX] = "", code[CLASS_CODE_MAX + 1] = "";

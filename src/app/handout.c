@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "class_main.h"
 #include "cli.h"
 #include "i18n.h"
 #include "lesson_menu.h"
@@ -46,6 +47,8 @@ typedef struct Handout {
     bool explanation;   /* student's edition: within the narration that explains an explain */
     int pictures;       /* on this page */
     bool asked;         /* student's edition: a question waits for its answer above the next run's pictures */
+    int (*class_counts)[LESSON_MAX_CHOICES]; /* a class's first answers per question and choice, or NULL */
+    int class_questions;                     /* the questions class_counts has */
 } Handout;
 
 /* text with &, <, > and " escaped. */
@@ -256,6 +259,33 @@ static void put_expect(Handout *h, int k)
     fputs("</li>\n", h->f);
 }
 
+/* What the class answered at question item k (first tries), as bars: a
+ * line a choice, its number, a bar as long as its share and the count. */
+static void put_class_answers(Handout *h, int k)
+{
+    int number = lesson_item_number(h->lesson, k);
+    if (!h->class_counts || number < 1 || number > h->class_questions)
+        return;
+    const LessonItem *q = &h->lesson->items[k];
+    const int *counts = h->class_counts[number - 1];
+    int total = 0, most = 0;
+    for (int c = 0; c < q->choice_count; c++) {
+        total += counts[c];
+        most = counts[c] > most ? counts[c] : most;
+    }
+    fputs("<p class=\"class\"><b>", h->f);
+    put_format(h->f, _("The class answered (%d first tries):"), total);
+    fputs("</b><br>\n", h->f);
+    for (int c = 0; c < q->choice_count; c++) {
+        int bar = most > 0 ? (counts[c] * 20 + most - 1) / most : 0;
+        fprintf(h->f, "%d <span class=\"bar\">", c + 1);
+        for (int b = 0; b < bar; b++)
+            fputs("&#9608;", h->f);
+        fprintf(h->f, "</span> %d<br>\n", counts[c]);
+    }
+    fputs("</p>\n", h->f);
+}
+
 static void put_question(Handout *h, int k)
 {
     const LessonItem *q = &h->lesson->items[k];
@@ -276,6 +306,7 @@ static void put_question(Handout *h, int k)
         fputs("</li>\n", h->f);
     }
     fputs("</ol>\n", h->f);
+    put_class_answers(h, k);
     if (h->teacher) {
         fputs("<p class=\"teacher\">", h->f);
         if (q->answer >= 0)
@@ -468,7 +499,14 @@ static bool put_page(Handout *h)
 
 bool handout_write(FILE *f, const Lesson *lesson, bool teacher, const char *language)
 {
-    Handout h = {.f = f, .lesson = lesson, .teacher = teacher, .language = language && language[0] ? language : "en"};
+    return handout_write_class(f, lesson, teacher, language, NULL, 0);
+}
+
+bool handout_write_class(FILE *f, const Lesson *lesson, bool teacher, const char *language,
+                         int (*class_counts)[LESSON_MAX_CHOICES], int class_questions)
+{
+    Handout h = {.f = f, .lesson = lesson, .teacher = teacher, .language = language && language[0] ? language : "en",
+                 .class_counts = class_counts, .class_questions = class_questions};
     h.player = lesson_player_create(lesson);
     if (h.player)
         h.player->verify_homework = true; /* the teacher's edition prints the proof */
@@ -563,7 +601,7 @@ bool handout_write(FILE *f, const Lesson *lesson, bool teacher, const char *lang
 /* ---------------------------------------------------------------- the command */
 
 static const char usage[] = N_(
-    "usage: clothsim handout FILE.lesson [--teacher] [-o FILE.html]\n"
+    "usage: clothsim handout FILE.lesson [--teacher] [--class CODE|FILE.db] [-o FILE.html]\n"
     "\n"
     "The lesson as one HTML page to print or share, with nothing to fetch: each\n"
     "page's text, its questions with room to answer, pictures of the panes drawn\n"
@@ -572,6 +610,8 @@ static const char usage[] = N_(
     "your language where the lesson has a translation (lessons/uk/ for uk).\n"
     "  --teacher   the teacher's edition: the notes, the answers, the feedback,\n"
     "              the explanations and every claim, held or not\n"
+    "  --class C   under each question, what the class C answered (first\n"
+    "              tries; its code or FILE.db, as clothsim class report)\n"
     "  -o FILE     where to write it (- standard output); by default NAME.html,\n"
     "              or NAME-teacher.html, in the current folder\n");
 
@@ -612,7 +652,7 @@ static const char *translation(const char *path, char *out, size_t size, char *l
 
 int handout_main(int argc, char **argv)
 {
-    const char *lesson_path = NULL, *out_path = NULL;
+    const char *lesson_path = NULL, *out_path = NULL, *class_operand = NULL;
     bool teacher = false, options = true;
     for (int i = 1; i < argc; i++) {
         if (options && strcmp(argv[i], "--") == 0) {
@@ -628,6 +668,12 @@ int handout_main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             out_path = argv[++i];
+        } else if (options && strcmp(argv[i], "--class") == 0) {
+            if (i + 1 >= argc) {
+                cli_error("handout: %s needs a class's code or FILE.db (clothsim handout --help)", argv[i]);
+                return EXIT_USAGE;
+            }
+            class_operand = argv[++i];
         } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error("handout: unknown option '%s' (clothsim handout --help)", cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
@@ -650,6 +696,20 @@ int handout_main(int argc, char **argv)
         cli_say(err);
         return EXIT_USAGE;
     }
+    int (*counts)[LESSON_MAX_CHOICES] = NULL, questions = 0;
+    for (int k = 0; k < lesson->item_count; k++)
+        questions += lesson->items[k].kind == LESSON_QUESTION;
+    if (class_operand) {
+        counts = calloc((size_t)(questions > 0 ? questions : 1), sizeof *counts);
+        int status = counts ? class_histograms(class_operand, questions, counts) : EXIT_FAILURE;
+        if (status != 0) {
+            if (!counts)
+                cli_error("handout: out of memory");
+            free(counts);
+            lesson_destroy(lesson);
+            return status;
+        }
+    }
     char default_path[512];
     if (!out_path) {
         const char *slash = strrchr(lesson_path, '/');
@@ -665,10 +725,12 @@ int handout_main(int argc, char **argv)
     if (!output_open(&out, "-o", out_path, err, sizeof err)) {
         cli_error("%s", err);
         lesson_destroy(lesson);
+        free(counts);
         return EXIT_USAGE;
     }
-    bool written = handout_write(out.f, lesson, teacher, language);
+    bool written = handout_write_class(out.f, lesson, teacher, language, counts, questions);
     lesson_destroy(lesson);
+    free(counts);
     if (!written) {
         output_discard(&out);
         cli_error("handout: out of memory");

@@ -1,4 +1,4 @@
-/* handout.h - `clothsim handout FILE.lesson [--teacher] [-o FILE.html]`: a
+/* handout.h - `clothsim handout FILE.lesson [--teacher] [--class C] [-o FILE.html]`: a
  * lesson as one self-contained HTML page to print (see handout.c). No curses.
  */
 #ifndef CLOTHSIM_HANDOUT_H
@@ -18,6 +18,10 @@
  * labels are in the user's language (gettext). False when out of memory
  * (what was written is incomplete). */
 bool handout_write(FILE *f, const Lesson *lesson, bool teacher, const char *language);
+/* The same with a class's first answers (class_main.h: class_histograms)
+ * under each of the first class_questions questions; NULL: none. */
+bool handout_write_class(FILE *f, const Lesson *lesson, bool teacher, const char *language,
+                         int (*class_counts)[LESSON_MAX_CHOICES], int class_questions);
 
 /* The command: returns the exit status (0, 1 out of memory or a write that
  * failed, 2 a mistake in the arguments or the lesson). */

@@ -94,7 +94,7 @@ _clothsim() {
     bench) options="--quick --levels --json --reps --help" ;;
     scenes) options="--help" ;;
     progress) options="--csv --answers --help" ;;
-    handout) options="--teacher -o --help" ;;
+    handout) options="--teacher --class -o --help" ;;
     class) options="--dir --group --code --db --serve --csv --ascii --fps --high-contrast --background --help" ;;
     learn) options="--ascii --fps --high-contrast --background --stats --record --teacher --help" ;;
     *) options="--scene --set --compare --preset --ascii --fps --high-contrast --background --stats --record --help --version" ;;

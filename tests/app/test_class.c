@@ -232,6 +232,25 @@ Test(class, thirty_students_answer_at_once_and_every_answer_reaches_the_teacher,
     cr_assert_eq(lines, STUDENTS + 1, "%s", report);
     cr_assert(strncmp(report, "student,question,page,choice,right\n", 35) == 0, "%s", report);
     cr_assert(strstr(report, "/s05,1,2,3,0\n"), "%s", report);
+
+    /* the handout with the class's answers: question 1's three bars, alike */
+    char lesson[256];
+    snprintf(lesson, sizeof lesson, "%s/one.lesson", c.dir);
+    FILE *f = fopen(lesson, "w");
+    cr_assert(f);
+    fputs("title One question\nsummary A question\nduration 1 min\npage One\nquestion Which?\nchoice A\nchoice B\nfeedback No.\nchoice C\n"
+          "feedback No.\nanswer 1\n",
+          f);
+    fclose(f);
+    const char *handout[] = {CLOTHSIM_BIN, "handout", lesson, "--class", c.db, "-o", "-", NULL};
+    cr_assert_eq(support_exec(handout, report, sizeof report, report_err, sizeof report_err), 0, "%s", report_err);
+    char bars[256] = "";
+    for (int k = 0; k < 20; k++)
+        strcat(bars, "&#9608;");
+    char expected[512];
+    snprintf(expected, sizeof expected, "(30 first tries):</b><br>\n1 <span class=\"bar\">%s</span> 10<br>\n2 <span "
+             "class=\"bar\">%s</span> 10<br>\n3 <span class=\"bar\">%s</span> 10<br>", bars, bars, bars);
+    cr_assert(strstr(report, expected), "%s", report);
     class_stop(&c);
 }
 
