@@ -601,7 +601,8 @@ bool handout_write_class(FILE *f, const Lesson *lesson, bool teacher, const char
 /* ---------------------------------------------------------------- the command */
 
 static const char usage[] = N_(
-    "usage: clothsim handout FILE.lesson [--teacher] [--class CODE|FILE.db] [-o FILE.html]\n"
+    "usage: clothsim handout FILE.lesson [--teacher] [--class CODE|FILE.db]\n"
+    "                        [-o FILE.html]\n"
     "\n"
     "The lesson as one HTML page to print or share, with nothing to fetch: each\n"
     "page's text, its questions with room to answer, pictures of the panes drawn\n"
