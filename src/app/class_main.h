@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-/* clothsim class start|resume|join|teach|report ...; argv[0] is "class".
+/* clothsim class start|resume|join|teach|present|watch|report ...; argv[0] is "class".
  * Returns the exit status. */
 int class_main(int argc, char **argv);
 

@@ -93,8 +93,6 @@ int class_join(const char *code, const char *socket_path, bool presenter, int ar
     return status;
 }
 
-static void put(int y, int x, int width, const char *text, int attributes);
-
 /* ---------------------------------------------------------------- the presenter */
 
 static int attributes_of(attr_t attributes)
@@ -236,6 +234,21 @@ static void watch_take(WatchScreen *w, const char *line)
     }
 }
 
+/* A line of the watcher's own, in the person's language: clipped by
+ * columns, not bytes. */
+static void watch_say(int y, const char *text, int attributes)
+{
+    wchar_t wide[300];
+    size_t count = mbstowcs(wide, text, 299);
+    if (count == (size_t)-1 || y < 0 || y >= LINES)
+        return;
+    move(y, 0);
+    clrtoeol();
+    attrset(attributes);
+    mvaddnwstr(y, 0, wide, (int)count < COLS ? (int)count : COLS);
+    attrset(A_NORMAL);
+}
+
 /* The frame, clipped to this terminal: the rows and columns beyond it are
  * not shown (80x24 fits every terminal). */
 static void watch_draw(WatchScreen *w)
@@ -244,7 +257,7 @@ static void watch_draw(WatchScreen *w)
     if (!w->frame_length) {
         char text[300];
         snprintf(text, sizeof text, _("class %s: waiting for the teacher's screen (class present)  q quits"), w->code);
-        put(0, 0, COLS, text, A_DIM);
+        watch_say(0, text, A_DIM);
     }
     char line[CLASS_LINE_MAX];
     for (size_t start = 0, end; start < w->frame_length; start = end + 1) {
@@ -273,7 +286,7 @@ static void watch_draw(WatchScreen *w)
         attrset(A_NORMAL);
     }
     if (w->gone)
-        put(LINES - 1, 0, COLS, _("the class is over: q quits"), A_REVERSE);
+        watch_say(LINES - 1, _("the class is over: q quits"), A_REVERSE);
     wnoutrefresh(stdscr);
     doupdate();
 }
