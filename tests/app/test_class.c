@@ -619,6 +619,44 @@ Test(class, the_watchers_screen_shows_the_frame_and_q_restores_the_terminal, .ti
     class_stop(&c);
 }
 
+/* class present as the teacher runs it: the lesson's screen reaches a
+ * watcher as drawn (the title at its place, in its colours), at most 10
+ * frames a second while the run plays, and none while it stands still. */
+Test(class, the_presenters_screen_reaches_a_watcher_at_most_ten_frames_a_second, .timeout = 30, .fini = stop)
+{
+    Class c;
+    class_start(&c, false);
+    ClassConn watcher;
+    open_as(&c, &watcher, "HELLO t watcher");
+    start_pane(&c, "class present t", 80, 24);
+    cr_assert(wait_for("Meet the cloth"), "%s", screen);
+    static char text[1 << 20];
+    text[0] = '\0';
+    gather(&watcher, text, sizeof text, 500);
+    cr_assert(strstr(text, "FRAME 80 24\nROW 0 1 220 255 1 Meet%20the%20cloth\n") && strstr(text, "\nSHOW\n"), "%.600s",
+              text);
+    tmux("send-keys -t t Enter"); /* lesson 1's run: 3 s */
+    text[0] = '\0';
+    double start = now();
+    char line[CLASS_LINE_MAX];
+    int frames = 0;
+    while (now() - start < 2.0)
+        if (class_conn_wait_line(&watcher, line, sizeof line, 100))
+            frames += strcmp(line, "SHOW") == 0;
+    cr_assert(frames >= 5 && frames <= 21, "%d frames in 2 s of the run", frames);
+    fprintf(stderr, "class: %d frames in 2 s of a run reached the watcher\n", frames);
+    pause_ms(1500); /* the run is over */
+    while (class_conn_wait_line(&watcher, line, sizeof line, 300))
+        ;
+    text[0] = '\0';
+    cr_assert_eq(gather(&watcher, text, sizeof text, 1000), 0, "frames of a still screen: %.300s", text);
+    tmux("send-keys -t t q");
+    cr_assert_eq(exit_status(), 0);
+    stop();
+    class_conn_close(&watcher);
+    class_stop(&c);
+}
+
 Test(class, a_persons_mistakes_get_one_line_and_status_2, .timeout = 20)
 {
     char dir[] = "/tmp/clothsim-test-class-XXXXXX", lesson[128];
