@@ -63,6 +63,51 @@ int class_split(char *line, char **words)
     return count;
 }
 
+size_t class_text_encode(const char *text, size_t length, char *out, size_t out_size)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t used = 0, taken = 0;
+    for (; taken < length; taken++) {
+        unsigned char byte = (unsigned char)text[taken];
+        bool plain = byte > ' ' && byte <= '~' && byte != '%';
+        if (used + (plain ? 1 : 3) >= out_size)
+            break;
+        if (plain)
+            out[used++] = (char)byte;
+        else {
+            out[used++] = '%';
+            out[used++] = hex[byte >> 4];
+            out[used++] = hex[byte & 15];
+        }
+    }
+    if (out_size)
+        out[used] = '\0';
+    return taken;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+bool class_text_decode(char *text)
+{
+    char *to = text;
+    for (const char *from = text; *from; from++) {
+        if (*from != '%') {
+            *to++ = *from;
+            continue;
+        }
+        int high = hex_digit(from[1]), low = high < 0 ? -1 : hex_digit(from[2]);
+        if (low < 0 || (high == 0 && low == 0))
+            return false;
+        *to++ = (char)(high * 16 + low);
+        from += 2;
+    }
+    *to = '\0';
+    return true;
+}
+
 bool class_conn_open(ClassConn *conn, const char *socket_path, char *err, size_t err_size)
 {
     conn->in_length = 0;

@@ -24,6 +24,18 @@
  *                   (the teacher only)      N1 ..., GOTO P or END
  *   PING                                    PONG
  *                                           ERR WORDS: a message refused
+ *   HELLO CODE presenter  (the teacher's    the state as a student's, less
+ *                 account: class present)   YOU and ANSWERED
+ *   FRAME W H, ROW Y X FG BG ATTRIBUTES     each watcher gets the frame's
+ *   TEXT ..., SHOW  (the presenter only)    lines on SHOW
+ *   HELLO CODE watcher    (anyone)          READY, the last frame, then
+ *                                           each new one; nothing else
+ *
+ * A frame is the presenter's screen, W columns by H rows: ROW puts TEXT
+ * (UTF-8, each byte outside ! to ~ and each % written %XX) at row Y,
+ * column X (from 0), in colours FG and BG (0 to 255; 255: the terminal's
+ * own) with ATTRIBUTES (CLASS_BOLD ...). A watcher's screen is read-only by
+ * design: the server ignores everything a watcher sends after its hello.
  *
  * ID is the user id, or UID/SEAT where the server was started with --seats
  * (the tests' simulated students: many under one account). RIGHT is 1, 0,
@@ -40,6 +52,17 @@
 #define CLASS_LINE_MAX 512 /* bytes, the newline included */
 #define CLASS_CODE_MAX 16  /* a class's code: 1 to 16 of a-z, 0-9 and - */
 #define CLASS_WORDS_MAX 16 /* words in one message */
+
+/* ROW's ATTRIBUTES, or-ed */
+enum { CLASS_BOLD = 1, CLASS_DIM = 2, CLASS_REVERSE = 4, CLASS_UNDERLINE = 8 };
+#define CLASS_COLOUR_DEFAULT 255
+
+/* TEXT of a ROW from UTF-8 text (length bytes): at most out_size - 1
+ * bytes, whole escapes only; returns the bytes of text taken. */
+size_t class_text_encode(const char *text, size_t length, char *out, size_t out_size);
+
+/* The UTF-8 text of a ROW's TEXT, in place; false if an escape is bad. */
+bool class_text_decode(char *text);
 
 /* Whether code is a class's code (1 to CLASS_CODE_MAX of a-z, 0-9, -). */
 bool class_code_valid(const char *code);

@@ -80,7 +80,7 @@ static bool hello(ClassLink *link, char *err, size_t err_size)
         return false;
     char line[CLASS_LINE_MAX];
     bool ready = false;
-    if (!class_conn_send(&link->conn, "HELLO %s student", link->code)) {
+    if (!class_conn_send(&link->conn, "HELLO %s %s", link->code, link->presenter ? "presenter" : "student")) {
         snprintf(err, err_size, _("%.200s: the class closed the connection"), link->socket_path);
         class_conn_close(&link->conn);
         return false;
@@ -99,6 +99,9 @@ static bool hello(ClassLink *link, char *err, size_t err_size)
         take(link, line, &ready);
     }
     link->connected = true;
+    link->frame_sent_length = 0; /* the server may have lost it: send the next frame whole */
+    if (link->presenter)
+        return true;
     /* what the server may not have: the answers it did not acknowledge, our page */
     for (int k = 0; k < link->pending_count; k++)
         class_conn_send(&link->conn, "ANSWER %d %d", link->pending[k][0], link->pending[k][1]);
@@ -107,10 +110,12 @@ static bool hello(ClassLink *link, char *err, size_t err_size)
     return true;
 }
 
-bool class_link_open(ClassLink *link, const char *code, const char *socket_path, char *err, size_t err_size)
+bool class_link_open(ClassLink *link, const char *code, const char *socket_path, bool presenter, char *err,
+                     size_t err_size)
 {
     memset(link, 0, sizeof *link);
     link->conn.fd = -1;
+    link->presenter = presenter;
     snprintf(link->code, sizeof link->code, "%s", code);
     snprintf(link->socket_path, sizeof link->socket_path, "%s", socket_path);
     return hello(link, err, err_size);
@@ -148,8 +153,34 @@ bool class_link_poll(ClassLink *link, double now)
     return changed;
 }
 
+void class_link_frame(ClassLink *link, double now)
+{
+    link->frame_waiting = false;
+    if (!link->connected || (link->frame_length == link->frame_sent_length &&
+                             memcmp(link->frame, link->frame_sent, link->frame_length) == 0))
+        return;
+    if (now - link->frame_at < CLASS_LINK_FRAME_SECONDS) {
+        link->frame_waiting = true;
+        return;
+    }
+    for (size_t start = 0, end; start < link->frame_length; start = end + 1) {
+        end = start;
+        while (end < link->frame_length && link->frame[end] != '\n')
+            end++;
+        if (!class_conn_send(&link->conn, "%.*s", (int)(end - start), link->frame + start)) {
+            lost(link);
+            return;
+        }
+    }
+    memcpy(link->frame_sent, link->frame, link->frame_length);
+    link->frame_sent_length = link->frame_length;
+    link->frame_at = now;
+}
+
 void class_link_answer(ClassLink *link, int question, int choice)
 {
+    if (link->presenter)
+        return; /* the teacher's answer is no student's */
     for (int k = 0; k < link->pending_count; k++)
         if (link->pending[k][0] == question)
             return; /* the first try is on its way */
@@ -164,6 +195,8 @@ void class_link_answer(ClassLink *link, int question, int choice)
 
 void class_link_page(ClassLink *link, int page)
 {
+    if (link->presenter)
+        return;
     link->my_page = page;
     if (link->connected && page != link->page_sent) {
         if (class_conn_send(&link->conn, "PAGE %d", page))

@@ -15,7 +15,9 @@
 #include "class_conn.h"
 
 #define CLASS_LINK_RETRY_SECONDS 2.0
-#define CLASS_LINK_PENDING 64 /* answers not yet acknowledged */
+#define CLASS_LINK_PENDING 64           /* answers not yet acknowledged */
+#define CLASS_LINK_FRAME_MAX (60 << 10) /* bytes of a frame's lines: under the server's cap */
+#define CLASS_LINK_FRAME_SECONDS 0.1    /* frames at most this often */
 
 typedef struct ClassLink {
     ClassConn conn;
@@ -36,11 +38,19 @@ typedef struct ClassLink {
     bool ended;
     int pending[CLASS_LINK_PENDING][2]; /* question, choice */
     int pending_count;
+    /* the teacher's lesson on the projector (class present): no answers,
+     * no pages; its frames go to the class's watchers */
+    bool presenter;
+    char frame[CLASS_LINK_FRAME_MAX], frame_sent[CLASS_LINK_FRAME_MAX];
+    size_t frame_length, frame_sent_length;
+    double frame_at;    /* monotonic s: the last frame sent */
+    bool frame_waiting; /* a changed frame waits for its time */
 } ClassLink;
 
-/* Connects, says hello and reads the class's state. False with one line
- * in err. */
-bool class_link_open(ClassLink *link, const char *code, const char *socket_path, char *err, size_t err_size);
+/* Connects, says hello (as the presenter: the teacher's lesson on the
+ * projector) and reads the class's state. False with one line in err. */
+bool class_link_open(ClassLink *link, const char *code, const char *socket_path, bool presenter, char *err,
+                     size_t err_size);
 void class_link_close(ClassLink *link);
 
 /* The socket to poll for input, or -1 while disconnected. */
@@ -53,6 +63,12 @@ bool class_link_poll(ClassLink *link, double now);
 
 /* The student's first (or later) answer to question (from 1), choice from 1. */
 void class_link_answer(ClassLink *link, int question, int choice);
+
+/* The presenter's frame, its lines (FRAME .. SHOW, class_conn.h) in
+ * link->frame: sent if it differs from the last one sent and that one is
+ * CLASS_LINK_FRAME_SECONDS old (now: monotonic s); else frame_waiting
+ * says to come back. */
+void class_link_frame(ClassLink *link, double now);
 
 /* The student is on page (from 1; page_count + 1: the end). */
 void class_link_page(ClassLink *link, int page);

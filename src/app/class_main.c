@@ -26,6 +26,8 @@ static const char class_usage[] =
        "       clothsim class resume CODE|FILE.db [--dir DIR] [--group GROUP] [--serve]\n"
        "       clothsim class join CODE [--dir DIR]    (and the lessons' screen options)\n"
        "       clothsim class teach CODE [--dir DIR]   the teacher's screen again\n"
+       "       clothsim class present CODE [--dir DIR] the lesson on the projector\n"
+       "       clothsim class watch CODE [--dir DIR]   follow it, read-only\n"
        "       clothsim class report CODE|FILE.db [--csv]\n"
        "\n"
        "start runs a class's server as you and prints its code; students on this\n"
@@ -40,7 +42,9 @@ static const char class_usage[] =
        "                 $XDG_STATE_HOME/clothsim/classes/CODE.db, yours only)\n"
        "  --serve        the server only, in the foreground (no screen)\n"
        "resume starts the server of a class again where it was; report prints each\n"
-       "student's first answer to each question (--csv: as CSV).\n");
+       "student's first answer to each question (--csv: as CSV). present plays the\n"
+       "class's lesson on your screen and sends its frames to everyone who runs\n"
+       "class watch: they see it and nothing they type reaches the class (q quits).\n");
 
 /* What the class commands take. */
 typedef struct ClassOptions {
@@ -464,9 +468,10 @@ int class_main(int argc, char **argv)
         return start(argc - 1, argv + 1, true);
     if (strcmp(command, "report") == 0)
         return report(argc - 1, argv + 1);
-    if (strcmp(command, "join") == 0 || strcmp(command, "teach") == 0) {
+    if (strcmp(command, "join") == 0 || strcmp(command, "teach") == 0 || strcmp(command, "present") == 0 ||
+        strcmp(command, "watch") == 0) {
         ClassOptions o = {0};
-        bool join = strcmp(command, "join") == 0;
+        bool present = strcmp(command, "present") == 0, join = present || strcmp(command, "join") == 0;
         /* join passes the lessons' screen options on (class_join) */
         int status = parse_options(argc - 1, argv + 1, &o, join ? TAKES_JOIN : TAKES_TEACH);
         if (status >= 0)
@@ -484,19 +489,22 @@ int class_main(int argc, char **argv)
             cli_say(err);
             return EXIT_USAGE;
         }
+        if (strcmp(command, "watch") == 0)
+            return class_watch(o.operand, socket_path);
         if (join)
-            return class_join(o.operand, socket_path, argc - 1, argv + 1);
+            return class_join(o.operand, socket_path, present, argc - 1, argv + 1);
         return class_teach(o.operand, socket_path, argc - 1, argv + 1);
     }
     if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || !*command) {
         if (!*command) {
-            cli_error("class needs a command: start, resume, join, teach or report");
+            cli_error("class needs a command: start, resume, join, teach, present, watch or report");
             fputs(_(class_usage), stderr);
             return EXIT_USAGE;
         }
         printf("%s", _(class_usage));
         return 0;
     }
-    cli_error("class: unknown command '%s' (start, resume, join, teach or report)", cli_cut(command, CLI_CUT_WORD));
+    cli_error("class: unknown command '%s' (start, resume, join, teach, present, watch or report)",
+              cli_cut(command, CLI_CUT_WORD));
     return EXIT_USAGE;
 }

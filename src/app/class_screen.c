@@ -1,11 +1,14 @@
 /* class_screen.c - the screens of a class session: the student's (class
- * join: the lesson player, linked to the class through class_link.h) and
- * the teacher's (class teach: who joined, each one's page, the answers to
- * the question as they come in). Curses calls only through the sandbox's
- * session (tui_private.h) and this file. */
+ * join: the lesson player, linked to the class through class_link.h), the
+ * teacher's (class teach: who joined, each one's page, the answers to the
+ * question as they come in), the teacher's lesson on the projector (class
+ * present: the student's player, its frames sent to the class) and a
+ * watcher's (class watch: those frames, read-only). Curses calls only
+ * through the sandbox's session (tui_private.h) and this file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "class_link.h"
 #include "class_main.h"
@@ -18,7 +21,7 @@
 
 /* ---------------------------------------------------------------- the student */
 
-int class_join(const char *code, const char *socket_path, int argc, char **argv)
+int class_join(const char *code, const char *socket_path, bool presenter, int argc, char **argv)
 {
     /* argv[0] is "join"; the code and --dir are taken; the rest are the
      * lessons' screen options */
@@ -47,12 +50,12 @@ int class_join(const char *code, const char *socket_path, int argc, char **argv)
         if (matched > 0)
             continue;
         if (matched == 0)
-            cli_error("class join: unknown option '%s' (clothsim class --help lists them)",
+            cli_error("class %s: unknown option '%s' (clothsim class --help lists them)", argv[0],
                       cli_cut(argv[i], CLI_CUT_WORD));
         status = EXIT_USAGE;
     }
     char err[TEXT_MESSAGE_SIZE];
-    if (!status && !class_link_open(link, code, socket_path, err, sizeof err)) {
+    if (!status && !class_link_open(link, code, socket_path, presenter, err, sizeof err)) {
         cli_error("class %s: %s", code, err);
         status = 1;
     }
@@ -86,6 +89,268 @@ int class_join(const char *code, const char *socket_path, int argc, char **argv)
     class_link_close(link);
     lesson_destroy(lesson);
     free(link);
+    free(tui);
+    return status;
+}
+
+/* ---------------------------------------------------------------- the presenter */
+
+static int attributes_of(attr_t attributes)
+{
+    return (attributes & A_BOLD ? CLASS_BOLD : 0) | (attributes & A_DIM ? CLASS_DIM : 0) |
+           (attributes & (A_REVERSE | A_STANDOUT) ? CLASS_REVERSE : 0) |
+           (attributes & A_UNDERLINE ? CLASS_UNDERLINE : 0);
+}
+
+static int colour_of(short colour)
+{
+    return colour < 0 || colour >= CLASS_COLOUR_DEFAULT ? CLASS_COLOUR_DEFAULT : colour;
+}
+
+/* One run of cells of the same look, its TEXT in run: a ROW line of the
+ * frame. All blank in the terminal's colours, it is left out (a watcher
+ * erases before it draws). */
+static void frame_run(ClassLink *link, int y, int x, const int look[3], const char *run, bool blank)
+{
+    if (!*run || (blank && look[0] == CLASS_COLOUR_DEFAULT && look[1] == CLASS_COLOUR_DEFAULT && !look[2]))
+        return;
+    size_t room = sizeof link->frame - link->frame_length;
+    int n = snprintf(link->frame + link->frame_length, room, "ROW %d %d %d %d %d %s\n", y, x, look[0], look[1], look[2],
+                     run);
+    if (n > 0 && (size_t)n < room)
+        link->frame_length += (size_t)n;
+}
+
+void tui_class_present(ClassLink *link, double now)
+{
+    if (!link || !link->presenter)
+        return;
+    if (!link->frame_waiting) { /* a frame that waits is still on the screen */
+        int rows = getmaxy(curscr), cols = getmaxx(curscr);
+        link->frame_length = (size_t)snprintf(link->frame, sizeof link->frame, "FRAME %d %d\n", cols, rows);
+        for (int y = 0; y < rows; y++) {
+            char run[CLASS_LINE_MAX - 64] = "";
+            size_t run_length = 0;
+            int look[3] = {0}, x0 = 0;
+            bool blank = true;
+            for (int x = 0; x < cols; x++) {
+                cchar_t cell;
+                wchar_t text[CCHARW_MAX + 1] = {0};
+                attr_t attributes = 0;
+                short pair = 0, fg = -1, bg = -1;
+                if (mvwin_wch(curscr, y, x, &cell) == ERR || getcchar(&cell, text, &attributes, &pair, NULL) == ERR)
+                    continue;
+                if (!text[0])
+                    continue; /* the second cell of a wide character */
+                pair_content(pair, &fg, &bg);
+                int here[3] = {colour_of(fg), colour_of(bg), attributes_of(attributes)};
+                char bytes[4 * MB_LEN_MAX + 1], coded[sizeof bytes * 3 + 1];
+                size_t length = 0;
+                mbstate_t state = {0};
+                for (int k = 0; text[k] && k < CCHARW_MAX; k++) {
+                    size_t got = wcrtomb(bytes + length, text[k], &state);
+                    if (got == (size_t)-1)
+                        break;
+                    length += got;
+                }
+                if (!length)
+                    bytes[length++] = '?';
+                class_text_encode(bytes, length, coded, sizeof coded);
+                size_t coded_length = strlen(coded);
+                if (run_length && (memcmp(here, look, sizeof look) != 0 || run_length + coded_length >= sizeof run)) {
+                    frame_run(link, y, x0, look, run, blank);
+                    run_length = 0;
+                    run[0] = '\0';
+                    blank = true;
+                }
+                if (!run_length) {
+                    x0 = x;
+                    memcpy(look, here, sizeof look);
+                }
+                memcpy(run + run_length, coded, coded_length + 1);
+                run_length += coded_length;
+                blank = blank && length == 1 && bytes[0] == ' ';
+            }
+            frame_run(link, y, x0, look, run, blank);
+        }
+        size_t room = sizeof link->frame - link->frame_length;
+        if (room > 5) {
+            memcpy(link->frame + link->frame_length, "SHOW\n", 5);
+            link->frame_length += 5;
+        }
+    }
+    class_link_frame(link, now);
+}
+
+/* ---------------------------------------------------------------- a watcher */
+
+#define WATCH_PAIRS 240
+
+/* What a watcher knows: the frame shown, the one coming in. */
+typedef struct WatchScreen {
+    ClassConn conn;
+    const char *code;
+    char frame[CLASS_LINK_FRAME_MAX], next[CLASS_LINK_FRAME_MAX];
+    size_t frame_length, next_length;
+    int width, height; /* the teacher's screen */
+    int pairs[WATCH_PAIRS][2], pair_count;
+    bool colours, gone;
+} WatchScreen;
+
+static int watch_pair(WatchScreen *w, int fg, int bg)
+{
+    if (!w->colours || (fg == CLASS_COLOUR_DEFAULT && bg == CLASS_COLOUR_DEFAULT))
+        return 0;
+    fg = fg == CLASS_COLOUR_DEFAULT ? -1 : fg < COLORS ? fg : fg % 8;
+    bg = bg == CLASS_COLOUR_DEFAULT ? -1 : bg < COLORS ? bg : bg % 8;
+    for (int k = 0; k < w->pair_count; k++)
+        if (w->pairs[k][0] == fg && w->pairs[k][1] == bg)
+            return k + 1;
+    if (w->pair_count == WATCH_PAIRS || w->pair_count + 1 >= COLOR_PAIRS)
+        return 0;
+    w->pairs[w->pair_count][0] = fg;
+    w->pairs[w->pair_count][1] = bg;
+    init_pair((short)(w->pair_count + 1), (short)fg, (short)bg);
+    return ++w->pair_count;
+}
+
+static void watch_take(WatchScreen *w, const char *line)
+{
+    size_t length = strlen(line);
+    if (strncmp(line, "FRAME ", 6) == 0) {
+        w->next_length = 0;
+        if (sscanf(line + 6, "%d %d", &w->width, &w->height) != 2)
+            w->width = w->height = 0;
+    }
+    if (w->next_length + length + 1 < sizeof w->next) {
+        memcpy(w->next + w->next_length, line, length);
+        w->next[w->next_length + length] = '\n';
+        w->next_length += length + 1;
+    }
+    if (strcmp(line, "SHOW") == 0) {
+        memcpy(w->frame, w->next, w->next_length);
+        w->frame_length = w->next_length;
+        w->next_length = 0;
+    }
+}
+
+/* A line of the watcher's own, in the person's language: clipped by
+ * columns, not bytes. */
+static void watch_say(int y, const char *text, int attributes)
+{
+    wchar_t wide[300];
+    size_t count = mbstowcs(wide, text, 299);
+    if (count == (size_t)-1 || y < 0 || y >= LINES)
+        return;
+    move(y, 0);
+    clrtoeol();
+    attrset(attributes);
+    mvaddnwstr(y, 0, wide, (int)count < COLS ? (int)count : COLS);
+    attrset(A_NORMAL);
+}
+
+/* The frame, clipped to this terminal: the rows and columns beyond it are
+ * not shown (80x24 fits every terminal). */
+static void watch_draw(WatchScreen *w)
+{
+    erase();
+    if (!w->frame_length) {
+        char text[300];
+        snprintf(text, sizeof text, _("class %s: waiting for the teacher's screen (class present)  q quits"), w->code);
+        watch_say(0, text, A_DIM);
+    }
+    char line[CLASS_LINE_MAX];
+    for (size_t start = 0, end; start < w->frame_length; start = end + 1) {
+        end = start;
+        while (end < w->frame_length && w->frame[end] != '\n')
+            end++;
+        if (end - start >= sizeof line || strncmp(w->frame + start, "ROW ", 4) != 0)
+            continue;
+        memcpy(line, w->frame + start, end - start);
+        line[end - start] = '\0';
+        int y, x, fg, bg, look, at = 0;
+        if (sscanf(line, "ROW %d %d %d %d %d %n", &y, &x, &fg, &bg, &look, &at) != 5 || !at ||
+            !class_text_decode(line + at) || y < 0 || y >= LINES || x < 0 || x >= COLS)
+            continue;
+        wchar_t text[CLASS_LINE_MAX];
+        size_t count = mbstowcs(text, line + at, CLASS_LINE_MAX - 1);
+        if (count == (size_t)-1)
+            continue;
+        for (size_t k = 0; k < count; k++)
+            if (text[k] < L' ' || (text[k] >= 0x7f && text[k] < 0xa0))
+                text[k] = L'?'; /* no control reaches the terminal */
+        attr_t attributes = (look & CLASS_BOLD ? A_BOLD : 0) | (look & CLASS_DIM ? A_DIM : 0) |
+                            (look & CLASS_REVERSE ? A_REVERSE : 0) | (look & CLASS_UNDERLINE ? A_UNDERLINE : 0);
+        attr_set(attributes, (short)watch_pair(w, fg, bg), NULL);
+        mvaddnwstr(y, x, text, (int)count < COLS - x ? (int)count : COLS - x);
+        attrset(A_NORMAL);
+    }
+    if (w->gone)
+        watch_say(LINES - 1, _("the class is over: q quits"), A_REVERSE);
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+int class_watch(const char *code, const char *socket_path)
+{
+    WatchScreen *w = calloc(1, sizeof *w);
+    Tui *tui = calloc(1, sizeof *tui);
+    if (!w || !tui) {
+        free(w);
+        free(tui);
+        cli_error("out of memory");
+        return 1;
+    }
+    w->code = code;
+    tui_defaults(tui);
+    char err[TEXT_MESSAGE_SIZE], line[CLASS_LINE_MAX];
+    int status = 0;
+    if (!class_conn_open(&w->conn, socket_path, err, sizeof err) ||
+        !class_conn_send(&w->conn, "HELLO %s watcher", code)) {
+        cli_error("class %s: %s", code, err);
+        status = 1;
+    } else if (!class_conn_wait_line(&w->conn, line, sizeof line, 5000) || strcmp(line, "READY") != 0) {
+        cli_error("class %s refused: %s", code, strncmp(line, "ERR ", 4) == 0 ? line + 4 : line);
+        status = 1;
+    }
+    if (!status) {
+        tui_locale(tui);
+        if (!tui_session_start(tui, err, sizeof err)) {
+            cli_error("%s", err);
+            status = tui->term.refused ? 2 : 1;
+        } else {
+            w->colours = has_colors();
+            bool quit = false;
+            while (!quit) {
+                int sig = tui_term_quit_signal();
+                if (sig) {
+                    status = 128 + sig;
+                    break;
+                }
+                tui_term_take_resize(&tui->term);
+                watch_draw(w);
+                tui->term.other_fd = w->gone ? 0 : w->conn.fd;
+                TuiWait waited = tui_term_wait(&tui->term, 1000);
+                tui->term.other_fd = 0;
+                if (waited == WAIT_HANGUP)
+                    break;
+                if (waited == WAIT_INPUT) {
+                    int key; /* q quits; nothing else does anything, nor is sent */
+                    while ((key = tui_read_key()) != ERR)
+                        quit = quit || key == 'q' || key == 'Q' || key == 4;
+                }
+                if (!w->gone) {
+                    bool alive = class_conn_read(&w->conn);
+                    while (class_conn_line(&w->conn, line, sizeof line))
+                        watch_take(w, line);
+                    w->gone = !alive || w->conn.eof;
+                }
+            }
+            tui_session_stop(tui);
+        }
+    }
+    class_conn_close(&w->conn);
+    free(w);
     free(tui);
     return status;
 }

@@ -25,10 +25,14 @@
 #include "i18n.h"
 #include "lesson/lesson.h"
 
-#define CLASS_CLIENTS_MAX 512           /* connections at once: a class of 60 rejoining many times over */
-#define CLASS_OUT_CAP ((size_t)1 << 20) /* bytes waiting for a client that does not read */
+#define CLASS_CLIENTS_MAX 512              /* connections at once: a class of 60 rejoining many times over */
+#define CLASS_OUT_CAP ((size_t)1 << 20)    /* bytes waiting for a client that does not read */
+#define CLASS_FRAME_CAP ((size_t)64 << 10) /* bytes of one shown frame: 80x24 in colour takes about 10 KB */
 
-enum { ROLE_NONE, ROLE_STUDENT, ROLE_TEACHER };
+/* A presenter is the teacher's lesson on the projector (class present),
+ * whose frames go to every watcher (class watch); a watcher receives and
+ * is never heard: after its hello the server ignores all it sends. */
+enum { ROLE_NONE, ROLE_STUDENT, ROLE_TEACHER, ROLE_PRESENTER, ROLE_WATCHER };
 
 typedef struct Question {
     int item;    /* into the lesson's items */
@@ -66,6 +70,11 @@ struct ClassServer {
     Client clients[CLASS_CLIENTS_MAX];
     int page, hold; /* the class's page (0: none set) and the question held on (0: none) */
     bool ended;
+    /* the presenter's frame: the one shown (watchers get it on hello) and
+     * the one coming in; each a run of protocol lines, FRAME .. SHOW */
+    char frame[CLASS_FRAME_CAP], next_frame[CLASS_FRAME_CAP];
+    size_t frame_length, next_length;
+    bool next_open; /* a FRAME came and no SHOW yet, nor an overflow */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -471,6 +480,7 @@ void class_server_close(ClassServer *s)
 /* ---------------------------------------------------------------- clients */
 
 static void say(ClassServer *s, Client *c, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static void say_bytes(Client *c, const char *line, size_t n);
 
 static void say(ClassServer *s, Client *c, const char *format, ...)
 {
@@ -487,14 +497,19 @@ static void say(ClassServer *s, Client *c, const char *format, ...)
     if (n > CLASS_LINE_MAX - 1)
         n = CLASS_LINE_MAX - 1;
     line[n++] = '\n';
-    if (c->out_length + (size_t)n > CLASS_OUT_CAP) {
+    say_bytes(c, line, (size_t)n);
+}
+
+static void say_bytes(Client *c, const char *line, size_t n)
+{
+    if (c->out_length + n > CLASS_OUT_CAP) {
         c->closing = true; /* it reads nothing: let it go (its answers are kept) */
         c->out_length = 0;
         return;
     }
-    if (c->out_length + (size_t)n > c->out_capacity) {
+    if (c->out_length + n > c->out_capacity) {
         size_t capacity = c->out_capacity ? c->out_capacity : 4096;
-        while (capacity < c->out_length + (size_t)n)
+        while (capacity < c->out_length + n)
             capacity *= 2;
         char *grown = realloc(c->out, capacity);
         if (!grown) {
@@ -505,8 +520,8 @@ static void say(ClassServer *s, Client *c, const char *format, ...)
         c->out = grown;
         c->out_capacity = capacity;
     }
-    memcpy(c->out + c->out_length, line, (size_t)n);
-    c->out_length += (size_t)n;
+    memcpy(c->out + c->out_length, line, n);
+    c->out_length += n;
 }
 
 static void to_teachers(ClassServer *s, const char *format, ...) __attribute__((format(printf, 2, 3)));
@@ -526,7 +541,7 @@ static void to_teachers(ClassServer *s, const char *format, ...)
 static void to_everyone(ClassServer *s, const char *line)
 {
     for (int i = 0; i < CLASS_CLIENTS_MAX; i++)
-        if (s->clients[i].fd >= 0 && s->clients[i].role != ROLE_NONE)
+        if (s->clients[i].fd >= 0 && s->clients[i].role != ROLE_NONE && s->clients[i].role != ROLE_WATCHER)
             say(s, &s->clients[i], "%s", line);
 }
 
@@ -618,9 +633,17 @@ static void send_reveal(ClassServer *s, Client *c, int question)
 
 static void send_state(ClassServer *s, Client *c)
 {
-    say(s, c, "LESSON %s", s->lesson_path);
     sqlite3_stmt *st;
-    if (c->role == ROLE_STUDENT) {
+    if (c->role == ROLE_WATCHER) { /* the screen, and nothing of the class's answers */
+        say(s, c, "READY");
+        if (s->frame_length)
+            say_bytes(c, s->frame, s->frame_length);
+        return;
+    }
+    say(s, c, "LESSON %s", s->lesson_path);
+    if (c->role == ROLE_PRESENTER) {
+        /* the lesson as the class plays it: page, hold, reveals */
+    } else if (c->role == ROLE_STUDENT) {
         int page = 0;
         if (sqlite3_prepare_v2(s->db, "SELECT page FROM students WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
             sqlite3_bind_text(st, 1, c->id, -1, SQLITE_STATIC);
@@ -692,22 +715,27 @@ static bool number(const char *word, int min, int max, int *out)
 static void hello(ClassServer *s, Client *c, char **w, int n)
 {
     if (n < 3 || n > 4 || strcmp(w[1], s->code) != 0) {
-        say(s, c, "ERR %s", n >= 2 && strcmp(w[1], s->code) != 0 ? "wrong code" : "HELLO CODE student|teacher");
+        say(s, c, "ERR %s", n >= 2 && strcmp(w[1], s->code) != 0 ? "wrong code" : "HELLO CODE student|teacher|watcher");
         return;
     }
-    if (strcmp(w[2], "teacher") == 0) {
+    if (strcmp(w[2], "watcher") == 0 && n == 3) {
+        c->role = ROLE_WATCHER;
+        send_state(s, c);
+        return;
+    }
+    if (strcmp(w[2], "teacher") == 0 || strcmp(w[2], "presenter") == 0) {
         if (c->uid != s->owner || n != 3) {
             say(s, c, "ERR only the teacher's account may teach");
             c->closing = true;
             return;
         }
-        c->role = ROLE_TEACHER;
+        c->role = strcmp(w[2], "teacher") == 0 ? ROLE_TEACHER : ROLE_PRESENTER;
         snprintf(c->id, sizeof c->id, "%u", (unsigned)c->uid);
         send_state(s, c);
         return;
     }
     if (strcmp(w[2], "student") != 0) {
-        say(s, c, "ERR HELLO CODE student|teacher");
+        say(s, c, "ERR HELLO CODE student|teacher|watcher");
         return;
     }
     const char *seat = "";
@@ -831,8 +859,56 @@ static void teach(ClassServer *s, Client *c, char **w, int n)
     }
 }
 
+/* The presenter's frame, a line at a time (class_conn.h): kept whole up to
+ * CLASS_FRAME_CAP, shown on SHOW to every watcher that has room for it (one
+ * still reading the last frames misses this one, and gets the next). */
+static void present(ClassServer *s, Client *c, char **w, int n)
+{
+    int value;
+    if (strcmp(w[0], "FRAME") == 0 && n == 3 && number(w[1], 1, 500, &value) && number(w[2], 1, 500, &value)) {
+        s->next_length = 0;
+        s->next_open = true;
+    } else if (strcmp(w[0], "ROW") == 0 && n == 7 && number(w[1], 0, 499, &value) && number(w[2], 0, 499, &value) &&
+               number(w[3], 0, 255, &value) && number(w[4], 0, 255, &value) && number(w[5], 0, 255, &value)) {
+        /* w[6], the text, is checked where it is drawn: the watcher decodes it */
+    } else if (strcmp(w[0], "SHOW") == 0 && n == 1 && s->next_open) {
+        s->next_open = false;
+    } else {
+        say(s, c, "ERR FRAME W H, ROW Y X FG BG ATTRIBUTES TEXT, SHOW");
+        s->next_open = false;
+        return;
+    }
+    if (!s->next_open && strcmp(w[0], "SHOW") != 0)
+        return; /* a ROW outside a frame, or after the frame overflowed */
+    /* the line as it came (the split put NULs between its words) */
+    char whole[CLASS_LINE_MAX + 1];
+    size_t length = 0;
+    for (int k = 0; k < n; k++)
+        length += (size_t)snprintf(whole + length, sizeof whole - length, k ? " %s" : "%s", w[k]);
+    whole[length++] = '\n';
+    if (s->next_length + length > CLASS_FRAME_CAP) {
+        say(s, c, "ERR a frame is at most %zu bytes", CLASS_FRAME_CAP);
+        s->next_open = false;
+        return;
+    }
+    memcpy(s->next_frame + s->next_length, whole, length);
+    s->next_length += length;
+    if (strcmp(w[0], "SHOW") != 0)
+        return;
+    memcpy(s->frame, s->next_frame, s->next_length);
+    s->frame_length = s->next_length;
+    s->next_length = 0;
+    for (int i = 0; i < CLASS_CLIENTS_MAX; i++) {
+        Client *watcher = &s->clients[i];
+        if (watcher->fd >= 0 && watcher->role == ROLE_WATCHER && watcher->out_length < 2 * CLASS_FRAME_CAP)
+            say_bytes(watcher, s->frame, s->frame_length);
+    }
+}
+
 static void take_line(ClassServer *s, Client *c, char *line)
 {
+    if (c->role == ROLE_WATCHER)
+        return; /* read-only by design: nothing a watcher sends is read */
     size_t length = strlen(line);
     if (length > 0 && line[length - 1] == '\r')
         line[--length] = '\0';
@@ -859,6 +935,8 @@ static void take_line(ClassServer *s, Client *c, char *line)
         page(s, c, w, n);
     else if (c->role == ROLE_TEACHER)
         teach(s, c, w, n);
+    else if (c->role == ROLE_PRESENTER)
+        present(s, c, w, n);
     else if (strcmp(w[0], "HOLD") == 0 || strcmp(w[0], "REVEAL") == 0 || strcmp(w[0], "GOTO") == 0 ||
              strcmp(w[0], "END") == 0)
         say(s, c, "ERR only the teacher may do that");
@@ -897,7 +975,7 @@ static void read_client(ClassServer *s, Client *c)
     memmove(c->in, c->in + start, c->in_length - start);
     c->in_length -= start;
     if (c->in_length == sizeof c->in) { /* no newline in a whole line's room */
-        if (!c->discarding)
+        if (!c->discarding && c->role != ROLE_WATCHER)
             say(s, c, "ERR line too long (at most %d bytes)", CLASS_LINE_MAX);
         c->discarding = true;
         c->in_length = 0;

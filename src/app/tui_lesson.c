@@ -1130,7 +1130,9 @@ static int play(LessonScreen *v)
             sync_panes(v);
             draw_lesson(v);
             dirty = false;
-        }
+            tui_class_present(v->link, tui_now());
+        } else if (v->link && v->link->frame_waiting)
+            tui_class_present(v->link, tui_now());
         bool running = ticking(v) || v->skipping || (!v->paused && tui_blasts_flying(tui));
         if (!running) {
             v->last_time = tui_now(); /* waiting time is not owed to the run */
@@ -1141,6 +1143,8 @@ static int play(LessonScreen *v)
             tui->term.other_fd = class_link_fd(v->link);
             if (!v->link->connected && !v->link->ended && (wait_ms < 0 || wait_ms > 500))
                 wait_ms = 500; /* to reconnect */
+            if (v->link->frame_waiting && (wait_ms < 0 || wait_ms > 100))
+                wait_ms = 100; /* the last frame to the watchers */
         }
         TuiWait waited = tui_term_wait(&tui->term, wait_ms);
         tui->term.other_fd = 0;

@@ -372,6 +372,9 @@ int tui_screen_option(Tui *tui, int argc, char **argv, int *i);
 struct ClassLink;
 struct Lesson;
 int tui_class_lesson(Tui *tui, struct ClassLink *link, struct Lesson *lesson);
+/* The screen as drawn, sent to the class's watchers when link presents
+ * (class_screen.c); now: monotonic s. */
+void tui_class_present(struct ClassLink *link, double now);
 /* --stats: frames, bytes sent and time a frame, on stderr */
 void tui_print_stats(const Tui *tui);
 

@@ -107,7 +107,7 @@ _clothsim() {
         COMPREPLY=($(compgen -W "run params scenes learn check bench progress handout class" -- "$cur"))
         COMPREPLY+=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
     elif [[ $command == class && $prev == class ]]; then
-        COMPREPLY=($(compgen -W "start resume join teach report" -- "$cur"))
+        COMPREPLY=($(compgen -W "start resume join teach present watch report" -- "$cur"))
     elif [[ $command == class && $prev == start ]]; then
         COMPREPLY=($(compgen -f -X '!*.lesson' -- "$cur") $(compgen -d -- "$cur"))
     elif [[ $command == check || $command == handout ]]; then

@@ -518,6 +518,167 @@ Test(class, the_teachers_screen_shows_the_answers_and_holds_reveals_and_moves_th
 
 static char out[8192], err[8192];
 
+/* Issue 36 item 6: the teacher's lesson on the projector, followed by
+ * watchers who can change nothing. The presenter here is a connection that
+ * speaks for class present (whose frames tmux shows in the test below). */
+Test(class, a_watcher_gets_the_teachers_frames_and_nothing_it_sends_changes_the_class, .timeout = 20)
+{
+    Class c;
+    class_start(&c, false);
+    ClassConn presenter, watcher, teacher, student;
+    open_as(&c, &teacher, "HELLO t teacher");
+    open_as(&c, &student, "HELLO t student s1");
+    open_as(&c, &presenter, "HELLO t presenter");
+    char why[256], line[CLASS_LINE_MAX], text[8192] = "";
+    cr_assert(class_conn_open(&watcher, c.socket_path, why, sizeof why), "%s", why);
+    cr_assert(class_conn_send(&watcher, "HELLO t watcher"));
+    cr_assert(class_conn_wait_line(&watcher, line, sizeof line, 3000));
+    cr_assert_str_eq(line, "READY");
+    /* a frame, "Сторінка 1" in the lesson's colours: the watcher gets it whole */
+    char coded[200];
+    class_text_encode("Сторінка 1", strlen("Сторінка 1"), coded, sizeof coded);
+    cr_assert(class_conn_send(&presenter, "FRAME 80 24"));
+    cr_assert(class_conn_send(&presenter, "ROW 0 1 220 255 1 %s", coded));
+    cr_assert(class_conn_send(&presenter, "SHOW"));
+    gather(&watcher, text, sizeof text, 500);
+    char drained[1024] = "";
+    gather(&teacher, drained, sizeof drained, 50); /* the student's JOIN */
+    char expected[400];
+    snprintf(expected, sizeof expected, "FRAME 80 24\nROW 0 1 220 255 1 %s\nSHOW\n", coded);
+    cr_assert_str_eq(text, expected);
+    char *row = strstr(text, "ROW 0 1 220 255 1 ") + 18;
+    *strchr(row, '\n') = '\0';
+    cr_assert(class_text_decode(row));
+    cr_assert_str_eq(row, "Сторінка 1");
+    /* garbage, a student's answer, the teacher's commands and a frame of its
+     * own from the watcher: no reply, and the class hears none of it */
+    int fd = watcher.fd;
+    const char garbage[] = "\x01\xff\xfe garbage\n\n  \nANSWER 1 1\nPAGE 3\nGOTO 2\nHOLD 1\nREVEAL 1\n"
+                           "FRAME 80 24\nROW 0 0 1 1 0 owned\nSHOW\nHELLO t teacher\nHELLO t student\nEND\n";
+    cr_assert(write(fd, garbage, sizeof garbage - 1) == (ssize_t)(sizeof garbage - 1));
+    static char big[70000];
+    memset(big, 'A', sizeof big - 1);
+    big[sizeof big - 1] = '\n';
+    cr_assert(write(fd, big, sizeof big) == (ssize_t)sizeof big);
+    text[0] = '\0';
+    cr_assert_eq(gather(&watcher, text, sizeof text, 400), 0, "the watcher was answered: %s", text);
+    text[0] = '\0';
+    cr_assert_eq(gather(&teacher, text, sizeof text, 200), 0, "the teacher heard: %s", text);
+    text[0] = '\0';
+    cr_assert_eq(gather(&student, text, sizeof text, 50), 0, "the student heard: %s", text);
+    cr_assert(server_alive(&c));
+    /* the class is as it was: no answer kept, page and hold unmoved, and a
+     * new watcher still gets the presenter's frame */
+    ClassConn again;
+    cr_assert(class_conn_open(&again, c.socket_path, why, sizeof why));
+    cr_assert(class_conn_send(&again, "HELLO t teacher"));
+    text[0] = '\0';
+    gather(&again, text, sizeof text, 300);
+    cr_assert(strstr(text, "CLASSPAGE 0\nHOLD 0\nREADY") && !strstr(text, "VOTE") && !strstr(text, "REVEAL"), "%s",
+              text);
+    ClassConn second;
+    cr_assert(class_conn_open(&second, c.socket_path, why, sizeof why));
+    cr_assert(class_conn_send(&second, "HELLO t watcher"));
+    text[0] = '\0';
+    gather(&second, text, sizeof text, 300);
+    snprintf(expected, sizeof expected, "READY\nFRAME 80 24\nROW 0 1 220 255 1 %s\nSHOW\n", coded);
+    cr_assert_str_eq(text, expected);
+    /* the student cannot present either */
+    cr_assert(class_conn_send(&student, "FRAME 80 24"));
+    cr_assert(class_conn_wait_line(&student, line, sizeof line, 2000));
+    cr_assert(strncmp(line, "ERR ", 4) == 0, "%s", line);
+    class_conn_close(&second);
+    class_conn_close(&again);
+    class_conn_close(&watcher);
+    class_conn_close(&presenter);
+    class_conn_close(&student);
+    class_conn_close(&teacher);
+    class_stop(&c);
+}
+
+/* class watch as a student sees it: the frame clipped to a terminal smaller
+ * than the teacher's, its colours, the next frame in its place; keys other
+ * than q do nothing; q gives the terminal back as it was. */
+Test(class, the_watchers_screen_shows_the_frame_and_q_restores_the_terminal, .timeout = 30, .fini = stop)
+{
+    Class c;
+    class_start(&c, false);
+    ClassConn presenter;
+    open_as(&c, &presenter, "HELLO t presenter");
+    start_pane(&c, "class watch t", 60, 12);
+    cr_assert(wait_for("waiting for the teacher's screen"), "%s", screen);
+    char coded[200];
+    class_text_encode("Сторінка 1 з 6", strlen("Сторінка 1 з 6"), coded, sizeof coded);
+    cr_assert(class_conn_send(&presenter, "FRAME 110 34"));
+    cr_assert(class_conn_send(&presenter, "ROW 0 1 1 255 1 %s", coded));
+    cr_assert(class_conn_send(&presenter, "ROW 5 50 255 255 0 right-edge-of-the-teacher"));
+    cr_assert(class_conn_send(&presenter, "ROW 33 0 255 255 0 below-the-watcher"));
+    cr_assert(class_conn_send(&presenter, "SHOW"));
+    cr_assert(wait_for("Сторінка 1 з 6"), "%s", screen);
+    cr_assert(strstr(screen, "right-edge") && !strstr(screen, "of-the") && !strstr(screen, "below-the"),
+              "not clipped to 60x12:\n%s", screen);
+    cr_assert(capture_colours() && strstr(screen, "\033[1m\033[31m"), "no bold red:\n%s", screen);
+    cr_assert(class_conn_send(&presenter, "FRAME 80 24"));
+    cr_assert(class_conn_send(&presenter, "ROW 2 0 255 255 0 page%%202"));
+    cr_assert(class_conn_send(&presenter, "SHOW"));
+    cr_assert(wait_for("page 2"), "%s", screen);
+    cr_assert(!strstr(screen, "Сторінка"), "the old frame stayed:\n%s", screen);
+    tmux("send-keys -t t x Enter 1 E Right");
+    pause_ms(200);
+    cr_assert(capture() && strstr(screen, "page 2"), "a key changed the watcher's screen:\n%s", screen);
+    tmux("send-keys -t t q");
+    cr_assert_eq(exit_status(), 0);
+    cr_assert_str_eq(pane_terminal_state(), "0 1 0 0 0 0,11");
+    FILE *modes = fopen(stty_path, "r");
+    cr_assert(modes, "no stty output");
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text - 1, modes);
+    text[n] = '\0';
+    fclose(modes);
+    cr_assert(strstr(text, " icanon") && !strstr(text, "-icanon") && !strstr(text, "-echo "), "%s", text);
+    stop();
+    class_conn_close(&presenter);
+    class_stop(&c);
+}
+
+/* class present as the teacher runs it: the lesson's screen reaches a
+ * watcher as drawn (the title at its place, in its colours), at most 10
+ * frames a second while the run plays, and none while it stands still. */
+Test(class, the_presenters_screen_reaches_a_watcher_at_most_ten_frames_a_second, .timeout = 30, .fini = stop)
+{
+    Class c;
+    class_start(&c, false);
+    ClassConn watcher;
+    open_as(&c, &watcher, "HELLO t watcher");
+    start_pane(&c, "class present t", 80, 24);
+    cr_assert(wait_for("Meet the cloth"), "%s", screen);
+    static char text[1 << 20];
+    text[0] = '\0';
+    gather(&watcher, text, sizeof text, 500);
+    cr_assert(strstr(text, "FRAME 80 24\nROW 0 1 220 255 1 Meet%20the%20cloth\n") && strstr(text, "\nSHOW\n"), "%.600s",
+              text);
+    tmux("send-keys -t t Enter"); /* lesson 1's run: 3 s */
+    text[0] = '\0';
+    double start = now();
+    char line[CLASS_LINE_MAX];
+    int frames = 0;
+    while (now() - start < 2.0)
+        if (class_conn_wait_line(&watcher, line, sizeof line, 100))
+            frames += strcmp(line, "SHOW") == 0;
+    cr_assert(frames >= 5 && frames <= 21, "%d frames in 2 s of the run", frames);
+    fprintf(stderr, "class: %d frames in 2 s of a run reached the watcher\n", frames);
+    pause_ms(1500); /* the run is over */
+    while (class_conn_wait_line(&watcher, line, sizeof line, 300))
+        ;
+    text[0] = '\0';
+    cr_assert_eq(gather(&watcher, text, sizeof text, 1000), 0, "frames of a still screen: %.300s", text);
+    tmux("send-keys -t t q");
+    cr_assert_eq(exit_status(), 0);
+    stop();
+    class_conn_close(&watcher);
+    class_stop(&c);
+}
+
 Test(class, a_persons_mistakes_get_one_line_and_status_2, .timeout = 20)
 {
     char dir[] = "/tmp/clothsim-test-class-XXXXXX", lesson[128];
@@ -537,7 +698,8 @@ Test(class, a_persons_mistakes_get_one_line_and_status_2, .timeout = 20)
     cr_assert_str_eq(err, "clothsim: 'Not/A_Code' is not a class's code (1 to 16 of a-z, 0-9, -)\n");
     const char *unknown[] = {CLOTHSIM_BIN, "class", "stop", NULL};
     cr_assert_eq(support_exec(unknown, out, sizeof out, err, sizeof err), 2);
-    cr_assert_str_eq(err, "clothsim: class: unknown command 'stop' (start, resume, join, teach or report)\n");
+    cr_assert_str_eq(
+        err, "clothsim: class: unknown command 'stop' (start, resume, join, teach, present, watch or report)\n");
     const char *option[] = {CLOTHSIM_BIN, "class", "start", lesson, "--colour", NULL};
     cr_assert_eq(support_exec(option, out, sizeof out, err, sizeof err), 2);
     cr_assert_str_eq(err, "clothsim: class start: unknown option '--colour' (clothsim class --help lists them)\n");
