@@ -95,7 +95,7 @@ const ParamInfo params_table[] = {
     {"restitution", PARAM_REAL, FIELD(restitution), 0, 1, NULL, "", EFFECT_LIVE, N_("bounce off the floor: 0 sticks, 1 bounces back fully")},
     {"edge_samples", PARAM_INT, FIELD(edge_samples), 0, 3, NULL, "", EFFECT_LIVE, N_("0, or 3: also test 1/4, 1/2, 3/4 of every link against colliders")},
     {"self_collision", PARAM_ENUM, FIELD(self_collision), 0, 0, switch_names, "", EFFECT_LIVE, N_("keep unlinked parts of the cloth at least thickness apart")},
-    {"thickness", PARAM_REAL, FIELD(thickness), 0.001, 1, NULL, N_("m"), EFFECT_LIVE, N_("cloth thickness, for self-collision")},
+    {"thickness", PARAM_REAL, FIELD(thickness), 0.001, 1, NULL, N_("m"), EFFECT_LIVE, N_("cloth thickness, for self-collision; under half the spacing, a particle can pass between two linked particles of another layer")},
     {"self_friction", PARAM_REAL, FIELD(self_friction), 0, 1, NULL, "", EFFECT_LIVE, N_("fraction of the sliding two layers in contact take from each other (self-collision)")},
     {"tear", PARAM_ENUM, FIELD(tear), 0, 0, tear_names, "", EFFECT_LIVE, N_("off, naive (breaks at once) or hysteresis (after tear_hold steps)")},
     {"tear_hold", PARAM_INT, FIELD(tear_hold), 1, 1000, NULL, "", EFFECT_LIVE, N_("hysteresis: consecutive steps over the limit before a link breaks")},
@@ -234,6 +234,17 @@ void params_default(Params *p, SceneKind scene)
         p->iterations = 10;
         p->floor = 1;
         p->self_collision = 1;
+        /* contact is particle against particle: a particle of one layer
+         * slips between two linked neighbours of another unless it meets
+         * them there, half a spacing from each, so the cloth is half a
+         * spacing thick (at 1 cm, 433 of 900 particles stayed on cloth) */
+        p->thickness = 0.5 * p->spacing;
+        /* the floor grips a resting heap as its layers grip each other
+         * (self_friction 1): at 0.3 of the sliding a step, a sideways push
+         * however small slides the bottom layer, which crept out from under
+         * the weight above (609 of 900 on cloth at 10 s with 1, 511 with
+         * 0.3, at this thickness) */
+        p->friction = 1.0;
         p->pull_speed = 0.8;
         break;
     case SCENE_COUNT:

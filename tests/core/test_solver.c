@@ -1194,11 +1194,14 @@ Test(solver, a_heap_with_self_collision_keeps_unlinked_particles_half_a_thicknes
 
 /* The heap scene as it ships: lowered onto the floor and let go, its
  * layers that touch take each other's sliding (self_friction), and it
- * keeps them once it has settled: most particles lie on cloth, more than
- * half a thickness over those resting on the floor, at 6 s and at 8 s,
- * and it spreads over less than its own side (1.16 m). Without the
- * friction its layers slid off one another into one sheet: none on cloth
- * at 6 s, and at 8 s all at 2 cm over 1.57 m. */
+ * keeps them once it has settled: most particles lie on cloth, a whole
+ * thickness over those resting on the floor, at 6 s and at 8 s (612 and
+ * 610 of 900), and it spreads over less than its own side (1.16 m; 0.77).
+ * At 1 cm thick and the floor's default friction (0.3), a layer slipped
+ * between the particles of another and the bottom one crept out: 433 of
+ * 900. Without self_friction the floor's grip keeps 541 here, but at the
+ * lesson's slower lowering the layers pass through one another (closest
+ * pair 1.6 mm at 4 s): lesson 12's claims catch that. */
 Test(solver, the_heap_keeps_its_layers_once_it_settles)
 {
     const char *settings[] = {NULL};
@@ -1210,7 +1213,7 @@ Test(solver, the_heap_keeps_its_layers_once_it_settles)
         int on_cloth = 0;
         float lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i < c->count; i++) {
-            on_cloth += c->y[i] > on_floor + 0.5f * thickness;
+            on_cloth += c->y[i] > on_floor + thickness;
             lo = fminf(lo, c->x[i]), hi = fmaxf(hi, c->x[i]);
         }
         cr_expect(2 * on_cloth > c->count, "at %.0f s %d of %d particles lie on cloth", s->time, on_cloth, c->count);
