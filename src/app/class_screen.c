@@ -291,6 +291,17 @@ static void watch_draw(WatchScreen *w)
     doupdate();
 }
 
+/* Connects to the class at socket_path and says who this is (role:
+ * "teacher", "watcher"); false with one line said. */
+static bool hello(ClassConn *conn, const char *socket_path, const char *code, const char *role)
+{
+    char err[TEXT_MESSAGE_SIZE] = "the class's server closed the connection";
+    if (class_conn_open(conn, socket_path, err, sizeof err) && class_conn_send(conn, "HELLO %s %s", code, role))
+        return true;
+    cli_error("class %s: %s", code, err);
+    return false;
+}
+
 int class_watch(const char *code, const char *socket_path)
 {
     WatchScreen *w = calloc(1, sizeof *w);
@@ -305,9 +316,7 @@ int class_watch(const char *code, const char *socket_path)
     tui_defaults(tui);
     char err[TEXT_MESSAGE_SIZE], line[CLASS_LINE_MAX];
     int status = 0;
-    if (!class_conn_open(&w->conn, socket_path, err, sizeof err) ||
-        !class_conn_send(&w->conn, "HELLO %s watcher", code)) {
-        cli_error("class %s: %s", code, err);
+    if (!hello(&w->conn, socket_path, code, "watcher")) {
         status = 1;
     } else if (!class_conn_wait_line(&w->conn, line, sizeof line, 5000) || strcmp(line, "READY") != 0) {
         cli_error("class %s refused: %s", code, strncmp(line, "ERR ", 4) == 0 ? line + 4 : line);
@@ -599,9 +608,7 @@ int class_teach(const char *code, const char *socket_path, int argc, char **argv
     tui_defaults(tui);
     char err[TEXT_MESSAGE_SIZE], line[CLASS_LINE_MAX];
     int status = 0;
-    if (!class_conn_open(&t->conn, socket_path, err, sizeof err) ||
-        !class_conn_send(&t->conn, "HELLO %s teacher", code)) {
-        cli_error("class %s: %s", code, err);
+    if (!hello(&t->conn, socket_path, code, "teacher")) {
         status = 1;
     }
     /* the state, up to READY, before the screen is taken */
