@@ -289,6 +289,52 @@ float collide_penetration(const Cloth *cloth, const Collider *c, int samples_per
     return deepest;
 }
 
+/* Signed distance of the point at t along link a-b to the collider. */
+static float along_distance(const Cloth *cloth, const Collider *c, uint32_t a, uint32_t b, float t)
+{
+    return collider_distance(c, cloth->x[a] + t * (cloth->x[b] - cloth->x[a]),
+                             cloth->y[a] + t * (cloth->y[b] - cloth->y[a]),
+                             cloth->z[a] + t * (cloth->z[b] - cloth->z[a]), NULL);
+}
+
+/* Between t_in (inside) and t_out (outside), the surface, to 1/64 of the gap. */
+static float surface_between(const Cloth *cloth, const Collider *c, uint32_t a, uint32_t b, float t_in, float t_out)
+{
+    for (int k = 0; k < 6; k++) {
+        float mid = 0.5f * (t_in + t_out);
+        if (along_distance(cloth, c, a, b, mid) < 0.0f)
+            t_in = mid;
+        else
+            t_out = mid;
+    }
+    return 0.5f * (t_in + t_out);
+}
+
+float collide_link_inside(const Cloth *cloth, const Collider *c, int l, int samples_per_link, float *t0, float *t1)
+{
+    assert(samples_per_link >= 2);
+    *t0 = *t1 = 0.0f;
+    if (c->shape == SHAPE_NONE || !link_collides(cloth, l))
+        return 0.0f;
+    uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
+    float deepest = 0.0f, step = 1.0f / (float)(samples_per_link - 1);
+    int first = -1, last = -1;
+    for (int s = 0; s < samples_per_link; s++) {
+        float depth = -along_distance(cloth, c, a, b, (float)s * step);
+        if (depth > 0.0f) {
+            first = first < 0 ? s : first;
+            last = s;
+            deepest = depth > deepest ? depth : deepest;
+        }
+    }
+    if (first < 0)
+        return 0.0f;
+    *t0 = first == 0 ? 0.0f : surface_between(cloth, c, a, b, (float)first * step, (float)(first - 1) * step);
+    *t1 = last == samples_per_link - 1 ? 1.0f
+                                       : surface_between(cloth, c, a, b, (float)last * step, (float)(last + 1) * step);
+    return deepest;
+}
+
 float collide_floor_penetration(const Cloth *cloth, float floor_y)
 {
     float deepest = 0.0f;

@@ -80,6 +80,16 @@ int collide_floor(Cloth *cloth, float floor_y, float margin, float restitution, 
  * samples_per_link (>= 2) evenly spaced points, the two ends included. */
 float collide_penetration(const Cloth *cloth, const Collider *c, int samples_per_link);
 
+/* The part of link l of cloth inside the collider's true surface (no
+ * margin), for drawing where links cut it: returns the deepest of
+ * samples_per_link (>= 2) evenly spaced points, the ends included (m, 0 when
+ * none is inside, or the link is torn or a bend link, as
+ * collide_penetration leaves them out), and writes into t0, t1 where along
+ * the link (0 at link_a, 1 at link_b) the inside part begins and ends: the
+ * first and last sample inside, each moved a few halvings towards the
+ * surface. The colliders are convex, so the inside part is one piece. */
+float collide_link_inside(const Cloth *cloth, const Collider *c, int l, int samples_per_link, float *t0, float *t1);
+
 /* The same for the floor (m, >= 0): a plane, so the deepest point of a link
  * is one of its ends; every particle is measured. */
 float collide_floor_penetration(const Cloth *cloth, float floor_y);

@@ -59,7 +59,7 @@ const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};
 
 const char *const lesson_plot_names[] = {"energy", "strain", NULL};
 
-const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "ramp", "show", "marks", "trace", "torn", "parabola", NULL};
+const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "ramp", "show", "marks", "trace", "torn", "parabola", "target", "cuts", NULL};
 const char *const lesson_camera_names[] = {"own", "shared", "follow", NULL};
 
 void lesson_view_default(LessonView *view)
@@ -103,6 +103,10 @@ void lesson_view_merge(LessonView *view, const LessonView *item)
         view->torn = item->torn;
     if (set & VIEW_SET_PARABOLA)
         view->parabola = item->parabola;
+    if (set & VIEW_SET_CUTS)
+        view->cuts = item->cuts;
+    if (set & VIEW_SET_TARGET)
+        memcpy(view->target, item->target, sizeof view->target);
     if (set & VIEW_SET_SHOW) {
         view->show_count = item->show_count;
         memcpy(view->shows, item->shows, sizeof view->shows);

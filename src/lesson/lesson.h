@@ -163,6 +163,8 @@ enum {
     VIEW_SET_TRACE = 1 << 10,
     VIEW_SET_TORN = 1 << 11,
     VIEW_SET_PARABOLA = 1 << 12,
+    VIEW_SET_TARGET = 1 << 13,
+    VIEW_SET_CUTS = 1 << 14,
 };
 
 #define LESSON_MAX_SHOWS 3 /* numbers shown large beside a pane */
@@ -182,6 +184,8 @@ typedef struct LessonView {
     bool trace;          /* the path of the cloth's last particle over the last 1.5 s */
     bool torn;           /* the torn links drawn where they were, in the warning colour */
     bool parabola;       /* the parabola through the first row's ends and lowest particle (a chain's reference) */
+    bool cuts;           /* the links' parts inside the collider, in the warning colour */
+    double target[3];    /* m, the point the camera aims at (VIEW_SET_TARGET), instead of the framing's middle */
     int shows[LESSON_MAX_SHOWS]; /* LessonMetric, state metrics only */
     int show_count;
 } LessonView;
@@ -194,7 +198,7 @@ void lesson_view_merge(LessonView *view, const LessonView *item);
 
 /* The keys of a view line, in the order the README lists them. */
 extern const char *const lesson_view_keys[]; /* NULL-terminated */
-#define LESSON_VIEW_KEY_COUNT 13
+#define LESSON_VIEW_KEY_COUNT 15
 extern const char *const lesson_camera_names[]; /* "own", "shared", "follow", NULL */
 
 typedef enum LessonExpectKind {

@@ -1053,13 +1053,33 @@ static bool view_value(Parser *P, const LessonToken *t, const char *key, const c
             return fail(P, col, "view: ramp is auto or the strain at the top of the colours, 0.1%% to 500%%, got '%s'",
                         text);
         v->ramp = number, v->set |= VIEW_SET_RAMP;
+    } else if (strcmp(key, "target") == 0) {
+        if (strcmp(text, "auto") == 0) {
+            v->set |= VIEW_SET_TARGET; /* set with nothing: the framing's middle again */
+            v->target[0] = v->target[1] = v->target[2] = NAN;
+            return true;
+        }
+        size_t from = 0;
+        for (int k = 0; k < 3; k++) {
+            size_t to = from;
+            while (to < n && value[to] != ',')
+                to++;
+            if ((k < 2) != (to < n) || !view_number(value + from, to - from, false, &v->target[k]) ||
+                !(fabs(v->target[k]) <= 1000.0))
+                return fail(P, col, "view: target is auto or a point X,Y,Z in metres (such as 0.5,1,0.5), got '%s'",
+                            text);
+            from = to + 1;
+        }
+        v->set |= VIEW_SET_TARGET;
     } else if (strcmp(key, "marks") == 0 || strcmp(key, "trace") == 0 || strcmp(key, "torn") == 0 ||
-               strcmp(key, "parabola") == 0) {
+               strcmp(key, "parabola") == 0 || strcmp(key, "cuts") == 0) {
         if (strcmp(text, "on") != 0 && strcmp(text, "off") != 0)
             return fail(P, col, "view: %s is on or off, got '%s'", key, text);
         bool on = strcmp(text, "on") == 0;
         if (key[0] == 'm')
             v->marks = on, v->set |= VIEW_SET_MARKS;
+        else if (key[0] == 'c')
+            v->cuts = on, v->set |= VIEW_SET_CUTS;
         else if (key[0] == 'p')
             v->parabola = on, v->set |= VIEW_SET_PARABOLA;
         else if (key[1] == 'r')
@@ -1127,7 +1147,7 @@ static bool cmd_view(Parser *P, int col, const char *text, size_t length)
             const char *near = lesson_suggest(key, lesson_view_keys, LESSON_VIEW_KEY_COUNT);
             if (near)
                 return fail(P, t->col, "view: unknown key '%s'; did you mean '%s'?", key, near);
-            return fail(P, t->col, "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, ramp, show, marks, trace, torn, parabola)",
+            return fail(P, t->col, "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, ramp, show, marks, trace, torn, parabola, target, cuts)",
                         key);
         }
         if (!view_value(P, t, key, eq + 1, t->length - (size_t)(eq + 1 - t->text), &v))

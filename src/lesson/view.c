@@ -7,6 +7,8 @@
 
 #include "render/layout.h"
 
+#define LESSON_VIEW_SECTION 0.1f
+
 const int lesson_screen_sizes[LESSON_SCREEN_SIZE_COUNT][2] = {{80, 24}, {110, 34}};
 
 void lesson_view_camera(const LessonPlayer *player, int i, int width, int height, Camera *camera)
@@ -45,6 +47,18 @@ void lesson_view_camera(const LessonPlayer *player, int i, int width, int height
     camera_fit_box(camera, lo, hi);
     if (v->zoom > 0.0)
         camera_zoom_framed(camera, lo, hi, v->zoom);
+    if ((v->set & VIEW_SET_TARGET) && isfinite(v->target[0])) {
+        /* aimed at a point, from where the framing and the zoom put the
+         * eye's distance, and drawn as a technical drawing is: sizes do not
+         * shrink with depth, so that what lies along the line of sight lines
+         * up (a box's edge seen end on is one corner, and every link that
+         * cuts it cuts that corner) */
+        for (int k = 0; k < 3; k++)
+            camera->target[k] = (float)v->target[k];
+        camera->projection = PROJECTION_ORTHOGRAPHIC;
+        camera->section = LESSON_VIEW_SECTION;
+        camera_update(camera);
+    }
     if (reserve) {
         camera_set_viewport(camera, full, camera->height);
         camera_pan(camera, -0.5f * (float)reserve, 0.0f);
@@ -58,6 +72,10 @@ void lesson_view_options(const LessonPlayer *player, int i, const RenderOptions 
     if (mode >= 0 && mode < RENDER_MODE_COUNT)
         out->mode = (RenderMode)mode;
     out->strain_full = (float)player->panes[i].view.ramp;
+    /* bend links meet no collider: where the view shows the cuts, they
+     * would only cross them */
+    if (player->panes[i].view.cuts)
+        out->hidden_families |= 1u << LINK_BEND;
 }
 
 void lesson_view_extras(const LessonPlayer *player, int i, RenderExtras *out)
@@ -67,6 +85,7 @@ void lesson_view_extras(const LessonPlayer *player, int i, RenderExtras *out)
     out->path = lesson_pane_trace(pane, &out->path_count);
     out->torn = pane->view.torn;
     out->parabola = pane->view.parabola;
+    out->cuts = pane->view.cuts;
 }
 
 void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, const Camera *camera,
@@ -82,6 +101,11 @@ void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, 
         render_draw_marked_links(canvas, camera, player->panes[i].solver->cloth, extras.marked, options);
     if (extras.torn)
         render_draw_torn_links(canvas, camera, player->panes[i].solver->cloth, options);
+    if (extras.cuts) {
+        Collider collider;
+        solver_contact_collider(player->panes[i].solver, &collider);
+        render_draw_cut_links(canvas, camera, player->panes[i].solver->cloth, &collider, options);
+    }
 }
 
 /* What a student sees of a cell: anything but an empty one. */

@@ -298,6 +298,8 @@ bool camera_project(const Camera *camera, const float point[3], float *sx, float
         *sx = cx + x * k;
         *sy = cy - y * k / camera->aspect;
     } else {
+        if (camera->section > 0.0f && !(fabsf(z - camera->distance) <= camera->section))
+            return false;
         *sx = cx + x * camera->scale;
         *sy = cy - y * camera->scale / camera->aspect;
     }

@@ -46,6 +46,9 @@ typedef struct Camera {
     float fov;         /* rad, vertical field of view, (0, pi) */
     float aspect;      /* cell height / cell width, > 0, usually 2 */
     int width, height; /* the viewport, cells */
+    float section;     /* m, orthographic only: > 0 sees only what lies within this distance of the
+                          target's depth, a slice through the scene as a section drawing shows it;
+                          0 sees all */
 
     /* derived by camera_update */
     float eye[3];     /* m */

@@ -32,6 +32,11 @@ static const char strain_ascii[PALETTE_STRAIN_STEPS + 1] = ".:-=*#";
 #define MARKED_ASCII '%'
 #define PATH_ASCII '.'
 #define PARABOLA_ASCII ':'
+/* Points sampled along a link to find the part inside a collider: as many
+ * as the penetration metric takes (METRICS_LINK_SAMPLES), so that a link
+ * the metric counts is drawn. */
+#define CUT_SAMPLES 9
+#define SECTION_ASCII '+'
 #define PATH_BEHIND 1e-3f /* m: a path drawn this far behind the cloth it passes under */
 #define FLOOR_ASCII '.'
 
@@ -512,6 +517,29 @@ void render_draw_parabola(Canvas *canvas, const Camera *camera, const Cloth *clo
     }
 }
 
+void render_draw_cut_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const Collider *collider,
+                           const RenderOptions *options)
+{
+    (void)options;
+    if (collider->shape == SHAPE_NONE)
+        return;
+    Camera local;
+    const Camera *view = view_of(canvas, camera, &local);
+    Ink ink = ink_solid(PALETTE_STRAIN_WARN, WARN_ASCII);
+    for (int l = 0; l < cloth->link_count; l++) {
+        float t0, t1;
+        if (!(collide_link_inside(cloth, collider, l, CUT_SAMPLES, &t0, &t1) > 0.0f))
+            continue;
+        uint32_t a = cloth->link_a[l], b = cloth->link_b[l];
+        float pa[3] = {cloth->x[a], cloth->y[a], cloth->z[a]}, pb[3] = {cloth->x[b], cloth->y[b], cloth->z[b]};
+        float p0[3], p1[3], ax, ay, ad, bx, by, bd;
+        for (int k = 0; k < 3; k++)
+            p0[k] = pa[k] + t0 * (pb[k] - pa[k]), p1[k] = pa[k] + t1 * (pb[k] - pa[k]);
+        if (camera_project(view, p0, &ax, &ay, &ad) && camera_project(view, p1, &bx, &by, &bd))
+            raster_line(canvas, ax, ay, -CANVAS_DEPTH_FAR, bx, by, -CANVAS_DEPTH_FAR, ink);
+    }
+}
+
 void render_draw_path(Canvas *canvas, const Camera *camera, const float *points, int count,
                       const RenderOptions *options)
 {
@@ -659,6 +687,54 @@ static void collider_ramp(RasterRamp *ramp, const RenderOptions *options)
                options->mode == RENDER_SHADED ? 1.0f : COLLIDER_LINE_COVERAGE);
 }
 
+/* A section (camera.h: Camera.section) of the cube: the outline where the
+ * plane through the camera's target, square to the view, cuts it, drawn as
+ * a line behind the cloth. Nothing if the plane misses the cube. */
+static void draw_box_section(Canvas *canvas, const Camera *view, const float center[3], float half)
+{
+    float points[12][3], sx[12], sy[12], angle[12];
+    int count = 0;
+    for (int e = 0; e < 12; e++) {
+        /* edge e runs along axis e / 4; the other two axes' signs from e % 4 */
+        int axis = e / 4, u = (axis + 1) % 3, v = (axis + 2) % 3;
+        float p[3], q[3];
+        p[axis] = center[axis] - half, q[axis] = center[axis] + half;
+        p[u] = q[u] = center[u] + ((e & 1) ? half : -half);
+        p[v] = q[v] = center[v] + ((e & 2) ? half : -half);
+        float dp = 0.0f, dq = 0.0f;
+        for (int k = 0; k < 3; k++)
+            dp += (p[k] - view->target[k]) * view->forward[k], dq += (q[k] - view->target[k]) * view->forward[k];
+        if ((dp < 0.0f) == (dq < 0.0f) || dp == dq)
+            continue;
+        float t = dp / (dp - dq);
+        for (int k = 0; k < 3; k++)
+            points[count][k] = p[k] + t * (q[k] - p[k]);
+        float depth;
+        if (camera_project(view, points[count], &sx[count], &sy[count], &depth))
+            count++;
+    }
+    if (count < 3)
+        return;
+    float mx = 0.0f, my = 0.0f;
+    for (int k = 0; k < count; k++)
+        mx += sx[k] / (float)count, my += sy[k] / (float)count;
+    for (int k = 0; k < count; k++)
+        angle[k] = atan2f((sy[k] - my) * view->aspect, sx[k] - mx);
+    /* the corners in order around the middle: a convex polygon, at most six */
+    for (int k = 1; k < count; k++)
+        for (int j = k; j > 0 && angle[j - 1] > angle[j]; j--) {
+            float a = angle[j], x = sx[j], y = sy[j];
+            angle[j] = angle[j - 1], sx[j] = sx[j - 1], sy[j] = sy[j - 1];
+            angle[j - 1] = a, sx[j - 1] = x, sy[j - 1] = y;
+        }
+    Ink ink = ink_solid(PALETTE_COLLIDER_3, SECTION_ASCII);
+    float behind = view->distance + view->section; /* behind all the section shows */
+    for (int k = 0; k < count; k++) {
+        int n = (k + 1) % count;
+        raster_line(canvas, sx[k], sy[k], behind, sx[n], sy[n], behind, ink);
+    }
+}
+
 void render_draw_box(Canvas *canvas, const Camera *camera, const double center[3], double size,
                      const RenderOptions *options)
 {
@@ -667,6 +743,11 @@ void render_draw_box(Canvas *canvas, const Camera *camera, const double center[3
     float half = 0.5f * (float)size;
     if (!(half > 0.0f))
         return;
+    if (view->projection == PROJECTION_ORTHOGRAPHIC && view->section > 0.0f) {
+        float middle[3] = {(float)center[0], (float)center[1], (float)center[2]};
+        draw_box_section(canvas, view, middle, half);
+        return;
+    }
     float light[3];
     light_world(view, options, light);
     RasterRamp ramp;
@@ -801,6 +882,9 @@ void render_draw_collider(Canvas *canvas, const Camera *camera, const Collider *
 {
     const float *c = collider->center;
     double center[3] = {c[0], c[1], c[2]};
+    /* a section (Camera.section) has the box's outline only */
+    if (camera->projection == PROJECTION_ORTHOGRAPHIC && camera->section > 0.0f && collider->shape != SHAPE_BOX)
+        return;
     /* one case per ColliderShape: -Wswitch asks for a new shape's */
     switch (collider->shape) {
     case SHAPE_SPHERE:
@@ -937,6 +1021,13 @@ void render_solver(Canvas *canvas, const Camera *camera, const Solver *solver, c
 void render_solver_with(Canvas *canvas, const Camera *camera, const Solver *solver, const RenderOptions *options,
                         const RenderExtras *extras)
 {
+    RenderOptions cut_options;
+    if (extras && extras->cuts) {
+        /* bend links meet no collider: over the cuts they would only cross them */
+        cut_options = *options;
+        cut_options.hidden_families |= 1u << LINK_BEND;
+        options = &cut_options;
+    }
     render_begin(canvas, options);
     render_draw_colliders(canvas, camera, solver, options);
     render_draw_solver_cloth(canvas, camera, solver, options);
@@ -948,6 +1039,11 @@ void render_solver_with(Canvas *canvas, const Camera *camera, const Solver *solv
         render_draw_marked_links(canvas, camera, solver->cloth, extras->marked, options);
     if (extras && extras->torn)
         render_draw_torn_links(canvas, camera, solver->cloth, options);
+    if (extras && extras->cuts) {
+        Collider collider;
+        solver_contact_collider(solver, &collider);
+        render_draw_cut_links(canvas, camera, solver->cloth, &collider, options);
+    }
     if (solver->grabbed >= 0)
         render_draw_marker(canvas, camera, solver->cloth, solver->grabbed, options);
     render_end(canvas, options);

@@ -94,7 +94,9 @@ void render_draw_cone(Canvas *canvas, const Camera *camera, const double base[3]
 /* A floor: grid lines on the plane y = floor_y (m) around the camera's target. */
 void render_draw_floor(Canvas *canvas, const Camera *camera, double floor_y, const RenderOptions *options);
 
-/* One solid collider (core/collide.h), whatever its shape. */
+/* One solid collider (core/collide.h), whatever its shape. In a section
+ * (camera.h: Camera.section) a box is its outline where the section's plane
+ * cuts it, and the other shapes are not drawn. */
 void render_draw_collider(Canvas *canvas, const Camera *camera, const Collider *collider, const RenderOptions *options);
 
 /* The solver's collider where it is now (solver_collider), and the floor if
@@ -116,6 +118,14 @@ void render_draw_marked_links(Canvas *canvas, const Camera *camera, const Cloth 
  * the cloth: a lesson's scars, so that a few torn links in a large cloth
  * show. */
 void render_draw_torn_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const RenderOptions *options);
+
+/* Where links of cloth cut into the collider (core/collide.h): the part of
+ * each structural and shear link inside its true surface
+ * (collide_link_inside), as a solid line in PALETTE_STRAIN_WARN (ASCII: '!')
+ * in front of the cloth and the collider, so that a cut of a few centimetres
+ * into a box's edge shows where the cloth hides it. Allocates nothing. */
+void render_draw_cut_links(Canvas *canvas, const Camera *camera, const Cloth *cloth, const Collider *collider,
+                           const RenderOptions *options);
 
 /* The parabola through the first row's two end particles and its lowest
  * particle, in the plane z of that lowest particle, drawn a hair behind the
@@ -171,6 +181,8 @@ typedef struct RenderExtras {
     const uint8_t *marked; /* one per link, or NULL */
     bool torn;             /* the torn links drawn (render_draw_torn_links) */
     bool parabola;         /* the first row's parabola drawn (render_draw_parabola) */
+    bool cuts;             /* the links' parts inside the collider drawn (render_draw_cut_links), and
+                              the bend links, which meet no collider, left out in wire mode */
     const float *path;     /* path_count points, x y z each */
     int path_count;
 } RenderExtras;

@@ -502,6 +502,11 @@ Test(parser, refuses_bad_view_lines_with_their_place)
     cr_expect_str_eq(error_of(HEAD "view marks=yes\npage P\n"), "t.lesson:4:12: view: marks is on or off, got 'yes'");
     cr_expect_str_eq(error_of(HEAD "view trace=1s\npage P\n"), "t.lesson:4:12: view: trace is on or off, got '1s'");
     cr_expect_str_eq(error_of(HEAD "view torn=1\npage P\n"), "t.lesson:4:11: view: torn is on or off, got '1'");
+    cr_expect_str_eq(error_of(HEAD "view cuts=yes\npage P\n"), "t.lesson:4:11: view: cuts is on or off, got 'yes'");
+    cr_expect_str_eq(error_of(HEAD "view target=0,1\npage P\n"),
+                     "t.lesson:4:13: view: target is auto or a point X,Y,Z in metres (such as 0.5,1,0.5), got '0,1'");
+    cr_expect_str_eq(error_of(HEAD "view target=0,1,2,3\npage P\n"),
+                     "t.lesson:4:13: view: target is auto or a point X,Y,Z in metres (such as 0.5,1,0.5), got '0,1,2,3'");
     cr_expect_str_eq(error_of(HEAD "view ramp=10\npage P\n"),
                      "t.lesson:4:11: view: ramp is auto or the strain at the top of the colours, 0.1% to 500%, got '10'");
     cr_expect_str_eq(error_of(HEAD "view ramp=0.01%\npage P\n"),

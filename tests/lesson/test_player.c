@@ -759,3 +759,37 @@ Test(player, the_parabola_passes_through_the_ends_and_the_lowest_particle)
     lesson_player_destroy(p);
     lesson_destroy(l);
 }
+
+/* Lesson 8 page 1, as the class sees it: the box's front edge in section,
+ * the parts of links inside the box drawn magenta (view cuts=on). Counted in
+ * cells at each screen size a claim must hold at (both panes are the same
+ * size, so cover times the hot share compares cell counts): the 40 x 40
+ * cloth's cut shows, and the coarse cloth's, whose links are longer and cut
+ * deeper (28 mm against 17), takes a fifth more cells (measured: 40 % more at 80x24,
+ * 33 % at 110x34). Drawn as the
+ * page drew it before (the whole cloth, no cuts), neither shows any. */
+Test(player, lesson_8_shows_the_links_that_cut_the_box_corner_the_coarse_ones_deeper)
+{
+    Lesson *l = lesson_parse_file(CLOTHSIM_SRCDIR "/lessons/08-collisions.lesson", err, sizeof err);
+    cr_assert_not_null(l, "%s", err);
+    LessonPlayer *p = lesson_player_create(l);
+    cr_assert_not_null(p);
+    cr_assert(lesson_player_answer(p, 1));
+    cr_assert(lesson_player_finish(p));
+    int fine = lesson_player_find_pane(p, "points"), coarse = lesson_player_find_pane(p, "coarse");
+    cr_assert(fine >= 0 && coarse >= 0);
+    for (int s = 0; s < LESSON_SCREEN_SIZE_COUNT; s++) {
+        int cols = lesson_screen_sizes[s][0], rows = lesson_screen_sizes[s][1];
+        double cut[2];
+        for (int k = 0; k < 2; k++) {
+            int i = k ? coarse : fine;
+            cut[k] = lesson_view_measure(p, i, METRIC_SCREEN_COVER, -1, cols, rows) *
+                     lesson_view_measure(p, i, METRIC_SCREEN_HOT, -1, cols, rows);
+        }
+        cr_expect_gt(cut[0], 0.005, "%dx%d: the 40 x 40 cloth's cut shows (%.4f of the view)", cols, rows, cut[0]);
+        cr_expect_gt(cut[1], 1.2 * cut[0], "%dx%d: the coarse cut shows larger (%.4f of the view against %.4f)", cols,
+                     rows, cut[1], cut[0]);
+    }
+    lesson_player_destroy(p);
+    lesson_destroy(l);
+}
