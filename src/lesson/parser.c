@@ -1026,8 +1026,8 @@ static bool view_value(Parser *P, const LessonToken *t, const char *key, const c
         else
             v->pitch = number * (3.14159265358979323846 / 180.0), v->set |= VIEW_SET_PITCH;
     } else if (strcmp(key, "zoom") == 0) {
-        if (!view_number(value, n, false, &number) || !(number >= 0.1 && number <= 10.0))
-            return fail(P, col, "view: zoom is a factor from 0.1 to 10, got '%s'", text);
+        if (!view_number(value, n, false, &number) || !(number >= 0.1 && number <= 100.0))
+            return fail(P, col, "view: zoom is a factor from 0.1 to 100, got '%s'", text);
         v->zoom = number, v->set |= VIEW_SET_ZOOM;
     } else if (strcmp(key, "energy") == 0 || strcmp(key, "strain") == 0) {
         bool energy = key[0] == 'e';

@@ -498,7 +498,7 @@ Test(parser, refuses_bad_view_lines_with_their_place)
     cr_expect_str_eq(error_of(HEAD "view mode=glow\npage P\n"),
                      "t.lesson:4:11: view: mode is shaded, wire, strain or points, got 'glow'");
     cr_expect_str_eq(error_of(HEAD "view camra=own\npage P\n"), "t.lesson:4:6: view: unknown key 'camra'; did you mean 'camera'?");
-    cr_expect_str_eq(error_of(HEAD "view zoom=20\npage P\n"), "t.lesson:4:11: view: zoom is a factor from 0.1 to 10, got '20'");
+    cr_expect_str_eq(error_of(HEAD "view zoom=200\npage P\n"), "t.lesson:4:11: view: zoom is a factor from 0.1 to 100, got '200'");
     cr_expect_str_eq(error_of(HEAD "view marks=yes\npage P\n"), "t.lesson:4:12: view: marks is on or off, got 'yes'");
     cr_expect_str_eq(error_of(HEAD "view trace=1s\npage P\n"), "t.lesson:4:12: view: trace is on or off, got '1s'");
     cr_expect_str_eq(error_of(HEAD "view torn=1\npage P\n"), "t.lesson:4:11: view: torn is on or off, got '1'");

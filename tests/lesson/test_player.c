@@ -765,9 +765,11 @@ Test(player, the_parabola_passes_through_the_ends_and_the_lowest_particle)
  * cells at each screen size a claim must hold at (both panes are the same
  * size, so cover times the hot share compares cell counts): the 40 x 40
  * cloth's cut shows, and the coarse cloth's, whose links are longer and cut
- * deeper (28 mm against 17), takes a fifth more cells (measured: 40 % more at 80x24,
- * 33 % at 110x34). Drawn as the
- * page drew it before (the whole cloth, no cuts), neither shows any. */
+ * deeper (28 mm against 17), takes over 1.3 times the cells (measured:
+ * 1.44 times at 80x24, 1.73 at 110x34). Drawn as the page drew it before
+ * (the whole cloth, no cuts) neither shows any; aimed at the box's right
+ * edge, where the coarse cloth's particles fall near the corner and cut
+ * 7 mm, the coarse cut is the smaller. */
 Test(player, lesson_8_shows_the_links_that_cut_the_box_corner_the_coarse_ones_deeper)
 {
     Lesson *l = lesson_parse_file(CLOTHSIM_SRCDIR "/lessons/08-collisions.lesson", err, sizeof err);
@@ -787,7 +789,9 @@ Test(player, lesson_8_shows_the_links_that_cut_the_box_corner_the_coarse_ones_de
                      lesson_view_measure(p, i, METRIC_SCREEN_HOT, -1, cols, rows);
         }
         cr_expect_gt(cut[0], 0.005, "%dx%d: the 40 x 40 cloth's cut shows (%.4f of the view)", cols, rows, cut[0]);
-        cr_expect_gt(cut[1], 1.2 * cut[0], "%dx%d: the coarse cut shows larger (%.4f of the view against %.4f)", cols,
+        cr_log_info("lesson 8 p1 at %dx%d: cut cells %.4f (40 x 40) and %.4f (24 x 24) of the view", cols, rows, cut[0],
+                    cut[1]);
+        cr_expect_gt(cut[1], 1.3 * cut[0], "%dx%d: the coarse cut shows larger (%.4f of the view against %.4f)", cols,
                      rows, cut[1], cut[0]);
     }
     lesson_player_destroy(p);
