@@ -170,7 +170,9 @@ static void put_picture(Handout *h, const char *caption)
         lesson_view_options(p, i, &base, &options);
         Camera camera;
         lesson_view_camera(p, i, h->canvas->width, h->canvas->height, &camera);
-        render_solver(h->canvas, &camera, p->panes[i].solver, &options);
+        RenderExtras extras; /* what the view draws over the cloth: marks, cuts, a trace */
+        lesson_view_extras(p, i, &extras);
+        render_solver_with(h->canvas, &camera, p->panes[i].solver, &options, &extras);
         const Solver *s = p->panes[i].solver;
         fputs("<div class=\"pane\"><p><b>", h->f);
         put_text(h->f, p->panes[i].label && p->panes[i].label[0] ? p->panes[i].label : p->panes[i].name);
