@@ -987,8 +987,10 @@ static void draw_pane(Tui *tui, int i)
     if (pane->mode_set)
         options.mode = pane->mode;
     options.strain_full = pane->strain_full > 0.0f ? pane->strain_full : tui->strain_ramp;
+    RenderExtras extras = pane->extras;
+    extras.cuts = extras.cuts || tui->show_cuts;
     if (!tui_blast_render(&pane->blast, view, &pane->camera, solver, &options))
-        render_solver_with(view, &pane->camera, solver, &options, &pane->extras);
+        render_solver_with(view, &pane->camera, solver, &options, &extras);
     int row = 0;
     if (pane->label[0]) {
         char label[128];

@@ -31,6 +31,7 @@ const char *const tui_key_help[] = {
     "t",            N_("tearing: off, naive, hysteresis"),
     "m",            N_("shaded wire strain points"),
     "v",            N_("wire: one family alone"),
+    "x",            N_("cuts into the collider"),
     "a",            N_("braille / half / ascii"),
     "h j k l",      N_("orbit (or Shift+arrows)"),
     "+ =  - _",     N_("zoom in / out"),
@@ -900,6 +901,11 @@ void tui_handle_key(Tui *tui, int key)
         break;
     case 'v':
         tui_next_families(tui);
+        break;
+    case 'x':
+        tui->show_cuts = !tui->show_cuts;
+        tui_message(tui, tui->show_cuts ? N_("links inside the collider shown in magenta (x hides them)")
+                                        : N_("links inside the collider not shown"));
         break;
     case 'C':
         tui->render.high_contrast = !tui->render.high_contrast;

@@ -238,6 +238,7 @@ typedef struct Tui {
     int panel_top; /* the first row shown when they do not all fit */
     float zoom;         /* the person's zoom on top of the framing, 1 = framed */
     bool show_residual; /* after a pass or substep: plot the residual of each pass */
+    bool show_cuts;     /* x: the links' parts inside the collider drawn magenta (render_draw_cut_links) */
     bool wind_off;
     double saved_wind_x, saved_wind_z, saved_turbulence;
     char message[TEXT_MESSAGE_SIZE]; /* drawn wrapped to the width of the first pane */

@@ -881,3 +881,33 @@ Test(tui, no_color_means_no_colour_on_a_light_background_too, .timeout = 30)
     cr_expect_eq(exit_status(), 0);
     stop();
 }
+
+/* x draws where links cut into the collider: the drape's cloth over the box
+ * cuts its top edges (17 mm deep, particles only), so once the cloth lies
+ * on it the cuts ('!' in ASCII) show along the box's edges; none before the
+ * key, none after it again. */
+Test(tui, x_shows_the_links_that_cut_into_the_box, .timeout = 30)
+{
+    start("LC_ALL=C", "--ascii --scene drape", 80, 24);
+    cr_assert(wait_for(" step "));
+    pause_ms(2500); /* the cloth falls 25 cm onto the box and settles */
+    int cuts[3];
+    for (int k = 0; k < 3; k++) {
+        if (k)
+            tmux("send-keys -t t x");
+        pause_ms(800);
+        cr_assert(capture());
+        cuts[k] = 0;
+        for (int y = 2; y < 17; y++) {
+            const char *row = screen_row(y);
+            for (int x = 0; x < 50 && row[x]; x++)
+                cuts[k] += row[x] == '!';
+        }
+    }
+    cr_expect_eq(cuts[0], 0, "cuts drawn before x:\n%s", screen);
+    cr_expect_geq(cuts[1], 10, "x drew %d cells of cuts:\n%s", cuts[1], screen);
+    cr_expect_eq(cuts[2], 0, "a second x left %d cells of cuts", cuts[2]);
+    tmux("send-keys -t t q");
+    cr_expect_eq(exit_status(), 0);
+    stop();
+}
