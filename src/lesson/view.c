@@ -7,6 +7,10 @@
 
 #include "render/layout.h"
 
+/* m, either side of a view's target: how thick the slice a target's section
+ * shows. Lesson 8's box edge: 10 cm takes two rows of the 24 x 24 cloth
+ * (8.7 cm apart) and four of the 40 x 40, and leaves out the cloth's corner
+ * folds, 50 cm away, that would cross the section's corner. */
 #define LESSON_VIEW_SECTION 0.1f
 
 const int lesson_screen_sizes[LESSON_SCREEN_SIZE_COUNT][2] = {{80, 24}, {110, 34}};

@@ -28,7 +28,8 @@ extern const int lesson_screen_sizes[LESSON_SCREEN_SIZE_COUNT][2]; /* cols, rows
 
 /* The camera of pane i on a width x height view, as its view line says:
  * framed on its own start (own), on every shared pane's start (shared), or
- * on where the cloth is now (follow); then turned and zoomed. The picture
+ * on where the cloth is now (follow); then turned and zoomed; with a target,
+ * aimed at it and drawn as a section (orthographic, Camera.section). The picture
  * leaves LESSON_SHOW_COLUMNS free on the right when the view shows numbers. */
 void lesson_view_camera(const LessonPlayer *player, int i, int width, int height, Camera *camera);
 
