@@ -624,15 +624,14 @@ Test(fast, colored_settles_the_curtain_like_sequential)
 
 /* ------------------------------------------------------------ the sequential order's strips
  *
- * Where the processor has AVX-512, order=sequential (corrections in float)
- * goes family by family through relax_rows.h's kernels on several threads:
- * sixteen rows a strip, sixteen columns a block, the shear strips skewed
- * two columns a row with the row below them as a 17th lane; on one thread
- * all families walk relax_helix.h's buffer, whose period is the width or
- * 32. These shapes meet their edges: a side of one or two, a side of 16 or
- * 17 (a strip and the row below it), 33 and 49 (the next strip's first row
- * alone), widths that leave a block part empty, a width of 32 (a lane's
- * row above is in the same key), 33 and 34 (one or two keys from it). */
+ * order=sequential walks every family through relax_helix.h's buffer:
+ * sixteen rows a vector at AVX-512 (a row a lane, each row two columns
+ * behind the one above it), eight at AVX2, four at NEON and portable,
+ * whose period is the width or 32. These shapes meet its edges: a side of
+ * one or two, a side of 16 or 17 (a vector's rows and the row below
+ * them), 33 and 49 (the next period's first row alone), widths that leave
+ * a block part empty, a width of 32 (a lane's row above is in the same
+ * key), 33 and 34 (one or two keys from it). */
 Test(fast, sequential_strips_give_the_plain_loops_bits_at_every_edge_of_a_strip_or_block)
 {
     const int sizes[][2] = {{2, 30}, {30, 2}, {2, 2},  {3, 18}, {16, 16}, {17, 17}, {16, 33},
