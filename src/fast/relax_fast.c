@@ -70,9 +70,7 @@
  * What is left of a step once the passes are fast is worth as much again,
  * so the fast path also has vectorised twins of the stages of solver.c
  * around the passes, each with the plain stage's operations and order, and
- * each cut into chunks that the threads take as they come (after the
- * sequential order's passes on several threads: the chunks of each
- * thread's own bands of rows, relax_rows_owner): gravity and the
+ * each cut into chunks that the threads take as they come: gravity and the
  * gusts' field (stage_forces), the wind (solver_wind_cells, then
  * solver_wind_to_particles: eight cells and eight particles at a time where
  * no triangle is torn, the rest by those functions themselves), the
@@ -96,9 +94,10 @@
  * relax_kernels_avx2.c (eight links or particles a vector),
  * relax_kernels_avx512.c (sixteen links: pairs of blocks), and the scalar
  * ones, the readable reference, in relax_fast_internal.h with the data the
- * files share. The threads: relax_pool.c. The sequential order's schedule
- * and its kernels: relax_schedule.c; its family-by-family kernels for
- * AVX-512 (passes in float): relax_rows_avx512.c.
+ * files share. The threads: relax_pool.c. The sequential order's passes,
+ * one or a substep's, on one thread or several: relax_helix.h's walk; its
+ * schedule (jacobi, and where the walk's buffers could not be had):
+ * relax_schedule.c.
  */
 #include "relax_fast.h"
 
@@ -216,15 +215,10 @@ bool relax_fast_cpu_has_wide(void) { return false; }
  * whole number of vectors, about 40 for a 200 x 200 cloth. */
 #define STAGE_CHUNK 1024
 
-/* What a stage job's items are: particles, rows of particles (or of
- * cells), or something else (the colored order's bands). */
-typedef enum { ITEMS_PARTICLES, ITEMS_ROWS, ITEMS_OTHER } Items;
-
 /* A thread's walk through the chunks of one part of a stage job. */
 typedef struct Chunks {
     int part, total, size; /* counter next_chunk[part]; total items, size a chunk */
-    int taken;             /* by this thread so far (by bands: the chunks it has looked at) */
-    Items items;
+    int taken;             /* by this thread so far */
 } Chunks;
 
 #if RELAX_FAST_X86 /* the stages that take chunks have vector kernels only (aarch64: none, and no use) */
@@ -236,21 +230,6 @@ typedef struct Chunks {
 static bool next_chunk(RelaxFast *f, int t, Chunks *ch, int *from, int *to)
 {
     int chunks = (ch->total + ch->size - 1) / ch->size;
-    if (f->rows_owned && ch->items != ITEMS_OTHER && f->job.threads > 1) {
-        /* after the sequential order's passes: the chunks that start in
-         * this thread's bands (relax_rows_owner), so that each thread
-         * keeps the rows it had in its core's cache, as the passes do */
-        const int cols = f->job.cloth->cols;
-        for (int k; (k = ch->taken++) < chunks;) {
-            int row = ch->items == ITEMS_ROWS ? k * ch->size : k * ch->size / cols;
-            if (relax_rows_owner(f->rows, row, f->job.threads) != t)
-                continue;
-            *from = k * ch->size;
-            *to = *from + ch->size < ch->total ? *from + ch->size : ch->total;
-            return true;
-        }
-        return false;
-    }
     int k = atomic_fetch_add(&f->next_chunk[ch->part], 1);
     if (k >= chunks)
         return false;
@@ -444,8 +423,8 @@ static void run_forces(RelaxFast *f, int t)
     const Job *job = &f->job;
     Solver *s = job->solver;
     int rows = s->cloth->rows, per = rows_a_chunk(s->cloth), from, to;
-    Chunks field = {0, s->cloth->count, STAGE_CHUNK, 0, ITEMS_PARTICLES};
-    Chunks cells = {1, rows - 1, per, 0, ITEMS_ROWS}, sums = {2, rows, per, 0, ITEMS_ROWS};
+    Chunks field = {0, s->cloth->count, STAGE_CHUNK, 0};
+    Chunks cells = {1, rows - 1, per, 0}, sums = {2, rows, per, 0};
     while (next_chunk(f, t, &field, &from, &to))
         relax_kernels_avx2_forces(s, job, from, to);
     if (!job->windy)
@@ -496,7 +475,7 @@ static void run_blew_up(RelaxFast *f, int t)
     bool bad = false;
     for (int k = 0; k < 3; k++)
         job->least[t][k] = INFINITY, job->most[t][k] = -INFINITY;
-    Chunks particles = {0, c->count, STAGE_CHUNK, 0, ITEMS_PARTICLES};
+    Chunks particles = {0, c->count, STAGE_CHUNK, 0};
     while (next_chunk(f, t, &particles, &from, &to)) {
         if (job->finish) { /* the end of the substep, for these particles */
             if (job->sphere)
@@ -514,7 +493,7 @@ static void run_blew_up(RelaxFast *f, int t)
     }
     if (job->finish)
         relax_pool_barrier(&f->pool); /* a row's links down reach a row another thread may have had */
-    Chunks rows = {1, c->rows, rows_a_chunk(c), 0, ITEMS_ROWS};
+    Chunks rows = {1, c->rows, rows_a_chunk(c), 0};
     while (!bad && next_chunk(f, t, &rows, &from, &to))
         bad = relax_kernels_avx2_rows_overstretched(c, from, to, job->stretch);
     job->bad[t] = bad;
@@ -582,7 +561,7 @@ static void run_stage(RelaxFast *f, int t)
     const Job *job = &f->job;
     Cloth *c = job->cloth;
     int from, to;
-    Chunks particles = {0, c->count, STAGE_CHUNK, 0, ITEMS_PARTICLES};
+    Chunks particles = {0, c->count, STAGE_CHUNK, 0};
     switch (job->kind) {
     case JOB_RANGE:
         while (next_chunk(f, t, &particles, &from, &to))
@@ -612,8 +591,6 @@ static void run_job(RelaxFast *f, int t)
 {
     if (f->job.kind == JOB_PASS)
         run_pass(f, t);
-    else if (f->job.kind == JOB_SEQUENTIAL && f->job.rows)
-        relax_rows_run(f->rows, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.threads, f->job.serial);
     else if (f->job.kind == JOB_SEQUENTIAL)
         relax_schedule_run(f->job.schedule, f->job.cloth, f->job.lambda, &f->job.constants, t, f->job.serial);
     else if (f->job.kind == JOB_HELIX) {
@@ -739,8 +716,6 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->sequential[1] = f->pool.threads > 1 ? relax_schedule_create(cloth, f->pool.threads) : NULL;
     if (!f->sequential[0] || (f->pool.threads > 1 && !f->sequential[1]))
         return relax_fast_destroy(f), NULL;
-    if (relax_rows_usable() && !(f->rows = relax_rows_create(cloth, f->pool.threads)))
-        return relax_fast_destroy(f), NULL;
     return f;
 }
 
@@ -752,7 +727,6 @@ void relax_fast_destroy(RelaxFast *f)
     free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest), free(f->block_live);
     free(f->units), free((void *)f->band_done), free(f->group_start);
     relax_schedule_destroy(f->sequential[0]), relax_schedule_destroy(f->sequential[1]);
-    relax_rows_destroy(f->rows);
     relax_helix_destroy(f->helix);
     free(f);
 }
@@ -872,7 +846,6 @@ static void pass_job(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
 void relax_fast_pass(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], const float alpha[LINK_FAMILY_COUNT])
 {
     pass_job(f, s, k, alpha, 1);
-    f->rows_owned = false;
     run_on_threads(f);
     /* contact as stage_collide(s, false, false): collider, edges, floor */
     Cloth *c = s->cloth;
@@ -895,7 +868,6 @@ bool relax_fast_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT]
     if (passes < 1 || !contact_fits_job(s, &collider))
         return false; /* their contact runs on this thread between passes */
     pass_job(f, s, k, alpha, passes);
-    f->rows_owned = false;
     run_on_threads(f);
     return true;
 }
@@ -925,26 +897,27 @@ void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_CO
     Job *job = &f->job;
     job->constants = sequential_constants(f, s, k, alpha, kept, jacobi);
     int threads = job_threads(f);
-    if (helix_serves(f, jacobi) && threads == 1) { /* one pass: the helix on one thread */
+    if (helix_serves(f, jacobi) && threads == 1) { /* one pass: the helix on this thread */
         relax_helix_run(f->helix, s->cloth, s->lambda, &job->constants, 1, NULL, 0.0f, 0, 1, ++f->sequential_serial);
-        f->rows_owned = false;
+        return;
+    }
+    job->cloth = s->cloth;
+    job->lambda = s->lambda;
+    job->serial = ++f->sequential_serial;
+    if (helix_serves(f, jacobi)) { /* one pass, cut among the threads; its contact is the caller's */
+        job->kind = JOB_HELIX;
+        job->passes = 1;
+        job->sphere = false;
+        job->margin = 0.0f;
+        run_on(f, threads);
         return;
     }
     job->kind = JOB_SEQUENTIAL;
-    job->cloth = s->cloth;
-    job->lambda = s->lambda;
-    /* the family-by-family kernels: AVX-512, corrections in float */
-    job->rows = f->rows && f->wide && !kept && !jacobi;
-    if (!job->rows && threads < f->pool.threads)
+    if (threads < f->pool.threads)
         threads = 1; /* the schedule is cut for every thread or for one */
     job->schedule = f->sequential[threads > 1];
-    if (job->rows)
-        relax_rows_refresh(f->rows, s->cloth);
-    else
-        relax_schedule_refresh(job->schedule, s->cloth);
-    job->serial = ++f->sequential_serial;
+    relax_schedule_refresh(job->schedule, s->cloth);
     run_on(f, threads);
-    f->rows_owned = job->rows && job->threads > 1;
 }
 
 bool relax_fast_sequential_passes(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
@@ -963,6 +936,5 @@ bool relax_fast_sequential_passes(RelaxFast *f, Solver *s, const float k[LINK_FA
     job->margin = (float)s->params.margin;
     job->serial = ++f->sequential_serial;
     run_on_threads(f);
-    f->rows_owned = false;
     return true;
 }

@@ -142,10 +142,9 @@ bool relax_fast_passes(RelaxFast *fast, struct Solver *solver, const float k[LIN
                        const float alpha[LINK_FAMILY_COUNT], int passes);
 
 /* The loop over the links of a relaxation pass in the sequential order,
- * or jacobi's (project_links in solver.c, which does the rest), on the
- * schedule relax_schedule.h describes, or, for a sequential pass at the
- * AVX-512 level, in one walk as relax_helix.h does (on one thread), or
- * family by family as relax_rows.h describes (on several, in float): the
+ * or jacobi's (project_links in solver.c, which does the rest): a
+ * sequential pass in one walk as relax_helix.h does (on one thread, or cut
+ * among several), jacobi's on the schedule relax_schedule.h describes: the
  * plain loop's bits on any number of threads and at every kernel level.
  * kept: corrections kept as remainders (below SOLVER_KEEP_BELOW); jacobi:
  * the corrections go to the solver's jx / jy / jz. */
@@ -155,9 +154,9 @@ void relax_fast_sequential(RelaxFast *fast, struct Solver *solver, const float k
 /* `passes` passes of the sequential order, each followed by contact, as
  * project_links and stage_collide(solver, false, false) do them (kept:
  * corrections kept as remainders), through relax_helix.h's buffer (copied in once and back once; on
- * several threads a pass each, one behind the other). Returns false,
- * doing nothing, where it cannot: no AVX-512, or contact other than the
- * sphere's: then pass by pass. */
+ * several threads each pass cut into a piece a thread). Returns false,
+ * doing nothing, where it cannot: contact other than the sphere's (then
+ * pass by pass), or no walk (out of memory). */
 bool relax_fast_sequential_passes(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                                   const float alpha[LINK_FAMILY_COUNT], int passes, bool kept);
 

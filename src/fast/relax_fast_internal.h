@@ -10,12 +10,11 @@
  *                         and the stages around them
  * relax_kernels_avx512.c  sixteen links a vector: pairs of blocks
  * relax_pool.c            the worker threads
- * relax_schedule.c        the sequential order's schedule and its kernels
- * relax_rows_avx512.c     the sequential order family by family, sixteen
- *                         rows or columns a vector (AVX-512), on several
- *                         threads
- * relax_helix_walk.h      the same, every family in one walk and the
- *                         passes of a substep together, written once over
+ * relax_schedule.c        the sequential and jacobi orders' schedule and
+ *                         its kernels
+ * relax_helix_walk.h      the sequential order, every family in one walk
+ *                         and the passes of a substep together, on one
+ *                         thread or cut among several, written once over
  *                         relax_lanes.h's vectors and built per level by
  *                         relax_helix_avx2.c, _neon.c and _portable.c;
  *                         relax_helix_avx512.c is its AVX-512 intrinsics
@@ -38,7 +37,6 @@
 #include "relax_fast.h"
 #include "relax_helix.h"
 #include "relax_pool.h"
-#include "relax_rows.h"
 #include "relax_schedule.h"
 #include "core/solver.h"
 
@@ -145,7 +143,6 @@ typedef struct Job {
     int threads; /* taking part in this job */
     /* a sequential pass: its schedule (relax_schedule.h) and constants */
     RelaxSchedule *schedule;
-    bool rows; /* through relax_rows.h's kernels instead */
     RelaxPassConstants constants;
     unsigned serial;
 } Job;
@@ -196,15 +193,10 @@ struct RelaxFast {
     /* order=sequential: its schedule for one thread, and for `threads` */
     RelaxSchedule *sequential[2];
     unsigned sequential_serial;
-    /* and its family-by-family kernels where the processor has AVX-512
-     * (NULL elsewhere): the passes that keep no remainders */
-    RelaxRows *rows;
-    /* and on one thread, every family in one walk (NULL where rows is) */
+    /* and every family in one walk, a pass or a substep's, on one thread
+     * or cut among several (NULL when out of memory: the schedule serves) */
     RelaxHelix *helix; /* walked by kernels->helix */
     const Cloth *grid; /* the cloth relax_fast_create was given: the helix's layout */
-    /* whether the last pass went through `rows` on several threads: the
-     * stages then give each thread the rows of its bands (next_chunk) */
-    bool rows_owned;
 
     /* the threads: the caller is thread 0 */
     RelaxPool pool;

@@ -11,8 +11,9 @@
  * all-ones or zero lanes); only those C cannot say are defined per level:
  * the fused multiply-add, the square root, the masks' tests and selects,
  * and masked loads and stores. (Built at sixteen lanes for AVX-512, with
- * its mask registers, the walk took 4 to 10 % longer than the intrinsics
- * of relax_helix_avx512.c, which that level keeps.)
+ * its mask registers, the walk was slower than the intrinsics of
+ * relax_helix_avx512.c, which that level keeps: README.md beside this
+ * file, "Measured for the code".)
  *
  * Each operation rounds as the plain loop's C does (solver.h): v_fma is
  * one rounding, as fmaf; the others are IEEE's single operations. The bits
@@ -213,9 +214,8 @@ typedef vi vmask;
  * multiply-add (aarch64, POWER ...); on x86-64, whose baseline has none,
  * relax_helix_portable.c builds the walk twice as the plain loop is
  * (SOLVER_FUSED_LOOP): for processors with FMA (fmaf inline) and for the
- * others (a call to the C library, the same bits). A call a lane took the
- * walk to 42 ns a link here; an exact fmaf in double (rounding to odd,
- * Boldo and Melquiond 2008) to 50. */
+ * others (a call to the C library, the same bits; the cost of that call,
+ * and of an exact fmaf in double, in README.md beside this file). */
 LANES_INLINE vf v_fma(vf a, vf b, vf c)
 {
     vf r;

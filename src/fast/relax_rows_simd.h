@@ -1,9 +1,9 @@
-/* relax_rows_simd.h - what the sequential order's AVX-512 walks share
- * (relax_rows_avx512.c, family by family on several threads;
- * relax_helix_avx512.c, all families in one walk on one): sixteen links'
- * correction, operation for operation as the plain loop's, and the
- * transpose that turns sixteen rows into sixteen lanes. Only for files
- * compiled for x86 with GCC or Clang (ROWS_X86).
+/* relax_rows_simd.h - what the sequential order's AVX-512 walk
+ * (relax_helix_avx512.c) is written in: sixteen links' correction,
+ * operation for operation as the plain loop's, and the transpose that
+ * turns sixteen rows into sixteen lanes (relax_rows.h says whether the
+ * processor runs them, and why the name). Only for files compiled for x86
+ * with GCC or Clang (ROWS_X86).
  */
 #ifndef CLOTHSIM_RELAX_ROWS_SIMD_H
 #define CLOTHSIM_RELAX_ROWS_SIMD_H

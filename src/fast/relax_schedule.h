@@ -24,10 +24,11 @@
  *
  * relax_schedule_run gives the plain loop's bits (solver.c, project_links,
  * sequential and jacobi) whatever the thread count and the kernel level; test_fast.c
- * compares them. Nothing here allocates after relax_schedule_create. Where
- * the processor has AVX-512, a sequential pass whose corrections stay in
- * float goes through relax_rows.h instead (the same bits, faster: it knows
- * the grid); this schedule serves the rest.
+ * compares them. Nothing here allocates after relax_schedule_create. A
+ * sequential pass goes through relax_helix.h's walk instead (the same
+ * bits, faster: it knows the grid), at every level and thread count; this
+ * schedule serves jacobi, and the sequential order where the walk's
+ * buffers could not be had.
  */
 #ifndef CLOTHSIM_RELAX_SCHEDULE_H
 #define CLOTHSIM_RELAX_SCHEDULE_H

@@ -407,14 +407,12 @@ Test(fast, a_large_cloth_meets_the_floor_with_the_same_bits_on_one_to_four_threa
     large_cloth_case(2);
 }
 
-/* The sequential order's strips on several threads: each thread has
- * every other band of strips (three strips a band; band g is thread g mod
- * threads') in every family, and waits only where its bands meet another
- * thread's. Tall cloths above the threshold, so that each of 1 to 4
- * threads has bands (26 x 230: 15 strips in 5 bands; 35 x 200: 13 in 5,
- * the last strip half empty), each family switched off in turn, which
- * changes which family a band waits for. */
-Test(fast, sequential_strips_on_one_to_four_threads_wait_where_their_bands_meet, .timeout = 240)
+/* The sequential order's walk cut among 1 to 4 threads on tall, narrow
+ * cloths above the threshold (26 x 230 and 35 x 200: narrower and wider
+ * than the walk's period of 32 keys at AVX-512, many periods down), each
+ * family switched off in turn, which changes the steps a family waits for
+ * the one before it and so where a piece of one thread meets the next. */
+Test(fast, the_sequential_walk_on_one_to_four_threads_keeps_the_bits_on_tall_cloths_with_a_family_off, .timeout = 240)
 {
     find_levels();
     const Variant variants[] = {
@@ -441,16 +439,19 @@ Test(fast, sequential_strips_on_one_to_four_threads_wait_where_their_bands_meet,
  * the steps where a family starts or ends, different ones each substep,
  * in the first, the middle and the last passes: with 2 passes (no middle
  * ones), 6, and below 1 ms substeps (remainders), for every method, with
- * tearing and the moving sphere. */
+ * tearing and the moving sphere; and with the floor, whose contact runs
+ * between the passes, so that each pass is a job of its own (below 1 ms:
+ * the floor's passes keep remainders too). */
 Test(fast, the_sequential_walk_cut_anywhere_among_two_to_four_threads_keeps_the_bits, .timeout = 240)
 {
-    const char *const passes[] = {"iterations=2", "iterations=6", "iterations=3"};
+    const char *const passes[] = {"iterations=2", "iterations=6", "iterations=3", "iterations=3"};
     for (int m = 0; m < METHODS; m++)
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             /* below 1 ms: 4 ms steps of 8 substeps */
-            const char *substeps = k == 2 ? "substeps=8" : "substeps=2";
-            const char *settings[] = {"scene=tear", LARGE,     "pull_speed=3", "tear=naive", "wind_x=3",
-                                      "order=sequential", substeps, passes[k], methods[m], k == 2 ? "dt=0.004" : NULL,
+            const char *substeps = k >= 2 ? "substeps=8" : "substeps=2";
+            const char *settings[] = {"scene=tear",       LARGE,     "pull_speed=3", "tear=naive",
+                                      "wind_x=3",         "order=sequential", substeps, passes[k],
+                                      methods[m],         k == 3 ? "floor=on" : "floor=off", k >= 2 ? "dt=0.004" : NULL,
                                       NULL};
             /* each level the processor has walks on several threads */
             const Variant variants[] = {
@@ -460,7 +461,8 @@ Test(fast, the_sequential_walk_cut_anywhere_among_two_to_four_threads_keeps_the_
                 thread_variant(case_kernels(m + k, 4), 4, ", cut anywhere"),
             };
             char what[128];
-            snprintf(what, sizeof what, "tear scene 75x75, %s, %s, %s, sequential", methods[m], passes[k], substeps);
+            snprintf(what, sizeof what, "tear scene 75x75, %s, %s, %s%s, sequential", methods[m], passes[k], substeps,
+                     k == 3 ? ", the floor" : "");
             cut_seed = (unsigned)(100 * m + 10 * k + 1);
             expect_same_bits_of(variants, 4, settings, support_steps(3, 6), what, true);
             cut_seed = 0;
@@ -624,15 +626,14 @@ Test(fast, colored_settles_the_curtain_like_sequential)
 
 /* ------------------------------------------------------------ the sequential order's strips
  *
- * Where the processor has AVX-512, order=sequential (corrections in float)
- * goes family by family through relax_rows.h's kernels on several threads:
- * sixteen rows a strip, sixteen columns a block, the shear strips skewed
- * two columns a row with the row below them as a 17th lane; on one thread
- * all families walk relax_helix.h's buffer, whose period is the width or
- * 32. These shapes meet their edges: a side of one or two, a side of 16 or
- * 17 (a strip and the row below it), 33 and 49 (the next strip's first row
- * alone), widths that leave a block part empty, a width of 32 (a lane's
- * row above is in the same key), 33 and 34 (one or two keys from it). */
+ * order=sequential walks every family through relax_helix.h's buffer:
+ * sixteen rows a vector at AVX-512 (a row a lane, each row two columns
+ * behind the one above it), eight at AVX2, four at NEON and portable,
+ * whose period is the width or 32. These shapes meet its edges: a side of
+ * one or two, a side of 16 or 17 (a vector's rows and the row below
+ * them), 33 and 49 (the next period's first row alone), widths that leave
+ * a block part empty, a width of 32 (a lane's row above is in the same
+ * key), 33 and 34 (one or two keys from it). */
 Test(fast, sequential_strips_give_the_plain_loops_bits_at_every_edge_of_a_strip_or_block)
 {
     const int sizes[][2] = {{2, 30}, {30, 2}, {2, 2},  {3, 18}, {16, 16}, {17, 17}, {16, 33},
