@@ -181,10 +181,8 @@ struct RelaxFast {
     uint32_t *tails;
     int tail_count;
     const RelaxPassKernels *kernels; /* the pass kernels: relax_fast_use_kernels */
-    bool simd; /* the AVX2 kernels (kernels->level) */
-    bool wide; /* and the AVX-512 pass kernels */
-    /* make_wide_indices' for PAIRS [0] and QUADS [1] */
-    int32_t wide_index[2][4][2 * LANES];
+    bool simd; /* the level is AVX2 or above (kernels->level): the sequential order's schedule */
+    bool wide; /* AVX-512 */
 
     /* wind: solver_wind_cells and solver_wind_to_particles on the threads'
      * rows, which need the triangles cloth_create makes */
@@ -282,11 +280,12 @@ static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float ma
 /* A run of blocks [begin, end) of one colour's units, solved in place. */
 typedef void (*RelaxBlockLoop)(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha);
 
-/* The pass kernels of one level. The scalar level has no blocks (NULL):
- * its units go link by link through solve_link. */
+/* The pass kernels of one level (relax_kernels.h). Where the blocks are
+ * NULL, the units go link by link through solve_link (the scalar kernels,
+ * the readable reference), and the stages run solver.c's plain code. */
 struct RelaxPassKernels {
     RelaxFastKernels level;
-    /* [xpbd][ParticleLayout]: eight links a vector (AVX2 and up) */
+    /* [xpbd][ParticleLayout]: a block of eight links at a time */
     RelaxBlockLoop blocks[2][3];
     /* [xpbd][ParticleLayout]: pairs of blocks that follow each other in a
      * row, sixteen links a vector (AVX-512); NULL below */
@@ -296,6 +295,21 @@ struct RelaxPassKernels {
     void (*refresh_unit)(RelaxFast *f, const Cloth *c, const Unit *u);
     /* sphere_push on particles begin .. end */
     void (*sphere_range)(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction);
+    /* The stages around the passes, a vector of particles or cells at a
+     * time, with the plain stages' operations (solver.c), NULL where there
+     * are no blocks: stage_forces' start for particles from .. to - 1
+     * (gravity and, when windy, solver_wind_field); solver_wind_cells for
+     * the cells of rows from .. to - 1; solver_wind_to_particles for the
+     * particles of rows from .. to - 1; blew_up's coordinate half for
+     * particles from .. to - 1 (false if one is not finite; else each
+     * axis' least and most) and its link half for the rows from .. to - 1
+     * of a structural_grid cloth (whether a structural link across a row
+     * or down from it is over stretch times its rest length). */
+    void (*forces)(Solver *s, const Job *job, int from, int to);
+    void (*wind_cell_rows)(Solver *s, int from, int to);
+    void (*wind_particle_rows)(Solver *s, int from, int to);
+    bool (*coordinates_sane)(const Cloth *c, int from, int to, float least[3], float most[3]);
+    bool (*rows_overstretched)(const Cloth *c, int from, int to, float stretch);
     /* the sequential order's walk (relax_helix.h) at this level */
     const RelaxHelixLevel *helix;
 };
@@ -309,27 +323,11 @@ bool relax_colour_build(RelaxFast *f, const Cloth *cloth);
  * processor has (NEON: portable). */
 const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted);
 
-#if RELAX_FAST_X86
-/* Each instruction set's file fills its entries. */
+/* Each level's file (relax_kernels.h built per level) fills its entries;
+ * relax_kernels_avx512_fill only the pairs and the stages. */
+void relax_kernels_portable_fill(RelaxPassKernels *table);
+void relax_kernels_neon_fill(RelaxPassKernels *table);
 void relax_kernels_avx2_fill(RelaxPassKernels *table);
 void relax_kernels_avx512_fill(RelaxPassKernels *table);
-/* blew_up's link half for the rows from .. to - 1 of a structural_grid
- * cloth: whether a structural link across a row or down from it is over
- * stretch times its rest length. */
-bool relax_kernels_avx2_rows_overstretched(const Cloth *c, int from, int to, float stretch);
-/* The stages around the passes, eight particles or cells at a time, with
- * the plain stages' operations (solver.c): stage_forces' start for
- * particles from .. to - 1 (gravity and, when windy, solver_wind_field);
- * solver_wind_cells for the cells of rows from .. to - 1; and
- * solver_wind_to_particles for the particles of rows from .. to - 1. */
-void relax_kernels_avx2_forces(Solver *s, const Job *job, int from, int to);
-void relax_kernels_avx2_wind_cell_rows(Solver *s, int from, int to);
-void relax_kernels_avx2_wind_particle_rows(Solver *s, int from, int to);
-/* blew_up's coordinate half for particles from .. to - 1: false if one is
- * not finite; else each axis' least and most. */
-bool relax_kernels_avx2_coordinates_sane(const Cloth *c, int from, int to, float least[3], float most[3]);
-/* make_wide_indices for PAIRS [0] and QUADS [1] */
-void relax_kernels_avx512_indices(int32_t out[2][4][2 * LANES]);
-#endif
 
 #endif
