@@ -11,7 +11,7 @@
  * _neon.c) defines KERNELS_LEVEL and one of KERNELS_PORTABLE (4 lanes, the
  * build's baseline), KERNELS_NEON (4), KERNELS_AVX2 (8) or KERNELS_AVX512
  * (16) before including this, and the Makefile gives it that level's
- * flags. The dozen operations C cannot say (the fused multiply-add, the
+ * flags. The dozen operations C cannot say (the fused multiply-adds, the
  * square root, the masks' tests and selects) are defined per level below;
  * everything else is the vector types' own + - * / and comparisons.
  *
@@ -69,7 +69,13 @@ typedef float kf_u __attribute__((vector_size(4 * KV), aligned(4), may_alias));
 
 KERNEL_INLINE kf k_load(const float *p) { return *(const kf_u *)p; }
 KERNEL_INLINE void k_store(float *p, kf v) { *(kf_u *)p = v; }
-KERNEL_INLINE kf k_splat(float x) { return (kf){0} + x; }
+KERNEL_INLINE kf k_splat(float x)
+{
+    kf v;
+    for (int i = 0; i < KV; i++)
+        v[i] = x;
+    return v;
+}
 
 /* Lane index vectors of __builtin_shufflevector (GCC 12 and Clang):
  * - LOAD_*: the a ends (and the b ends, _B) of a PAIRS or QUADS vector
@@ -119,6 +125,7 @@ KERNEL_INLINE kf k_splat(float x) { return (kf){0} + x; }
 
 typedef __mmask16 km; /* a mask register */
 KERNEL_INLINE kf k_fma(kf a, kf b, kf c) { return _mm512_fmadd_ps(a, b, c); }
+KERNEL_INLINE kf k_fnma(kf a, kf b, kf c) { return _mm512_fnmadd_ps(a, b, c); }
 KERNEL_INLINE kf k_sqrt(kf a) { return _mm512_sqrt_ps(a); }
 KERNEL_INLINE km k_ne(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
 KERNEL_INLINE km k_not_lt(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NLT_UQ); }
@@ -127,13 +134,17 @@ KERNEL_INLINE km k_gt(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ);
 KERNEL_INLINE km k_lt(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
 KERNEL_INLINE km k_and(km a, km b) { return a & b; }
 KERNEL_INLINE km k_bits(unsigned bits) { return (km)bits; }
-KERNEL_INLINE km k_zero_bytes(const uint8_t *p) /* the lanes whose byte at p is 0 */
-{
-    return _mm512_cmpeq_epi32_mask(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)), _mm512_setzero_si512());
-}
 KERNEL_INLINE bool k_all(km m) { return m == 0xFFFF; }
+KERNEL_INLINE unsigned k_lanes(km m) { return m; } /* bit p: lane p */
 KERNEL_INLINE bool k_any(km m) { return m != 0; }
 KERNEL_INLINE kf k_select(km m, kf a, kf b) { return _mm512_mask_blend_ps(m, b, a); }
+KERNEL_INLINE kf k_min(kf a, kf b) { return _mm512_min_ps(a, b); }
+KERNEL_INLINE kf k_max(kf a, kf b) { return _mm512_max_ps(a, b); }
+KERNEL_INLINE km k_zero_bytes(const uint8_t *p) /* the lanes whose byte at p is 0 */
+{
+    __m512i bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p));
+    return _mm512_cmpeq_epi32_mask(bytes, _mm512_setzero_si512());
+}
 KERNEL_INLINE km k_from(int first) { return (km)(0xFFFFu << first); } /* lanes first .. KV - 1 */
 
 #else
@@ -159,24 +170,31 @@ KERNEL_INLINE km k_from(int first)
     const ki lane = {LANE_IOTA};
     return lane >= (ki){0} + first;
 }
-KERNEL_INLINE km k_zero_bytes(const uint8_t *p)
-{
-    ki v = {0};
-    for (int i = 0; i < KV; i++)
-        v[i] = p[i];
-    return v == 0;
-}
 
 #if defined(KERNELS_AVX2)
 KERNEL_INLINE kf k_fma(kf a, kf b, kf c) { return _mm256_fmadd_ps(a, b, c); }
+KERNEL_INLINE kf k_fnma(kf a, kf b, kf c) { return _mm256_fnmadd_ps(a, b, c); }
 KERNEL_INLINE kf k_sqrt(kf a) { return _mm256_sqrt_ps(a); }
 KERNEL_INLINE bool k_all(km m) { return _mm256_movemask_ps((__m256)m) == 0xFF; }
+KERNEL_INLINE unsigned k_lanes(km m) { return (unsigned)_mm256_movemask_ps((__m256)m); }
 KERNEL_INLINE bool k_any(km m) { return _mm256_movemask_ps((__m256)m) != 0; }
 KERNEL_INLINE kf k_select(km m, kf a, kf b) { return _mm256_blendv_ps(b, a, (__m256)m); }
+KERNEL_INLINE kf k_min(kf a, kf b) { return _mm256_min_ps(a, b); }
+KERNEL_INLINE kf k_max(kf a, kf b) { return _mm256_max_ps(a, b); }
+KERNEL_INLINE km k_zero_bytes(const uint8_t *p)
+{
+    return (km)(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)) == (__m256i){0});
+}
 #elif defined(KERNELS_NEON)
 KERNEL_INLINE kf k_fma(kf a, kf b, kf c) { return (kf)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b); }
+KERNEL_INLINE kf k_fnma(kf a, kf b, kf c) { return (kf)vfmsq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b); }
 KERNEL_INLINE kf k_sqrt(kf a) { return (kf)vsqrtq_f32((float32x4_t)a); }
 KERNEL_INLINE bool k_all(km m) { return vminvq_u32((uint32x4_t)m) != 0; }
+KERNEL_INLINE unsigned k_lanes(km m)
+{
+    const uint32x4_t bit = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32((uint32x4_t)m, bit));
+}
 KERNEL_INLINE bool k_any(km m) { return vmaxvq_u32((uint32x4_t)m) != 0; }
 KERNEL_INLINE kf k_select(km m, kf a, kf b) { return (kf)vbslq_f32((uint32x4_t)m, (float32x4_t)a, (float32x4_t)b); }
 #else /* KERNELS_PORTABLE: fmaf a lane (on x86-64, KERNEL_LOOP builds the
@@ -186,6 +204,13 @@ KERNEL_INLINE kf k_fma(kf a, kf b, kf c)
     kf r;
     for (int i = 0; i < KV; i++)
         r[i] = __builtin_fmaf(a[i], b[i], c[i]);
+    return r;
+}
+KERNEL_INLINE kf k_fnma(kf a, kf b, kf c)
+{
+    kf r;
+    for (int i = 0; i < KV; i++)
+        r[i] = __builtin_fmaf(-a[i], b[i], c[i]);
     return r;
 }
 KERNEL_INLINE kf k_sqrt(kf a)
@@ -202,6 +227,13 @@ KERNEL_INLINE bool k_all(km m)
         all &= m[i];
     return all != 0;
 }
+KERNEL_INLINE unsigned k_lanes(km m)
+{
+    unsigned bits = 0;
+    for (int i = 0; i < KV; i++)
+        bits |= (unsigned)(m[i] != 0) << i;
+    return bits;
+}
 KERNEL_INLINE bool k_any(km m)
 {
     int32_t any = 0;
@@ -212,6 +244,22 @@ KERNEL_INLINE bool k_any(km m)
 KERNEL_INLINE kf k_select(km m, kf a, kf b) { return (kf)(((ki)a & m) | ((ki)b & ~m)); }
 #endif
 
+#endif
+
+#if !defined(KERNELS_AVX512) && !defined(KERNELS_AVX2)
+/* as x86's minps and maxps: b where a NaN */
+KERNEL_INLINE kf k_min(kf a, kf b) { return k_select(k_lt(a, b), a, b); }
+KERNEL_INLINE kf k_max(kf a, kf b) { return k_select(k_gt(a, b), a, b); }
+/* the lanes whose byte at p is 0 */
+KERNEL_INLINE km k_zero_bytes(const uint8_t *p)
+{
+    uint8_t bytes[KV];
+    memcpy(bytes, p, sizeof bytes);
+    ki v;
+    for (int i = 0; i < KV; i++)
+        v[i] = bytes[i];
+    return v == 0;
+}
 #endif
 
 /* ---------------------------------------------------------------- a block's lanes */
@@ -280,8 +328,10 @@ KERNEL_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, f
     /* w == 0: both ends fixed; length < 1e-12: no direction (NaN goes on,
      * as in C). Every lane solved is the usual case: the selects only
      * when not. */
-    km live = k_and(k_and(k_ne(w, k_splat(0.0f)), k_not_lt(length, k_splat(1e-12f))), k_bits(bits));
-    bool all = k_all(live);
+    km live = k_and(k_ne(w, k_splat(0.0f)), k_not_lt(length, k_splat(1e-12f)));
+    bool all = (k_lanes(live) & bits) == (1u << KV) - 1u;
+    if (!all)
+        live = k_and(live, k_bits(bits));
     kf error = length - rest;
     if (xpbd) {
         kf old = k_load(lambda);
@@ -295,7 +345,7 @@ KERNEL_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, f
     }
     kf move_a = e.wa * scale, move_b = e.wb * scale;
     kf xa = k_fma(move_a, dx, e.xa), ya = k_fma(move_a, dy, e.ya), za = k_fma(move_a, dz, e.za);
-    kf xb = k_fma(-move_b, dx, e.xb), yb = k_fma(-move_b, dy, e.yb), zb = k_fma(-move_b, dz, e.zb);
+    kf xb = k_fnma(move_b, dx, e.xb), yb = k_fnma(move_b, dy, e.yb), zb = k_fnma(move_b, dz, e.zb);
     if (!all) { /* rare: a lane to leave as it was */
         xa = k_select(live, xa, e.xa), ya = k_select(live, ya, e.ya), za = k_select(live, za, e.za);
         xb = k_select(live, xb, e.xb), yb = k_select(live, yb, e.yb), zb = k_select(live, zb, e.zb);
@@ -481,7 +531,7 @@ static bool coordinates_sane(const Cloth *c, int from, int to, float least[3], f
             kf p = k_load(v + i);
             if (!k_all(k_and(k_gt(p, low), k_lt(p, high))))
                 return false;
-            lo = k_select(k_lt(p, lo), p, lo), hi = k_select(k_gt(p, hi), p, hi);
+            lo = k_min(p, lo), hi = k_max(p, hi);
         }
         least[k] = INFINITY, most[k] = -INFINITY;
         for (int j = 0; j < KV; j++) {
@@ -651,12 +701,12 @@ static void forces(Solver *s, const Job *job, int from, int to)
     for (int row = from / cols; row * cols < to; row++) {
         int first = row * cols > from ? row * cols : from, last = (row + 1) * cols < to ? (row + 1) * cols : to;
         kf p[2 * SOLVER_TURBULENCE_WAVES], q[2 * SOLVER_TURBULENCE_WAVES];
-        for (int w = 0; w < waves; w++)
+        _Pragma("GCC unroll 16") for (int w = 0; w < waves; w++)
             p[w] = k_splat(s->wave_p[w * rows + row]), q[w] = k_splat(s->wave_q[w * rows + row]);
         for (i = first; i + KV <= last; i += KV) {
             int col = i - row * cols;
             kf g[2] = {zero, zero};
-            for (int w = 0; w < waves; w++) {
+            _Pragma("GCC unroll 16") for (int w = 0; w < waves; w++) {
                 kf term = p[w] * k_load(s->wave_col_cos + w * cols + col) - q[w] * k_load(s->wave_col_sin + w * cols + col);
                 g[w / SOLVER_TURBULENCE_WAVES] = g[w / SOLVER_TURBULENCE_WAVES] + term;
             }
