@@ -40,7 +40,8 @@
  * bits.
  *
  * "All at once" is used twice:
- * - eight links per instruction (AVX2): a row of a colour is eight
+ * - eight links per instruction (AVX2; two vectors of four at the portable
+ *   level and NEON): a row of a colour is eight
  *   independent square roots and divisions in one vector, loaded and stored
  *   with plain vector moves because a colour's links in a row sit at fixed
  *   strides in the structure-of-arrays particles (the stride-2 colours are
@@ -93,10 +94,11 @@
  * share them, lifetime, and the table of pass kernels per level, filled
  * once from what the processor has (relax_fast_pass_kernels). The
  * colouring into units and blocks: relax_colour.c. The kernels themselves:
- * relax_kernels_avx2.c (eight links or particles a vector),
- * relax_kernels_avx512.c (sixteen links: pairs of blocks), and the scalar
- * ones, the readable reference, in relax_fast_internal.h with the data the
- * files share. The threads: relax_pool.c. The sequential order's schedule
+ * relax_kernels.h, written once in vector C and built per level (four
+ * lanes at the portable level and NEON, eight at AVX2, sixteen at AVX-512:
+ * pairs of blocks), and the scalar ones, the readable reference (and the
+ * links no block takes), in relax_fast_internal.h with the data the files
+ * share. The threads: relax_pool.c. The sequential order's schedule
  * and its kernels: relax_schedule.c; its family-by-family kernels for
  * AVX-512 (passes in float): relax_rows_avx512.c.
  */

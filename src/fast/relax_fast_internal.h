@@ -6,9 +6,10 @@
  * relax_fast.c            the jobs and how the threads share them, the
  *                         kernel table, lifetime
  * relax_colour.c          the colored order: colours, bands, units, blocks
- * relax_kernels_avx2.c    eight links (or particles) a vector: the passes,
- *                         and the stages around them
- * relax_kernels_avx512.c  sixteen links a vector: pairs of blocks
+ * relax_kernels.h         the colored order's passes and the stages around
+ *                         them, written once in vector C and built per
+ *                         level by relax_kernels_portable.c, _neon.c,
+ *                         _avx2.c and _avx512.c
  * relax_pool.c            the worker threads
  * relax_schedule.c        the sequential order's schedule and its kernels
  * relax_rows_avx512.c     the sequential order family by family, sixteen
@@ -45,13 +46,11 @@
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define RELAX_FAST_X86 1
 #include <immintrin.h>
-#define AVX2 __attribute__((target("avx2,fma")))
-#define AVX2_INLINE static inline __attribute__((target("avx2,fma"), always_inline))
 #else
 #define RELAX_FAST_X86 0
 #endif
 
-/* Links (or particles) an AVX2 vector holds. */
+/* Links a block holds (relax_colour.c). */
 #define LANES 8
 
 typedef struct RelaxPassKernels RelaxPassKernels;
