@@ -279,9 +279,9 @@ static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float ma
 /* A run of blocks [begin, end) of one colour's units, solved in place. */
 typedef void (*RelaxBlockLoop)(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha);
 
-/* The pass kernels of one level (relax_kernels.h). Where the blocks are
- * NULL, the units go link by link through solve_link (the scalar kernels,
- * the readable reference), and the stages run solver.c's plain code. */
+/* The pass kernels of one level (relax_kernels.h built for it); every
+ * level has them. The links no block takes go through solve_link, the
+ * particles no vector takes through sphere_push (the scalar kernels). */
 struct RelaxPassKernels {
     RelaxFastKernels level;
     /* [xpbd][ParticleLayout]: a block of eight links at a time */
@@ -290,14 +290,14 @@ struct RelaxPassKernels {
      * row, sixteen links a vector (AVX-512); NULL below */
     RelaxBlockLoop pairs[2][3];
     /* the block lanes' rest lengths and live masks of unit u, from its
-     * links; NULL where there are no blocks */
+     * links */
     void (*refresh_unit)(RelaxFast *f, const Cloth *c, const Unit *u);
     /* sphere_push on particles begin .. end */
     void (*sphere_range)(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction);
     /* The stages around the passes, a vector of particles or cells at a
-     * time, with the plain stages' operations (solver.c), NULL where there
-     * are no blocks: stage_forces' start for particles from .. to - 1
-     * (gravity and, when windy, solver_wind_field); solver_wind_cells for
+     * time, with the plain stages' operations (solver.c): stage_forces'
+     * start for particles from .. to - 1 (gravity and, when windy,
+     * solver_wind_field); solver_wind_cells for
      * the cells of rows from .. to - 1; solver_wind_to_particles for the
      * particles of rows from .. to - 1; blew_up's coordinate half for
      * particles from .. to - 1 (false if one is not finite; else each
