@@ -224,6 +224,14 @@ $(BUILD)/src/fast/relax_helix_portable.o $(BUILD)/src/fast/relax_helix_neon.o: F
 ifneq ($(filter x86_64-%,$(TARGET_MACHINE)),)
 $(BUILD)/src/fast/relax_helix_avx2.o: FILE_CFLAGS = $(HELIX_FLAGS) -mavx2 -mfma
 endif
+# The colored order's kernels (relax_kernels.h) the same way, AVX-512's too.
+KERNELS_AVX2_FLAGS = -mavx2 -mfma
+KERNELS_AVX512_FLAGS = -mavx512f -mavx512dq -mavx2 -mfma
+$(BUILD)/src/fast/relax_kernels_portable.o $(BUILD)/src/fast/relax_kernels_neon.o: FILE_CFLAGS = $(HELIX_FLAGS)
+ifneq ($(filter x86_64-%,$(TARGET_MACHINE)),)
+$(BUILD)/src/fast/relax_kernels_avx2.o: FILE_CFLAGS = $(HELIX_FLAGS) $(KERNELS_AVX2_FLAGS)
+$(BUILD)/src/fast/relax_kernels_avx512.o: FILE_CFLAGS = $(HELIX_FLAGS) $(KERNELS_AVX512_FLAGS)
+endif
 
 $(BUILD)/locale/%/LC_MESSAGES/clothsim.mo: src/po/%.po | check-deps
 	@mkdir -p $(dir $@)
@@ -383,7 +391,8 @@ FUZZ_CC = clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_S
           -DCLOTHSIM_VERSION='"$(VERSION)"'
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -timeout=5 -close_fd_mask=3
 # The AVX2 walk takes its level's flags, as in the build (above).
-FUZZ_CORE = $(CORE_SRC) $(filter-out src/fast/relax_helix_avx2.c,$(FAST_SRC)) build/fuzz/relax_helix_avx2.o
+FUZZ_LEVELS = relax_helix_avx2 relax_kernels_avx2 relax_kernels_avx512
+FUZZ_CORE = $(CORE_SRC) $(filter-out $(FUZZ_LEVELS:%=src/fast/%.c),$(FAST_SRC)) $(FUZZ_LEVELS:%=build/fuzz/%.o)
 fuzz: check-deps
 	$(call install_packages,$(call missing,$(NEED_FUZZ)))
 	@mkdir -p build/fuzz/corpus build/fuzz/corpus-args build/fuzz/corpus-progress
@@ -394,6 +403,10 @@ fuzz: check-deps
 	printf 'lesson\t2\t1\t1/2\t125\t01-a.lesson\nanswer\tquestion\t1\t2\t2\t3\t0\t1\t1\t01-a.lesson\n' > build/fuzz/corpus-progress/seed-2
 	$(FUZZ_CC) $(HELIX_FLAGS) $(if $(filter x86_64-%,$(TARGET_MACHINE)),-mavx2 -mfma) -c src/fast/relax_helix_avx2.c \
 	  -o build/fuzz/relax_helix_avx2.o
+	$(FUZZ_CC) $(HELIX_FLAGS) $(if $(filter x86_64-%,$(TARGET_MACHINE)),$(KERNELS_AVX2_FLAGS)) -c src/fast/relax_kernels_avx2.c \
+	  -o build/fuzz/relax_kernels_avx2.o
+	$(FUZZ_CC) $(HELIX_FLAGS) $(if $(filter x86_64-%,$(TARGET_MACHINE)),$(KERNELS_AVX512_FLAGS)) -c src/fast/relax_kernels_avx512.c \
+	  -o build/fuzz/relax_kernels_avx512.o
 	$(FUZZ_CC) tests/fuzz/fuzz_lesson.c $(LESSON_SRC) $(RENDER_SRC) $(FUZZ_CORE) -lm -lpthread -o build/fuzz/fuzz_lesson
 	$(FUZZ_CC) tests/fuzz/fuzz_args.c src/app/cli.c src/app/headless.c src/app/output.c src/app/i18n.c $(RENDER_SRC) $(FUZZ_CORE) \
 	  -lm -lpthread -o build/fuzz/fuzz_args

@@ -40,7 +40,8 @@
  * bits.
  *
  * "All at once" is used twice:
- * - eight links per instruction (AVX2): a row of a colour is eight
+ * - eight links per instruction (AVX2; two vectors of four at the portable
+ *   level and NEON): a row of a colour is eight
  *   independent square roots and divisions in one vector, loaded and stored
  *   with plain vector moves because a colour's links in a row sit at fixed
  *   strides in the structure-of-arrays particles (the stride-2 colours are
@@ -91,11 +92,12 @@
  * share them, lifetime, and the table of pass kernels per level, filled
  * once from what the processor has (relax_fast_pass_kernels). The
  * colouring into units and blocks: relax_colour.c. The kernels themselves:
- * relax_kernels_avx2.c (eight links or particles a vector),
- * relax_kernels_avx512.c (sixteen links: pairs of blocks), and the scalar
- * ones, the readable reference, in relax_fast_internal.h with the data the
- * files share. The threads: relax_pool.c. The sequential order's passes,
- * one or a substep's, on one thread or several: relax_helix.h's walk; its
+ * relax_kernels.h, written once in vector C and built per level (four
+ * lanes at the portable level and NEON, eight at AVX2, sixteen at AVX-512:
+ * pairs of blocks), and the scalar ones, the readable reference (and the
+ * links no block takes), in relax_fast_internal.h with the data the files
+ * share. The threads: relax_pool.c. The sequential order's passes, one or
+ * a substep's, on one thread or several: relax_helix.h's walk; its
  * schedule (jacobi, and where the walk's buffers could not be had):
  * relax_schedule.c.
  */
@@ -126,13 +128,6 @@ _Static_assert(RELAX_FAST_MAX_THREADS == RELAX_POOL_MAX_THREADS, "the pool start
 
 /* ------------------------------------------------------------ what the processor has */
 
-/* sphere_push on particles begin .. end: the scalar level's contact. */
-static void sphere_range_scalar(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction)
-{
-    for (int i = begin; i < end; i++)
-        sphere_push(c, i, sphere, margin, friction);
-}
-
 /* One table per level, filled once: a level the processor lacks is a
  * copy of the widest one below it that it has (NEON: portable's). */
 static RelaxPassKernels pass_kernels[RELAX_FAST_LEVELS];
@@ -140,14 +135,18 @@ static pthread_once_t pass_kernels_once = PTHREAD_ONCE_INIT;
 
 static void fill_pass_kernels(void)
 {
-    RelaxPassKernels table = {.level = RELAX_FAST_PORTABLE, .sphere_range = sphere_range_scalar,
-                              .helix = relax_helix_level(RELAX_FAST_PORTABLE)};
+    RelaxPassKernels table = {.level = RELAX_FAST_PORTABLE, .helix = relax_helix_level(RELAX_FAST_PORTABLE)};
+    relax_kernels_portable_fill(&table);
     pass_kernels[RELAX_FAST_PORTABLE] = table;
     RelaxPassKernels neon = table;
-    if (relax_fast_cpu_has(RELAX_FAST_NEON))
+#if defined(__aarch64__) && defined(__GNUC__)
+    if (relax_fast_cpu_has(RELAX_FAST_NEON)) {
         neon.level = RELAX_FAST_NEON, neon.helix = relax_helix_level(RELAX_FAST_NEON);
+        relax_kernels_neon_fill(&neon);
+    }
+#endif
     pass_kernels[RELAX_FAST_NEON] = neon;
-#if RELAX_FAST_X86
+#if defined(__x86_64__) && defined(__GNUC__)
     if (relax_fast_cpu_has_simd()) {
         table.level = RELAX_FAST_AVX2;
         relax_kernels_avx2_fill(&table);
@@ -156,7 +155,7 @@ static void fill_pass_kernels(void)
     pass_kernels[RELAX_FAST_AVX2] = table;
     if (relax_fast_cpu_has_wide()) {
         table.level = RELAX_FAST_AVX512;
-        relax_kernels_avx512_fill(&table);
+        relax_kernels_avx512_fill(&table); /* the pairs and the stages; the blocks left over stay AVX2's */
         table.helix = relax_helix_level(RELAX_FAST_AVX512);
     }
 #else
@@ -170,8 +169,7 @@ const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted)
 {
     pthread_once(&pass_kernels_once, fill_pass_kernels);
     const RelaxPassKernels *table = &pass_kernels[wanted];
-    assert(table->level <= wanted && table->helix &&
-           (table->blocks[0][0] != NULL) == (table->level >= RELAX_FAST_AVX2) &&
+    assert(table->level <= wanted && table->helix && table->blocks[0][0] && table->forces &&
            (table->pairs[0][0] != NULL) == (table->level >= RELAX_FAST_AVX512));
     return table;
 }
@@ -221,7 +219,6 @@ typedef struct Chunks {
     int taken;             /* by this thread so far */
 } Chunks;
 
-#if RELAX_FAST_X86 /* the stages that take chunks have vector kernels only (aarch64: none, and no use) */
 /* Thread t's next chunk [from, to); false when all are taken. With two
  * threads the first takes them from the front and the other from the
  * back, as the bands of a pass: each keeps the rows it had (in its cache),
@@ -246,7 +243,6 @@ static int rows_a_chunk(const Cloth *c)
 {
     return c->cols >= STAGE_CHUNK ? 1 : STAGE_CHUNK / c->cols;
 }
-#endif
 
 static void run_job(RelaxFast *f, int t);
 
@@ -263,23 +259,17 @@ static void solve_band(RelaxFast *f, const Unit *first, const Unit *last, bool r
         if (k <= 0.0f) /* the plain loop skips the family */
             continue;
         const RelaxPassKernels *kernels = f->kernels;
-        if (kernels->blocks[0][0]) {
-            int xpbd = job->xpbd, layout = col->particles;
-            if (kernels->pairs[0][0]) {
-                kernels->pairs[xpbd][layout](c, f, u->block_begin, u->single_begin, k, alpha);
-                kernels->blocks[xpbd][layout](c, f, u->single_begin, u->block_end, k, alpha);
-            } else {
-                kernels->blocks[xpbd][layout](c, f, u->block_begin, u->overlap_begin, k, alpha);
-                /* after the blocks they overlap */
-                kernels->blocks[xpbd][layout](c, f, u->overlap_begin, u->block_end, k, alpha);
-            }
-            for (int i = u->tail_begin; i < u->tail_end; i++)
-                solve_link(c, f->tails[i], k, alpha, job->xpbd, &job->lambda[f->tails[i]]);
+        int xpbd = job->xpbd, layout = col->particles;
+        if (kernels->pairs[0][0]) {
+            kernels->pairs[xpbd][layout](c, f, u->block_begin, u->single_begin, k, alpha);
+            kernels->blocks[xpbd][layout](c, f, u->single_begin, u->block_end, k, alpha);
         } else {
-            int unit = (int)(u - f->units);
-            for (int i = f->group_start[unit]; i < f->group_start[unit + 1]; i++)
-                solve_link(c, f->order[i], k, alpha, job->xpbd, &job->lambda[f->order[i]]);
+            kernels->blocks[xpbd][layout](c, f, u->block_begin, u->overlap_begin, k, alpha);
+            /* after the blocks they overlap */
+            kernels->blocks[xpbd][layout](c, f, u->overlap_begin, u->block_end, k, alpha);
         }
+        for (int i = u->tail_begin; i < u->tail_end; i++)
+            solve_link(c, f->tails[i], k, alpha, job->xpbd, &job->lambda[f->tails[i]]);
     }
 }
 
@@ -414,7 +404,6 @@ static bool triangles_are_grid(const Cloth *c)
     return true;
 }
 
-#if RELAX_FAST_X86
 /* The forces, as thread t sees it: its particles' gravity and wind field,
  * then (all waiting for all in between) its rows of cells, its rows of
  * particles. */
@@ -426,17 +415,16 @@ static void run_forces(RelaxFast *f, int t)
     Chunks field = {0, s->cloth->count, STAGE_CHUNK, 0};
     Chunks cells = {1, rows - 1, per, 0}, sums = {2, rows, per, 0};
     while (next_chunk(f, t, &field, &from, &to))
-        relax_kernels_avx2_forces(s, job, from, to);
+        f->kernels->forces(s, job, from, to);
     if (!job->windy)
         return;
     relax_pool_barrier(&f->pool);
     while (next_chunk(f, t, &cells, &from, &to))
-        relax_kernels_avx2_wind_cell_rows(s, from, to);
+        f->kernels->wind_cell_rows(s, from, to);
     relax_pool_barrier(&f->pool);
     while (next_chunk(f, t, &sums, &from, &to))
-        relax_kernels_avx2_wind_particle_rows(s, from, to);
+        f->kernels->wind_particle_rows(s, from, to);
 }
-#endif
 
 /* Whether the structural links are cloth_create's (cloth_link_right and
  * cloth_link_below name them, and no other link is structural): the
@@ -463,7 +451,6 @@ static bool structural_is_grid(const Cloth *c)
     return true;
 }
 
-#if RELAX_FAST_X86
 /* The explosion check, as thread t sees it: chunks of particles (with
  * `finish`, their contact and velocity first), then rows of links (a
  * structural_grid: the only cloths this job runs for). */
@@ -485,7 +472,7 @@ static void run_blew_up(RelaxFast *f, int t)
             break;
         }
         float least[3], most[3];
-        if (!bad && !(bad = !relax_kernels_avx2_coordinates_sane(c, from, to, least, most)))
+        if (!bad && !(bad = !f->kernels->coordinates_sane(c, from, to, least, most)))
             for (int k = 0; k < 3; k++) {
                 job->least[t][k] = least[k] < job->least[t][k] ? least[k] : job->least[t][k];
                 job->most[t][k] = most[k] > job->most[t][k] ? most[k] : job->most[t][k];
@@ -495,12 +482,10 @@ static void run_blew_up(RelaxFast *f, int t)
         relax_pool_barrier(&f->pool); /* a row's links down reach a row another thread may have had */
     Chunks rows = {1, c->rows, rows_a_chunk(c), 0};
     while (!bad && next_chunk(f, t, &rows, &from, &to))
-        bad = relax_kernels_avx2_rows_overstretched(c, from, to, job->stretch);
+        bad = f->kernels->rows_overstretched(c, from, to, job->stretch);
     job->bad[t] = bad;
 }
-#endif
 
-#if RELAX_FAST_X86
 /* The explosion check's job on the threads, and its verdict. */
 static int blew_up_verdict(RelaxFast *f, float allowed, float stretch)
 {
@@ -521,27 +506,21 @@ static int blew_up_verdict(RelaxFast *f, float allowed, float stretch)
             return 1;
     return 0;
 }
-#endif
 
 int relax_fast_blew_up(RelaxFast *f, const Cloth *c, float allowed, float stretch)
 {
-#if RELAX_FAST_X86
-    if (!f->simd || !f->structural_grid)
+    if (!f->structural_grid)
         return -1;
     f->job.finish = false;
     f->job.cloth = (Cloth *)c; /* only read */
     return blew_up_verdict(f, allowed, stretch);
-#else
-    (void)f, (void)c, (void)allowed, (void)stretch;
-    return -1;
-#endif
 }
 
 /* ------------------------------------------------------------ contact at the end of a substep */
 
 bool relax_fast_sphere(RelaxFast *f, Cloth *c, const Collider *sphere, float margin, float friction, bool fix_velocity)
 {
-    if (!f->simd || fix_velocity || sphere->shape != SHAPE_SPHERE)
+    if (fix_velocity || sphere->shape != SHAPE_SPHERE)
         return false;
     f->job.kind = JOB_CONTACT;
     f->job.cloth = c;
@@ -557,7 +536,6 @@ bool relax_fast_sphere(RelaxFast *f, Cloth *c, const Collider *sphere, float mar
 /* A stage's share for thread t, and the dispatcher the threads run. */
 static void run_stage(RelaxFast *f, int t)
 {
-#if RELAX_FAST_X86
     const Job *job = &f->job;
     Cloth *c = job->cloth;
     int from, to;
@@ -582,9 +560,6 @@ static void run_stage(RelaxFast *f, int t)
     case JOB_HELIX:
         break;
     }
-#else
-    (void)f, (void)t;
-#endif
 }
 
 static void run_job(RelaxFast *f, int t)
@@ -606,7 +581,7 @@ static void run_job(RelaxFast *f, int t)
  * here for the position-based ones only. */
 static bool stage_job(RelaxFast *f, Solver *s, JobKind kind)
 {
-    if (!f->simd || (kind != JOB_FORCES && !solver_is_position_based(s->params.integrator)))
+    if (kind != JOB_FORCES && !solver_is_position_based(s->params.integrator))
         return false;
     f->job.kind = kind;
     f->job.solver = s;
@@ -645,7 +620,6 @@ static bool contact_fits_job(Solver *s, Collider *collider)
 
 int relax_fast_finish(RelaxFast *f, Solver *s, float allowed, float stretch)
 {
-#if RELAX_FAST_X86
     const Params *p = &s->params;
     Collider collider;
     if (!f->structural_grid || !contact_fits_job(s, &collider) || !stage_job(f, s, JOB_BLEW_UP))
@@ -657,10 +631,6 @@ int relax_fast_finish(RelaxFast *f, Solver *s, float allowed, float stretch)
     job->margin = (float)p->margin;
     job->friction = (float)p->friction;
     return blew_up_verdict(f, allowed, stretch);
-#else
-    (void)f, (void)s, (void)allowed, (void)stretch;
-    return -1;
-#endif
 }
 
 /* ------------------------------------------------------------ lifetime */
@@ -707,9 +677,6 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
     f->structural_grid = structural_is_grid(cloth);
     f->grid = cloth;
     relax_fast_use_kernels(f, relax_fast_default_kernels());
-#if RELAX_FAST_X86
-    relax_kernels_avx512_indices(f->wide_index);
-#endif
     if (!relax_pool_start(&f->pool, threads, pool_job, f))
         return relax_fast_destroy(f), NULL;
     f->sequential[0] = relax_schedule_create(cloth, 1);
@@ -834,7 +801,7 @@ static void pass_job(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT], 
     if (job->xpbd && s->pass == 0)
         memset(f->lambda, 0, (size_t)f->block_count * LANES * sizeof(float));
     /* rest lengths are fixed; links tear through cloth_tear_link */
-    job->refresh = f->simd && (f->blocks_stale || c->torn_generation != f->torn_generation);
+    job->refresh = f->blocks_stale || c->torn_generation != f->torn_generation;
     f->blocks_stale = false;
     f->torn_generation = c->torn_generation;
     atomic_store(&f->next_task, 0);

@@ -6,9 +6,10 @@
  * relax_fast.c            the jobs and how the threads share them, the
  *                         kernel table, lifetime
  * relax_colour.c          the colored order: colours, bands, units, blocks
- * relax_kernels_avx2.c    eight links (or particles) a vector: the passes,
- *                         and the stages around them
- * relax_kernels_avx512.c  sixteen links a vector: pairs of blocks
+ * relax_kernels.h         the colored order's passes and the stages around
+ *                         them, written once in vector C and built per
+ *                         level by relax_kernels_portable.c, _neon.c,
+ *                         _avx2.c and _avx512.c
  * relax_pool.c            the worker threads
  * relax_schedule.c        the sequential and jacobi orders' schedule and
  *                         its kernels
@@ -43,13 +44,11 @@
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define RELAX_FAST_X86 1
 #include <immintrin.h>
-#define AVX2 __attribute__((target("avx2,fma")))
-#define AVX2_INLINE static inline __attribute__((target("avx2,fma"), always_inline))
 #else
 #define RELAX_FAST_X86 0
 #endif
 
-/* Links (or particles) an AVX2 vector holds. */
+/* Links a block holds (relax_colour.c). */
 #define LANES 8
 
 typedef struct RelaxPassKernels RelaxPassKernels;
@@ -178,10 +177,8 @@ struct RelaxFast {
     uint32_t *tails;
     int tail_count;
     const RelaxPassKernels *kernels; /* the pass kernels: relax_fast_use_kernels */
-    bool simd; /* the AVX2 kernels (kernels->level) */
-    bool wide; /* and the AVX-512 pass kernels */
-    /* make_wide_indices' for PAIRS [0] and QUADS [1] */
-    int32_t wide_index[2][4][2 * LANES];
+    bool simd; /* the level is AVX2 or above (kernels->level): the sequential order's schedule */
+    bool wide; /* AVX-512 */
 
     /* wind: solver_wind_cells and solver_wind_to_particles on the threads'
      * rows, which need the triangles cloth_create makes */
@@ -274,20 +271,36 @@ static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float ma
 /* A run of blocks [begin, end) of one colour's units, solved in place. */
 typedef void (*RelaxBlockLoop)(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha);
 
-/* The pass kernels of one level. The scalar level has no blocks (NULL):
- * its units go link by link through solve_link. */
+/* The pass kernels of one level (relax_kernels.h built for it); every
+ * level has them. The links no block takes go through solve_link, the
+ * particles no vector takes through sphere_push (the scalar kernels). */
 struct RelaxPassKernels {
     RelaxFastKernels level;
-    /* [xpbd][ParticleLayout]: eight links a vector (AVX2 and up) */
+    /* [xpbd][ParticleLayout]: a block of eight links at a time */
     RelaxBlockLoop blocks[2][3];
     /* [xpbd][ParticleLayout]: pairs of blocks that follow each other in a
      * row, sixteen links a vector (AVX-512); NULL below */
     RelaxBlockLoop pairs[2][3];
     /* the block lanes' rest lengths and live masks of unit u, from its
-     * links; NULL where there are no blocks */
+     * links */
     void (*refresh_unit)(RelaxFast *f, const Cloth *c, const Unit *u);
     /* sphere_push on particles begin .. end */
     void (*sphere_range)(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction);
+    /* The stages around the passes, a vector of particles or cells at a
+     * time, with the plain stages' operations (solver.c): stage_forces'
+     * start for particles from .. to - 1 (gravity and, when windy,
+     * solver_wind_field); solver_wind_cells for
+     * the cells of rows from .. to - 1; solver_wind_to_particles for the
+     * particles of rows from .. to - 1; blew_up's coordinate half for
+     * particles from .. to - 1 (false if one is not finite; else each
+     * axis' least and most) and its link half for the rows from .. to - 1
+     * of a structural_grid cloth (whether a structural link across a row
+     * or down from it is over stretch times its rest length). */
+    void (*forces)(Solver *s, const Job *job, int from, int to);
+    void (*wind_cell_rows)(Solver *s, int from, int to);
+    void (*wind_particle_rows)(Solver *s, int from, int to);
+    bool (*coordinates_sane)(const Cloth *c, int from, int to, float least[3], float most[3]);
+    bool (*rows_overstretched)(const Cloth *c, int from, int to, float stretch);
     /* the sequential order's walk (relax_helix.h) at this level */
     const RelaxHelixLevel *helix;
 };
@@ -301,27 +314,11 @@ bool relax_colour_build(RelaxFast *f, const Cloth *cloth);
  * processor has (NEON: portable). */
 const RelaxPassKernels *relax_fast_pass_kernels(RelaxFastKernels wanted);
 
-#if RELAX_FAST_X86
-/* Each instruction set's file fills its entries. */
+/* Each level's file (relax_kernels.h built per level) fills its entries;
+ * relax_kernels_avx512_fill only the pairs and the stages. */
+void relax_kernels_portable_fill(RelaxPassKernels *table);
+void relax_kernels_neon_fill(RelaxPassKernels *table);
 void relax_kernels_avx2_fill(RelaxPassKernels *table);
 void relax_kernels_avx512_fill(RelaxPassKernels *table);
-/* blew_up's link half for the rows from .. to - 1 of a structural_grid
- * cloth: whether a structural link across a row or down from it is over
- * stretch times its rest length. */
-bool relax_kernels_avx2_rows_overstretched(const Cloth *c, int from, int to, float stretch);
-/* The stages around the passes, eight particles or cells at a time, with
- * the plain stages' operations (solver.c): stage_forces' start for
- * particles from .. to - 1 (gravity and, when windy, solver_wind_field);
- * solver_wind_cells for the cells of rows from .. to - 1; and
- * solver_wind_to_particles for the particles of rows from .. to - 1. */
-void relax_kernels_avx2_forces(Solver *s, const Job *job, int from, int to);
-void relax_kernels_avx2_wind_cell_rows(Solver *s, int from, int to);
-void relax_kernels_avx2_wind_particle_rows(Solver *s, int from, int to);
-/* blew_up's coordinate half for particles from .. to - 1: false if one is
- * not finite; else each axis' least and most. */
-bool relax_kernels_avx2_coordinates_sane(const Cloth *c, int from, int to, float least[3], float most[3]);
-/* make_wide_indices for PAIRS [0] and QUADS [1] */
-void relax_kernels_avx512_indices(int32_t out[2][4][2 * LANES]);
-#endif
 
 #endif

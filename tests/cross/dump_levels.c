@@ -63,6 +63,12 @@ int main(void)
         {"integrator=xpbd", "cols=37", "rows=29", "iterations=6", NULL},
         {"integrator=pbd", "cols=33", "rows=35", "iterations=4", "substeps=20", NULL}, /* remainders: 0.8 ms substeps */
         {"scene=tear", "integrator=jakobsen", "iterations=5", NULL},
+        /* the colored order's kernels (relax_kernels.h): the curtain's wind
+         * and sphere, xpbd, a tearing cloth, and bands on two threads */
+        {"order=colored", "cols=37", "rows=29", "iterations=6", NULL},
+        {"order=colored", "integrator=xpbd", "cols=41", "rows=23", "iterations=5", NULL},
+        {"scene=tear", "order=colored", "iterations=5", NULL},
+        {"order=colored", "integrator=pbd", "cols=90", "rows=80", "iterations=3", "threads=2", NULL},
     };
     fast_table_install(relax_fast_table()); /* as main does */
     int status = 0;
