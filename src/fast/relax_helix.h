@@ -9,8 +9,9 @@
  * columns behind the one above it), every family's links are walked
  * together through it, a period or two of keys apart, and the passes of a
  * substep (with the sphere's push after each) run in that buffer before
- * it is copied back; on several threads, each thread walks a piece of
- * every pass, the pieces of a pass one after the other.
+ * it is copied back; on one thread, two passes at once, the second some
+ * three periods of keys behind the first; on several threads, each thread
+ * walks a piece of every pass, the pieces of a pass one after the other.
  * relax_helix_walk.h is the walk, written once over relax_lanes.h's
  * vectors, and tells why the bits are the plain loop's; each level's file
  * (relax_helix_avx2.c, _neon.c, _portable.c) builds it with its own flags;

@@ -72,6 +72,20 @@
  * of the default scene this is 4.5 times the colored order's time (the
  * conversions between float and double, six moves a link).
  *
+ * Two passes on one thread
+ * ------------------------
+ * A step t of a pass reads and writes keys t - d_push .. t + 2 only (the
+ * push of key t - d_push, the link across of the next key; below). So
+ * pass n + 1 may run its step t once pass n has done step t + 2 + d_push,
+ * and the two steps then share no key. On one thread the walk does two
+ * passes at once (walk_two): pass n + 1's step t - d_push - 3 in the same
+ * turn of the loop as pass n's step t. Each turn then has up to twice the
+ * links that do not wait for each other, and the steps at a pass's ends,
+ * where the shear and the bend families have not begun or have ended (a
+ * quarter of a 40 x 40 pass), overlap with the next pass's. Each pass
+ * still does its own steps in order, so the bits are those of one pass
+ * after the other.
+ *
  * Several threads
  * ---------------
  * The sphere's push of key k is done at step k + d_push of the walk, one
@@ -926,29 +940,79 @@ LANES_INLINE void flush(const Walk *w, int to, const Ends structural[3], const E
         store_key(key_at(h, k + 1), &bend[0]), store_key(key_at(h, k + 2), &bend[1]);
 }
 
-/* Steps from .. to - 1 of a pass (one piece). Step t does the links across
- * and down anchored at key t, the shear's at t - d_shear, the bend
- * families' at t - d_bend, and pushes key t - d_push out of the sphere,
- * one step after the last link of the pass that moves it. The piece waits
- * first for the one before it in the pass (`mine` at `from`: steps
- * before, another thread), then before step t for the pass before (if
- * any) to have pushed every key this step reads (up to t + 2: d_push + 3
- * steps more; `ahead`, on several threads: MARGIN more, and it prefetches).
- * It publishes its steps every PUBLISH, and its last once its registers
- * are stored. Returns its ticks, the waits left out. */
+/* What a pass carries from one step to the next: the keys the family
+ * pairs' links across moved (skewed_step), the shear's ends (shear), and
+ * where its piece began. */
+typedef struct PassWalk {
+    Ends structural[3], bend[3], upper, lower;
+    int from, to, first_shear, first_bend;
+} PassWalk;
+
+LANES_INLINE void pass_begin(const Helix *h, PassWalk *p, int from, int to)
+{
+    const Ends zero = {v_zero(), v_zero(), v_zero(), v_zero()};
+    for (int g = 0; g < 3; g++)
+        p->structural[g] = zero, p->bend[g] = zero;
+    p->upper = p->lower = zero;
+    p->from = from, p->to = to;
+    p->first_shear = from > h->d_shear ? from - h->d_shear : 0;
+    p->first_bend = from > h->d_bend ? from - h->d_bend : 0;
+}
+
+/* Step t of a pass: the links across and down anchored at key t, the
+ * shear's at t - d_shear, the bend families' at t - d_bend, and the push
+ * of key t - d_push out of the sphere, one step after the last link of
+ * the pass that moves it. It reads and writes keys t - d_push .. t + 2
+ * only. */
+LANES_INLINE void pass_step(const Walk *w, const Push *push, PassWalk *p, int t)
+{
+    const Helix *h = w->h;
+    const int P = h->period, K = h->used;
+    const int k = t - h->d_shear, kb = t - h->d_bend;
+    if (w->kept) {
+        if (t < K)
+            across_then_down(w, HS, VS, t, p->from, 1, P, p->structural);
+        if (k >= 0 && k < K && w->on[D1])
+            cells(w, k, p->first_shear, P, &p->upper, &p->lower);
+        if (kb >= 0 && kb < K)
+            across_then_down(w, HB, VB, kb, p->first_bend, 2, P, p->bend);
+    } else {
+        const bool next = t + 1 < p->to;
+        if (t < K) {
+            if (t == p->from)
+                skewed_in(w, HS, t, 1, p->structural);
+            skewed_step(w, HS, VS, t, 1, P, next && t + 1 < K, p->structural);
+        }
+        if (k >= 0 && k < K && w->on[D1])
+            cells(w, k, p->first_shear, P, &p->upper, &p->lower);
+        if (kb >= 0 && kb < K) {
+            if (kb == p->first_bend)
+                skewed_in(w, HB, kb, 2, p->bend);
+            skewed_step(w, HB, VB, kb, 2, P, next && kb + 1 < K, p->bend);
+        }
+    }
+    if (push && t - h->d_push >= 0)
+        push_key(h, push, t - h->d_push);
+}
+
+/* Steps from .. to - 1 of a pass (one piece), pass_step by pass_step. The
+ * piece waits first for the one before it in the pass (`mine` at `from`:
+ * steps before, another thread), then before step t for the pass before
+ * (if any) to have pushed every key this step reads (up to t + 2: d_push +
+ * 3 steps more; `ahead`, on several threads: MARGIN more, and it
+ * prefetches). It publishes its steps every PUBLISH, and its last once its
+ * registers are stored. Returns its ticks, the waits left out. */
 LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
                                            unsigned long long base, bool ahead, int from, int to)
 {
     const Helix *h = w->h;
-    const int P = h->period, K = h->used, steps = h->steps, lag = h->d_push + 3 + (ahead ? MARGIN : 0);
-    const int first_shear = from > h->d_shear ? from - h->d_shear : 0;
-    const int first_bend = from > h->d_bend ? from - h->d_bend : 0;
+    const int K = h->used, steps = h->steps, lag = h->d_push + 3 + (ahead ? MARGIN : 0);
     if (from > 0)
         wait_for_pass(mine, base, from);
     unsigned long long start = lanes_ticks(), waited = 0;
     int seen = before ? 0 : steps; /* the pass before's steps done */
-    const Ends zero = {v_zero(), v_zero(), v_zero(), v_zero()};
-    Ends structural[3] = {zero, zero, zero}, bend[3] = {zero, zero, zero}, upper = zero, lower = zero;
+    PassWalk p;
+    pass_begin(h, &p, from, to);
     for (int t = from; t < to; t++) {
         if (seen < steps && seen < t + lag) {
             unsigned long long w0 = lanes_ticks();
@@ -961,40 +1025,56 @@ LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, Pass
             __builtin_prefetch(next + Y * sizeof(float), 0, 3);
             __builtin_prefetch(next + Z * sizeof(float), 0, 3);
         }
-        int k = t - h->d_shear;
-        const int kb = t - h->d_bend;
-        if (w->kept) {
-            if (t < K)
-                across_then_down(w, HS, VS, t, from, 1, P, structural);
-            if (k >= 0 && k < K && w->on[D1])
-                cells(w, k, first_shear, P, &upper, &lower);
-            if (kb >= 0 && kb < K)
-                across_then_down(w, HB, VB, kb, first_bend, 2, P, bend);
-        } else {
-            const bool next = t + 1 < to;
-            if (t < K) {
-                if (t == from)
-                    skewed_in(w, HS, t, 1, structural);
-                skewed_step(w, HS, VS, t, 1, P, next && t + 1 < K, structural);
-            }
-            if (k >= 0 && k < K && w->on[D1])
-                cells(w, k, first_shear, P, &upper, &lower);
-            if (kb >= 0 && kb < K) {
-                if (kb == first_bend)
-                    skewed_in(w, HB, kb, 2, bend);
-                skewed_step(w, HB, VB, kb, 2, P, next && kb + 1 < K, bend);
-            }
-        }
-        k = t - h->d_push;
-        if (push && k >= 0)
-            push_key(h, push, k);
+        pass_step(w, push, &p, t);
         if (t % PUBLISH == PUBLISH - 1 && t < to - 1)
             atomic_store_explicit(&mine->steps, base + (unsigned long long)t + 1u, memory_order_release);
     }
     if (to < steps && !w->kept)
-        flush(w, to, structural, bend, &upper, &lower);
+        flush(w, to, p.structural, p.bend, &p.upper, &p.lower);
     atomic_store_explicit(&mine->steps, base + (unsigned long long)to, memory_order_release);
     return lanes_ticks() - start - waited;
+}
+
+/* All `passes` passes on one thread, two at a time: pass n + 1 walks its
+ * step t - lag in the same turn of the loop as pass n its step t, lag =
+ * d_push + 3 (the keys pass n + 1's step reads, up to t - lag + 2,
+ * have had pass n's last link and push, and pass n's step t touches none
+ * of them: the two steps share no key, and the processor works on both
+ * steps' chains at once). Pass n + 2 begins once pass n has ended and
+ * pass n + 1 is lag steps on: each pass's steps in the walk's order, as
+ * walk_steps does them, so the bits are the same. Returns its ticks. */
+LANES_INLINE unsigned long long walk_two(const Walk *w, const Push *push, int passes)
+{
+    const Helix *h = w->h;
+    const int steps = h->steps, lag = h->d_push + 3;
+    unsigned long long start = lanes_ticks();
+    /* older: pass n at its step t; newer, if on: pass n + 1 at its step u.
+     * Locals, not an array the turns index: the compiler keeps them apart
+     * from the buffer's stores. */
+    PassWalk older, newer;
+    int t = 0, u = 0, started = 1;
+    bool on = false;
+    pass_begin(h, &older, 0, steps);
+    for (;;) {
+        if (!on && started < passes && t >= lag) {
+            pass_begin(h, &newer, 0, steps);
+            u = 0, on = true, started++;
+        }
+        pass_step(w, push, &older, t++);
+        if (on)
+            pass_step(w, push, &newer, u++);
+        if (t == steps) {
+            if (on) {
+                older = newer, t = u, on = false;
+            } else if (started < passes) {
+                pass_begin(h, &older, 0, steps);
+                t = 0, started++;
+            } else {
+                break;
+            }
+        }
+    }
+    return lanes_ticks() - start;
 }
 
 /* walk_steps built three times: with remainders, and without for xpbd and
@@ -1005,13 +1085,19 @@ LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, Pass
  * and from 1,295 to 1,276 at portable (processor time, the fastest of 7,
  * interleaved). The live lanes kept as whole masks instead of bits (a
  * load a link instead of four operations) gained 2 % at AVX2 alone, none
- * with this, and cost portable 10 %: four times the memory. */
+ * with this, and cost portable 10 %: four times the memory. The walk
+ * reads the Helix's fields from a copy on the stack: a store to the buffer
+ * (through relax_lanes.h's may_alias vectors) could change the Helix
+ * itself as far as the compiler knows, and it would read them again after
+ * each; the copy's address goes nowhere else. */
 HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassDone *mine, const PassDone *before,
                                           unsigned long long base, bool ahead, int from, int to)
 {
-    if (w->kept)
-        return walk_steps(w, push, mine, before, base, ahead, from, to);
+    Helix local = *w->h;
     Walk known = *w;
+    known.h = &local;
+    if (w->kept)
+        return walk_steps(&known, push, mine, before, base, ahead, from, to);
     known.kept = false;
     if (w->family[HS].xpbd) {
         for (int kind = 0; kind < KINDS; kind++)
@@ -1021,6 +1107,25 @@ HELIX_LOOP static unsigned long long walk(const Walk *w, const Push *push, PassD
     for (int kind = 0; kind < KINDS; kind++)
         known.family[kind].xpbd = false;
     return walk_steps(&known, push, mine, before, base, ahead, from, to);
+}
+
+/* walk_two, built as walk is. */
+HELIX_LOOP static unsigned long long walk_alone(const Walk *w, const Push *push, int passes)
+{
+    Helix local = *w->h;
+    Walk known = *w;
+    known.h = &local;
+    if (w->kept)
+        return walk_two(&known, push, passes);
+    known.kept = false;
+    if (w->family[HS].xpbd) {
+        for (int kind = 0; kind < KINDS; kind++)
+            known.family[kind].xpbd = true;
+        return walk_two(&known, push, passes);
+    }
+    for (int kind = 0; kind < KINDS; kind++)
+        known.family[kind].xpbd = false;
+    return walk_two(&known, push, passes);
 }
 
 /* The links' vectors the walk's steps before t go through: two a key in
@@ -1215,7 +1320,11 @@ static void run(void *helix, Cloth *c, float *lambda, const RelaxPassConstants *
     }
     unsigned long long busy = 0;
     double work = 0.0;
-    for (int n = 0; n < passes; n++) {
+    if (threads == 1 && passes > 1) {
+        busy = walk_alone(&w, sphere ? &push : NULL, passes);
+        work = passes * work_before(h, h->steps);
+    }
+    for (int n = 0; n < passes && !(threads == 1 && passes > 1); n++) {
         const int *cut = h->cut[n == 0 ? 0 : n == passes - 1 ? 2 : 1];
         const int from = cut[t], to = cut[t + 1];
         if (from < to) {

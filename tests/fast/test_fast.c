@@ -649,6 +649,25 @@ Test(fast, sequential_strips_give_the_plain_loops_bits_at_every_edge_of_a_strip_
         }
 }
 
+/* On one thread the sequential walk does two passes at once, the second
+ * d_push + 3 steps behind the first (relax_helix_walk.h, walk_two): a
+ * draped cloth in contact with the sphere, whose push ends each pass, with
+ * an even and an odd number of passes, with and without remainders. */
+Test(fast, two_passes_walked_at_once_on_one_thread_keep_the_bits_where_the_sphere_pushes)
+{
+    const char *passes[] = {"iterations=1", "iterations=2", "iterations=3", "iterations=5"};
+    const char *substeps[] = {"substeps=1", "substeps=20"}; /* 20: 0.8 ms, remainders */
+    for (int n = 0; n < 4; n++)
+        for (int k = 0; k < 2; k++) {
+            const char *settings[] = {"scene=drape",      "collider=sphere", "floor=off", "cols=26", "rows=21",
+                                      "order=sequential", passes[n],         substeps[k], NULL};
+            char what[96];
+            snprintf(what, sizeof what, "drape 26x21 on the sphere, %s, %s", passes[n], substeps[k]);
+            /* the cloth meets the sphere from about step 35 */
+            expect_same_bits_in(settings, k == 0 ? 50 : 40, what, false);
+        }
+}
+
 /* The same edges below 1 ms substeps, where the corrections keep
  * remainders in double (the helix shifts them between lanes as it shifts
  * the positions): widths under, at and over the period of 32. */
