@@ -2,11 +2,12 @@
  * links in one walk, a row a lane: sixteen rows a vector at the AVX-512
  * level, eight at AVX2, four at NEON and portable.
  *
- * relax_rows.h runs the families one after the other, and must copy its
- * strips of rows into lanes and back for each family that goes along the
- * rows. Here the cloth is copied once into a buffer where lane j holds
- * rows j, j + L, j + 2 L ... one after the other (L lanes) (a helix: each row two
- * columns behind the one above it), every family's links are walked
+ * Run family by family (as the AVX-512 kernels since removed did, see
+ * src/fast/README.md), a pass must copy strips of rows into lanes and
+ * back for each family that goes along the rows. Here the cloth is
+ * copied once into a buffer where lane j holds rows j, j + L, j + 2 L ...
+ * one after the other (L lanes) (a helix: each row two columns behind the
+ * one above it), every family's links are walked
  * together through it, a period or two of keys apart, and the passes of a
  * substep (with the sphere's push after each) run in that buffer before
  * it is copied back; on one thread, two passes at once, the second some

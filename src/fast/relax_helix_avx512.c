@@ -121,7 +121,7 @@
  * ---
  * Measured on the 2-core Xeon (AVX-512, 2.3 GHz, a shared virtual machine)
  * this was written on, rdtsc around a pass, the fastest of thousands:
- * family by family (relax_rows_avx512.c) a 200 x 200 pass took 714,000 to
+ * family by family (the kernels src/fast/README.md tells of) a 200 x 200 pass took 714,000 to
  * 840,000 ticks, some 45 % of its horizontal and shear walks in copies;
  * this walk 474,000 (40 x 40: 24,200 against about 42,000), and 395,000
  * (20,100) once the squared length and the moves were fused multiply-adds
