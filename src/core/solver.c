@@ -488,8 +488,8 @@ void solver_wind_field(Solver *s, int from, int to)
 {
     const int cols = s->cloth->cols, rows = s->cloth->rows;
     float wx = (float)s->params.wind_x, wz = (float)s->params.wind_z;
-    int row = from / cols, col = from % cols; /* of particle i, moved on by one each turn: no division a particle */
-    for (int i = from; i < to; i++, col = col + 1 == cols ? 0 : col + 1, row += col == 0) {
+    for (int i = from; i < to; i++) {
+        int row = i / cols, col = i % cols;
         float g[2] = {0.0f, 0.0f};
         for (int w = 0; w < 2 * SOLVER_TURBULENCE_WAVES; w++) {
             size_t r = (size_t)w * (size_t)rows + (size_t)row, c = (size_t)w * (size_t)cols + (size_t)col;
@@ -560,8 +560,8 @@ void solver_wind_to_particles(Solver *s, int from, int to)
 {
     const Cloth *c = s->cloth;
     const int cells = c->cols - 1;
-    int row = from / c->cols, col = from % c->cols; /* of particle i, moved on by one each turn */
-    for (int i = from; i < to; i++, col = col + 1 == c->cols ? 0 : col + 1, row += col == 0) {
+    for (int i = from; i < to; i++) {
+        int row = i / c->cols, col = i % c->cols;
         /* the cells it is a corner of: up-left (its bottom right, in
          * both triangles), up (bottom left: the first), left (top
          * right: the second), its own (top left: both) */
