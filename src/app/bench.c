@@ -670,11 +670,14 @@ static void bytes_locale(Tui *tui)
 }
 
 /* One frame of the sandbox's loop at tui->fps (tui.c, run): the physics the
- * frame owes, the plot samples, the drawing. Allocates and prints nothing. */
+ * frame owes, the plot samples, the explosion watch (a copy of the state
+ * each frame, to show a blow-up from the step before it), the drawing.
+ * Allocates and prints nothing after the first frame. */
 static void bytes_frame(Tui *tui)
 {
     tui_advance(tui, 1.0 / tui->fps, false);
     tui_sample(tui, false);
+    tui_blasts_update(tui, true);
     tui_draw(tui);
 }
 

@@ -190,6 +190,26 @@ typedef struct TuiSlider {
 
 typedef enum TuiColour { COLOUR_NONE, COLOUR_8, COLOUR_16, COLOUR_256 } TuiColour;
 
+/* A window's copy of the cells tui_blit last wrote into it (win, width x
+ * height); valid once a whole canvas has been copied in. */
+typedef struct TuiShadow {
+    WINDOW *win;
+    CanvasCell *cells;
+    size_t capacity; /* cells room */
+    int width, height;
+    bool valid;
+} TuiShadow;
+#define TUI_SHADOWS (3 + 2 * TUI_MAX_PANES) /* status, panel, help; each pane's view and plots */
+
+/* What else decides the curses cell tui_blit makes of a canvas cell. */
+typedef struct TuiBlitStyle {
+    short pair[PALETTE_COUNT][PALETTE_COUNT];
+    attr_t extra_attr[PALETTE_COUNT];
+    bool drop_bold[PALETTE_COUNT];
+    int colour;
+    bool wide;
+} TuiBlitStyle;
+
 typedef struct Tui {
     /* options */
     int fps;
@@ -271,6 +291,10 @@ typedef struct Tui {
     double panel_cg_residual;
     WINDOW *status_win, *panel_win, *help_win;
     Canvas *status, *panel, *help_canvas;
+    /* What tui_blit last copied into each window of the layout, so that a
+     * frame copies only the cells that changed (tui_draw.c). */
+    TuiShadow shadows[TUI_SHADOWS];
+    TuiBlitStyle shadow_style; /* the mapping of cells to curses the shadows were copied in */
     unsigned long frames;
     double draw_seconds, physics_seconds; /* spent in each, for --stats */
     bool quit;

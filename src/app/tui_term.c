@@ -343,11 +343,15 @@ static int forward_control[2] = {-1, -1};
 static pthread_mutex_t forward_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t forward_flushed = PTHREAD_COND_INITIALIZER;
 static unsigned long flushes_asked, flushes_done; /* flushes_done under forward_lock */
+static bool forward_dropping; /* under forward_lock: what ncurses writes is dropped (leave_first_state) */
 
 /* Forwards what is in the pipe; false at its end (ncurses's stream closed). */
 static bool forward_waiting(TuiTerm *term)
 {
     static char buffer[16384];
+    pthread_mutex_lock(&forward_lock);
+    bool dropping = forward_dropping;
+    pthread_mutex_unlock(&forward_lock);
     for (;;) {
         ssize_t n = read(term->pipe_fd[0], buffer, sizeof buffer);
         if (n < 0 && errno == EINTR)
@@ -356,6 +360,8 @@ static bool forward_waiting(TuiTerm *term)
             return true;
         if (n <= 0)
             return false;
+        if (dropping)
+            continue;
         term->bytes += (unsigned long long)n;
         write_all(term->tty_fd, buffer, (size_t)n);
         if (term->record)
@@ -412,6 +418,27 @@ static void flush_forwarder(TuiTerm *term)
     while (flushes_done < target && waited == 0)
         waited = pthread_cond_timedwait(&forward_flushed, &forward_lock, &deadline);
     pthread_mutex_unlock(&forward_lock);
+}
+
+/* ncurses 6 empties its output buffer at every cursor move it makes until
+ * the program has once left and come back (endwin, then doupdate; its
+ * _nc_mvcur flushes while the screen is in its first state). A frame then
+ * went out in some 25 writes, each one a wake-up of the forwarder and a
+ * write to the terminal (over SSH, a packet each). Leaving once at the start
+ * makes ncurses write each frame in one piece. The bytes of ncurses's start
+ * and of the leaving are dropped (a forwarder started with forward_dropping
+ * set drops them; a measuring session does not count them): the first
+ * doupdate, coming back, sends the start again (the other screen, the scroll
+ * region, the cursor's shape) and clears the screen, as a first frame does. */
+static void leave_first_state(TuiTerm *term)
+{
+    endwin();
+    if (term->forwarding) {
+        flush_forwarder(term);
+        pthread_mutex_lock(&forward_lock);
+        forward_dropping = false;
+        pthread_mutex_unlock(&forward_lock);
+    }
 }
 
 /* ---------------------------------------------------------------- the drain */
@@ -506,6 +533,19 @@ bool tui_term_sync(TuiTerm *term, double seconds, unsigned long long *bytes)
     *bytes = term->bytes;
     pthread_mutex_unlock(&drain_lock);
     return ok;
+}
+
+/* leave_first_state for a measuring session, whose frames then go out as the
+ * sandbox's do; the bytes until then are not counted. */
+static void leave_first_state_measured(TuiTerm *term)
+{
+    endwin();
+    unsigned long long ignored;
+    if (tui_term_sync(term, 2.0, &ignored)) {
+        pthread_mutex_lock(&drain_lock);
+        term->bytes = 0;
+        pthread_mutex_unlock(&drain_lock);
+    }
 }
 
 /* Sequences ncurses does not send itself (the mouse's 1002: motion while a
@@ -880,6 +920,7 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
     fcntl(term->pipe_fd[0], F_SETFL, fcntl(term->pipe_fd[0], F_GETFL) | O_NONBLOCK);
     pthread_mutex_lock(&forward_lock);
     flushes_asked = flushes_done = 0;
+    forward_dropping = true; /* until leave_first_state */
     pthread_mutex_unlock(&forward_lock);
     pthread_t thread;
     int started = start_signal_free_thread(&thread, forward, term);
@@ -908,6 +949,7 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
             snprintf(err, err_size, "%s", _("TERM is not set: start with TERM=xterm-256color (or your terminal's type)"));
         goto fail;
     }
+    leave_first_state(term);
     eight_bit_input();
     for (size_t k = typed_length; k > 0; k--) /* ungetch puts each in front */
         ungetch((unsigned char)typed_keys[k - 1]);
@@ -1006,6 +1048,7 @@ bool tui_term_start_measured(TuiTerm *term, const char *term_name, int cols, int
         snprintf(err, err_size, _("cannot use the terminal type '%s'"), term_name ? term_name : "");
         goto fail;
     }
+    leave_first_state_measured(term);
     eight_bit_input();
     resizeterm(rows, cols); /* whatever LINES and COLUMNS say */
     return true;

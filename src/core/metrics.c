@@ -1,23 +1,24 @@
 /* metrics.c - energy, strain, residual and penetration of a solver's state. */
 #include "metrics.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 
 const char metrics_csv_header[] = "step,time,kinetic,potential,elastic,total,max_strain,mean_strain,residual,"
                                   "penetration,torn,exploded,cg_iterations,cg_residual,cg_unconverged";
 
-/* Elastic energy of one link: as a Hooke spring of the family's constant,
- * or for xpbd from its compliance (alpha = compliance * rest, E = C^2/2alpha). */
-static double link_energy(const Solver *s, int l, double extension)
+/* Elastic energy of a link of the given extension (m): as a Hooke spring of
+ * its family's constant, or for xpbd from its compliance (alpha = compliance *
+ * rest, E = C^2/2alpha). The family's figures come from solver_family_spring
+ * and solver_family_compliance, read once a call (compute). */
+static double link_energy(bool xpbd, double spring, double compliance, float rest_length, double extension)
 {
-    const Cloth *c = s->cloth;
-    int family = c->family[l];
-    if (s->params.integrator == INTEGRATOR_XPBD) {
-        double alpha = (double)solver_family_compliance(s, family) * c->rest_length[l];
+    if (xpbd) {
+        double alpha = compliance * rest_length;
         return alpha > 0.0 ? 0.5 * extension * extension / alpha : 0.0;
     }
-    return 0.5 * solver_family_spring(s, family) * extension * extension;
+    return 0.5 * spring * extension * extension;
 }
 
 static void compute(const Solver *s, Metrics *out, bool contact_and_residual)
@@ -30,6 +31,16 @@ static void compute(const Solver *s, Metrics *out, bool contact_and_residual)
         kinetic += 0.5 * c->mass[i] * v2;
         potential += (double)c->mass[i] * g * c->y[i];
     }
+    /* each family's figures once, not once a link: this runs every frame of
+     * the sandbox (its energy and strain plots) */
+    bool xpbd = s->params.integrator == INTEGRATOR_XPBD;
+    bool stiff[LINK_FAMILY_COUNT];
+    double spring[LINK_FAMILY_COUNT], compliance[LINK_FAMILY_COUNT];
+    for (int f = 0; f < LINK_FAMILY_COUNT; f++) {
+        stiff[f] = solver_family_stiffness(s, f) > 0.0f;
+        spring[f] = solver_family_spring(s, f);
+        compliance[f] = solver_family_compliance(s, f);
+    }
     double max_strain = 0.0, strain_sum = 0.0;
     int structural = 0, torn = 0;
     bool first = true;
@@ -38,10 +49,15 @@ static void compute(const Solver *s, Metrics *out, bool contact_and_residual)
             torn++;
             continue;
         }
-        double length = cloth_link_length(c, l);
-        if (solver_family_stiffness(s, c->family[l]) > 0.0f)
-            elastic += link_energy(s, l, length - c->rest_length[l]);
-        if (c->family[l] == LINK_STRUCTURAL) {
+        /* cloth_link_length, inline */
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        float dx = c->x[b] - c->x[a], dy = c->y[b] - c->y[a], dz = c->z[b] - c->z[a];
+        double length = sqrtf(dx * dx + dy * dy + dz * dz);
+        int family = c->family[l];
+        assert(family >= 0 && family < LINK_FAMILY_COUNT);
+        if (stiff[family])
+            elastic += link_energy(xpbd, spring[family], compliance[family], c->rest_length[l], length - c->rest_length[l]);
+        if (family == LINK_STRUCTURAL) {
             double strain = length / c->rest_length[l] - 1.0;
             if (first || strain > max_strain)
                 max_strain = strain;
