@@ -212,8 +212,7 @@ $(BUILD)/src/core/implicit.o: FILE_CFLAGS = -fno-math-errno -fno-trapping-math
 # The sequential walk (relax_helix_walk.h) once per instruction-set level,
 # each file with its level's flags, as zlib-ng builds arch/x86/*_avx2.c:
 # only relax_fast.c's table, filled from what the processor has, calls
-# them. (AVX-512's, relax_helix_avx512.c, is intrinsics with their own
-# target attributes: faster than the walk built for it.) The portable and NEON files take the build's own flags (every
+# them. The portable and NEON files take the build's own flags (every
 # aarch64 processor has NEON). -Wno-psabi: GCC warns that a vector of
 # doubles wider than the level's registers would be passed differently
 # by other compilers; relax_lanes.h's functions are all inlined, never
@@ -223,6 +222,7 @@ HELIX_FLAGS = -fno-math-errno -Wno-psabi
 $(BUILD)/src/fast/relax_helix_portable.o $(BUILD)/src/fast/relax_helix_neon.o: FILE_CFLAGS = $(HELIX_FLAGS)
 ifneq ($(filter x86_64-%,$(TARGET_MACHINE)),)
 $(BUILD)/src/fast/relax_helix_avx2.o: FILE_CFLAGS = $(HELIX_FLAGS) -mavx2 -mfma
+$(BUILD)/src/fast/relax_helix_avx512.o: FILE_CFLAGS = $(HELIX_FLAGS) $(KERNELS_AVX512_FLAGS)
 endif
 # The colored order's kernels (relax_kernels.h) the same way, AVX-512's too.
 KERNELS_AVX2_FLAGS = -mavx2 -mfma

@@ -17,9 +17,8 @@
  *                         and the passes of a substep together, on one
  *                         thread or cut among several, written once over
  *                         relax_lanes.h's vectors and built per level by
- *                         relax_helix_avx2.c, _neon.c and _portable.c;
- *                         relax_helix_avx512.c is its AVX-512 intrinsics
- *                         (faster there); relax_helix.c calls the one in use
+ *                         relax_helix_avx512.c, _avx2.c, _neon.c and
+ *                         _portable.c (relax_helix.c calls the one in use)
  *
  * As zlib-ng does (arch/x86/), each instruction set's kernels are in files
  * of their own, and one table per level (RelaxPassKernels) is filled once

@@ -1,7 +1,6 @@
 /* relax_helix.c - relax_helix.h's functions: each calls the walk of the
  * level the buffers were made for (relax_helix_walk.h, built once per
- * level in relax_helix_avx2.c, _neon.c and _portable.c; at AVX-512 the
- * intrinsics of relax_helix_avx512.c).
+ * level in relax_helix_avx512.c, _avx2.c, _neon.c and _portable.c).
  */
 #include "relax_helix.h"
 

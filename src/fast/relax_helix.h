@@ -15,9 +15,8 @@
  * walks a piece of every pass, the pieces of a pass one after the other.
  * relax_helix_walk.h is the walk, written once over relax_lanes.h's
  * vectors, and tells why the bits are the plain loop's; each level's file
- * (relax_helix_avx2.c, _neon.c, _portable.c) builds it with its own flags;
- * the AVX-512 level's is the same walk in intrinsics
- * (relax_helix_avx512.c), which was faster. Nothing here allocates after relax_helix_create.
+ * (relax_helix_avx512.c, _avx2.c, _neon.c, _portable.c) builds it with its
+ * own flags. Nothing here allocates after relax_helix_create.
  */
 #ifndef CLOTHSIM_RELAX_HELIX_H
 #define CLOTHSIM_RELAX_HELIX_H

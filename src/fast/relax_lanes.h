@@ -3,17 +3,15 @@
  * GCC and Clang vector types of VLANES floats.
  *
  * As Box2D v3's b2FloatW: the kernel is written once, over these; each
- * level's translation unit defines one of LANES_AVX2 (8 lanes),
- * LANES_NEON (4) or LANES_PORTABLE (4, plain C: the compiler picks
- * whatever the build's baseline has) before including it, and is compiled
- * with that level's flags (Makefile). Most operations are the vector
- * types' own (+ - * /, negation, comparisons, a mask being a vector of
- * all-ones or zero lanes); only those C cannot say are defined per level:
- * the fused multiply-add, the square root, the masks' tests and selects,
- * and masked loads and stores. (Built at sixteen lanes for AVX-512, with
- * its mask registers, the walk was slower than the intrinsics of
- * relax_helix_avx512.c, which that level keeps: README.md beside this
- * file, "Measured for the code".)
+ * level's translation unit defines one of LANES_AVX512 (16 lanes),
+ * LANES_AVX2 (8), LANES_NEON (4) or LANES_PORTABLE (4, plain C: the
+ * compiler picks whatever the build's baseline has) before including it,
+ * and is compiled with that level's flags (Makefile). Most operations are
+ * the vector types' own (+ - * /, negation, comparisons); only those C
+ * cannot say are defined per level: the fused multiply-add, the square
+ * root, the masks (AVX-512 has mask registers; elsewhere a mask is a
+ * vector of all-ones or zero lanes), their tests and selects, and masked
+ * loads and stores.
  *
  * Each operation rounds as the plain loop's C does (solver.h): v_fma is
  * one rounding, as fmaf; the others are IEEE's single operations. The bits
@@ -26,7 +24,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(LANES_AVX2)
+#if defined(LANES_AVX512)
+#include <immintrin.h>
+#define VLANES 16
+#elif defined(LANES_AVX2)
 #include <immintrin.h>
 #define VLANES 8
 #elif defined(LANES_NEON)
@@ -35,7 +36,7 @@
 #elif defined(LANES_PORTABLE)
 #define VLANES 4
 #else
-#error "define one of LANES_AVX2, LANES_NEON, LANES_PORTABLE"
+#error "define one of LANES_AVX512, LANES_AVX2, LANES_NEON, LANES_PORTABLE"
 #endif
 
 #define LANES_INLINE static inline __attribute__((always_inline))
@@ -48,7 +49,13 @@ typedef int64_t vl __attribute__((vector_size(8 * VLANES)));
 typedef float vf_u __attribute__((vector_size(4 * VLANES), aligned(4), may_alias));
 
 /* Index vectors for __builtin_shuffle: lanes i + s of the pair (a, b). */
-#if VLANES == 8
+#if VLANES == 16
+#define LANE_INDEX(s)                                                                                                  \
+    {                                                                                                                  \
+        (s), (s) + 1, (s) + 2, (s) + 3, (s) + 4, (s) + 5, (s) + 6, (s) + 7, (s) + 8, (s) + 9, (s) + 10, (s) + 11,      \
+            (s) + 12, (s) + 13, (s) + 14, (s) + 15                                                                     \
+    }
+#elif VLANES == 8
 #define LANE_INDEX(s)                                                                                                  \
     {                                                                                                                  \
         (s), (s) + 1, (s) + 2, (s) + 3, (s) + 4, (s) + 5, (s) + 6, (s) + 7                                             \
@@ -146,7 +153,82 @@ LANES_INLINE vd lanes_shuffle_d(vd a, vd b, vl index)
 
 /* ---------------------------------------------------------------- per level */
 
-#if defined(LANES_AVX2)
+#if defined(LANES_AVX512)
+
+typedef __mmask16 vmask;
+LANES_INLINE vf v_fma(vf a, vf b, vf c)
+{
+    return _mm512_fmadd_ps(a, b, c);
+}
+LANES_INLINE vf v_sqrt(vf a)
+{
+    return _mm512_sqrt_ps(a);
+}
+LANES_INLINE vmask v_ne(vf a, vf b)
+{
+    return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ);
+}
+LANES_INLINE vmask v_not_lt(vf a, vf b)
+{
+    return _mm512_cmp_ps_mask(a, b, _CMP_NLT_UQ);
+}
+LANES_INLINE vmask v_not_ge(vf a, vf b)
+{
+    return _mm512_cmp_ps_mask(a, b, _CMP_NGE_UQ);
+}
+LANES_INLINE vmask v_gt(vf a, vf b)
+{
+    return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ);
+}
+LANES_INLINE vmask m_bits(unsigned bits)
+{
+    return (vmask)bits;
+}
+LANES_INLINE vmask m_and(vmask a, vmask b)
+{
+    return a & b;
+}
+LANES_INLINE bool m_any(vmask m)
+{
+    return m != 0;
+}
+LANES_INLINE bool m_all(vmask m)
+{
+    return m == 0xffff;
+}
+LANES_INLINE vf v_select(vmask m, vf a, vf b)
+{
+    return _mm512_mask_blend_ps(m, b, a);
+}
+LANES_INLINE vd vd_select(vmask m, vd a, vd b)
+{
+    __m512d half[2][2]; /* [a, b][low, high] */
+    memcpy(half[0], &a, sizeof a), memcpy(half[1], &b, sizeof b);
+    half[0][0] = _mm512_mask_blend_pd((__mmask8)m, half[1][0], half[0][0]);
+    half[0][1] = _mm512_mask_blend_pd((__mmask8)(m >> 8), half[1][1], half[0][1]);
+    memcpy(&a, half[0], sizeof a);
+    return a;
+}
+/* lanes 0 .. n - 1, or VLANES - n .. VLANES - 1 (n a constant) */
+LANES_INLINE void v_store_first(float *p, vf v, int n)
+{
+    _mm512_mask_storeu_ps(p, (__mmask16)((1u << n) - 1u), v);
+}
+LANES_INLINE void v_store_last(float *p, vf v, int n)
+{
+    _mm512_mask_storeu_ps(p, (__mmask16)~((1u << (VLANES - n)) - 1u), v);
+}
+/* lanes of bits only; the others read nothing and are 0, or are not written */
+LANES_INLINE vf v_load_bits(const float *p, unsigned bits)
+{
+    return _mm512_maskz_loadu_ps((__mmask16)bits, p);
+}
+LANES_INLINE void v_store_bits(float *p, unsigned bits, vf v)
+{
+    _mm512_mask_storeu_ps(p, (__mmask16)bits, v);
+}
+
+#elif defined(LANES_AVX2)
 
 typedef vi vmask;
 LANES_INLINE vf v_fma(vf a, vf b, vf c)
@@ -247,6 +329,8 @@ LANES_INLINE bool m_all(vmask m)
 
 #endif
 
+#if !defined(LANES_AVX512)
+
 /* A comparison of vectors gives all-ones or zero lanes. The unordered
  * ones (NEQ_UQ ...) hold for a NaN, as C's !(a < b) does. */
 LANES_INLINE vmask v_ne(vf a, vf b)
@@ -320,13 +404,15 @@ LANES_INLINE vd vd_select(vmask m, vd a, vd b)
     return (vd)(((vl)a & wide) | ((vl)b & ~wide));
 }
 
+#endif
+
 /* m[j][i] becomes m[i][j]: at each stage (h = VLANES / 2 .. 1) the two
  * off-diagonal h x h blocks of every 2h x 2h block swap, so a block is
  * transposed once its blocks are. Lane p of the first row of a pair (i,
  * i + h, i without h) takes the second's lane p - h where p has h; the
  * second's, the first's p + h where p has not. */
 #define TRANSPOSE_STAGE(m, h, FIRST, SECOND)                                                                           \
-    _Pragma("GCC unroll 8") for (int i_ = 0; i_ < VLANES; i_++)                                                        \
+    _Pragma("GCC unroll 16") for (int i_ = 0; i_ < VLANES; i_++)                                                        \
     {                                                                                                                  \
         if (i_ & (h))                                                                                                  \
             continue;                                                                                                  \
@@ -337,7 +423,16 @@ LANES_INLINE vd vd_select(vmask m, vd a, vd b)
 
 LANES_INLINE void v_transpose(vf m[VLANES])
 {
-#if VLANES == 8
+#if VLANES == 16
+    TRANSPOSE_STAGE(m, 8, ((vi){0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23}),
+                    ((vi){8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31}))
+    TRANSPOSE_STAGE(m, 4, ((vi){0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27}),
+                    ((vi){4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31}))
+    TRANSPOSE_STAGE(m, 2, ((vi){0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29}),
+                    ((vi){2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31}))
+    TRANSPOSE_STAGE(m, 1, ((vi){0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30}),
+                    ((vi){1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31}))
+#elif VLANES == 8
     TRANSPOSE_STAGE(m, 4, ((vi){0, 1, 2, 3, 8, 9, 10, 11}), ((vi){4, 5, 6, 7, 12, 13, 14, 15}))
     TRANSPOSE_STAGE(m, 2, ((vi){0, 1, 8, 9, 4, 5, 12, 13}), ((vi){2, 3, 10, 11, 6, 7, 14, 15}))
     TRANSPOSE_STAGE(m, 1, ((vi){0, 8, 2, 10, 4, 12, 6, 14}), ((vi){1, 9, 3, 11, 5, 13, 7, 15}))
