@@ -216,7 +216,7 @@ LANES_INLINE void v_store_first(float *p, vf v, int n)
 }
 LANES_INLINE void v_store_last(float *p, vf v, int n)
 {
-    _mm512_mask_storeu_ps(p, (__mmask16)~((1u << (VLANES - n)) - 1u), v);
+    _mm512_mask_storeu_ps(p, (__mmask16) ~((1u << (VLANES - n)) - 1u), v);
 }
 /* lanes of bits only; the others read nothing and are 0, or are not written */
 LANES_INLINE vf v_load_bits(const float *p, unsigned bits)
@@ -412,7 +412,7 @@ LANES_INLINE vd vd_select(vmask m, vd a, vd b)
  * i + h, i without h) takes the second's lane p - h where p has h; the
  * second's, the first's p + h where p has not. */
 #define TRANSPOSE_STAGE(m, h, FIRST, SECOND)                                                                           \
-    _Pragma("GCC unroll 16") for (int i_ = 0; i_ < VLANES; i_++)                                                        \
+    _Pragma("GCC unroll 16") for (int i_ = 0; i_ < VLANES; i_++)                                                       \
     {                                                                                                                  \
         if (i_ & (h))                                                                                                  \
             continue;                                                                                                  \
