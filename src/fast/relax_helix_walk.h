@@ -600,7 +600,7 @@ LANES_INLINE void solve_at(const Walk *w, int kind, int k, Ends *a, Ends *b)
     vf lambda = v_zero();
     if (f->xpbd)
         lambda = v_load(w->h->lambda + at * L);
-    solve(a, b, v_load(w->h->rest + at * L), m_bits(w->h->live[at]), f, &lambda);
+    solve(a, b, v_load(w->h->rest + at * L), m_lanes(w->h->live[at]), f, &lambda);
     if (f->xpbd)
         v_store(w->h->lambda + at * L, lambda);
 }
@@ -650,16 +650,16 @@ LANES_INLINE void near_in(const Helix *h, int gap, Ends near[2], int k)
  * piece's first key (first) both come from memory. */
 LANES_INLINE void shear(const Walk *w, int k, int first, int P, Ends *upper, Ends *lower)
 {
-    Helix *h = w->h;
-    float *pn = key_at(h, k - 2), *pf = key_at(h, k + 2 * L - 2 - P);
+    float *pk = key_at(w->h, k);
+    float *pn = pk - 2 * KEY, *pf = pk + (ptrdiff_t)(2 * L - 2 - P) * KEY;
     if (k == first)
-        *upper = upper_in(pn, pf, 1), *lower = load_key(key_at(h, k));
-    Ends b = load_key(key_at(h, k + 1));
+        *upper = upper_in(pn, pf, 1), *lower = load_key(pk);
+    Ends b = load_key(pk + KEY);
     solve_at(w, D1, k, upper, &b);
     upper_out(pn, pf, upper, 1);
-    *upper = upper_in(key_at(h, k - 1), key_at(h, k + 2 * L - 1 - P), 1);
+    *upper = upper_in(pn + KEY, pf + KEY, 1);
     solve_at(w, D2, k, upper, lower);
-    store_key(key_at(h, k), lower);
+    store_key(pk, lower);
     *lower = b; /* after the last key (used - 1), key used: no particle there */
 }
 
@@ -805,20 +805,20 @@ LANES_INLINE void skewed_in(const Walk *w, int across, int k, int gap, Ends near
  * (its step is in this piece), the links down at k; near moves up one. */
 LANES_INLINE void skewed_step(const Walk *w, int across, int down, int k, int gap, int P, bool next, Ends near[3])
 {
-    Helix *h = w->h;
+    float *pk = key_at(w->h, k);
     Ends right = near[gap];
     if (next) {
-        right = load_key(key_at(h, k + 1 + gap));
+        right = load_key(pk + (1 + gap) * KEY);
         if (w->on[across])
             solve_at(w, across, k + 1, &near[1], &right);
     }
     if (w->on[down]) {
-        float *pn = key_at(h, k - 2 * gap), *pf = key_at(h, k + 2 * L - 2 * gap - P);
+        float *pn = pk - 2 * gap * KEY, *pf = pk + (ptrdiff_t)(2 * L - 2 * gap - P) * KEY;
         Ends a = upper_in(pn, pf, gap);
         solve_at(w, down, k, &a, &near[0]);
         upper_out(pn, pf, &a, gap);
     }
-    store_key(key_at(h, k), &near[0]);
+    store_key(pk, &near[0]);
     for (int g = 0; g < gap; g++)
         near[g] = near[g + 1];
     near[gap] = right;

@@ -477,4 +477,13 @@ LANES_INLINE unsigned long long lanes_ticks(void)
 LANES_INLINE void lanes_pause(void) {}
 #endif
 
+/* m_bits with one comparison: a lane is on where its bit is, (bits &
+ * bit) == bit, where m_bits' != 0 takes two (GCC: equal to zero, then
+ * not). The same masks, for any VLANES LANE_INDEX has. */
+LANES_INLINE vmask m_lanes(unsigned bits)
+{
+    const vi lane_bit = ((vi){0} + 1) << (vi)LANE_INDEX(0);
+    return (((vi){0} + (int32_t)bits) & lane_bit) == lane_bit;
+}
+
 #endif
