@@ -482,8 +482,12 @@ LANES_INLINE void lanes_pause(void) {}
  * not). The same masks, for any VLANES LANE_INDEX has. */
 LANES_INLINE vmask m_lanes(unsigned bits)
 {
+#if defined(LANES_AVX512)
+    return m_bits(bits); /* a mask register is the bits already */
+#else
     const vi lane_bit = ((vi){0} + 1) << (vi)LANE_INDEX(0);
     return (((vi){0} + (int32_t)bits) & lane_bit) == lane_bit;
+#endif
 }
 
 #endif
