@@ -57,8 +57,9 @@
 
 #include "level.h"
 
-/* GCC on x86-64: a build of each loop below per level (core/level.h:
- * AVX-512, AVX2 and any x86-64), the one of the level chosen at start; the lanes do the scalar loop's operations
+/* GCC on x86-64: a build of each loop below for AVX2 and one for any
+ * x86-64 (core/level.h), the one of the level chosen at start (AVX2's at
+ * avx512 too); the lanes do the scalar loop's operations
  * (no FMA contraction under -std=c17), so the same bits either way. */
 
 /* Distinct offsets a grid's links have: six (fewer in a rope or a narrow grid). */
@@ -304,14 +305,14 @@ LEVEL_BODY static void apply_links_body(const Implicit *im, double *const u[3], 
             tile_push(out[2] + s + at, tz, span);
         }
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, apply_links, (const Implicit *im, double *const u[3], double *const out[3]), (im, u, out))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, apply_links, (const Implicit *im, double *const u[3], double *const out[3]), (im, u, out))
 
 LEVEL_BODY static void times_mass_body(double *restrict out, const double *restrict mass, const double *restrict u, int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = mass[i] * u[i];
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, times_mass, (double *restrict out, const double *restrict mass, const double *restrict u, int n), (out, mass, u, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, times_mass, (double *restrict out, const double *restrict mass, const double *restrict u, int n), (out, mass, u, n))
 
 /* a . b as four running sums, element i into sum i % 4, added at the end:
  * a fixed order (so the same bits from every version of the loop) that
@@ -330,7 +331,7 @@ LEVEL_BODY static double dot_body(const double *restrict a, const double *restri
         s0 += a[i] * b[i];
     return (s0 + s1) + (s2 + s3);
 }
-LEVEL_LOOPS_RETURNING(CORE_LOOPS_IMPLICIT, double, dot, (const double *restrict a, const double *restrict b, int n), (a, b, n))
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, dot, (const double *restrict a, const double *restrict b, int n), (a, b, n))
 
 /* out = A u, with the rows of particles that cannot move set to 0 (the
  * filter: their dv stays 0, and nothing in the solve pushes on them).
@@ -389,7 +390,7 @@ LEVEL_BODY static void tile_build_body(int o, int span, double h, const double *
         ax[i] += gx[i], ay[i] += gy[i], az[i] += gz[i];
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, tile_build, (int o, int span, double h, const double *restrict x, const double *restrict y, const double *restrict z, const double *restrict vx, const double *restrict vy, const double *restrict vz, const double *restrict ex, const double *restrict ey, const double *restrict ez, const double *restrict rest, const double *restrict k, const double *restrict dashpot, double *restrict mx, double *restrict my, double *restrict mz, double *restrict beta, double *restrict inv_length, double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx, double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry, double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az), (o, span, h, x, y, z, vx, vy, vz, ex, ey, ez, rest, k, dashpot, mx, my, mz, beta, inv_length, tx, ty, tz, gx, gy, gz, rx, ry, rz, ax, ay, az))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, tile_build, (int o, int span, double h, const double *restrict x, const double *restrict y, const double *restrict z, const double *restrict vx, const double *restrict vy, const double *restrict vz, const double *restrict ex, const double *restrict ey, const double *restrict ez, const double *restrict rest, const double *restrict k, const double *restrict dashpot, double *restrict mx, double *restrict my, double *restrict mz, double *restrict beta, double *restrict inv_length, double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx, double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry, double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az), (o, span, h, x, y, z, vx, vy, vz, ex, ey, ez, rest, k, dashpot, mx, my, mz, beta, inv_length, tx, ty, tz, gx, gy, gz, rx, ry, rz, ax, ay, az))
 
 /* One offset's links' part of the blocks' off-diagonal entries: m_x m_y,
  * m_x m_z and m_y m_z of B, into g and at once into the first particles'
@@ -404,7 +405,7 @@ LEVEL_BODY static void tile_off_diagonal_body(int span, const double *restrict m
         axy[i] += gxy[i], axz[i] += gxz[i], ayz[i] += gyz[i];
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, tile_off_diagonal, (int span, const double *restrict mx, const double *restrict my, const double *restrict mz, double *restrict gxy, double *restrict gxz, double *restrict gyz, double *restrict axy, double *restrict axz, double *restrict ayz), (span, mx, my, mz, gxy, gxz, gyz, axy, axz, ayz))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, tile_off_diagonal, (int span, const double *restrict mx, const double *restrict my, const double *restrict mz, double *restrict gxy, double *restrict gxz, double *restrict gyz, double *restrict axy, double *restrict axz, double *restrict ayz), (span, mx, my, mz, gxy, gxz, gyz, axy, axz, ayz))
 
 /* Every link's part of b (into r) and of A's blocks (into block), tile by
  * tile as apply_links goes, the springs linearised at positions lin and
@@ -432,14 +433,14 @@ LEVEL_BODY static void build_links_body(Implicit *im, double h, double *const li
             }
         }
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, build_links, (Implicit *im, double h, double *const lin[3], double *const e[3]), (im, h, lin, e))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, build_links, (Implicit *im, double h, double *const lin[3], double *const e[3]), (im, h, lin, e))
 
 LEVEL_BODY static void widen_body(double *restrict out, const float *restrict in, double factor, int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = factor * (double)in[i];
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, widen, (double *restrict out, const float *restrict in, double factor, int n), (out, in, factor, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, widen, (double *restrict out, const float *restrict in, double factor, int n), (out, in, factor, n))
 
 /* Each particle's block of A (symmetric, positive definite: its mass
  * times I plus its links' B, each positive semidefinite) inverted in
@@ -456,7 +457,7 @@ LEVEL_BODY static void invert_blocks_body(double *restrict xx, double *restrict 
         xy[i] = c01 * inv, xz[i] = c02 * inv, yz[i] = c12 * inv;
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, invert_blocks, (double *restrict xx, double *restrict yy, double *restrict zz, double *restrict xy, double *restrict xz, double *restrict yz, int n), (xx, yy, zz, xy, xz, yz, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, invert_blocks, (double *restrict xx, double *restrict yy, double *restrict zz, double *restrict xy, double *restrict xz, double *restrict yz, int n), (xx, yy, zz, xy, xz, yz, n))
 
 /* The system of this substep, the springs linearised at positions lin:
  * each link's B = h c n n^T + h^2 J, A's blocks (inverted: the
@@ -526,7 +527,7 @@ LEVEL_BODY static double cg_update_body(double *restrict x0, double *restrict x1
     *r_norm2 = (rr[0] + rr[1]) + (rr[2] + rr[3]);
     return (rz[0] + rz[1]) + (rz[2] + rz[3]);
 }
-LEVEL_LOOPS_RETURNING(CORE_LOOPS_IMPLICIT, double, cg_update, (double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0, double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1, double *restrict z2, const double *restrict p0, const double *restrict p1, const double *restrict p2, const double *restrict ap0, const double *restrict ap1, const double *restrict ap2, const double *restrict xx, const double *restrict yy, const double *restrict zz, const double *restrict xy, const double *restrict xz, const double *restrict yz, double alpha, int n, double *r_norm2), (x0, x1, x2, r0, r1, r2, z0, z1, z2, p0, p1, p2, ap0, ap1, ap2, xx, yy, zz, xy, xz, yz, alpha, n, r_norm2))
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, cg_update, (double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0, double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1, double *restrict z2, const double *restrict p0, const double *restrict p1, const double *restrict p2, const double *restrict ap0, const double *restrict ap1, const double *restrict ap2, const double *restrict xx, const double *restrict yy, const double *restrict zz, const double *restrict xy, const double *restrict xz, const double *restrict yz, double alpha, int n, double *r_norm2), (x0, x1, x2, r0, r1, r2, z0, z1, z2, p0, p1, p2, ap0, ap1, ap2, xx, yy, zz, xy, xz, yz, alpha, n, r_norm2))
 
 static double update(Implicit *im, double alpha, double *r_norm2)
 {
@@ -541,7 +542,7 @@ LEVEL_BODY static void cg_direction_body(double *restrict p, const double *restr
     for (int i = 0; i < n; i++)
         p[i] = z[i] + beta * p[i];
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, cg_direction, (double *restrict p, const double *restrict z, double beta, int n), (p, z, beta, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, cg_direction, (double *restrict p, const double *restrict z, double beta, int n), (p, z, beta, n))
 
 /* x1 = x0 + h (v0 + dv), dv in im->x, e = -dv: where the answer puts the
  * particles, and what the next linearisation there takes (implicit_solve). */
@@ -551,7 +552,7 @@ LEVEL_BODY static void answer_at_body(double *restrict next, double *restrict e,
     for (int i = 0; i < n; i++)
         next[i] = (double)x0[i] + h * (v0[i] + dv[i]), e[i] = -dv[i];
 }
-LEVEL_LOOPS(CORE_LOOPS_IMPLICIT, answer_at, (double *restrict next, double *restrict e, const float *restrict x0, const double *restrict v0, const double *restrict dv, double h, int n), (next, e, x0, v0, dv, h, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, answer_at, (double *restrict next, double *restrict e, const float *restrict x0, const double *restrict v0, const double *restrict dv, double h, int n), (next, e, x0, v0, dv, h, n))
 
 /* One offset's links' part of linear_model_holds, over first particles 0
  * .. span - 1 (second i + o): the largest of |d1|^2 - (n . d1 + error
@@ -575,7 +576,7 @@ LEVEL_BODY static double offset_model_excess_body(int o, int span, const double 
     }
     return worst;
 }
-LEVEL_LOOPS_RETURNING(CORE_LOOPS_IMPLICIT, double, offset_model_excess, (int o, int span, const double *restrict x, const double *restrict y, const double *restrict z, const double *restrict x1, const double *restrict y1, const double *restrict z1, const double *restrict inv_length, const double *restrict rest, const double *restrict k, double error), (o, span, x, y, z, x1, y1, z1, inv_length, rest, k, error))
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, offset_model_excess, (int o, int span, const double *restrict x, const double *restrict y, const double *restrict z, const double *restrict x1, const double *restrict y1, const double *restrict z1, const double *restrict inv_length, const double *restrict rest, const double *restrict k, double error), (o, span, x, y, z, x1, y1, z1, inv_length, rest, k, error))
 
 /* Whether the springs' linear model held at the answer: for every link
  * taking part, | |d1| - (|d| + n . (d1 - d)) | = |d1| - n . d1 <= error

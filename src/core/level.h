@@ -92,6 +92,18 @@ extern _Atomic int core_level_last[CORE_LOOPS];
             ret name##_baseline args;                                                                            \
         }                                                                                                        \
     }
+#define LEVEL_STAMP_AVX2(family, type, ret, name, params, args)                                                  \
+    LEVEL_BUILD(family, CORE_LEVEL_AVX2, type, ret, name, avx2, LEVEL_AVX2 __attribute__((optimize("tree-vectorize"))), \
+                params, args)                                                                                    \
+    LEVEL_BUILD(family, CORE_LEVEL_BASELINE, type, ret, name, baseline, __attribute__((optimize("tree-vectorize"))), \
+                params, args)                                                                                    \
+    static type name params                                                                                      \
+    {                                                                                                            \
+        if (atomic_load_explicit(&core_level_now, memory_order_relaxed) >= CORE_LEVEL_AVX2)                      \
+            ret name##_avx2 args;                                                                                \
+        else                                                                                                     \
+            ret name##_baseline args;                                                                            \
+    }
 #define LEVEL_FUSED_LOOPS(family, name, params, args)                                                            \
     LEVEL_BUILD(family, CORE_LEVEL_AVX2, void, , name, fma, LEVEL_AVX2, params, args)                            \
     LEVEL_BUILD(family, CORE_LEVEL_BASELINE, void, , name, baseline, , params, args)                             \
@@ -112,8 +124,13 @@ extern _Atomic int core_level_last[CORE_LOOPS];
         ret name##_body args;                                                                                    \
     }
 #define LEVEL_FUSED_LOOPS(family, name, params, args) LEVEL_STAMP(family, void, , name, params, args)
+#define LEVEL_STAMP_AVX2(family, type, ret, name, params, args) LEVEL_STAMP(family, type, ret, name, params, args)
 #endif
 #define LEVEL_LOOPS(family, name, params, args) LEVEL_STAMP(family, void, , name, params, args)
 #define LEVEL_LOOPS_RETURNING(family, type, name, params, args) LEVEL_STAMP(family, type, return, name, params, args)
+/* The same with no AVX-512 build: the AVX2 one runs at avx512 too. */
+#define LEVEL_LOOPS_AVX2(family, name, params, args) LEVEL_STAMP_AVX2(family, void, , name, params, args)
+#define LEVEL_LOOPS_AVX2_RETURNING(family, type, name, params, args)                                             \
+    LEVEL_STAMP_AVX2(family, type, return, name, params, args)
 
 #endif

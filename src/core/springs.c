@@ -36,9 +36,9 @@
 
 #include "level.h"
 
-/* As in solver.c: GCC on x86-64 builds these loops once per level
- * (core/level.h: AVX-512, AVX2 and any x86-64), and each call runs the
- * build of the level chosen at start. Every lane does the
+/* As in solver.c: GCC on x86-64 builds these loops for AVX2 and for any
+ * x86-64 (core/level.h), and each call runs the build of the level chosen
+ * at start (AVX2's at avx512 too). Every lane does the
  * scalar loop's operations (no fused multiply-add, -std=c17 keeps the
  * compiler from contracting): the same bits whichever runs. Built with
  * -fno-math-errno (Makefile) so that the square root vectorises: a sum of
@@ -217,7 +217,7 @@ LEVEL_BODY static void direction_pulls_body(Positions p, float k, const float *r
         on[a] = live[a] & -(uint32_t)!(length < 1e-12f);
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_SPRINGS, direction_pulls, (Positions p, float k, const float *restrict dashpot, const float *restrict rest, const uint32_t *restrict live, int offset, int firsts, float *restrict pull_x, float *restrict pull_y, float *restrict pull_z, uint32_t *restrict on), (p, k, dashpot, rest, live, offset, firsts, pull_x, pull_y, pull_z, on))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_SPRINGS, direction_pulls, (Positions p, float k, const float *restrict dashpot, const float *restrict rest, const uint32_t *restrict live, int offset, int firsts, float *restrict pull_x, float *restrict pull_y, float *restrict pull_z, uint32_t *restrict on), (p, k, dashpot, rest, live, offset, firsts, pull_x, pull_y, pull_z, on))
 
 /* One coordinate of every direction's pulls and where they pull, as the
  * particles collect them. */
@@ -254,7 +254,7 @@ LEVEL_BODY static void collect_body(float *restrict f, Pulls p, int cols, int co
         f[i] = sum;
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_SPRINGS, collect, (float *restrict f, Pulls p, int cols, int count), (f, p, cols, count))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_SPRINGS, collect, (float *restrict f, Pulls p, int cols, int count), (f, p, cols, count))
 
 bool springs_add(Springs *sp, const Cloth *c, const float *link_k, const float *link_dashpot, float *fx, float *fy,
                  float *fz)
