@@ -55,14 +55,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GCC on x86-64: a version of each loop below for AVX2 and one for any
- * x86-64, chosen at start; the lanes do the scalar loop's operations
+#include "level.h"
+
+/* GCC on x86-64: a build of each loop below for AVX2 and one for any
+ * x86-64 (core/level.h), the one of the level chosen at start (AVX2's at
+ * avx512 too); the lanes do the scalar loop's operations
  * (no FMA contraction under -std=c17), so the same bits either way. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define VECTOR_LOOP __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize")))
-#else
-#define VECTOR_LOOP
-#endif
 
 /* Distinct offsets a grid's links have: six (fewer in a rope or a narrow grid). */
 #define MAX_OFFSETS 6
@@ -291,7 +289,7 @@ static inline void tile_push(double *restrict out, const double *restrict t, int
 #define TILE 128
 
 /* out += the links' part of A u (out holds M u). */
-VECTOR_LOOP static void apply_links(const Implicit *im, double *const u[3], double *const out[3])
+LEVEL_BODY static void apply_links_body(const Implicit *im, double *const u[3], double *const out[3])
 {
     double tx[TILE], ty[TILE], tz[TILE];
     for (int s = 0; s < im->count; s += TILE)
@@ -307,17 +305,19 @@ VECTOR_LOOP static void apply_links(const Implicit *im, double *const u[3], doub
             tile_push(out[2] + s + at, tz, span);
         }
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, apply_links, (const Implicit *im, double *const u[3], double *const out[3]), (im, u, out))
 
-VECTOR_LOOP static void times_mass(double *restrict out, const double *restrict mass, const double *restrict u, int n)
+LEVEL_BODY static void times_mass_body(double *restrict out, const double *restrict mass, const double *restrict u, int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = mass[i] * u[i];
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, times_mass, (double *restrict out, const double *restrict mass, const double *restrict u, int n), (out, mass, u, n))
 
 /* a . b as four running sums, element i into sum i % 4, added at the end:
  * a fixed order (so the same bits from every version of the loop) that
  * the compiler may still keep in one vector of four. */
-VECTOR_LOOP static double dot(const double *restrict a, const double *restrict b, int n)
+LEVEL_BODY static double dot_body(const double *restrict a, const double *restrict b, int n)
 {
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     int i = 0;
@@ -331,6 +331,7 @@ VECTOR_LOOP static double dot(const double *restrict a, const double *restrict b
         s0 += a[i] * b[i];
     return (s0 + s1) + (s2 + s3);
 }
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, dot, (const double *restrict a, const double *restrict b, int n), (a, b, n))
 
 /* out = A u, with the rows of particles that cannot move set to 0 (the
  * filter: their dv stays 0, and nothing in the solve pushes on them).
@@ -356,15 +357,15 @@ static double apply(const Implicit *im, double *const u[3], double *const out[3]
  * its first particle; into g what B adds to its ends' diagonal, m_k^2 +
  * beta. The first particle's parts go straight into r (less t) and a, the
  * diagonal (plus g); build_links adds the second's. */
-VECTOR_LOOP static void tile_build(int o, int span, double h, const double *restrict x, const double *restrict y,
-                                   const double *restrict z, const double *restrict vx, const double *restrict vy,
-                                   const double *restrict vz, const double *restrict ex, const double *restrict ey,
-                                   const double *restrict ez, const double *restrict rest, const double *restrict k,
-                                   const double *restrict dashpot, double *restrict mx, double *restrict my,
-                                   double *restrict mz, double *restrict beta, double *restrict inv_length,
-                                   double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx,
-                                   double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry,
-                                   double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az)
+LEVEL_BODY static void tile_build_body(int o, int span, double h, const double *restrict x, const double *restrict y,
+                                       const double *restrict z, const double *restrict vx, const double *restrict vy,
+                                       const double *restrict vz, const double *restrict ex, const double *restrict ey,
+                                       const double *restrict ez, const double *restrict rest, const double *restrict k,
+                                       const double *restrict dashpot, double *restrict mx, double *restrict my,
+                                       double *restrict mz, double *restrict beta, double *restrict inv_length,
+                                       double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx,
+                                       double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry,
+                                       double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az)
 {
     const double h2 = h * h;
     for (int i = 0; i < span; i++) {
@@ -389,25 +390,27 @@ VECTOR_LOOP static void tile_build(int o, int span, double h, const double *rest
         ax[i] += gx[i], ay[i] += gy[i], az[i] += gz[i];
     }
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, tile_build, (int o, int span, double h, const double *restrict x, const double *restrict y, const double *restrict z, const double *restrict vx, const double *restrict vy, const double *restrict vz, const double *restrict ex, const double *restrict ey, const double *restrict ez, const double *restrict rest, const double *restrict k, const double *restrict dashpot, double *restrict mx, double *restrict my, double *restrict mz, double *restrict beta, double *restrict inv_length, double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx, double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry, double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az), (o, span, h, x, y, z, vx, vy, vz, ex, ey, ez, rest, k, dashpot, mx, my, mz, beta, inv_length, tx, ty, tz, gx, gy, gz, rx, ry, rz, ax, ay, az))
 
 /* One offset's links' part of the blocks' off-diagonal entries: m_x m_y,
  * m_x m_z and m_y m_z of B, into g and at once into the first particles'
  * blocks (build_links adds them at the second). */
-VECTOR_LOOP static void tile_off_diagonal(int span, const double *restrict mx, const double *restrict my,
-                                          const double *restrict mz, double *restrict gxy, double *restrict gxz,
-                                          double *restrict gyz, double *restrict axy, double *restrict axz,
-                                          double *restrict ayz)
+LEVEL_BODY static void tile_off_diagonal_body(int span, const double *restrict mx, const double *restrict my,
+                                              const double *restrict mz, double *restrict gxy, double *restrict gxz,
+                                              double *restrict gyz, double *restrict axy, double *restrict axz,
+                                              double *restrict ayz)
 {
     for (int i = 0; i < span; i++) {
         gxy[i] = mx[i] * my[i], gxz[i] = mx[i] * mz[i], gyz[i] = my[i] * mz[i];
         axy[i] += gxy[i], axz[i] += gxz[i], ayz[i] += gyz[i];
     }
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, tile_off_diagonal, (int span, const double *restrict mx, const double *restrict my, const double *restrict mz, double *restrict gxy, double *restrict gxz, double *restrict gyz, double *restrict axy, double *restrict axz, double *restrict ayz), (span, mx, my, mz, gxy, gxz, gyz, axy, axz, ayz))
 
 /* Every link's part of b (into r) and of A's blocks (into block), tile by
  * tile as apply_links goes, the springs linearised at positions lin and
  * their part of b h^2 J e (implicit_solve says what e is). */
-VECTOR_LOOP static void build_links(Implicit *im, double h, double *const lin[3], double *const e[3])
+LEVEL_BODY static void build_links_body(Implicit *im, double h, double *const lin[3], double *const e[3])
 {
     double t[6][TILE], g[3][TILE];
     double **block = im->block;
@@ -430,18 +433,20 @@ VECTOR_LOOP static void build_links(Implicit *im, double h, double *const lin[3]
             }
         }
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, build_links, (Implicit *im, double h, double *const lin[3], double *const e[3]), (im, h, lin, e))
 
-VECTOR_LOOP static void widen(double *restrict out, const float *restrict in, double factor, int n)
+LEVEL_BODY static void widen_body(double *restrict out, const float *restrict in, double factor, int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = factor * (double)in[i];
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, widen, (double *restrict out, const float *restrict in, double factor, int n), (out, in, factor, n))
 
 /* Each particle's block of A (symmetric, positive definite: its mass
  * times I plus its links' B, each positive semidefinite) inverted in
  * place, by cofactors. */
-VECTOR_LOOP static void invert_blocks(double *restrict xx, double *restrict yy, double *restrict zz,
-                                      double *restrict xy, double *restrict xz, double *restrict yz, int n)
+LEVEL_BODY static void invert_blocks_body(double *restrict xx, double *restrict yy, double *restrict zz,
+                                          double *restrict xy, double *restrict xz, double *restrict yz, int n)
 {
     for (int i = 0; i < n; i++) {
         double a = xx[i], b = yy[i], c = zz[i], d = xy[i], e = xz[i], f = yz[i];
@@ -452,6 +457,7 @@ VECTOR_LOOP static void invert_blocks(double *restrict xx, double *restrict yy, 
         xy[i] = c01 * inv, xz[i] = c02 * inv, yz[i] = c12 * inv;
     }
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, invert_blocks, (double *restrict xx, double *restrict yy, double *restrict zz, double *restrict xy, double *restrict xz, double *restrict yz, int n), (xx, yy, zz, xy, xz, yz, n))
 
 /* The system of this substep, the springs linearised at positions lin:
  * each link's B = h c n n^T + h^2 J, A's blocks (inverted: the
@@ -497,13 +503,13 @@ static void build(Implicit *im, const Cloth *c, const float *const f[3], const I
 /* The conjugate-gradient update: x += alpha p, r -= alpha Ap, z = the
  * blocks' inverse times r; returns r . z, and r . r in r_norm2, summed as
  * dot sums (particle i into sum i % 4) in the same pass. */
-VECTOR_LOOP static double cg_update(double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0,
-                                    double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1,
-                                    double *restrict z2, const double *restrict p0, const double *restrict p1,
-                                    const double *restrict p2, const double *restrict ap0, const double *restrict ap1,
-                                    const double *restrict ap2, const double *restrict xx, const double *restrict yy,
-                                    const double *restrict zz, const double *restrict xy, const double *restrict xz,
-                                    const double *restrict yz, double alpha, int n, double *r_norm2)
+LEVEL_BODY static double cg_update_body(double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0,
+                                        double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1,
+                                        double *restrict z2, const double *restrict p0, const double *restrict p1,
+                                        const double *restrict p2, const double *restrict ap0, const double *restrict ap1,
+                                        const double *restrict ap2, const double *restrict xx, const double *restrict yy,
+                                        const double *restrict zz, const double *restrict xy, const double *restrict xz,
+                                        const double *restrict yz, double alpha, int n, double *r_norm2)
 {
     double rr[4] = {0.0, 0.0, 0.0, 0.0}, rz[4] = {0.0, 0.0, 0.0, 0.0};
     for (int i = 0; i < n; i += 4)
@@ -521,6 +527,7 @@ VECTOR_LOOP static double cg_update(double *restrict x0, double *restrict x1, do
     *r_norm2 = (rr[0] + rr[1]) + (rr[2] + rr[3]);
     return (rz[0] + rz[1]) + (rz[2] + rz[3]);
 }
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, cg_update, (double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0, double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1, double *restrict z2, const double *restrict p0, const double *restrict p1, const double *restrict p2, const double *restrict ap0, const double *restrict ap1, const double *restrict ap2, const double *restrict xx, const double *restrict yy, const double *restrict zz, const double *restrict xy, const double *restrict xz, const double *restrict yz, double alpha, int n, double *r_norm2), (x0, x1, x2, r0, r1, r2, z0, z1, z2, p0, p1, p2, ap0, ap1, ap2, xx, yy, zz, xy, xz, yz, alpha, n, r_norm2))
 
 static double update(Implicit *im, double alpha, double *r_norm2)
 {
@@ -530,31 +537,33 @@ static double update(Implicit *im, double alpha, double *r_norm2)
                      im->count, r_norm2);
 }
 
-VECTOR_LOOP static void cg_direction(double *restrict p, const double *restrict z, double beta, int n)
+LEVEL_BODY static void cg_direction_body(double *restrict p, const double *restrict z, double beta, int n)
 {
     for (int i = 0; i < n; i++)
         p[i] = z[i] + beta * p[i];
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, cg_direction, (double *restrict p, const double *restrict z, double beta, int n), (p, z, beta, n))
 
 /* x1 = x0 + h (v0 + dv), dv in im->x, e = -dv: where the answer puts the
  * particles, and what the next linearisation there takes (implicit_solve). */
-VECTOR_LOOP static void answer_at(double *restrict next, double *restrict e, const float *restrict x0,
-                                  const double *restrict v0, const double *restrict dv, double h, int n)
+LEVEL_BODY static void answer_at_body(double *restrict next, double *restrict e, const float *restrict x0,
+                                      const double *restrict v0, const double *restrict dv, double h, int n)
 {
     for (int i = 0; i < n; i++)
         next[i] = (double)x0[i] + h * (v0[i] + dv[i]), e[i] = -dv[i];
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, answer_at, (double *restrict next, double *restrict e, const float *restrict x0, const double *restrict v0, const double *restrict dv, double h, int n), (next, e, x0, v0, dv, h, n))
 
 /* One offset's links' part of linear_model_holds, over first particles 0
  * .. span - 1 (second i + o): the largest of |d1|^2 - (n . d1 + error
  * rest)^2 over the links that take part (1 where n . d1 + error rest < 0),
  * which is > 0 where one is more than error rest off; d the link's vector
  * where it was linearised (x), d1 at the answer (x1), n = d / |d|. */
-VECTOR_LOOP static double offset_model_excess(int o, int span, const double *restrict x, const double *restrict y,
-                                              const double *restrict z, const double *restrict x1,
-                                              const double *restrict y1, const double *restrict z1,
-                                              const double *restrict inv_length, const double *restrict rest,
-                                              const double *restrict k, double error)
+LEVEL_BODY static double offset_model_excess_body(int o, int span, const double *restrict x, const double *restrict y,
+                                                  const double *restrict z, const double *restrict x1,
+                                                  const double *restrict y1, const double *restrict z1,
+                                                  const double *restrict inv_length, const double *restrict rest,
+                                                  const double *restrict k, double error)
 {
     double worst = -1.0;
     for (int i = 0; i < span; i++) {
@@ -567,6 +576,7 @@ VECTOR_LOOP static double offset_model_excess(int o, int span, const double *res
     }
     return worst;
 }
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, offset_model_excess, (int o, int span, const double *restrict x, const double *restrict y, const double *restrict z, const double *restrict x1, const double *restrict y1, const double *restrict z1, const double *restrict inv_length, const double *restrict rest, const double *restrict k, double error), (o, span, x, y, z, x1, y1, z1, inv_length, rest, k, error))
 
 /* Whether the springs' linear model held at the answer: for every link
  * taking part, | |d1| - (|d| + n . (d1 - d)) | = |d1| - n . d1 <= error

@@ -34,6 +34,7 @@
 #include "colour.h"
 #include "fast_table.h"
 #include "implicit.h"
+#include "level.h"
 #include "rng.h"
 #include "scene.h"
 #include "springs.h"
@@ -675,20 +676,17 @@ static void stage_forces(Solver *s, double t)
  * so that the compiler runs them several particles at a time: the same
  * operations in every lane, the same bits as one at a time. */
 
-/* GCC on x86-64 vectorises these loops for the machine it runs on: a
- * version for AVX-512 (eight doubles at a time), one for AVX2 (four) and
- * one for any x86-64 (two), chosen when the program starts. Without FMA
+/* GCC on x86-64 vectorises these loops once per level (core/level.h): a
+ * build for AVX-512 (eight doubles at a time), one for AVX2 (four) and
+ * one for any x86-64 (two); each call runs the build of the level the
+ * program chose at start (CLOTHSIM_KERNELS, or the widest the processor
+ * has). Without FMA
  * and with -std=c17's -ffp-contract=off, each lane does the scalar loop's
  * operations: the same bits whichever runs (clothsim run --dump of every
  * scene and integrator, 120 steps, read the same with and without the
  * AVX-512 one). That one took integrate_verlet from 6.1 % of a 200 x 200
  * step to 3.6 %, and velocity_from_move from 5.3 % to 2.8 % (perf, Zen 5):
  * their doubles' conversions, not only their memory, held them. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define PARTICLE_LOOP __attribute__((target_clones("avx512f", "avx2", "default"), optimize("tree-vectorize")))
-#else
-#define PARTICLE_LOOP
-#endif
 
 /* One coordinate of particles from .. to - 1: x, its remainder r, the
  * previous position px (remainder pr), the velocity v (remainder rv); f the
@@ -728,7 +726,7 @@ DEFINE_PICK(pick_double, double, uint64_t)
 #define MOVED(c, i) (((double)(c).x[i] - (c).px[i]) + ((double)(c).r[i] - (c).pr[i]))
 
 /* euler: x with the old velocity, then v */
-PARTICLE_LOOP static void integrate_euler(Coordinate c, double h, int from, int to)
+LEVEL_BODY static void integrate_euler_body(Coordinate c, double h, int from, int to)
 {
     for (int i = from; i < to; i++) {
         uint32_t moves = -(uint32_t)(c.w[i] != 0.0f); /* all ones unless pinned or grabbed */
@@ -743,9 +741,10 @@ PARTICLE_LOOP static void integrate_euler(Coordinate c, double h, int from, int 
         c.v[i] = pick(moves, nv, c.v[i]), c.rv[i] = pick(moves, nrv, c.rv[i]);
     }
 }
+LEVEL_LOOPS(CORE_LOOPS_INTEGRATE, integrate_euler, (Coordinate c, double h, int from, int to), (c, h, from, to))
 
 /* symplectic, and the prediction of pbd and xpbd: v first, then x with the new one */
-PARTICLE_LOOP static void integrate_symplectic(Coordinate c, double h, int from, int to)
+LEVEL_BODY static void integrate_symplectic_body(Coordinate c, double h, int from, int to)
 {
     for (int i = from; i < to; i++) {
         uint32_t moves = -(uint32_t)(c.w[i] != 0.0f); /* all ones unless pinned or grabbed */
@@ -760,9 +759,10 @@ PARTICLE_LOOP static void integrate_symplectic(Coordinate c, double h, int from,
         c.v[i] = pick(moves, nv, c.v[i]), c.rv[i] = pick(moves, nrv, c.rv[i]);
     }
 }
+LEVEL_LOOPS(CORE_LOOPS_INTEGRATE, integrate_symplectic, (Coordinate c, double h, int from, int to), (c, h, from, to))
 
 /* verlet and jakobsen: x' = x + (x - x_prev) decay + a h^2 */
-PARTICLE_LOOP static void integrate_verlet(Coordinate c, double h, double decay, int from, int to)
+LEVEL_BODY static void integrate_verlet_body(Coordinate c, double h, double decay, int from, int to)
 {
     for (int i = from; i < to; i++) {
         uint32_t moves = -(uint32_t)(c.w[i] != 0.0f); /* all ones unless pinned or grabbed */
@@ -775,6 +775,7 @@ PARTICLE_LOOP static void integrate_verlet(Coordinate c, double h, double decay,
         c.x[i] = pick(moves, nx, x0), c.r[i] = pick_double(moves2, nr, r0);
     }
 }
+LEVEL_LOOPS(CORE_LOOPS_INTEGRATE, integrate_verlet, (Coordinate c, double h, double decay, int from, int to), (c, h, decay, from, to))
 
 /* A spring's arithmetic, link by link (add_springs): the pull on its first
  * particle (tension times the unit vector along it; the second particle
@@ -784,13 +785,13 @@ PARTICLE_LOOP static void integrate_verlet(Coordinate c, double h, double decay,
  * that it runs several links at a time: the same operations in every
  * lane. (Its square root goes several at a time because solver.c is built
  * without errno for it, Makefile: a sum of squares is never negative.) */
-PARTICLE_LOOP static void spring_links(const uint32_t *restrict link_a, const uint32_t *restrict link_b,
-                                       const uint8_t *restrict torn, const float *restrict rest,
-                                       const float *restrict x, const float *restrict y, const float *restrict z,
-                                       const float *restrict vx, const float *restrict vy, const float *restrict vz,
-                                       const float *restrict k, const float *restrict dashpot,
-                                       float *restrict pull_x, float *restrict pull_y, float *restrict pull_z,
-                                       uint8_t *restrict pulls, int count)
+LEVEL_BODY static void spring_links_body(const uint32_t *restrict link_a, const uint32_t *restrict link_b,
+                                         const uint8_t *restrict torn, const float *restrict rest,
+                                         const float *restrict x, const float *restrict y, const float *restrict z,
+                                         const float *restrict vx, const float *restrict vy, const float *restrict vz,
+                                         const float *restrict k, const float *restrict dashpot,
+                                         float *restrict pull_x, float *restrict pull_y, float *restrict pull_z,
+                                         uint8_t *restrict pulls, int count)
 {
     for (int l = 0; l < count; l++) {
         uint32_t a = link_a[l], b = link_b[l];
@@ -803,6 +804,7 @@ PARTICLE_LOOP static void spring_links(const uint32_t *restrict link_a, const ui
         pulls[l] = (uint8_t)((torn[l] == 0) & (k[l] > 0.0f) & !(length < 1e-12f));
     }
 }
+LEVEL_LOOPS(CORE_LOOPS_SPRING_LINKS, spring_links, (const uint32_t *restrict link_a, const uint32_t *restrict link_b, const uint8_t *restrict torn, const float *restrict rest, const float *restrict x, const float *restrict y, const float *restrict z, const float *restrict vx, const float *restrict vy, const float *restrict vz, const float *restrict k, const float *restrict dashpot, float *restrict pull_x, float *restrict pull_y, float *restrict pull_z, uint8_t *restrict pulls, int count), (link_a, link_b, torn, rest, x, y, z, vx, vy, vz, k, dashpot, pull_x, pull_y, pull_z, pulls, count))
 
 /* Each link's spring constant and its dashpot's coefficient,
  * 2 spring_damping sqrt(k m_a m_b / (m_a + m_b)): they change only with
@@ -850,7 +852,7 @@ static Coordinate coordinate(Solver *s, int k)
 }
 
 /* implicit: v += dv, the solve's answer, then x with the new v */
-PARTICLE_LOOP static void integrate_implicit(Coordinate c, const double *restrict dv, double h, int from, int to)
+LEVEL_BODY static void integrate_implicit_body(Coordinate c, const double *restrict dv, double h, int from, int to)
 {
     for (int i = from; i < to; i++) {
         uint32_t moves = -(uint32_t)(c.w[i] != 0.0f); /* all ones unless pinned or grabbed */
@@ -864,6 +866,7 @@ PARTICLE_LOOP static void integrate_implicit(Coordinate c, const double *restric
         c.v[i] = pick(moves, nv, c.v[i]), c.rv[i] = pick(moves, nrv, c.rv[i]);
     }
 }
+LEVEL_LOOPS(CORE_LOOPS_INTEGRATE, integrate_implicit, (Coordinate c, const double *restrict dv, double h, int from, int to), (c, dv, h, from, to))
 
 void solver_integrate_range(Solver *s, int from, int to)
 {
@@ -1027,7 +1030,7 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
  * rope then settled 2.95 times too long). */
 /* fast: the loop over the links on the fast path's schedule
  * (fast_table.h, sequential), sequential and jacobi: the same bits. */
-SOLVER_FUSED_LOOP static void project_links(Solver *s, float h, bool fast)
+LEVEL_FUSED_BODY static void project_links_body(Solver *s, float h, bool fast)
 {
     Cloth *c = s->cloth;
     const int integrator = s->params.integrator;
@@ -1092,6 +1095,7 @@ SOLVER_FUSED_LOOP static void project_links(Solver *s, float h, bool fast)
         }
     }
 }
+LEVEL_FUSED_LOOPS(CORE_LOOPS_FUSED, project_links, (Solver *s, float h, bool fast), (s, h, fast))
 
 /* Provot 1995: no structural link may end longer than (1 + strain_limit)
  * times its rest length. Over-long links are pulled back to exactly that
@@ -1197,32 +1201,35 @@ static void keep_grab_velocity(Solver *s)
 
 /* velocity from the move: (x - x_prev) / h times factor (pbd, xpbd: the
  * damping; verlet, jakobsen: 1, theirs was in the update) */
-PARTICLE_LOOP static void velocity_from_move(Coordinate c, double inv_h, int from, int to)
+LEVEL_BODY static void velocity_from_move_body(Coordinate c, double inv_h, int from, int to)
 {
     for (int i = from; i < to; i++) {
         double v = MOVED(c, i) * inv_h;
         SPLIT(v, c.v[i], c.rv[i]);
     }
 }
+LEVEL_LOOPS(CORE_LOOPS_VELOCITY, velocity_from_move, (Coordinate c, double inv_h, int from, int to), (c, inv_h, from, to))
 
 /* euler, symplectic: the damping */
-PARTICLE_LOOP static void velocity_damped(Coordinate c, double decay, int from, int to)
+LEVEL_BODY static void velocity_damped_body(Coordinate c, double decay, int from, int to)
 {
     for (int i = from; i < to; i++) {
         double v = ((double)c.v[i] + c.rv[i]) * decay;
         SPLIT(v, c.v[i], c.rv[i]);
     }
 }
+LEVEL_LOOPS(CORE_LOOPS_VELOCITY, velocity_damped, (Coordinate c, double decay, int from, int to), (c, decay, from, to))
 
 /* ... after the strain limit's move (limit) as a velocity */
-PARTICLE_LOOP static void velocity_limited(Coordinate c, const float *restrict limit, double inv_h, double decay,
-                                           int from, int to)
+LEVEL_BODY static void velocity_limited_body(Coordinate c, const float *restrict limit, double inv_h, double decay,
+                                             int from, int to)
 {
     for (int i = from; i < to; i++) {
         double v = ((double)c.v[i] + c.rv[i] + (double)limit[i] * inv_h) * decay;
         SPLIT(v, c.v[i], c.rv[i]);
     }
 }
+LEVEL_LOOPS(CORE_LOOPS_VELOCITY, velocity_limited, (Coordinate c, const float *restrict limit, double inv_h, double decay, int from, int to), (c, limit, inv_h, decay, from, to))
 
 void solver_velocity_range(Solver *s, bool strain_limited, int from, int to)
 {

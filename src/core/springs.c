@@ -34,17 +34,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* As in solver.c: GCC on x86-64 makes an AVX2 version of these loops and
- * one for any x86-64, chosen when the program starts. Every lane does the
+#include "level.h"
+
+/* As in solver.c: GCC on x86-64 builds these loops for AVX2 and for any
+ * x86-64 (core/level.h), and each call runs the build of the level chosen
+ * at start (AVX2's at avx512 too). Every lane does the
  * scalar loop's operations (no fused multiply-add, -std=c17 keeps the
  * compiler from contracting): the same bits whichever runs. Built with
  * -fno-math-errno (Makefile) so that the square root vectorises: a sum of
  * squares is never negative. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define PARTICLE_LOOP __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize")))
-#else
-#define PARTICLE_LOOP
-#endif
 
 enum { RIGHT, DOWN, DOWN_RIGHT, DOWN_LEFT, SKIP_RIGHT, SKIP_DOWN, DIRECTIONS };
 
@@ -203,10 +201,10 @@ typedef struct Positions {
 /* The pulls of one direction's links, the plain loop's arithmetic
  * (solver.c, spring_links) with its second particle `offset` further on:
  * for every first particle a with a + offset on the cloth. */
-PARTICLE_LOOP static void direction_pulls(Positions p, float k, const float *restrict dashpot,
-                                          const float *restrict rest, const uint32_t *restrict live, int offset,
-                                          int firsts, float *restrict pull_x, float *restrict pull_y,
-                                          float *restrict pull_z, uint32_t *restrict on)
+LEVEL_BODY static void direction_pulls_body(Positions p, float k, const float *restrict dashpot,
+                                            const float *restrict rest, const uint32_t *restrict live, int offset,
+                                            int firsts, float *restrict pull_x, float *restrict pull_y,
+                                            float *restrict pull_z, uint32_t *restrict on)
 {
     for (int a = 0; a < firsts; a++) {
         int b = a + offset;
@@ -219,6 +217,7 @@ PARTICLE_LOOP static void direction_pulls(Positions p, float k, const float *res
         on[a] = live[a] & -(uint32_t)!(length < 1e-12f);
     }
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_SPRINGS, direction_pulls, (Positions p, float k, const float *restrict dashpot, const float *restrict rest, const uint32_t *restrict live, int offset, int firsts, float *restrict pull_x, float *restrict pull_y, float *restrict pull_z, uint32_t *restrict on), (p, k, dashpot, rest, live, offset, firsts, pull_x, pull_y, pull_z, on))
 
 /* One coordinate of every direction's pulls and where they pull, as the
  * particles collect them. */
@@ -230,7 +229,7 @@ typedef struct Pulls {
 /* Every particle's sum f, plus and minus its links' pulls in the listed
  * order (above), in one sweep. A direction none of whose links pulls has
  * "no pull" everywhere and changes nothing. */
-PARTICLE_LOOP static void collect(float *restrict f, Pulls p, int cols, int count)
+LEVEL_BODY static void collect_body(float *restrict f, Pulls p, int cols, int count)
 {
     for (int i = 0; i < count; i++) {
         float sum = f[i];
@@ -255,6 +254,7 @@ PARTICLE_LOOP static void collect(float *restrict f, Pulls p, int cols, int coun
         f[i] = sum;
     }
 }
+LEVEL_LOOPS_AVX2(CORE_LOOPS_SPRINGS, collect, (float *restrict f, Pulls p, int cols, int count), (f, p, cols, count))
 
 bool springs_add(Springs *sp, const Cloth *c, const float *link_k, const float *link_dashpot, float *fx, float *fy,
                  float *fz)

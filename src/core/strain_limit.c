@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "level.h"
+
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define STRAIN_LIMIT_X86 1
 #include <immintrin.h>
@@ -323,8 +325,9 @@ AVX2 static void run_passes(const StrainLimit *sl, float stretch, float inside, 
 bool strain_limit_run(StrainLimit *sl, Cloth *c, float *jx, float *jy, float *jz, float stretch, float inside,
                       float tolerance, int passes)
 {
-    /* the solver calls this on its fast path only (solver.c); this file asks for AVX2 and no more */
-    if (!sl->grid || c->cols != sl->cols || c->rows != sl->rows || !__builtin_cpu_supports("avx2"))
+    /* the solver calls this on its fast path only (solver.c); this file asks for AVX2 and no more, and
+     * runs at the level core was told (level.h): not at a forced baseline */
+    if (!sl->grid || c->cols != sl->cols || c->rows != sl->rows || core_level() < CORE_LEVEL_AVX2)
         return false;
     prepare(sl, c);
     run_passes(sl, stretch, inside, tolerance, passes);

@@ -772,6 +772,14 @@ static _Atomic int default_kernels = -1;
 void relax_fast_set_default_kernels(RelaxFastKernels kernels)
 {
     atomic_store(&default_kernels, relax_fast_cpu_has(kernels) ? (int)kernels : (int)relax_fast_cpu_kernels());
+    core_level_set(relax_fast_core_level(relax_fast_default_kernels()));
+}
+
+CoreLevel relax_fast_core_level(RelaxFastKernels kernels)
+{
+    return kernels == RELAX_FAST_AVX512 ? CORE_LEVEL_AVX512
+           : kernels == RELAX_FAST_AVX2 ? CORE_LEVEL_AVX2
+                                        : CORE_LEVEL_BASELINE;
 }
 
 RelaxFastKernels relax_fast_default_kernels(void)

@@ -30,6 +30,7 @@
 #include "core/collide.h"
 #include "core/colour.h"
 #include "core/fast_table.h"
+#include "core/level.h"
 
 struct Solver;
 
@@ -108,9 +109,14 @@ bool relax_fast_kernels_named(const char *name, RelaxFastKernels *kernels);
 
 /* The level every RelaxFast made from now on uses (the default: the widest
  * the CPU has); one the CPU lacks is clamped to the widest it has. main
- * sets it once at start, from CLOTHSIM_KERNELS. */
+ * sets it once at start, from CLOTHSIM_KERNELS. It sets core's own loops'
+ * level too (core/level.h: relax_fast_core_level of it), so that a forced
+ * level reaches every vectorised loop of a step. */
 void relax_fast_set_default_kernels(RelaxFastKernels kernels);
 RelaxFastKernels relax_fast_default_kernels(void);
+/* The level of core's own loops that goes with a fast path's level:
+ * portable and NEON the baseline (core's loops have x86 builds only). */
+CoreLevel relax_fast_core_level(RelaxFastKernels kernels);
 
 /* Use the kernels of this level, or where the CPU lacks it the widest
  * below it that it has (NEON: portable); the default is

@@ -206,6 +206,10 @@ static Solver *variant_solver(const Variant *v, const char *const *settings)
     if (v->threads > 1)
         cr_assert(solver_set_threads(s, v->threads), "%s: threads start", v->name);
     relax_fast_use_kernels(s->relax_fast, v->kernels);
+    /* core's own loops at the level too (core/level.h): the plain loop's
+     * at the baseline, so that each level's are held to its bits; where a
+     * test steps two solvers in turn, both run at the last one's */
+    core_level_set(relax_fast_core_level(v->kernels));
     if (!v->plain)
         cr_assert_eq(relax_fast_kernels(s->relax_fast), v->kernels, "%s: the level runs, not one below it", v->name);
     if (cut_seed && !v->plain)
