@@ -72,13 +72,16 @@ extern _Atomic int core_level_last[CORE_LOOPS];
         atomic_store_explicit(&core_level_last[family], level, memory_order_relaxed);                            \
         ret name##_body args;                                                                                    \
     }
-#define LEVEL_STAMP(family, type, ret, name, params, args)                                                       \
-    LEVEL_BUILD(family, CORE_LEVEL_AVX512, type, ret, name, avx512,                                              \
-                LEVEL_AVX512 __attribute__((optimize("tree-vectorize"))), params, args)                          \
+/* The AVX2 and baseline builds every stamped loop has. */
+#define LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                        \
     LEVEL_BUILD(family, CORE_LEVEL_AVX2, type, ret, name, avx2, LEVEL_AVX2 __attribute__((optimize("tree-vectorize"))), \
                 params, args)                                                                                    \
     LEVEL_BUILD(family, CORE_LEVEL_BASELINE, type, ret, name, baseline, __attribute__((optimize("tree-vectorize"))), \
-                params, args)                                                                                    \
+                params, args)
+#define LEVEL_STAMP(family, type, ret, name, params, args)                                                       \
+    LEVEL_BUILD(family, CORE_LEVEL_AVX512, type, ret, name, avx512,                                              \
+                LEVEL_AVX512 __attribute__((optimize("tree-vectorize"))), params, args)                          \
+    LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                            \
     static type name params                                                                                      \
     {                                                                                                            \
         switch (atomic_load_explicit(&core_level_now, memory_order_relaxed)) {                                   \
@@ -93,10 +96,7 @@ extern _Atomic int core_level_last[CORE_LOOPS];
         }                                                                                                        \
     }
 #define LEVEL_STAMP_AVX2(family, type, ret, name, params, args)                                                  \
-    LEVEL_BUILD(family, CORE_LEVEL_AVX2, type, ret, name, avx2, LEVEL_AVX2 __attribute__((optimize("tree-vectorize"))), \
-                params, args)                                                                                    \
-    LEVEL_BUILD(family, CORE_LEVEL_BASELINE, type, ret, name, baseline, __attribute__((optimize("tree-vectorize"))), \
-                params, args)                                                                                    \
+    LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                            \
     static type name params                                                                                      \
     {                                                                                                            \
         if (atomic_load_explicit(&core_level_now, memory_order_relaxed) >= CORE_LEVEL_AVX2)                      \
