@@ -405,6 +405,7 @@ ifneq ($(filter x86_64-%,$(TARGET_MACHINE)),)
 $(FUZZ_OBJ)/src/fast/relax_helix_avx2.o: FUZZ_FILE_FLAGS = $(HELIX_FLAGS) -mavx2 -mfma
 $(FUZZ_OBJ)/src/fast/relax_kernels_avx2.o: FUZZ_FILE_FLAGS = $(HELIX_FLAGS) $(KERNELS_AVX2_FLAGS)
 $(FUZZ_OBJ)/src/fast/relax_kernels_avx512.o: FUZZ_FILE_FLAGS = $(HELIX_FLAGS) $(KERNELS_AVX512_FLAGS)
+$(FUZZ_OBJ)/src/fast/relax_helix_avx512.o: FUZZ_FILE_FLAGS = $(HELIX_FLAGS) $(KERNELS_AVX512_FLAGS)
 endif
 $(FUZZ_OBJ)/src/fast/relax_kernels_portable.o $(FUZZ_OBJ)/src/fast/relax_kernels_neon.o: FUZZ_FILE_FLAGS = $(HELIX_FLAGS)
 fuzz-deps: check-deps
