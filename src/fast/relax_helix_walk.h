@@ -192,6 +192,12 @@
 /* The kinds of link a key holds (the shear's two diagonals apart). */
 enum { HS, VS, D1, D2, HB, VB, KINDS };
 
+/* Whether the family pairs and the shear carry the keys they moved from
+ * step to step in registers (1), or store and load them (0). */
+#ifndef HELIX_CARRY
+#define HELIX_CARRY 1
+#endif
+
 /* Steps the shear and bend families wait beyond what the order needs. */
 #define SLACK 4
 /* Keys after the last, read by the links across and never in the grid. */
@@ -232,10 +238,10 @@ typedef struct Helix {
     int pad;                     /* keys before key 0, read by the links down of the first keys */
     float *buffer;               /* (pad + keys + PAD_AFTER) keys of KEY floats */
     double *remainder;           /* the same keys' x, y, z remainders (cloth.h), L lanes each */
-    int32_t *link;               /* KINDS x keys x L: the link anchored there, or -1 */
+    int32_t *link;               /* keys x KINDS x L: the link anchored there, or -1 */
     float *rest;                 /* the same: its rest length */
-    uint16_t *live;              /* KINDS x keys: the lanes whose link is there and not torn */
-    float *lambda;               /* KINDS x keys x L: xpbd's multipliers during a run */
+    uint32_t *live;              /* keys x KINDS: the lanes whose link is there and not torn */
+    float *lambda;               /* keys x KINDS x L: xpbd's multipliers during a run */
     int32_t *piece;              /* keys x 2: lane j of block k0 / L, its two pieces' first particle */
     uint16_t *piece_in;          /* and their columns in the grid */
     int d_shear, d_bend, d_push; /* the steps the families and the push wait (walk) */
@@ -331,7 +337,7 @@ static void *create(const Cloth *c)
         for (int k = 0; k < h->keys; k++)
             for (int j = 0; j < L; j++) {
                 int row, col;
-                h->link[((size_t)kind * keys + (size_t)k) * L + (size_t)j] =
+                h->link[((size_t)k * KINDS + (size_t)kind) * L + (size_t)j] =
                     lane_particle(h, k, j, &row, &col) ? anchored_link(c, kind, row, col) : -1;
             }
     /* lane j of keys k0 .. k0 + L - 1 is row L m + j from column
@@ -367,7 +373,7 @@ static void refresh(Helix *h, const Cloth *c)
             if (l >= 0 && !c->torn[l])
                 live |= 1u << j;
         }
-        h->live[at] = (uint16_t)live;
+        h->live[at] = live;
     }
     h->torn_generation = c->torn_generation;
     h->fresh = true;
@@ -390,8 +396,8 @@ static int share(int n, int t, int threads)
 static void move_lambda(Helix *h, float *lambda, bool in, int k0)
 {
     for (int kind = 0; kind < KINDS; kind++)
-        for (size_t v = (size_t)kind * (size_t)h->keys + (size_t)k0, end = v + L; v < end; v++)
-            for (size_t j = 0; j < L; j++) {
+        for (size_t k = (size_t)k0; k < (size_t)k0 + L; k++)
+            for (size_t j = 0, v = k * KINDS + (size_t)kind; j < L; j++) {
                 int32_t link = h->link[v * L + j];
                 if (in)
                     h->lambda[v * L + j] = link >= 0 ? lambda[link] : 0.0f;
@@ -564,19 +570,48 @@ LANES_INLINE vf correction(const Ends *a, const Ends *b, vf rest, vmask *moving,
     return scale;
 }
 
-/* Then solver_relax_link's moves (not kept); lanes outside live keep a
- * and b as they were. */
+/* v on the lanes of m, +0 on the others. */
+LANES_INLINE vf walk_keep(vmask m, vf v)
+{
+#if defined(LANES_AVX512)
+    return _mm512_maskz_mov_ps(m, v);
+#else
+    return (vf)((vi)v & m);
+#endif
+}
+
+/* c - a * b, one rounding (fmaf(-a, b, c)). */
+LANES_INLINE vf walk_fnma(vf a, vf b, vf c)
+{
+#if defined(LANES_AVX512)
+    return _mm512_fnmadd_ps(a, b, c);
+#elif defined(LANES_AVX2)
+    return _mm256_fnmadd_ps(a, b, c);
+#else
+    return v_fma(-a, b, c);
+#endif
+}
+
+/* Then solver_relax_link's moves (not kept): a by fmaf(wa * scale, d, a)
+ * and b by fmaf(-(wb * scale), d, b), each lane outside live as it was.
+ * Written as x - n * d with n the move's factor negated (exactly: a
+ * negation rounds nothing) and d both +0 outside live: there x - (+0)
+ * is x, whatever x is (-0 too), and inside it the same one rounding of the
+ * same sum. This takes two and-s a factor and three for d, where a select
+ * of each coordinate took six selects (two micro-operations each on
+ * Intel's cores, and on the chain from one link to the next). */
 LANES_INLINE void solve(Ends *a, Ends *b, vf rest, vmask live, const Family *f, vf *lambda)
 {
     vf d[3];
     vf scale = correction(a, b, rest, &live, f, lambda, d);
-    vf ma = a->w * scale, mb = -(b->w * scale);
-    a->x = v_select(live, v_fma(ma, d[0], a->x), a->x);
-    a->y = v_select(live, v_fma(ma, d[1], a->y), a->y);
-    a->z = v_select(live, v_fma(ma, d[2], a->z), a->z);
-    b->x = v_select(live, v_fma(mb, d[0], b->x), b->x);
-    b->y = v_select(live, v_fma(mb, d[1], b->y), b->y);
-    b->z = v_select(live, v_fma(mb, d[2], b->z), b->z);
+    vf na = walk_keep(live, a->w * -scale), nb = walk_keep(live, b->w * scale);
+    vf dx = walk_keep(live, d[0]), dy = walk_keep(live, d[1]), dz = walk_keep(live, d[2]);
+    a->x = walk_fnma(na, dx, a->x);
+    a->y = walk_fnma(na, dy, a->y);
+    a->z = walk_fnma(na, dz, a->z);
+    b->x = walk_fnma(nb, dx, b->x);
+    b->y = walk_fnma(nb, dy, b->y);
+    b->z = walk_fnma(nb, dz, b->z);
 }
 
 /* A family's constants in this pass: k and alpha of its kind of link. */
@@ -595,7 +630,7 @@ typedef struct Walk {
 
 LANES_INLINE void solve_at(const Walk *w, int kind, int k, Ends *a, Ends *b)
 {
-    const size_t at = (size_t)kind * (size_t)w->h->keys + (size_t)k;
+    const size_t at = (size_t)k * KINDS + (size_t)kind;
     const Family *f = &w->family[kind];
     vf lambda = v_zero();
     if (f->xpbd)
@@ -720,7 +755,7 @@ LANES_INLINE void move_kept(vf *x, vd *r, vd factor, vf d, vmask live)
  * wa * (double)scale times d and b by -wb * (double)scale times d. */
 LANES_INLINE void solve_at_kept(const Walk *w, int kind, int k, Ends *a, Ends *b, Remainders *ra, Remainders *rb)
 {
-    const size_t at = (size_t)kind * (size_t)w->h->keys + (size_t)k;
+    const size_t at = (size_t)k * KINDS + (size_t)kind;
     const Family *f = &w->family[kind];
     vf lambda = v_zero();
     if (f->xpbd)
@@ -822,6 +857,66 @@ LANES_INLINE void skewed_step(const Walk *w, int across, int down, int k, int ga
     for (int g = 0; g < gap; g++)
         near[g] = near[g + 1];
     near[gap] = right;
+}
+
+/* Without carried registers (HELIX_CARRY 0). Where a family pair is at
+ * key k: its key, and its links' rest lengths, live lanes and xpbd's
+ * multipliers (KINDS a key, kind by kind), reached from k once a step. */
+typedef struct At {
+    float *key;
+    const float *rest;
+    const uint32_t *live;
+    float *lambda;
+} At;
+
+LANES_INLINE At at_key(const Helix *h, int k)
+{
+    const size_t link = (size_t)k * KINDS;
+    return (At){key_at(h, k), h->rest + link * L, h->live + link, h->lambda + link * L};
+}
+
+/* The links of `kind` anchored at at. */
+LANES_INLINE void solve_kind(const Walk *w, int kind, const At *at, Ends *a, Ends *b)
+{
+    const Family *f = &w->family[kind];
+    vf lambda = v_zero();
+    if (f->xpbd)
+        lambda = v_load(at->lambda + kind * L);
+    solve(a, b, v_load(at->rest + kind * L), m_lanes(at->live[kind]), f, &lambda);
+    if (f->xpbd)
+        v_store(at->lambda + kind * L, lambda);
+}
+
+/* The link across at at (gap 1 or 2), from and back to the buffer. */
+LANES_INLINE void across_mem(const Walk *w, int kind, const At *at, int gap)
+{
+    float *pa = at->key, *pb = pa + gap * KEY;
+    Ends a = load_key(pa), b = load_key(pb);
+    solve_kind(w, kind, at, &a, &b);
+    store_key(pa, &a), store_key(pb, &b);
+}
+
+/* The links down at at, rows s up: the upper ends from keys near and
+ * far, the lower from `lower`. */
+LANES_INLINE void down_mem(const Walk *w, int kind, const At *at, float *pn, float *pf, float *pb, int s)
+{
+    Ends a = upper_in(pn, pf, s), b = load_key(pb);
+    solve_kind(w, kind, at, &a, &b);
+    upper_out(pn, pf, &a, s), store_key(pb, &b);
+}
+
+/* Step k of a family pair through the buffer, in skewed_step's order: the
+ * link across at k + 1 if `next`, the links down at k (the link across at
+ * k itself, at a piece's first step, by the caller). */
+LANES_INLINE void skewed_mem(const Walk *w, int across, int down, const At *at, int gap, int P, bool next)
+{
+    float *pk = at->key;
+    if (next && w->on[across]) {
+        const At right = {pk + KEY, at->rest + KINDS * L, at->live + KINDS, at->lambda + KINDS * L};
+        across_mem(w, across, &right, gap);
+    }
+    if (w->on[down])
+        down_mem(w, down, at, pk - 2 * gap * KEY, pk + (ptrdiff_t)(2 * L - 2 * gap - P) * KEY, pk, gap);
 }
 
 /* The shear's cells anchored at key k; with remainders, the upper ends of
@@ -976,6 +1071,26 @@ LANES_INLINE void pass_step(const Walk *w, const Push *push, PassWalk *p, int t)
             cells(w, k, p->first_shear, P, &p->upper, &p->lower);
         if (kb >= 0 && kb < K)
             across_then_down(w, HB, VB, kb, p->first_bend, 2, P, p->bend);
+    } else if (!HELIX_CARRY) {
+        const bool next = t + 1 < p->to;
+        if (t < K) {
+            const At at = at_key(h, t);
+            if (t == p->from && w->on[HS])
+                across_mem(w, HS, &at, 1);
+            skewed_mem(w, HS, VS, &at, 1, P, next && t + 1 < K);
+        }
+        if (k >= 0 && k < K && w->on[D1]) {
+            const At at = at_key(h, k);
+            float *pk = at.key;
+            down_mem(w, D1, &at, pk - 2 * KEY, pk + (ptrdiff_t)(2 * L - 2 - P) * KEY, pk + KEY, 1);
+            down_mem(w, D2, &at, pk - KEY, pk + (ptrdiff_t)(2 * L - 1 - P) * KEY, pk, 1);
+        }
+        if (kb >= 0 && kb < K) {
+            const At at = at_key(h, kb);
+            if (kb == p->first_bend && w->on[HB])
+                across_mem(w, HB, &at, 2);
+            skewed_mem(w, HB, VB, &at, 2, P, next && kb + 1 < K);
+        }
     } else {
         const bool next = t + 1 < p->to;
         if (t < K) {
@@ -1029,7 +1144,7 @@ LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, Pass
         if (t % PUBLISH == PUBLISH - 1 && t < to - 1)
             atomic_store_explicit(&mine->steps, base + (unsigned long long)t + 1u, memory_order_release);
     }
-    if (to < steps && !w->kept)
+    if (to < steps && !w->kept && HELIX_CARRY)
         flush(w, to, p.structural, p.bend, &p.upper, &p.lower);
     atomic_store_explicit(&mine->steps, base + (unsigned long long)to, memory_order_release);
     return lanes_ticks() - start - waited;
