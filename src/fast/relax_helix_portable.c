@@ -5,7 +5,6 @@
  * processors with FMA, where fmaf is one instruction, and one for the
  * others. Every processor runs it. */
 #define LANES_PORTABLE
-#define HELIX_CARRY 0
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define HELIX_LOOP __attribute__((target_clones("fma", "default")))
 #endif

@@ -240,7 +240,8 @@ typedef struct Helix {
     double *remainder;           /* the same keys' x, y, z remainders (cloth.h), L lanes each */
     int32_t *link;               /* keys x KINDS x L: the link anchored there, or -1 */
     float *rest;                 /* the same: its rest length */
-    uint32_t *live;              /* keys x KINDS: the lanes whose link is there and not torn */
+    vmask *live;                 /* keys x KINDS: the lanes whose link is there and not torn, as a
+                                    mask (a load a link, not a broadcast and a comparison) */
     float *lambda;               /* keys x KINDS x L: xpbd's multipliers during a run */
     int32_t *piece;              /* keys x 2: lane j of block k0 / L, its two pieces' first particle */
     uint16_t *piece_in;          /* and their columns in the grid */
@@ -319,7 +320,7 @@ static void *create(const Cloth *c)
     h->link = malloc(lanes * sizeof *h->link);
     h->rest = cloth_zeroed(lanes * sizeof(float));
     h->lambda = cloth_zeroed(lanes * sizeof(float));
-    h->live = calloc(KINDS * keys, sizeof *h->live);
+    h->live = cloth_zeroed(KINDS * keys * sizeof *h->live);
     h->piece = calloc(keys * 2, sizeof *h->piece);
     h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
     h->done = aligned_alloc(64, RELAX_HELIX_MAX_PASSES * sizeof *h->done);
@@ -373,7 +374,7 @@ static void refresh(Helix *h, const Cloth *c)
             if (l >= 0 && !c->torn[l])
                 live |= 1u << j;
         }
-        h->live[at] = live;
+        h->live[at] = m_lanes(live);
     }
     h->torn_generation = c->torn_generation;
     h->fresh = true;
@@ -635,7 +636,7 @@ LANES_INLINE void solve_at(const Walk *w, int kind, int k, Ends *a, Ends *b)
     vf lambda = v_zero();
     if (f->xpbd)
         lambda = v_load(w->h->lambda + at * L);
-    solve(a, b, v_load(w->h->rest + at * L), m_lanes(w->h->live[at]), f, &lambda);
+    solve(a, b, v_load(w->h->rest + at * L), w->h->live[at], f, &lambda);
     if (f->xpbd)
         v_store(w->h->lambda + at * L, lambda);
 }
@@ -760,7 +761,7 @@ LANES_INLINE void solve_at_kept(const Walk *w, int kind, int k, Ends *a, Ends *b
     vf lambda = v_zero();
     if (f->xpbd)
         lambda = v_load(w->h->lambda + at * L);
-    vmask live = m_bits(w->h->live[at]);
+    vmask live = w->h->live[at];
     vf d[3];
     vf scale = correction(a, b, v_load(w->h->rest + at * L), &live, f, &lambda, d);
     if (f->xpbd)
@@ -865,7 +866,7 @@ LANES_INLINE void skewed_step(const Walk *w, int across, int down, int k, int ga
 typedef struct At {
     float *key;
     const float *rest;
-    const uint32_t *live;
+    const vmask *live;
     float *lambda;
 } At;
 
@@ -882,7 +883,7 @@ LANES_INLINE void solve_kind(const Walk *w, int kind, const At *at, Ends *a, End
     vf lambda = v_zero();
     if (f->xpbd)
         lambda = v_load(at->lambda + kind * L);
-    solve(a, b, v_load(at->rest + kind * L), m_lanes(at->live[kind]), f, &lambda);
+    solve(a, b, v_load(at->rest + kind * L), at->live[kind], f, &lambda);
     if (f->xpbd)
         v_store(at->lambda + kind * L, lambda);
 }
@@ -1198,9 +1199,10 @@ LANES_INLINE unsigned long long walk_two(const Walk *w, const Push *push, int pa
  * jakobsen's links out of line, behind jumps: this took seed 000's
  * workload (40 x 40, 10 passes, 3,000 steps) from 701 ms to 645 at AVX2
  * and from 1,295 to 1,276 at portable (processor time, the fastest of 7,
- * interleaved). The live lanes kept as whole masks instead of bits (a
- * load a link instead of four operations) gained 2 % at AVX2 alone, none
- * with this, and cost portable 10 %: four times the memory. The walk
+ * interleaved). The live lanes are kept as whole masks (Helix.live):
+ * measured once more on 5 December, with the links' data laid out key by
+ * key, 1 to 2 % less time at AVX2, the same at the portable level and
+ * AVX-512 (it had cost portable 10 % when first tried). The walk
  * reads the Helix's fields from a copy on the stack: a store to the buffer
  * (through relax_lanes.h's may_alias vectors) could change the Helix
  * itself as far as the compiler knows, and it would read them again after
