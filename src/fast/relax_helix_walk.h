@@ -237,6 +237,7 @@ typedef struct Helix {
     int used;                    /* keys up to the last particle's: the walk's */
     int pad;                     /* keys before key 0, read by the links down of the first keys */
     float *buffer;               /* (pad + keys + PAD_AFTER) keys of KEY floats */
+    float *key0;                 /* key 0's in it (pad keys on) */
     double *remainder;           /* the same keys' x, y, z remainders (cloth.h), L lanes each */
     int32_t *link;               /* keys x KINDS x L: the link anchored there, or -1 */
     float *rest;                 /* the same: its rest length */
@@ -325,6 +326,7 @@ static void *create(const Cloth *c)
     h->piece_in = calloc(keys * 2, sizeof *h->piece_in);
     h->done = aligned_alloc(64, RELAX_HELIX_MAX_PASSES * sizeof *h->done);
     h->arrived = aligned_alloc(64, 2 * sizeof *h->arrived);
+    h->key0 = h->buffer ? h->buffer + (size_t)h->pad * KEY : NULL;
     if (!h->buffer || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in ||
         !h->done || !h->arrived) {
         destroy(h);
@@ -382,7 +384,7 @@ static void refresh(Helix *h, const Cloth *c)
 
 static inline float *key_at(const Helix *h, int k)
 {
-    return h->buffer + (size_t)(k + h->pad) * KEY;
+    return h->key0 + (ptrdiff_t)k * KEY;
 }
 
 /* Thread t's first of n things shared by `threads` threads (t = threads:
