@@ -243,6 +243,7 @@ typedef struct Helix {
     float *rest;                 /* the same: its rest length */
     vmask *live;                 /* keys x KINDS: the lanes whose link is there and not torn, as a
                                     mask (a load a link, not a broadcast and a comparison) */
+    float *inv_mass;             /* the cloth's inverse masses the live lanes were made with */
     float *lambda;               /* keys x KINDS x L: xpbd's multipliers during a run */
     int32_t *piece;              /* keys x 2: lane j of block k0 / L, its two pieces' first particle */
     uint16_t *piece_in;          /* and their columns in the grid */
@@ -294,7 +295,7 @@ static void destroy(void *walk)
     if (!h)
         return;
     free(h->buffer), free(h->link), free(h->rest), free(h->lambda), free(h->live), free(h->piece), free(h->piece_in);
-    free(h->done), free(h->remainder), free(h->arrived);
+    free(h->done), free(h->remainder), free(h->arrived), free(h->inv_mass);
     free(h);
 }
 
@@ -327,7 +328,8 @@ static void *create(const Cloth *c)
     h->done = aligned_alloc(64, RELAX_HELIX_MAX_PASSES * sizeof *h->done);
     h->arrived = aligned_alloc(64, 2 * sizeof *h->arrived);
     h->key0 = h->buffer ? h->buffer + (size_t)h->pad * KEY : NULL;
-    if (!h->buffer || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in ||
+    h->inv_mass = malloc((size_t)c->count * sizeof *h->inv_mass);
+    if (!h->buffer || !h->inv_mass || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in ||
         !h->done || !h->arrived) {
         destroy(h);
         return NULL;
@@ -362,10 +364,13 @@ static void *create(const Cloth *c)
     return h;
 }
 
-/* The rest lengths and the links that take part, when links tore. */
+/* The rest lengths and the links that take part (solver_link_correction's
+ * tests but the length's: not torn, not both ends fixed), when links tore
+ * or an inverse mass changed (a particle pinned, grabbed or let go). */
 static void refresh(Helix *h, const Cloth *c)
 {
-    if (h->fresh && h->torn_generation == c->torn_generation)
+    const size_t masses = (size_t)c->count * sizeof *c->inv_mass;
+    if (h->fresh && h->torn_generation == c->torn_generation && !memcmp(h->inv_mass, c->inv_mass, masses))
         return;
     const size_t keys = (size_t)h->keys;
     for (size_t at = 0; at < KINDS * keys; at++) {
@@ -373,11 +378,12 @@ static void refresh(Helix *h, const Cloth *c)
         for (int j = 0; j < L; j++) {
             int l = h->link[at * L + (size_t)j];
             h->rest[at * L + (size_t)j] = l >= 0 ? c->rest_length[l] : 0.0f;
-            if (l >= 0 && !c->torn[l])
+            if (l >= 0 && !c->torn[l] && c->inv_mass[c->link_a[l]] + c->inv_mass[c->link_b[l]] != 0.0f)
                 live |= 1u << j;
         }
         h->live[at] = m_lanes(live);
     }
+    memcpy(h->inv_mass, c->inv_mass, masses);
     h->torn_generation = c->torn_generation;
     h->fresh = true;
 }
@@ -551,10 +557,8 @@ LANES_INLINE void upper_out(float *near, float *far, const Ends *e, int s)
  * (xpbd) stays as it was. */
 LANES_INLINE vf correction(const Ends *a, const Ends *b, vf rest, vmask *moving, const Family *f, vf *lambda, vf d[3])
 {
-    const vf zero = v_zero();
-    vmask live = *moving;
+    vmask live = *moving; /* the torn links and those whose ends are both fixed left out (refresh) */
     vf w = a->w + b->w;
-    live = m_and(live, v_ne(w, zero));
     vf dx = b->x - a->x, dy = b->y - a->y, dz = b->z - a->z;
     vf length = v_sqrt(v_fma(dz, dz, v_fma(dy, dy, dx * dx)));
     live = m_and(live, v_not_lt(length, v_splat(1e-12f)));
