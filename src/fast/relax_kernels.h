@@ -181,9 +181,9 @@ KERNEL_INLINE bool k_any(km m) { return _mm256_movemask_ps((__m256)m) != 0; }
 KERNEL_INLINE kf k_select(km m, kf a, kf b) { return _mm256_blendv_ps(b, a, (__m256)m); }
 KERNEL_INLINE kf k_min(kf a, kf b) { return _mm256_min_ps(a, b); }
 KERNEL_INLINE kf k_max(kf a, kf b) { return _mm256_max_ps(a, b); }
-KERNEL_INLINE km k_zero_bytes(const uint8_t *p)
+KERNEL_INLINE km k_zero_bytes(const uint8_t *p) /* compared as int32 lanes: __m256i's are int64 */
 {
-    return (km)(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)) == (__m256i){0});
+    return (ki)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)) == (ki){0};
 }
 #elif defined(KERNELS_NEON)
 KERNEL_INLINE kf k_fma(kf a, kf b, kf c) { return (kf)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b); }

@@ -802,9 +802,11 @@ Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
 
 /* The fast path's check reads the structural links row by row: each link
  * alone over (its rest length cut to a twentieth), across or down, inside
- * a vector or among a row's last few, on the last row too, is found; torn,
- * it is not. Widths with and without a remainder of eight; one thread, and
- * two on a cloth large enough to share the work. */
+ * a vector or among a row's last few, on the last row too, is found, also
+ * with the links beside it torn (a lane reads its own torn flag, not its
+ * neighbour's); torn, it is not. Widths with and without a remainder of
+ * eight; one thread, and two on a cloth large enough to share the work;
+ * at every level the processor has. */
 Test(fast, the_explosion_check_finds_each_overstretched_structural_link)
 {
     const int sizes[3][3] = {{37, 21, 1}, {16, 9, 1}, {200, 170, 2}};
@@ -817,25 +819,39 @@ Test(fast, the_explosion_check_finds_each_overstretched_structural_link)
         cloth_set_rest_from_positions(c);
         RelaxFast *f = relax_fast_create(c, sizes[z][2]);
         cr_assert_not_null(f);
-        if (relax_fast_blew_up(f, c, INFINITY, 10.0f) < 0) { /* no vector kernels here */
-            relax_fast_destroy(f), cloth_destroy(c);
-            continue;
-        }
-        cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 0, "%dx%d at rest", c->cols, c->rows);
-        int step = c->link_count > 5000 ? 89 : 1; /* links to try on the large cloth: a spread */
-        for (int l = 0; l < c->link_count; l += step) {
-            if (c->family[l] != LINK_STRUCTURAL)
+        for (int k = 0; k < RELAX_FAST_LEVELS; k++) {
+            if (!relax_fast_cpu_has((RelaxFastKernels)k))
                 continue;
-            float rest = c->rest_length[l];
-            c->rest_length[l] = rest / 20.0f;
-            int a = (int)c->link_a[l], b = (int)c->link_b[l];
-            cr_expect(solver_overstretched(c, 10.0f), "%dx%d, link %d: the plain check finds it over", c->cols, c->rows, l);
-            cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 1, "%dx%d, link %d (%d to %d) over", c->cols,
-                         c->rows, l, a, b);
-            c->torn[l] = 1;
-            cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 0, "%dx%d, link %d (%d to %d) over and torn",
-                         c->cols, c->rows, l, a, b);
-            c->torn[l] = 0, c->rest_length[l] = rest;
+            relax_fast_use_kernels(f, (RelaxFastKernels)k);
+            const char *level = relax_fast_kernel_name(k);
+            if (relax_fast_blew_up(f, c, INFINITY, 10.0f) < 0) /* no vector kernels here */
+                continue;
+            cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 0, "%s, %dx%d at rest", level, c->cols, c->rows);
+            int step = c->link_count > 5000 ? 89 : 1; /* links to try on the large cloth: a spread */
+            for (int l = 0; l < c->link_count; l += step) {
+                if (c->family[l] != LINK_STRUCTURAL)
+                    continue;
+                float rest = c->rest_length[l];
+                c->rest_length[l] = rest / 20.0f;
+                int a = (int)c->link_a[l], b = (int)c->link_b[l];
+                cr_expect(solver_overstretched(c, 10.0f), "%dx%d, link %d: the plain check finds it over", c->cols,
+                          c->rows, l);
+                cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 1, "%s, %dx%d, link %d (%d to %d) over", level,
+                             c->cols, c->rows, l, a, b);
+                for (int n = l - 1; n <= l + 1; n += 2)
+                    if (n >= 0 && n < c->link_count)
+                        c->torn[n] = 1;
+                cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 1,
+                             "%s, %dx%d, link %d (%d to %d) over, the links beside it torn", level, c->cols, c->rows, l,
+                             a, b);
+                for (int n = l - 1; n <= l + 1; n += 2)
+                    if (n >= 0 && n < c->link_count)
+                        c->torn[n] = 0;
+                c->torn[l] = 1;
+                cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 0,
+                             "%s, %dx%d, link %d (%d to %d) over and torn", level, c->cols, c->rows, l, a, b);
+                c->torn[l] = 0, c->rest_length[l] = rest;
+            }
         }
         relax_fast_destroy(f);
         cloth_destroy(c);
