@@ -7,9 +7,9 @@
  *                         kernel table, lifetime
  * relax_colour.c          the colored order: colours, bands, units, blocks
  * relax_kernels.h         the colored order's passes and the stages around
- *                         them, written once in vector C and built per
- *                         level by relax_kernels_portable.c, _neon.c,
- *                         _avx2.c and _avx512.c
+ *                         them, written once over relax_lanes.h's vectors
+ *                         and built per level by relax_kernels_portable.c,
+ *                         _neon.c, _avx2.c and _avx512.c
  * relax_pool.c            the worker threads
  * relax_schedule.c        the sequential and jacobi orders' schedule and
  *                         its kernels

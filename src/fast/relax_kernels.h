@@ -8,12 +8,13 @@
  * of particles, the explosion check's halves.
  *
  * Each level's file (relax_kernels_portable.c, _avx2.c, _avx512.c,
- * _neon.c) defines KERNELS_LEVEL and one of KERNELS_PORTABLE (4 lanes, the
- * build's baseline), KERNELS_NEON (4), KERNELS_AVX2 (8) or KERNELS_AVX512
- * (16) before including this, and the Makefile gives it that level's
- * flags. The dozen operations C cannot say (the fused multiply-adds, the
- * square root, the masks' tests and selects) are defined per level below;
- * everything else is the vector types' own + - * / and comparisons.
+ * _neon.c) defines KERNELS_LEVEL and one of LANES_PORTABLE (4 lanes, the
+ * build's baseline), LANES_NEON (4), LANES_AVX2 (8) or LANES_AVX512 (16)
+ * before including this, and the Makefile gives it that level's flags.
+ * The operations C cannot say (the fused multiply-adds, the square root,
+ * the masks' tests and selects) are relax_lanes.h's, as the sequential
+ * walk's; everything else is the vector types' own + - * / and
+ * comparisons.
  *
  * A block's lanes are in one order at every level (relax_colour.c's
  * blocks; refresh_unit writes block_rest and block_live in it): a ROWS
@@ -35,47 +36,17 @@
 #include <string.h>
 
 #include "relax_fast_internal.h"
+#include "relax_lanes.h"
 
-#if defined(KERNELS_AVX512)
-#include <immintrin.h>
-#define KV 16
-#elif defined(KERNELS_AVX2)
-#include <immintrin.h>
-#define KV 8
-#elif defined(KERNELS_NEON)
-#include <arm_neon.h>
-#define KV 4
-#elif defined(KERNELS_PORTABLE)
-#define KV 4
-#else
-#error "define one of KERNELS_PORTABLE, KERNELS_NEON, KERNELS_AVX2, KERNELS_AVX512"
-#endif
-
-#define KERNEL_INLINE static inline __attribute__((always_inline))
 #ifndef KERNEL_LOOP
 #define KERNEL_LOOP
 #endif
 #define KERNEL_NAME_(level, name) relax_kernels_##level##_##name
 #define KERNEL_NAME(level, name) KERNEL_NAME_(level, name)
 
-typedef float kf __attribute__((vector_size(4 * KV)));
-typedef int32_t ki __attribute__((vector_size(4 * KV)));
-/* the same, at any address */
-typedef float kf_u __attribute__((vector_size(4 * KV), aligned(4), may_alias));
-
 /* Blocks a vector takes, and vectors a block takes. */
-#define STEP_BLOCKS (KV > LANES ? KV / LANES : 1)
-#define BLOCK_VECTORS (KV < LANES ? LANES / KV : 1)
-
-KERNEL_INLINE kf k_load(const float *p) { return *(const kf_u *)p; }
-KERNEL_INLINE void k_store(float *p, kf v) { *(kf_u *)p = v; }
-KERNEL_INLINE kf k_splat(float x)
-{
-    kf v;
-    for (int i = 0; i < KV; i++)
-        v[i] = x;
-    return v;
-}
+#define STEP_BLOCKS (VLANES > LANES ? VLANES / LANES : 1)
+#define BLOCK_VECTORS (VLANES < LANES ? LANES / VLANES : 1)
 
 /* Lane index vectors of __builtin_shufflevector (GCC 12 and Clang):
  * - LOAD_*: the a ends (and the b ends, _B) of a PAIRS or QUADS vector
@@ -84,7 +55,7 @@ KERNEL_INLINE kf k_splat(float x)
  *   sixteen lanes the next block);
  * - STORE_*: what goes back into lo and into hi from (a, b) laid end to
  *   end. */
-#if KV == 4
+#if VLANES == 4
 #define LOAD_GAP 8
 #define PAIRS_A 0, 2, 4, 6
 #define PAIRS_B 1, 3, 5, 7
@@ -94,8 +65,7 @@ KERNEL_INLINE kf k_splat(float x)
 #define QUADS_B 2, 3, 6, 7
 #define QUADS_LO 0, 1, 4, 5
 #define QUADS_HI 2, 3, 6, 7
-#define LANE_IOTA 0, 1, 2, 3
-#elif KV == 8
+#elif VLANES == 8
 #define LOAD_GAP 8
 #define PAIRS_A 0, 2, 8, 10, 4, 6, 12, 14
 #define PAIRS_B 1, 3, 9, 11, 5, 7, 13, 15
@@ -105,7 +75,6 @@ KERNEL_INLINE kf k_splat(float x)
 #define QUADS_B 2, 3, 10, 11, 6, 7, 14, 15
 #define QUADS_LO 0, 1, 8, 9, 4, 5, 12, 13
 #define QUADS_HI 2, 3, 10, 11, 6, 7, 14, 15
-#define LANE_IOTA 0, 1, 2, 3, 4, 5, 6, 7
 #else
 #define LOAD_GAP 16
 #define PAIRS_A 0, 2, 8, 10, 4, 6, 12, 14, 16, 18, 24, 26, 20, 22, 28, 30
@@ -116,165 +85,20 @@ KERNEL_INLINE kf k_splat(float x)
 #define QUADS_B 2, 3, 10, 11, 6, 7, 14, 15, 18, 19, 26, 27, 22, 23, 30, 31
 #define QUADS_LO 0, 1, 16, 17, 4, 5, 20, 21, 2, 3, 18, 19, 6, 7, 22, 23
 #define QUADS_HI 8, 9, 24, 25, 12, 13, 28, 29, 10, 11, 26, 27, 14, 15, 30, 31
-#define LANE_IOTA 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-#endif
-
-/* ---------------------------------------------------------------- per level */
-
-#if defined(KERNELS_AVX512)
-
-typedef __mmask16 km; /* a mask register */
-KERNEL_INLINE kf k_fma(kf a, kf b, kf c) { return _mm512_fmadd_ps(a, b, c); }
-KERNEL_INLINE kf k_fnma(kf a, kf b, kf c) { return _mm512_fnmadd_ps(a, b, c); }
-KERNEL_INLINE kf k_sqrt(kf a) { return _mm512_sqrt_ps(a); }
-KERNEL_INLINE km k_ne(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
-KERNEL_INLINE km k_not_lt(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NLT_UQ); }
-KERNEL_INLINE km k_not_ge(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NGE_UQ); }
-KERNEL_INLINE km k_gt(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
-KERNEL_INLINE km k_lt(kf a, kf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
-KERNEL_INLINE km k_and(km a, km b) { return a & b; }
-KERNEL_INLINE km k_bits(unsigned bits) { return (km)bits; }
-KERNEL_INLINE bool k_all(km m) { return m == 0xFFFF; }
-KERNEL_INLINE unsigned k_lanes(km m) { return m; } /* bit p: lane p */
-KERNEL_INLINE bool k_any(km m) { return m != 0; }
-KERNEL_INLINE kf k_select(km m, kf a, kf b) { return _mm512_mask_blend_ps(m, b, a); }
-KERNEL_INLINE kf k_min(kf a, kf b) { return _mm512_min_ps(a, b); }
-KERNEL_INLINE kf k_max(kf a, kf b) { return _mm512_max_ps(a, b); }
-KERNEL_INLINE km k_zero_bytes(const uint8_t *p) /* the lanes whose byte at p is 0 */
-{
-    __m512i bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p));
-    return _mm512_cmpeq_epi32_mask(bytes, _mm512_setzero_si512());
-}
-KERNEL_INLINE km k_from(int first) { return (km)(0xFFFFu << first); } /* lanes first .. KV - 1 */
-
-#else
-
-typedef ki km; /* all-ones or zero lanes */
-KERNEL_INLINE km k_ne(kf a, kf b) { return a != b; }
-KERNEL_INLINE km k_not_lt(kf a, kf b) { return ~(a < b); }
-KERNEL_INLINE km k_not_ge(kf a, kf b) { return ~(a >= b); }
-KERNEL_INLINE km k_gt(kf a, kf b) { return a > b; }
-KERNEL_INLINE km k_lt(kf a, kf b) { return a < b; }
-KERNEL_INLINE km k_and(km a, km b) { return a & b; }
-KERNEL_INLINE km k_bits(unsigned bits)
-{
-#if KV == 8
-    const ki bit = {1, 2, 4, 8, 16, 32, 64, 128};
-#else
-    const ki bit = {1, 2, 4, 8};
-#endif
-    return (((ki){0} + (int32_t)bits) & bit) != 0;
-}
-KERNEL_INLINE km k_from(int first)
-{
-    const ki lane = {LANE_IOTA};
-    return lane >= (ki){0} + first;
-}
-
-#if defined(KERNELS_AVX2)
-KERNEL_INLINE kf k_fma(kf a, kf b, kf c) { return _mm256_fmadd_ps(a, b, c); }
-KERNEL_INLINE kf k_fnma(kf a, kf b, kf c) { return _mm256_fnmadd_ps(a, b, c); }
-KERNEL_INLINE kf k_sqrt(kf a) { return _mm256_sqrt_ps(a); }
-KERNEL_INLINE bool k_all(km m) { return _mm256_movemask_ps((__m256)m) == 0xFF; }
-KERNEL_INLINE unsigned k_lanes(km m) { return (unsigned)_mm256_movemask_ps((__m256)m); }
-KERNEL_INLINE bool k_any(km m) { return _mm256_movemask_ps((__m256)m) != 0; }
-KERNEL_INLINE kf k_select(km m, kf a, kf b) { return _mm256_blendv_ps(b, a, (__m256)m); }
-KERNEL_INLINE kf k_min(kf a, kf b) { return _mm256_min_ps(a, b); }
-KERNEL_INLINE kf k_max(kf a, kf b) { return _mm256_max_ps(a, b); }
-KERNEL_INLINE km k_zero_bytes(const uint8_t *p) /* compared as int32 lanes: __m256i's are int64 */
-{
-    return (ki)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)) == (ki){0};
-}
-#elif defined(KERNELS_NEON)
-KERNEL_INLINE kf k_fma(kf a, kf b, kf c) { return (kf)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b); }
-KERNEL_INLINE kf k_fnma(kf a, kf b, kf c) { return (kf)vfmsq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b); }
-KERNEL_INLINE kf k_sqrt(kf a) { return (kf)vsqrtq_f32((float32x4_t)a); }
-KERNEL_INLINE bool k_all(km m) { return vminvq_u32((uint32x4_t)m) != 0; }
-KERNEL_INLINE unsigned k_lanes(km m)
-{
-    const uint32x4_t bit = {1, 2, 4, 8};
-    return vaddvq_u32(vandq_u32((uint32x4_t)m, bit));
-}
-KERNEL_INLINE bool k_any(km m) { return vmaxvq_u32((uint32x4_t)m) != 0; }
-KERNEL_INLINE kf k_select(km m, kf a, kf b) { return (kf)vbslq_f32((uint32x4_t)m, (float32x4_t)a, (float32x4_t)b); }
-#else /* KERNELS_PORTABLE: fmaf a lane (on x86-64, KERNEL_LOOP builds the
-       * block loops for processors with FMA and for the others) */
-KERNEL_INLINE kf k_fma(kf a, kf b, kf c)
-{
-    kf r;
-    for (int i = 0; i < KV; i++)
-        r[i] = __builtin_fmaf(a[i], b[i], c[i]);
-    return r;
-}
-KERNEL_INLINE kf k_fnma(kf a, kf b, kf c)
-{
-    kf r;
-    for (int i = 0; i < KV; i++)
-        r[i] = __builtin_fmaf(-a[i], b[i], c[i]);
-    return r;
-}
-KERNEL_INLINE kf k_sqrt(kf a)
-{
-    kf r;
-    for (int i = 0; i < KV; i++)
-        r[i] = __builtin_sqrtf(a[i]);
-    return r;
-}
-KERNEL_INLINE bool k_all(km m)
-{
-    int32_t all = -1;
-    for (int i = 0; i < KV; i++)
-        all &= m[i];
-    return all != 0;
-}
-KERNEL_INLINE unsigned k_lanes(km m)
-{
-    unsigned bits = 0;
-    for (int i = 0; i < KV; i++)
-        bits |= (unsigned)(m[i] != 0) << i;
-    return bits;
-}
-KERNEL_INLINE bool k_any(km m)
-{
-    int32_t any = 0;
-    for (int i = 0; i < KV; i++)
-        any |= m[i];
-    return any != 0;
-}
-KERNEL_INLINE kf k_select(km m, kf a, kf b) { return (kf)(((ki)a & m) | ((ki)b & ~m)); }
-#endif
-
-#endif
-
-#if !defined(KERNELS_AVX512) && !defined(KERNELS_AVX2)
-/* as x86's minps and maxps: b where a NaN */
-KERNEL_INLINE kf k_min(kf a, kf b) { return k_select(k_lt(a, b), a, b); }
-KERNEL_INLINE kf k_max(kf a, kf b) { return k_select(k_gt(a, b), a, b); }
-/* the lanes whose byte at p is 0 */
-KERNEL_INLINE km k_zero_bytes(const uint8_t *p)
-{
-    uint8_t bytes[KV];
-    memcpy(bytes, p, sizeof bytes);
-    ki v;
-    for (int i = 0; i < KV; i++)
-        v[i] = bytes[i];
-    return v == 0;
-}
 #endif
 
 /* ---------------------------------------------------------------- a block's lanes */
 
-
 /* Vector h of a unit's ends in array v: the a ends from particle pa on,
  * the b ends from pb (ROWS). */
-KERNEL_INLINE void load_ends(ParticleLayout layout, const float *v, int pa, int pb, int h, kf *a, kf *b)
+LANES_INLINE void load_ends(ParticleLayout layout, const float *v, int pa, int pb, int h, vf *a, vf *b)
 {
     if (layout == ROWS) {
-        *a = k_load(v + pa + h * KV);
-        *b = k_load(v + pb + h * KV);
+        *a = v_loadu(v + pa + h * VLANES);
+        *b = v_loadu(v + pb + h * VLANES);
         return;
     }
-    kf lo = k_load(v + pa + h * KV), hi = k_load(v + pa + h * KV + LOAD_GAP);
+    vf lo = v_loadu(v + pa + h * VLANES), hi = v_loadu(v + pa + h * VLANES + LOAD_GAP);
     if (layout == PAIRS) {
         *a = __builtin_shufflevector(lo, hi, PAIRS_A);
         *b = __builtin_shufflevector(lo, hi, PAIRS_B);
@@ -284,26 +108,26 @@ KERNEL_INLINE void load_ends(ParticleLayout layout, const float *v, int pa, int 
     }
 }
 
-KERNEL_INLINE void store_ends(ParticleLayout layout, float *v, int pa, int pb, int h, kf a, kf b)
+LANES_INLINE void store_ends(ParticleLayout layout, float *v, int pa, int pb, int h, vf a, vf b)
 {
     if (layout == ROWS) {
-        k_store(v + pa + h * KV, a);
-        k_store(v + pb + h * KV, b);
+        v_storeu(v + pa + h * VLANES, a);
+        v_storeu(v + pb + h * VLANES, b);
     } else if (layout == PAIRS) {
-        k_store(v + pa + h * KV, __builtin_shufflevector(a, b, PAIRS_LO));
-        k_store(v + pa + h * KV + LOAD_GAP, __builtin_shufflevector(a, b, PAIRS_HI));
+        v_storeu(v + pa + h * VLANES, __builtin_shufflevector(a, b, PAIRS_LO));
+        v_storeu(v + pa + h * VLANES + LOAD_GAP, __builtin_shufflevector(a, b, PAIRS_HI));
     } else {
-        k_store(v + pa + h * KV, __builtin_shufflevector(a, b, QUADS_LO));
-        k_store(v + pa + h * KV + LOAD_GAP, __builtin_shufflevector(a, b, QUADS_HI));
+        v_storeu(v + pa + h * VLANES, __builtin_shufflevector(a, b, QUADS_LO));
+        v_storeu(v + pa + h * VLANES + LOAD_GAP, __builtin_shufflevector(a, b, QUADS_HI));
     }
 }
 
 /* A vector's two ends: inverse masses and positions. */
 typedef struct Ends {
-    kf xa, xb, ya, yb, za, zb, wa, wb;
+    vf xa, xb, ya, yb, za, zb, wa, wb;
 } Ends;
 
-KERNEL_INLINE void load_block(ParticleLayout particles, const float *x, const float *y, const float *z, const float *w,
+LANES_INLINE void load_block(ParticleLayout particles, const float *x, const float *y, const float *z, const float *w,
                               int a, int b, int h, Ends *e)
 {
     load_ends(particles, w, a, b, h, &e->wa, &e->wb);
@@ -315,40 +139,40 @@ KERNEL_INLINE void load_block(ParticleLayout particles, const float *x, const fl
 /* Solves the links of vector h whose ends `ends` holds: solve_link lane by
  * lane. A lane whose link is skipped is computed all the same and then
  * left out by a select. rest, lambda: the vector's; bits: its live lanes. */
-KERNEL_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, int a, int b, int h,
+LANES_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, int a, int b, int h,
                                 const Ends *ends, const float *rest_at, unsigned bits, float k, float alpha,
                                 float *lambda)
 {
     Ends e = *ends;
-    kf scale;
-    kf dx = e.xb - e.xa, dy = e.yb - e.ya, dz = e.zb - e.za;
-    kf rest = k_load(rest_at);
-    kf w = e.wa + e.wb;
-    kf length = k_sqrt(k_fma(dz, dz, k_fma(dy, dy, dx * dx)));
+    vf scale;
+    vf dx = e.xb - e.xa, dy = e.yb - e.ya, dz = e.zb - e.za;
+    vf rest = v_loadu(rest_at);
+    vf w = e.wa + e.wb;
+    vf length = v_sqrt(v_fma(dz, dz, v_fma(dy, dy, dx * dx)));
     /* w == 0: both ends fixed; length < 1e-12: no direction (NaN goes on,
      * as in C). Every lane solved is the usual case: the selects only
      * when not. */
-    km live = k_and(k_ne(w, k_splat(0.0f)), k_not_lt(length, k_splat(1e-12f)));
-    bool all = (k_lanes(live) & bits) == (1u << KV) - 1u;
+    vmask live = m_and(v_ne(w, v_splat(0.0f)), v_not_lt(length, v_splat(1e-12f)));
+    bool all = (m_to_bits(live) & bits) == (1u << VLANES) - 1u;
     if (!all)
-        live = k_and(live, k_bits(bits));
-    kf error = length - rest;
+        live = m_and(live, m_bits(bits));
+    vf error = length - rest;
     if (xpbd) {
-        kf old = k_load(lambda);
-        kf alpha_link = k_splat(alpha) * rest;
-        kf dlambda = (-error - alpha_link * old) / (w + alpha_link);
-        kf sum = old + dlambda;
-        k_store(lambda, all ? sum : k_select(live, sum, old));
+        vf old = v_loadu(lambda);
+        vf alpha_link = v_splat(alpha) * rest;
+        vf dlambda = (-error - alpha_link * old) / (w + alpha_link);
+        vf sum = old + dlambda;
+        v_storeu(lambda, all ? sum : v_select(live, sum, old));
         scale = -dlambda / length;
     } else {
-        scale = k_splat(k) * error / (length * w);
+        scale = v_splat(k) * error / (length * w);
     }
-    kf move_a = e.wa * scale, move_b = e.wb * scale;
-    kf xa = k_fma(move_a, dx, e.xa), ya = k_fma(move_a, dy, e.ya), za = k_fma(move_a, dz, e.za);
-    kf xb = k_fnma(move_b, dx, e.xb), yb = k_fnma(move_b, dy, e.yb), zb = k_fnma(move_b, dz, e.zb);
+    vf move_a = e.wa * scale, move_b = e.wb * scale;
+    vf xa = v_fma(move_a, dx, e.xa), ya = v_fma(move_a, dy, e.ya), za = v_fma(move_a, dz, e.za);
+    vf xb = v_fnma(move_b, dx, e.xb), yb = v_fnma(move_b, dy, e.yb), zb = v_fnma(move_b, dz, e.zb);
     if (!all) { /* rare: a lane to leave as it was */
-        xa = k_select(live, xa, e.xa), ya = k_select(live, ya, e.ya), za = k_select(live, za, e.za);
-        xb = k_select(live, xb, e.xb), yb = k_select(live, yb, e.yb), zb = k_select(live, zb, e.zb);
+        xa = v_select(live, xa, e.xa), ya = v_select(live, ya, e.ya), za = v_select(live, za, e.za);
+        xb = v_select(live, xb, e.xb), yb = v_select(live, yb, e.yb), zb = v_select(live, zb, e.zb);
     }
     store_ends(particles, x, a, b, h, xa, xb);
     store_ends(particles, y, a, b, h, ya, yb);
@@ -356,7 +180,7 @@ KERNEL_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, f
 }
 
 /* The live lanes of the STEP_BLOCKS blocks from i, bit p for lane p. */
-KERNEL_INLINE unsigned unit_bits(const uint8_t *live, int i)
+LANES_INLINE unsigned unit_bits(const uint8_t *live, int i)
 {
     unsigned bits = live[i];
     for (int s = 1; s < STEP_BLOCKS; s++)
@@ -376,7 +200,7 @@ KERNEL_INLINE unsigned unit_bits(const uint8_t *live, int i)
     KERNEL_LOOP static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)          \
     {                                                                                                              \
         KERNEL_ARRAYS(c, f)                                                                                        \
-        if (KV == 16) {                                                                                            \
+        if (VLANES == 16) {                                                                                            \
             if (begin >= end)                                                                                      \
                 return;                                                                                            \
             Ends now, next;                                                                                        \
@@ -399,10 +223,10 @@ KERNEL_INLINE unsigned unit_bits(const uint8_t *live, int i)
             unsigned bits = unit_bits(live, i);                                                                    \
             for (int h = 0; h < BLOCK_VECTORS; h++) {                                                              \
                 Ends e;                                                                                            \
-                size_t lane = (size_t)i * LANES + (size_t)h * KV;                                                  \
+                size_t lane = (size_t)i * LANES + (size_t)h * VLANES;                                                  \
                 load_block(particles, x, y, z, w, a, b, h, &e);                                                    \
                 solve_loaded(particles, xpbd, x, y, z, a, b, h, &e, rest + lane,                                   \
-                             bits >> (h * KV) & ((1u << KV) - 1u), k, alpha, lambda + lane);                       \
+                             bits >> (h * VLANES) & ((1u << VLANES) - 1u), k, alpha, lambda + lane);                       \
             }                                                                                                      \
         }                                                                                                          \
     }
@@ -435,43 +259,43 @@ static void refresh_unit(RelaxFast *f, const Cloth *c, const Unit *u)
 
 /* ---------------------------------------------------------------- contact */
 
-/* sphere_push on particles begin .. end, KV at a time. */
+/* sphere_push on particles begin .. end, VLANES at a time. */
 static void sphere_range(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction)
 {
-    const kf cx = k_splat(sphere->center[0]), cy = k_splat(sphere->center[1]), cz = k_splat(sphere->center[2]),
-             radius = k_splat(sphere->radius), skin = k_splat(margin), zero = k_splat(0.0f), one = k_splat(1.0f),
-             tiny = k_splat(1e-9f);
+    const vf cx = v_splat(sphere->center[0]), cy = v_splat(sphere->center[1]), cz = v_splat(sphere->center[2]),
+             radius = v_splat(sphere->radius), skin = v_splat(margin), zero = v_splat(0.0f), one = v_splat(1.0f),
+             tiny = v_splat(1e-9f);
     /* a vector whose squared distances all exceed this, a little more than
      * (radius + margin)^2, has no lane in contact: it skips the square root */
     float reach = (sphere->radius + margin) * 1.001f + 1e-6f;
-    const kf far = k_splat(reach * reach);
+    const vf far = v_splat(reach * reach);
     int i = begin;
-    for (; i + KV <= end; i += KV) {
-        kf x = k_load(c->x + i), y = k_load(c->y + i), z = k_load(c->z + i);
-        kf dx = x - cx, dy = y - cy, dz = z - cz;
-        kf d2 = dx * dx + dy * dy + dz * dz;
-        if (k_all(k_gt(d2, far)))
+    for (; i + VLANES <= end; i += VLANES) {
+        vf x = v_loadu(c->x + i), y = v_loadu(c->y + i), z = v_loadu(c->z + i);
+        vf dx = x - cx, dy = y - cy, dz = z - cz;
+        vf d2 = dx * dx + dy * dy + dz * dz;
+        if (m_all(v_gt(d2, far)))
             continue;
-        kf d = k_sqrt(d2);
-        kf distance = d - radius;
-        km hit = k_and(k_not_ge(distance, skin), k_ne(k_load(c->inv_mass + i), zero));
-        if (!k_any(hit))
+        vf d = v_sqrt(d2);
+        vf distance = d - radius;
+        vmask hit = m_and(v_not_ge(distance, skin), v_ne(v_loadu(c->inv_mass + i), zero));
+        if (!m_any(hit))
             continue;
-        km away = k_gt(d, tiny);
-        kf nx = k_select(away, dx / d, zero), ny = k_select(away, dy / d, one), nz = k_select(away, dz / d, zero);
-        kf push = skin - distance;
-        kf px = x + push * nx, py = y + push * ny, pz = z + push * nz;
+        vmask away = v_gt(d, tiny);
+        vf nx = v_select(away, dx / d, zero), ny = v_select(away, dy / d, one), nz = v_select(away, dz / d, zero);
+        vf push = skin - distance;
+        vf px = x + push * nx, py = y + push * ny, pz = z + push * nz;
         if (friction > 0.0f) { /* the tangential part of the move since the substep began, cut */
-            kf mx = px - k_load(c->px + i), my = py - k_load(c->py + i), mz = pz - k_load(c->pz + i);
-            kf along = mx * nx + my * ny + mz * nz;
-            kf cut = k_splat(friction);
+            vf mx = px - v_loadu(c->px + i), my = py - v_loadu(c->py + i), mz = pz - v_loadu(c->pz + i);
+            vf along = mx * nx + my * ny + mz * nz;
+            vf cut = v_splat(friction);
             px = px - cut * (mx - along * nx);
             py = py - cut * (my - along * ny);
             pz = pz - cut * (mz - along * nz);
         }
-        k_store(c->x + i, k_select(hit, px, x));
-        k_store(c->y + i, k_select(hit, py, y));
-        k_store(c->z + i, k_select(hit, pz, z));
+        v_storeu(c->x + i, v_select(hit, px, x));
+        v_storeu(c->y + i, v_select(hit, py, y));
+        v_storeu(c->z + i, v_select(hit, pz, z));
     }
     for (; i < end; i++)
         sphere_push(c, i, sphere, margin, friction);
@@ -488,7 +312,7 @@ static void sphere_range(Cloth *c, int begin, int end, const Collider *sphere, f
 static bool rows_overstretched(const Cloth *c, int from, int to, float stretch)
 {
     const int cols = c->cols;
-    const kf factor = k_splat(stretch);
+    const vf factor = v_splat(stretch);
     for (int row = from; row < to; row++)
         for (int down = 0; down < 2; down++) {
             int n = !down ? cols - 1 : row + 1 < c->rows ? cols : 0;
@@ -496,14 +320,14 @@ static bool rows_overstretched(const Cloth *c, int from, int to, float stretch)
                 continue;
             int first = !down ? cloth_link_right(c, 0, row) : cloth_link_below(c, 0, row), gap = !down ? 1 : cols;
             int i = 0;
-            for (; i + KV <= n; i += KV) {
+            for (; i + VLANES <= n; i += VLANES) {
                 int a = row * cols + i, b = a + gap, l = first + i;
-                kf dx = k_load(c->x + b) - k_load(c->x + a);
-                kf dy = k_load(c->y + b) - k_load(c->y + a);
-                kf dz = k_load(c->z + b) - k_load(c->z + a);
-                kf d2 = dx * dx + dy * dy + dz * dz;
-                kf longest = factor * k_load(c->rest_length + l);
-                if (k_any(k_and(k_gt(d2, longest * longest), k_zero_bytes(c->torn + l))))
+                vf dx = v_loadu(c->x + b) - v_loadu(c->x + a);
+                vf dy = v_loadu(c->y + b) - v_loadu(c->y + a);
+                vf dz = v_loadu(c->z + b) - v_loadu(c->z + a);
+                vf d2 = dx * dx + dy * dy + dz * dz;
+                vf longest = factor * v_loadu(c->rest_length + l);
+                if (m_any(m_and(v_gt(d2, longest * longest), m_zero_bytes(c->torn + l))))
                     return true;
             }
             for (; i < n; i++) {
@@ -522,19 +346,19 @@ static bool rows_overstretched(const Cloth *c, int from, int to, float stretch)
 static bool coordinates_sane(const Cloth *c, int from, int to, float least[3], float most[3])
 {
     const float *coords[3] = {c->x, c->y, c->z};
-    const kf low = k_splat(-1e30f), high = k_splat(1e30f);
+    const vf low = v_splat(-1e30f), high = v_splat(1e30f);
     for (int k = 0; k < 3; k++) {
         const float *v = coords[k];
-        kf lo = k_splat(INFINITY), hi = k_splat(-INFINITY);
+        vf lo = v_splat(INFINITY), hi = v_splat(-INFINITY);
         int i = from;
-        for (; i + KV <= to; i += KV) {
-            kf p = k_load(v + i);
-            if (!k_all(k_and(k_gt(p, low), k_lt(p, high))))
+        for (; i + VLANES <= to; i += VLANES) {
+            vf p = v_loadu(v + i);
+            if (!m_all(m_and(v_gt(p, low), v_lt(p, high))))
                 return false;
-            lo = k_min(p, lo), hi = k_max(p, hi);
+            lo = v_min(p, lo), hi = v_max(p, hi);
         }
         least[k] = INFINITY, most[k] = -INFINITY;
-        for (int j = 0; j < KV; j++) {
+        for (int j = 0; j < VLANES; j++) {
             least[k] = lo[j] < least[k] ? lo[j] : least[k];
             most[k] = hi[j] > most[k] ? hi[j] : most[k];
         }
@@ -567,7 +391,7 @@ static bool any_torn(const uint8_t *first, int n)
     return any != 0;
 }
 
-/* solver_wind_cells for the KV cells of row `row` from column col, when
+/* solver_wind_cells for the VLANES cells of row `row` from column col, when
  * none of their triangles is torn: each cell whole, its corners tl, bl,
  * br, tr in that order, with solver_wind_cells' operations. Where one is
  * torn or of no area, solver_wind_cells itself does them. */
@@ -575,38 +399,38 @@ static void wind_on_cells(Solver *s, int row, int col)
 {
     const Cloth *c = s->cloth;
     int cell = row * (c->cols - 1) + col, tl = row * c->cols + col, bl = tl + c->cols;
-    if (any_torn(c->triangle_torn + 2 * cell, 2 * KV)) {
-        solver_wind_cells(s, cell, cell + KV);
+    if (any_torn(c->triangle_torn + 2 * cell, 2 * VLANES)) {
+        solver_wind_cells(s, cell, cell + VLANES);
         return;
     }
     const float *v[8] = {c->x, c->y, c->z, s->wind_x_at, s->wind_z_at, c->vx, c->vy, c->vz};
-    kf top_left[8], top_right[8], bottom_left[8], bottom_right[8];
+    vf top_left[8], top_right[8], bottom_left[8], bottom_right[8];
     for (int k = 0; k < 8; k++) {
-        top_left[k] = k_load(v[k] + tl), top_right[k] = k_load(v[k] + tl + 1);
-        bottom_left[k] = k_load(v[k] + bl), bottom_right[k] = k_load(v[k] + bl + 1);
+        top_left[k] = v_loadu(v[k] + tl), top_right[k] = v_loadu(v[k] + tl + 1);
+        bottom_left[k] = v_loadu(v[k] + bl), bottom_right[k] = v_loadu(v[k] + bl + 1);
     }
-    kf e1x = bottom_right[0] - top_left[0], e1y = bottom_right[1] - top_left[1], e1z = bottom_right[2] - top_left[2];
-    kf e2x = top_right[0] - bottom_left[0], e2y = top_right[1] - bottom_left[1], e2z = top_right[2] - bottom_left[2];
-    kf nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-    kf length = k_sqrt(nx * nx + ny * ny + nz * nz);
-    if (k_any(k_not_ge(length, k_splat(1e-12f)))) {
-        solver_wind_cells(s, cell, cell + KV);
+    vf e1x = bottom_right[0] - top_left[0], e1y = bottom_right[1] - top_left[1], e1z = bottom_right[2] - top_left[2];
+    vf e2x = top_right[0] - bottom_left[0], e2y = top_right[1] - bottom_left[1], e2z = top_right[2] - bottom_left[2];
+    vf nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+    vf length = v_sqrt(nx * nx + ny * ny + nz * nz);
+    if (m_any(v_not_ge(length, v_splat(1e-12f)))) {
+        solver_wind_cells(s, cell, cell + VLANES);
         return;
     }
     /* the corners' sums, from 0 in the order tl, bl, br, tr */
-    kf sum[8];
+    vf sum[8];
     for (int k = 3; k < 8; k++)
-        sum[k] = k_splat(0.0f) + top_left[k] + bottom_left[k] + bottom_right[k] + top_right[k];
-    const kf mean = k_splat(0.25f);
-    kf rx = (sum[3] - sum[5]) * mean, ry = -sum[6] * mean, rz = (sum[4] - sum[7]) * mean;
-    kf dot = nx * rx + ny * ry + nz * rz;
-    kf scale = k_splat(SOLVER_WIND_DRAG * 0.5f * 0.25f) * dot / length;
-    k_store(s->wind_cell_x + cell, nx * scale);
-    k_store(s->wind_cell_y + cell, ny * scale);
-    k_store(s->wind_cell_z + cell, nz * scale);
+        sum[k] = v_splat(0.0f) + top_left[k] + bottom_left[k] + bottom_right[k] + top_right[k];
+    const vf mean = v_splat(0.25f);
+    vf rx = (sum[3] - sum[5]) * mean, ry = -sum[6] * mean, rz = (sum[4] - sum[7]) * mean;
+    vf dot = nx * rx + ny * ry + nz * rz;
+    vf scale = v_splat(SOLVER_WIND_DRAG * 0.5f * 0.25f) * dot / length;
+    v_storeu(s->wind_cell_x + cell, nx * scale);
+    v_storeu(s->wind_cell_y + cell, ny * scale);
+    v_storeu(s->wind_cell_z + cell, nz * scale);
 }
 
-/* solver_wind_to_particles for the KV particles of an inner row from
+/* solver_wind_to_particles for the VLANES particles of an inner row from
  * column col (>= 1, all four cells there) but the first `done` of them,
  * which have had theirs, when no triangle of the cells they touch is torn:
  * each adds up-left, up, left, own, in that order. The particles done keep
@@ -616,42 +440,42 @@ static void wind_to_particles(Solver *s, int row, int col, int done)
     const Cloth *c = s->cloth;
     int cells = c->cols - 1, i = row * c->cols + col;
     int up = (row - 1) * cells + col, here = row * cells + col;
-    if (any_torn(c->triangle_torn + 2 * (up - 1), 2 * (KV + 1)) ||
-        any_torn(c->triangle_torn + 2 * (here - 1), 2 * (KV + 1))) {
-        solver_wind_to_particles(s, i + done, i + KV);
+    if (any_torn(c->triangle_torn + 2 * (up - 1), 2 * (VLANES + 1)) ||
+        any_torn(c->triangle_torn + 2 * (here - 1), 2 * (VLANES + 1))) {
+        solver_wind_to_particles(s, i + done, i + VLANES);
         return;
     }
     const int cell[4] = {up - 1, up, here - 1, here};
     float *acc[3] = {s->fx, s->fy, s->fz};
     const float *force[3] = {s->wind_cell_x, s->wind_cell_y, s->wind_cell_z};
-    const km fresh = k_from(done);
+    const vmask fresh = m_from(done);
     for (int k = 0; k < 3; k++) {
-        kf start = k_load(acc[k] + i), total = start;
+        vf start = v_loadu(acc[k] + i), total = start;
         for (int n = 0; n < 4; n++)
-            total = total + k_load(force[k] + cell[n]);
-        k_store(acc[k] + i, k_select(fresh, total, start));
+            total = total + v_loadu(force[k] + cell[n]);
+        v_storeu(acc[k] + i, v_select(fresh, total, start));
     }
 }
 
-/* solver_wind_cells for the cells of rows from .. to - 1, KV at a time. */
+/* solver_wind_cells for the cells of rows from .. to - 1, VLANES at a time. */
 static void wind_cell_rows(Solver *s, int from, int to)
 {
     int cells = s->cloth->cols - 1;
     for (int row = from; row < to; row++) {
         int col = 0;
-        for (; col + KV <= cells; col += KV)
+        for (; col + VLANES <= cells; col += VLANES)
             wind_on_cells(s, row, col);
-        /* the last few cells: the row's last KV again, those before them
+        /* the last few cells: the row's last VLANES again, those before them
          * worked out a second time to the same bits */
-        if (col < cells && cells >= KV)
-            wind_on_cells(s, row, cells - KV);
+        if (col < cells && cells >= VLANES)
+            wind_on_cells(s, row, cells - VLANES);
         else
             solver_wind_cells(s, row * cells + col, (row + 1) * cells);
     }
 }
 
 /* solver_wind_to_particles for the particles of rows from .. to - 1: an
- * inner row's inner particles KV at a time, the rest one by one. */
+ * inner row's inner particles VLANES at a time, the rest one by one. */
 static void wind_particle_rows(Solver *s, int from, int to)
 {
     const Cloth *c = s->cloth;
@@ -662,11 +486,11 @@ static void wind_particle_rows(Solver *s, int from, int to)
             continue;
         }
         solver_wind_to_particles(s, i, i + 1);
-        for (; col + KV <= c->cols - 1; col += KV)
+        for (; col + VLANES <= c->cols - 1; col += VLANES)
             wind_to_particles(s, row, col, 0);
-        /* the last few inner particles: the row's last KV inner ones, those
+        /* the last few inner particles: the row's last VLANES inner ones, those
          * already done kept as they are */
-        int last = c->cols - 1 - KV;
+        int last = c->cols - 1 - VLANES;
         if (col < c->cols - 1 && last >= 1) {
             wind_to_particles(s, row, last, col - last);
             col = c->cols - 1;
@@ -676,16 +500,16 @@ static void wind_particle_rows(Solver *s, int from, int to)
 }
 
 /* stage_forces' start for particles from .. to - 1: no force but gravity,
- * and, when windy, solver_wind_field, KV at a time. */
+ * and, when windy, solver_wind_field, VLANES at a time. */
 static void forces(Solver *s, const Job *job, int from, int to)
 {
     Cloth *c = s->cloth;
-    const kf gravity = k_splat(job->gravity), zero = k_splat(0.0f);
+    const vf gravity = v_splat(job->gravity), zero = v_splat(0.0f);
     int i = from;
-    for (; i + KV <= to; i += KV) {
-        k_store(s->fx + i, zero);
-        k_store(s->fy + i, -k_load(c->mass + i) * gravity);
-        k_store(s->fz + i, zero);
+    for (; i + VLANES <= to; i += VLANES) {
+        v_storeu(s->fx + i, zero);
+        v_storeu(s->fy + i, -v_loadu(c->mass + i) * gravity);
+        v_storeu(s->fz + i, zero);
     }
     for (; i < to; i++) {
         s->fx[i] = 0.0f;
@@ -695,23 +519,23 @@ static void forces(Solver *s, const Job *job, int from, int to)
     if (!job->windy)
         return;
     /* solver_wind_field, row by row: each row's factors broadcast, the
-     * columns' tables KV at a time */
+     * columns' tables VLANES at a time */
     const int cols = c->cols, rows = c->rows, waves = 2 * SOLVER_TURBULENCE_WAVES;
-    const kf wx = k_splat((float)s->params.wind_x), wz = k_splat((float)s->params.wind_z);
+    const vf wx = v_splat((float)s->params.wind_x), wz = v_splat((float)s->params.wind_z);
     for (int row = from / cols; row * cols < to; row++) {
         int first = row * cols > from ? row * cols : from, last = (row + 1) * cols < to ? (row + 1) * cols : to;
-        kf p[2 * SOLVER_TURBULENCE_WAVES], q[2 * SOLVER_TURBULENCE_WAVES];
+        vf p[2 * SOLVER_TURBULENCE_WAVES], q[2 * SOLVER_TURBULENCE_WAVES];
         _Pragma("GCC unroll 16") for (int w = 0; w < waves; w++)
-            p[w] = k_splat(s->wave_p[w * rows + row]), q[w] = k_splat(s->wave_q[w * rows + row]);
-        for (i = first; i + KV <= last; i += KV) {
+            p[w] = v_splat(s->wave_p[w * rows + row]), q[w] = v_splat(s->wave_q[w * rows + row]);
+        for (i = first; i + VLANES <= last; i += VLANES) {
             int col = i - row * cols;
-            kf g[2] = {zero, zero};
+            vf g[2] = {zero, zero};
             _Pragma("GCC unroll 16") for (int w = 0; w < waves; w++) {
-                kf term = p[w] * k_load(s->wave_col_cos + w * cols + col) - q[w] * k_load(s->wave_col_sin + w * cols + col);
+                vf term = p[w] * v_loadu(s->wave_col_cos + w * cols + col) - q[w] * v_loadu(s->wave_col_sin + w * cols + col);
                 g[w / SOLVER_TURBULENCE_WAVES] = g[w / SOLVER_TURBULENCE_WAVES] + term;
             }
-            k_store(s->wind_x_at + i, wx + g[0]);
-            k_store(s->wind_z_at + i, wz + g[1]);
+            v_storeu(s->wind_x_at + i, wx + g[0]);
+            v_storeu(s->wind_z_at + i, wz + g[1]);
         }
         solver_wind_field(s, i, last);
     }

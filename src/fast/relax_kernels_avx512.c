@@ -4,7 +4,7 @@
  * built with -mavx512f -mavx512dq -mavx2 -mfma (Makefile). Only called
  * where the processor has them (relax_fast.c). */
 #if defined(__x86_64__) && defined(__GNUC__)
-#define KERNELS_AVX512
+#define LANES_AVX512
 #define KERNELS_LEVEL avx512
 #include "relax_kernels.h"
 #else

@@ -4,7 +4,7 @@
  * as the plain loop's (solver.h, SOLVER_FUSED_LOOP), the block loops once
  * for processors with FMA, where fmaf is one instruction, and once for the
  * others. Every processor runs it. */
-#define KERNELS_PORTABLE
+#define LANES_PORTABLE
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define KERNEL_LOOP __attribute__((target_clones("fma", "default")))
 #endif

@@ -1,6 +1,7 @@
-/* relax_lanes.h - what a lane is at each instruction-set level: the dozen
- * operations the sequential walk (relax_helix_walk.h) is written in, over
- * GCC and Clang vector types of VLANES floats.
+/* relax_lanes.h - what a lane is at each instruction-set level: the
+ * operations the sequential walk (relax_helix_walk.h) and the colored
+ * order's kernels (relax_kernels.h) are written in, over GCC and Clang
+ * vector types of VLANES floats.
  *
  * As Box2D v3's b2FloatW: the kernel is written once, over these; each
  * level's translation unit defines one of LANES_AVX512 (16 lanes),
@@ -8,14 +9,14 @@
  * compiler picks whatever the build's baseline has) before including it,
  * and is compiled with that level's flags (Makefile). Most operations are
  * the vector types' own (+ - * /, negation, comparisons); only those C
- * cannot say are defined per level: the fused multiply-add, the square
- * root, the masks (AVX-512 has mask registers; elsewhere a mask is a
- * vector of all-ones or zero lanes), their tests and selects, and masked
- * loads and stores.
+ * cannot say are defined per level: the fused multiply-adds, the square
+ * root, the least and the most, the masks (AVX-512 has mask registers;
+ * elsewhere a mask is a vector of all-ones or zero lanes), their tests and
+ * selects, and masked loads and stores.
  *
- * Each operation rounds as the plain loop's C does (solver.h): v_fma is
- * one rounding, as fmaf; the others are IEEE's single operations. The bits
- * are the same at every level.
+ * Each operation rounds as the plain loop's C does (solver.h): v_fma and
+ * v_fnma are one rounding, as fmaf; the others are IEEE's single
+ * operations. The bits are the same at every level.
  */
 #ifndef CLOTHSIM_RELAX_LANES_H
 #define CLOTHSIM_RELAX_LANES_H
@@ -77,6 +78,15 @@ LANES_INLINE vf v_load(const float *p)
 LANES_INLINE void v_store(float *p, vf v)
 {
     *(vf_u *)__builtin_assume_aligned(p, 4 * VLANES) = v;
+}
+/* p anywhere */
+LANES_INLINE vf v_loadu(const float *p)
+{
+    return *(const vf_u *)p;
+}
+LANES_INLINE void v_storeu(float *p, vf v)
+{
+    *(vf_u *)p = v;
 }
 LANES_INLINE vd vd_load(const double *p)
 {
@@ -160,9 +170,23 @@ LANES_INLINE vf v_fma(vf a, vf b, vf c)
 {
     return _mm512_fmadd_ps(a, b, c);
 }
+/* c - a b, one rounding */
+LANES_INLINE vf v_fnma(vf a, vf b, vf c)
+{
+    return _mm512_fnmadd_ps(a, b, c);
+}
 LANES_INLINE vf v_sqrt(vf a)
 {
     return _mm512_sqrt_ps(a);
+}
+/* as minps and maxps: b where a NaN */
+LANES_INLINE vf v_min(vf a, vf b)
+{
+    return _mm512_min_ps(a, b);
+}
+LANES_INLINE vf v_max(vf a, vf b)
+{
+    return _mm512_max_ps(a, b);
 }
 LANES_INLINE vmask v_ne(vf a, vf b)
 {
@@ -180,9 +204,29 @@ LANES_INLINE vmask v_gt(vf a, vf b)
 {
     return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ);
 }
+LANES_INLINE vmask v_lt(vf a, vf b)
+{
+    return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ);
+}
 LANES_INLINE vmask m_bits(unsigned bits)
 {
     return (vmask)bits;
+}
+/* m_bits' inverse: bit p for lane p */
+LANES_INLINE unsigned m_to_bits(vmask m)
+{
+    return m;
+}
+/* lanes first .. VLANES - 1 */
+LANES_INLINE vmask m_from(int first)
+{
+    return (vmask)(0xffffu << first);
+}
+/* the lanes whose byte at p is 0 */
+LANES_INLINE vmask m_zero_bytes(const uint8_t *p)
+{
+    __m512i bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p));
+    return _mm512_cmpeq_epi32_mask(bytes, _mm512_setzero_si512());
 }
 LANES_INLINE vmask m_and(vmask a, vmask b)
 {
@@ -235,9 +279,21 @@ LANES_INLINE vf v_fma(vf a, vf b, vf c)
 {
     return _mm256_fmadd_ps(a, b, c);
 }
+LANES_INLINE vf v_fnma(vf a, vf b, vf c)
+{
+    return _mm256_fnmadd_ps(a, b, c);
+}
 LANES_INLINE vf v_sqrt(vf a)
 {
     return _mm256_sqrt_ps(a);
+}
+LANES_INLINE vf v_min(vf a, vf b)
+{
+    return _mm256_min_ps(a, b);
+}
+LANES_INLINE vf v_max(vf a, vf b)
+{
+    return _mm256_max_ps(a, b);
 }
 LANES_INLINE bool m_any(vmask m)
 {
@@ -246,6 +302,15 @@ LANES_INLINE bool m_any(vmask m)
 LANES_INLINE bool m_all(vmask m)
 {
     return _mm256_movemask_ps((__m256)m) == 0xff;
+}
+LANES_INLINE unsigned m_to_bits(vmask m)
+{
+    return (unsigned)_mm256_movemask_ps((__m256)m);
+}
+/* compared as int32 lanes: __m256i's are int64 */
+LANES_INLINE vmask m_zero_bytes(const uint8_t *p)
+{
+    return (vi)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)) == (vi){0};
 }
 LANES_INLINE vf v_select(vmask m, vf a, vf b)
 {
@@ -276,6 +341,10 @@ LANES_INLINE vf v_fma(vf a, vf b, vf c)
 {
     return (vf)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b);
 }
+LANES_INLINE vf v_fnma(vf a, vf b, vf c)
+{
+    return (vf)vfmsq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b);
+}
 LANES_INLINE vf v_sqrt(vf a)
 {
     return (vf)vsqrtq_f32((float32x4_t)a);
@@ -288,6 +357,11 @@ LANES_INLINE bool m_all(vmask m)
 {
     return vminvq_u32((uint32x4_t)m) != 0;
 }
+LANES_INLINE unsigned m_to_bits(vmask m)
+{
+    const uint32x4_t bit = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32((uint32x4_t)m, bit));
+}
 
 #else /* LANES_PORTABLE */
 
@@ -297,12 +371,20 @@ typedef vi vmask;
  * relax_helix_portable.c builds the walk twice as the plain loop is
  * (SOLVER_FUSED_LOOP): for processors with FMA (fmaf inline) and for the
  * others (a call to the C library, the same bits; the cost of that call,
- * and of an exact fmaf in double, in README.md beside this file). */
+ * and of an exact fmaf in double, in README.md beside this file);
+ * relax_kernels_portable.c its block loops (KERNEL_LOOP). */
 LANES_INLINE vf v_fma(vf a, vf b, vf c)
 {
     vf r;
     for (int i = 0; i < VLANES; i++)
         r[i] = __builtin_fmaf(a[i], b[i], c[i]);
+    return r;
+}
+LANES_INLINE vf v_fnma(vf a, vf b, vf c)
+{
+    vf r;
+    for (int i = 0; i < VLANES; i++)
+        r[i] = __builtin_fmaf(-a[i], b[i], c[i]);
     return r;
 }
 LANES_INLINE vf v_sqrt(vf a)
@@ -325,6 +407,13 @@ LANES_INLINE bool m_all(vmask m)
     for (int i = 0; i < VLANES; i++)
         all &= m[i];
     return all != 0;
+}
+LANES_INLINE unsigned m_to_bits(vmask m)
+{
+    unsigned bits = 0;
+    for (int i = 0; i < VLANES; i++)
+        bits |= (unsigned)(m[i] != 0) << i;
+    return bits;
 }
 
 #endif
@@ -349,9 +438,17 @@ LANES_INLINE vmask v_gt(vf a, vf b)
 {
     return a > b;
 }
+LANES_INLINE vmask v_lt(vf a, vf b)
+{
+    return a < b;
+}
 LANES_INLINE vmask m_and(vmask a, vmask b)
 {
     return a & b;
+}
+LANES_INLINE vmask m_from(int first)
+{
+    return (vi)LANE_INDEX(0) >= (vi){0} + first;
 }
 LANES_INLINE vmask m_bits(unsigned bits)
 {
@@ -396,6 +493,23 @@ LANES_INLINE void v_store_bits(float *p, unsigned bits, vf v)
     for (int i = 0; i < VLANES; i++)
         if (bits >> i & 1u)
             p[i] = v[i];
+}
+LANES_INLINE vf v_min(vf a, vf b)
+{
+    return v_select(v_lt(a, b), a, b);
+}
+LANES_INLINE vf v_max(vf a, vf b)
+{
+    return v_select(v_gt(a, b), a, b);
+}
+LANES_INLINE vmask m_zero_bytes(const uint8_t *p)
+{
+    uint8_t bytes[VLANES];
+    memcpy(bytes, p, sizeof bytes);
+    vi v;
+    for (int i = 0; i < VLANES; i++)
+        v[i] = bytes[i];
+    return v == 0;
 }
 #endif
 LANES_INLINE vd vd_select(vmask m, vd a, vd b)
