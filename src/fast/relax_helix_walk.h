@@ -193,7 +193,14 @@
 enum { HS, VS, D1, D2, HB, VB, KINDS };
 
 /* Whether the family pairs and the shear carry the keys they moved from
- * step to step in registers (1), or store and load them (0). */
+ * step to step in registers (1: skewed_step, shear), or store them and
+ * load them again (0: skewed_mem, down_mem). A pass carries 28 vectors,
+ * two passes at once 56: AVX-512 and NEON have 32 registers, AVX2 and
+ * x86-64's baseline 16. At AVX2 the carried keys went to the stack and
+ * back anyway, and moved up one a step through it: through the buffer the
+ * walk issues 6 % fewer instructions in the same time, the place to cut
+ * more from (relax_helix_avx2.c sets 0; src/fast/README.md has the
+ * figures). At the portable level carrying was 3 % faster still. */
 #ifndef HELIX_CARRY
 #define HELIX_CARRY 1
 #endif
@@ -577,28 +584,6 @@ LANES_INLINE vf correction(const Ends *a, const Ends *b, vf rest, vmask *moving,
     return scale;
 }
 
-/* v on the lanes of m, +0 on the others. */
-LANES_INLINE vf walk_keep(vmask m, vf v)
-{
-#if defined(LANES_AVX512)
-    return _mm512_maskz_mov_ps(m, v);
-#else
-    return (vf)((vi)v & m);
-#endif
-}
-
-/* c - a * b, one rounding (fmaf(-a, b, c)). */
-LANES_INLINE vf walk_fnma(vf a, vf b, vf c)
-{
-#if defined(LANES_AVX512)
-    return _mm512_fnmadd_ps(a, b, c);
-#elif defined(LANES_AVX2)
-    return _mm256_fnmadd_ps(a, b, c);
-#else
-    return v_fma(-a, b, c);
-#endif
-}
-
 /* Then solver_relax_link's moves (not kept): a by fmaf(wa * scale, d, a)
  * and b by fmaf(-(wb * scale), d, b), each lane outside live as it was.
  * Written as x - n * d with n the move's factor negated (exactly: a
@@ -611,14 +596,14 @@ LANES_INLINE void solve(Ends *a, Ends *b, vf rest, vmask live, const Family *f, 
 {
     vf d[3];
     vf scale = correction(a, b, rest, &live, f, lambda, d);
-    vf na = walk_keep(live, a->w * -scale), nb = walk_keep(live, b->w * scale);
-    vf dx = walk_keep(live, d[0]), dy = walk_keep(live, d[1]), dz = walk_keep(live, d[2]);
-    a->x = walk_fnma(na, dx, a->x);
-    a->y = walk_fnma(na, dy, a->y);
-    a->z = walk_fnma(na, dz, a->z);
-    b->x = walk_fnma(nb, dx, b->x);
-    b->y = walk_fnma(nb, dy, b->y);
-    b->z = walk_fnma(nb, dz, b->z);
+    vf na = v_keep(live, a->w * -scale), nb = v_keep(live, b->w * scale);
+    vf dx = v_keep(live, d[0]), dy = v_keep(live, d[1]), dz = v_keep(live, d[2]);
+    a->x = v_fnma(na, dx, a->x);
+    a->y = v_fnma(na, dy, a->y);
+    a->z = v_fnma(na, dz, a->z);
+    b->x = v_fnma(nb, dx, b->x);
+    b->y = v_fnma(nb, dy, b->y);
+    b->z = v_fnma(nb, dz, b->z);
 }
 
 /* A family's constants in this pass: k and alpha of its kind of link. */

@@ -556,6 +556,16 @@ LANES_INLINE void v_transpose(vf m[VLANES])
 #endif
 }
 
+/* v on the lanes of m, +0 on the others. */
+LANES_INLINE vf v_keep(vmask m, vf v)
+{
+#if defined(LANES_AVX512)
+    return _mm512_maskz_mov_ps(m, v);
+#else
+    return (vf)((vi)v & m);
+#endif
+}
+
 /* ---------------------------------------------------------------- time and waiting */
 
 /* A clock for the threads' relative costs: rdtsc ticks, or the nearest. */
