@@ -55,6 +55,13 @@ const RelaxHelixLevel *relax_helix_walks(const RelaxHelix *helix);
 #define RELAX_HELIX_MAX_PASSES 512
 #define RELAX_HELIX_MAX_THREADS 16
 
+/* The least float whose correctly rounded square root is not below
+ * 1e-12f, solver_link_correction's shortest length: sqrtf(s) < 1e-12f
+ * exactly where s < this, for every s >= 0, infinity and NaN
+ * (sqrtf is monotonic: fast/the_walk_asks_the_shortest_length_of_its_square
+ * checks the float below it and it). */
+#define RELAX_HELIX_SHORTEST_SQUARED 0x1.357c28p-80f
+
 /* Thread t's share of `passes` passes of order=sequential over cloth
  * (pass->jacobi false; pass->kept: corrections kept as remainders, as
  * solver_relax_link keeps them) on `threads` threads, each of which

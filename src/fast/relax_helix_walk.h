@@ -567,8 +567,11 @@ LANES_INLINE vf correction(const Ends *a, const Ends *b, vf rest, vmask *moving,
     vmask live = *moving; /* the torn links and those whose ends are both fixed left out (refresh) */
     vf w = a->w + b->w;
     vf dx = b->x - a->x, dy = b->y - a->y, dz = b->z - a->z;
-    vf length = v_sqrt(v_fma(dz, dz, v_fma(dy, dy, dx * dx)));
-    live = m_and(live, v_not_lt(length, v_splat(1e-12f)));
+    vf squared = v_fma(dz, dz, v_fma(dy, dy, dx * dx));
+    /* !(length < 1e-12f), asked of the squared length: the same for every
+     * float the sum can be (tested), and not waiting for the root */
+    live = m_and(live, v_not_lt(squared, v_splat(RELAX_HELIX_SHORTEST_SQUARED)));
+    vf length = v_sqrt(squared);
     vf error = length - rest;
     vf scale;
     if (f->xpbd) {

@@ -11,6 +11,7 @@
 
 #include "../support.h"
 #include "fast/relax_fast.h"
+#include "fast/relax_helix.h"
 #include "fast/relax_schedule.h"
 
 /* ------------------------------------------------------------ the colouring */
@@ -658,6 +659,18 @@ Test(fast, pinning_grabbing_and_letting_go_between_runs_reach_the_walk)
             solver_destroy(plain);
             solver_destroy(fast);
         }
+}
+
+/* The walk asks whether a link is shorter than solver_link_correction's
+ * 1e-12f of its squared length, before the root: the threshold is the
+ * least float whose root is not shorter. sqrtf rounds correctly and so is
+ * monotonic; a threshold one float off either way fails here (checked
+ * once over every float, the same). */
+Test(fast, the_walk_asks_the_shortest_length_of_its_square)
+{
+    const float t = RELAX_HELIX_SHORTEST_SQUARED, below = nextafterf(t, 0.0f);
+    cr_expect(!(sqrtf(t) < 1e-12f), "the root of %a is not below 1e-12", (double)t);
+    cr_expect(sqrtf(below) < 1e-12f, "the root of the float below, %a, is", (double)below);
 }
 
 Test(fast, colored_settles_the_curtain_like_sequential)
