@@ -200,7 +200,10 @@ enum { HS, VS, D1, D2, HB, VB, KINDS };
  * back anyway, and moved up one a step through it: through the buffer the
  * walk issues 6 % fewer instructions in the same time, the place to cut
  * more from (relax_helix_avx2.c sets 0; src/fast/README.md has the
- * figures). At the portable level carrying was 3 % faster still. */
+ * figures). At the portable level carrying was 3 % faster still. The
+ * shear carries its ends from d2 to the next d1 either way: d2 writes them
+ * with masked stores (upper_out), which a load one step later cannot take
+ * from the store buffer; through the buffer it took 4 % longer. */
 #ifndef HELIX_CARRY
 #define HELIX_CARRY 1
 #endif
@@ -1018,7 +1021,7 @@ LANES_INLINE void flush(const Walk *w, int to, const Ends structural[3], const E
     const Helix *h = w->h;
     const int K = h->used, P = h->period;
     int k = to - 1; /* the structural families' last key: near[0] holds k + 1 */
-    if (k >= 0 && k < K - 1)
+    if (HELIX_CARRY && k >= 0 && k < K - 1)
         store_key(key_at(h, k + 1), &structural[0]);
     k = to - 1 - h->d_shear;
     if (w->on[D1] && k >= 0 && k < K - 1) {
@@ -1026,7 +1029,7 @@ LANES_INLINE void flush(const Walk *w, int to, const Ends structural[3], const E
         store_key(key_at(h, k + 1), lower);
     }
     k = to - 1 - h->d_bend; /* near[0] and near[1]: keys k + 1 and k + 2 */
-    if (k >= 0 && k < K - 1)
+    if (HELIX_CARRY && k >= 0 && k < K - 1)
         store_key(key_at(h, k + 1), &bend[0]), store_key(key_at(h, k + 2), &bend[1]);
 }
 
@@ -1074,12 +1077,8 @@ LANES_INLINE void pass_step(const Walk *w, const Push *push, PassWalk *p, int t)
                 across_mem(w, HS, &at, 1);
             skewed_mem(w, HS, VS, &at, 1, P, next && t + 1 < K);
         }
-        if (k >= 0 && k < K && w->on[D1]) {
-            const At at = at_key(h, k);
-            float *pk = at.key;
-            down_mem(w, D1, &at, pk - 2 * KEY, pk + (ptrdiff_t)(2 * L - 2 - P) * KEY, pk + KEY, 1);
-            down_mem(w, D2, &at, pk - KEY, pk + (ptrdiff_t)(2 * L - 1 - P) * KEY, pk, 1);
-        }
+        if (k >= 0 && k < K && w->on[D1])
+            cells(w, k, p->first_shear, P, &p->upper, &p->lower);
         if (kb >= 0 && kb < K) {
             const At at = at_key(h, kb);
             if (kb == p->first_bend && w->on[HB])
@@ -1139,7 +1138,7 @@ LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, Pass
         if (t % PUBLISH == PUBLISH - 1 && t < to - 1)
             atomic_store_explicit(&mine->steps, base + (unsigned long long)t + 1u, memory_order_release);
     }
-    if (to < steps && !w->kept && HELIX_CARRY)
+    if (to < steps && !w->kept)
         flush(w, to, p.structural, p.bend, &p.upper, &p.lower);
     atomic_store_explicit(&mine->steps, base + (unsigned long long)to, memory_order_release);
     return lanes_ticks() - start - waited;
