@@ -3,7 +3,7 @@
  * called where the processor has them (relax_fast.c). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define LANES_AVX2
-#define HELIX_CARRY 0
+#define HELIX_CARRY_BEND 0
 #define HELIX_LEVEL avx2
 #include "relax_helix_walk.h"
 #else

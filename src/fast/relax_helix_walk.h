@@ -192,20 +192,20 @@
 /* The kinds of link a key holds (the shear's two diagonals apart). */
 enum { HS, VS, D1, D2, HB, VB, KINDS };
 
-/* Whether the family pairs and the shear carry the keys they moved from
- * step to step in registers (1: skewed_step, shear), or store them and
- * load them again (0: skewed_mem, down_mem). A pass carries 28 vectors,
- * two passes at once 56: AVX-512 and NEON have 32 registers, AVX2 and
- * x86-64's baseline 16. At AVX2 the carried keys went to the stack and
- * back anyway, and moved up one a step through it: through the buffer the
- * walk issues 6 % fewer instructions in the same time, the place to cut
- * more from (relax_helix_avx2.c sets 0; src/fast/README.md has the
- * figures). At the portable level carrying was 3 % faster still. The
- * shear carries its ends from d2 to the next d1 either way: d2 writes them
- * with masked stores (upper_out), which a load one step later cannot take
- * from the store buffer; through the buffer it took 4 % longer. */
-#ifndef HELIX_CARRY
-#define HELIX_CARRY 1
+/* Whether the bend pair carries the keys its links moved from step to
+ * step in registers (1: skewed_step, as the structural pair and the shear
+ * do), or stores them and loads them again (0: skewed_mem). Two passes at
+ * once carry 56 vectors, the bend pair 24 of them: AVX-512 and NEON have
+ * 32 registers, AVX2 and x86-64's baseline 16. At AVX2 (relax_helix_avx2.c
+ * sets 0) the carried keys went to the stack and back and moved up one a
+ * step through it; with the bend pair through the buffer the walk takes
+ * 3.5 % less time than with every family through it and 5 % less than
+ * with all carried (src/fast/README.md); at the portable level carrying
+ * all was 3 % faster. The shear must carry its ends from d2 to the next
+ * d1: d2 writes them with masked stores (upper_out), which a load one
+ * step later cannot take from the store buffer (4 % slower through it). */
+#ifndef HELIX_CARRY_BEND
+#define HELIX_CARRY_BEND 1
 #endif
 
 /* Steps the shear and bend families wait beyond what the order needs. */
@@ -857,7 +857,7 @@ LANES_INLINE void skewed_step(const Walk *w, int across, int down, int k, int ga
     near[gap] = right;
 }
 
-/* Without carried registers (HELIX_CARRY 0). Where a family pair is at
+/* The bend pair through the buffer (HELIX_CARRY_BEND 0). Where a family pair is at
  * key k: its key, and its links' rest lengths, live lanes and xpbd's
  * multipliers (KINDS a key, kind by kind), reached from k once a step. */
 typedef struct At {
@@ -1021,7 +1021,7 @@ LANES_INLINE void flush(const Walk *w, int to, const Ends structural[3], const E
     const Helix *h = w->h;
     const int K = h->used, P = h->period;
     int k = to - 1; /* the structural families' last key: near[0] holds k + 1 */
-    if (HELIX_CARRY && k >= 0 && k < K - 1)
+    if (k >= 0 && k < K - 1)
         store_key(key_at(h, k + 1), &structural[0]);
     k = to - 1 - h->d_shear;
     if (w->on[D1] && k >= 0 && k < K - 1) {
@@ -1029,7 +1029,7 @@ LANES_INLINE void flush(const Walk *w, int to, const Ends structural[3], const E
         store_key(key_at(h, k + 1), lower);
     }
     k = to - 1 - h->d_bend; /* near[0] and near[1]: keys k + 1 and k + 2 */
-    if (HELIX_CARRY && k >= 0 && k < K - 1)
+    if (HELIX_CARRY_BEND && k >= 0 && k < K - 1)
         store_key(key_at(h, k + 1), &bend[0]), store_key(key_at(h, k + 2), &bend[1]);
 }
 
@@ -1069,22 +1069,6 @@ LANES_INLINE void pass_step(const Walk *w, const Push *push, PassWalk *p, int t)
             cells(w, k, p->first_shear, P, &p->upper, &p->lower);
         if (kb >= 0 && kb < K)
             across_then_down(w, HB, VB, kb, p->first_bend, 2, P, p->bend);
-    } else if (!HELIX_CARRY) {
-        const bool next = t + 1 < p->to;
-        if (t < K) {
-            const At at = at_key(h, t);
-            if (t == p->from && w->on[HS])
-                across_mem(w, HS, &at, 1);
-            skewed_mem(w, HS, VS, &at, 1, P, next && t + 1 < K);
-        }
-        if (k >= 0 && k < K && w->on[D1])
-            cells(w, k, p->first_shear, P, &p->upper, &p->lower);
-        if (kb >= 0 && kb < K) {
-            const At at = at_key(h, kb);
-            if (kb == p->first_bend && w->on[HB])
-                across_mem(w, HB, &at, 2);
-            skewed_mem(w, HB, VB, &at, 2, P, next && kb + 1 < K);
-        }
     } else {
         const bool next = t + 1 < p->to;
         if (t < K) {
@@ -1094,7 +1078,12 @@ LANES_INLINE void pass_step(const Walk *w, const Push *push, PassWalk *p, int t)
         }
         if (k >= 0 && k < K && w->on[D1])
             cells(w, k, p->first_shear, P, &p->upper, &p->lower);
-        if (kb >= 0 && kb < K) {
+        if (kb >= 0 && kb < K && !HELIX_CARRY_BEND) {
+            const At at = at_key(h, kb);
+            if (kb == p->first_bend && w->on[HB])
+                across_mem(w, HB, &at, 2);
+            skewed_mem(w, HB, VB, &at, 2, P, next && kb + 1 < K);
+        } else if (kb >= 0 && kb < K) {
             if (kb == p->first_bend)
                 skewed_in(w, HB, kb, 2, p->bend);
             skewed_step(w, HB, VB, kb, 2, P, next && kb + 1 < K, p->bend);
