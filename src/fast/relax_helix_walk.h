@@ -1134,11 +1134,14 @@ LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, Pass
 }
 
 /* All `passes` passes on one thread, two at a time: pass n + 1 walks its
- * step t - lag in the same turn of the loop as pass n its step t, lag =
- * d_push + 3 (the keys pass n + 1's step reads, up to t - lag + 2,
- * have had pass n's last link and push, and pass n's step t touches none
- * of them: the two steps share no key, and the processor works on both
- * steps' chains at once). Pass n + 2 begins once pass n has ended and
+ * step t - lag in the same turn of the loop as pass n its step t, just
+ * before it, lag = d_push + 3 (the keys pass n + 1's step reads, up to
+ * t - lag + 2 = t - d_push - 1, have had pass n's last link and push by
+ * its step t - 1, and pass n's step t touches none of them: the two steps
+ * share no key, and the processor works on both steps' chains at once).
+ * The newer pass's step first: 1.4 % less time at AVX2 than after (its
+ * chains, which wait on the older pass's keys of some steps before, start
+ * sooner). Pass n + 2 begins once pass n has ended and
  * pass n + 1 is lag steps on: each pass's steps in the walk's order, as
  * walk_steps does them, so the bits are the same. Returns its ticks. */
 LANES_INLINE unsigned long long walk_two(const Walk *w, const Push *push, int passes)
@@ -1158,9 +1161,9 @@ LANES_INLINE unsigned long long walk_two(const Walk *w, const Push *push, int pa
             pass_begin(h, &newer, 0, steps);
             u = 0, on = true, started++;
         }
-        pass_step(w, push, &older, t++);
         if (on)
             pass_step(w, push, &newer, u++);
+        pass_step(w, push, &older, t++);
         if (t == steps) {
             if (on) {
                 older = newer, t = u, on = false;
