@@ -626,16 +626,38 @@ typedef struct Walk {
     bool kept; /* corrections kept as x + r (below 1 ms substeps) */
 } Walk;
 
-LANES_INLINE void solve_at(const Walk *w, int kind, int k, Ends *a, Ends *b)
+/* Where a family pair is at
+ * key k: its key, and its links' rest lengths, live lanes and xpbd's
+ * multipliers (KINDS a key, kind by kind), reached from k once a step. */
+typedef struct At {
+    float *key;
+    const float *rest;
+    const vmask *live;
+    float *lambda;
+} At;
+
+LANES_INLINE At at_key(const Helix *h, int k)
 {
-    const size_t at = (size_t)k * KINDS + (size_t)kind;
+    const size_t link = (size_t)k * KINDS;
+    return (At){key_at(h, k), h->rest + link * L, h->live + link, h->lambda + link * L};
+}
+
+/* The links of `kind` anchored at at. */
+LANES_INLINE void solve_kind(const Walk *w, int kind, const At *at, Ends *a, Ends *b)
+{
     const Family *f = &w->family[kind];
     vf lambda = v_zero();
     if (f->xpbd)
-        lambda = v_load(w->h->lambda + at * L);
-    solve(a, b, v_load(w->h->rest + at * L), w->h->live[at], f, &lambda);
+        lambda = v_load(at->lambda + kind * L);
+    solve(a, b, v_load(at->rest + kind * L), at->live[kind], f, &lambda);
     if (f->xpbd)
-        v_store(w->h->lambda + at * L, lambda);
+        v_store(at->lambda + kind * L, lambda);
+}
+
+LANES_INLINE void solve_at(const Walk *w, int kind, int k, Ends *a, Ends *b)
+{
+    const At at = at_key(w->h, k);
+    solve_kind(w, kind, &at, a, b);
 }
 
 /* The links across (gap 1 or 2) anchored at key k, then those down (s =
@@ -753,16 +775,16 @@ LANES_INLINE void move_kept(vf *x, vd *r, vd factor, vf d, vmask live)
  * wa * (double)scale times d and b by -wb * (double)scale times d. */
 LANES_INLINE void solve_at_kept(const Walk *w, int kind, int k, Ends *a, Ends *b, Remainders *ra, Remainders *rb)
 {
-    const size_t at = (size_t)k * KINDS + (size_t)kind;
+    const At at = at_key(w->h, k);
     const Family *f = &w->family[kind];
     vf lambda = v_zero();
     if (f->xpbd)
-        lambda = v_load(w->h->lambda + at * L);
-    vmask live = w->h->live[at];
+        lambda = v_load(at.lambda + kind * L);
+    vmask live = at.live[kind];
     vf d[3];
-    vf scale = correction(a, b, v_load(w->h->rest + at * L), &live, f, &lambda, d);
+    vf scale = correction(a, b, v_load(at.rest + kind * L), &live, f, &lambda, d);
     if (f->xpbd)
-        v_store(w->h->lambda + at * L, lambda);
+        v_store(at.lambda + kind * L, lambda);
     vd s = v_widen(scale);
     vd fa = v_widen(a->w) * s, fb = v_widen(-b->w) * s;
     vf *xa[3] = {&a->x, &a->y, &a->z}, *xb[3] = {&b->x, &b->y, &b->z};
@@ -857,34 +879,7 @@ LANES_INLINE void skewed_step(const Walk *w, int across, int down, int k, int ga
     near[gap] = right;
 }
 
-/* The bend pair through the buffer (HELIX_CARRY_BEND 0). Where a family pair is at
- * key k: its key, and its links' rest lengths, live lanes and xpbd's
- * multipliers (KINDS a key, kind by kind), reached from k once a step. */
-typedef struct At {
-    float *key;
-    const float *rest;
-    const vmask *live;
-    float *lambda;
-} At;
-
-LANES_INLINE At at_key(const Helix *h, int k)
-{
-    const size_t link = (size_t)k * KINDS;
-    return (At){key_at(h, k), h->rest + link * L, h->live + link, h->lambda + link * L};
-}
-
-/* The links of `kind` anchored at at. */
-LANES_INLINE void solve_kind(const Walk *w, int kind, const At *at, Ends *a, Ends *b)
-{
-    const Family *f = &w->family[kind];
-    vf lambda = v_zero();
-    if (f->xpbd)
-        lambda = v_load(at->lambda + kind * L);
-    solve(a, b, v_load(at->rest + kind * L), at->live[kind], f, &lambda);
-    if (f->xpbd)
-        v_store(at->lambda + kind * L, lambda);
-}
-
+/* The bend pair through the buffer (HELIX_CARRY_BEND 0): */
 /* The link across at at (gap 1 or 2), from and back to the buffer. */
 LANES_INLINE void across_mem(const Walk *w, int kind, const At *at, int gap)
 {
