@@ -39,6 +39,7 @@
 #include "bench_node.h"
 #include "cli.h"
 #include "fast/relax_fast.h"
+#include "core/level.h"
 #include "core/solver.h"
 #include "render/render.h"
 #include "tui_private.h"
@@ -134,6 +135,7 @@ typedef struct SolverFigure {
 typedef struct LevelRow {
     RelaxFastKernels kernels;
     SolverFigure seed, big;
+    int core_ran[2]; /* the level core's loops ran at in the last repetition of seed and big (core_level_ran) */
     Stat sandbox_cpu;
     bool sandbox_ok;
 } LevelRow;
@@ -886,15 +888,28 @@ static void run_levels(Results *res, const Config *cfg)
             continue;
         int at = res->level_count++;
         res->levels[at].kernels = (RelaxFastKernels)k;
+        res->levels[at].core_ran[0] = res->levels[at].core_ran[1] = -1;
         relax_fast_set_default_kernels((RelaxFastKernels)k); /* the solvers made now use it */
         for (int w = 0; w < 2; w++)
             if (!timing_start(&timing[2 * at + w], &workload[w], 1, false, cfg))
                 timing[2 * at + w].solver = NULL;
     }
+    /* Each repetition with core's loops at its row's level too, as
+     * CLOTHSIM_KERNELS sets both: the level is the process's, and the
+     * solvers above were made at each level in turn, leaving the widest.
+     * (Until 5 December 2026 every row's core ran at the widest: on an
+     * AVX-512 Xeon the avx2 row's integration ran 512-bit instructions,
+     * whose lower clock took the whole step 13 % longer than at AVX2 alone,
+     * and the portable row was not portable.) */
     for (int r = 0; r < cfg->reps; r++)
         for (int k = 0; k < 2 * res->level_count; k++)
-            if (timing[k].solver)
+            if (timing[k].solver) {
+                LevelRow *row = &res->levels[k / 2];
+                relax_fast_set_default_kernels(row->kernels);
+                core_level_forget();
                 timing_rep(&timing[k], r, process_seconds);
+                row->core_ran[k % 2] = core_level_ran(CORE_LOOPS_INTEGRATE);
+            }
     for (int at = 0; at < res->level_count; at++) {
         LevelRow *row = &res->levels[at];
         row->seed = timing_end(&timing[2 * at], cfg);
@@ -1477,7 +1492,16 @@ static void json_levels(const Results *res)
     printf(" \"levels\": [");
     for (int at = 0; at < res->level_count; at++) {
         const LevelRow *row = &res->levels[at];
-        printf("%s\n  {\"level\": \"%s\", \"seed_workload\": ", at ? "," : "", relax_fast_kernel_name(row->kernels));
+        static const char *const core_names[CORE_LEVELS] = {"baseline", "avx2", "avx512"};
+        printf("%s\n  {\"level\": \"%s\", \"core_loops\": [", at ? "," : "", relax_fast_kernel_name(row->kernels));
+        for (int w = 0; w < 2; w++) {
+            int ran = row->core_ran[w];
+            if (ran >= 0 && ran < CORE_LEVELS)
+                printf("%s\"%s\"", w ? ", " : "", core_names[ran]);
+            else
+                printf("%snull", w ? ", " : "");
+        }
+        printf("], \"seed_workload\": ");
         json_figure(&row->seed);
         printf(", \"jakobsen_200\": ");
         json_figure(&row->big);

@@ -116,3 +116,35 @@ Test(bench, the_course_check_is_timed_and_a_failed_claim_is_said, .timeout = 60)
     cr_expect_eq(chdir(old), 0);
     rmdir(folder);
 }
+
+/* bench --levels times each row with core's loops (the integration) at the
+ * row's level too, as CLOTHSIM_KERNELS=LEVEL runs them: a row whose walk
+ * is AVX2 beside 512-bit integration is no processor's (and on an AVX-512
+ * Xeon 13 % slower than AVX2 alone, its clock lowered). Node kept off the
+ * PATH: its figure is not needed here. */
+Test(bench, each_level_row_runs_cores_loops_at_its_level, .timeout = 90)
+{
+    char command[512], out[16384];
+    snprintf(command, sizeof command, "PATH=/nonexistent %s bench --levels --quick --json 2>/dev/null", CLOTHSIM_BIN);
+    FILE *f = popen(command, "r");
+    cr_assert(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    cr_expect_eq(pclose(f), 0, "%s", out);
+    static const char *const rows[][2] = {
+        {"portable", "baseline"}, {"neon", "baseline"}, {"avx2", "avx2"}, {"avx512", "avx512"}};
+    char ran[64] = "";
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        char row[64], want[96];
+        snprintf(row, sizeof row, "{\"level\": \"%s\", \"core_loops\": [", rows[r][0]);
+        const char *at = strstr(out, row);
+        if (!at)
+            continue;
+        snprintf(want, sizeof want, "%s\"%s\", \"%s\"]", row, rows[r][1], rows[r][1]);
+        cr_expect(strncmp(at, want, strlen(want)) == 0, "the %s row's core loops: %.*s (want %s)", rows[r][0],
+                  (int)strlen(want) + 8, at, want);
+        snprintf(ran + strlen(ran), sizeof ran - strlen(ran), " %s", rows[r][0]);
+    }
+    cr_expect(ran[0] != '\0', "bench --levels printed no row:\n%s", out);
+    fprintf(stderr, "bench: the level rows checked here:%s\n", ran);
+}
