@@ -222,8 +222,8 @@ typedef struct Chunks {
 /* Thread t's next chunk [from, to); false when all are taken. With two
  * threads the first takes them from the front and the other from the
  * back, as the bands of a pass: each keeps the rows it had (in its cache),
- * which counts for more than the balance (taking them in turns was 20 %
- * slower). */
+ * which counts for more than the balance (taking them in turns was
+ * slower: src/fast/README.md). */
 static bool next_chunk(RelaxFast *f, int t, Chunks *ch, int *from, int *to)
 {
     int chunks = (ch->total + ch->size - 1) / ch->size;

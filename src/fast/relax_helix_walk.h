@@ -2,10 +2,11 @@
  * in one walk (relax_helix.h tells the idea), written once over
  * relax_lanes.h's vectors of L lanes (VLANES). Each level's file defines
  * its lanes (LANES_AVX512 ...) and HELIX_LEVEL, then includes this, and
- * exports relax_helix_level_<level>; nothing else includes it. The figures
- * below were measured with sixteen lanes (AVX-512), where it began as
- * intrinsics; with them the constants read L = 16: P = max(cols, 32), and
- * the 2 L - 2 = 30, 29, 28 of the delays.
+ * exports relax_helix_level_<level>; nothing else includes it. It began
+ * as intrinsics at sixteen lanes (AVX-512); there the constants read
+ * L = 16: P = max(cols, 32), and the 2 L - 2 = 30, 29, 28 of the delays.
+ * What the choices below were measured at is in src/fast/README.md
+ * ("Measured for the code", relax_helix_walk.h).
  *
  * The layout
  * ----------
@@ -118,49 +119,33 @@
  *
  * It was a pass a thread before (pass n on thread n mod threads', MARGIN
  * steps behind the one before, prefetching AHEAD keys on): every key then
- * went from core to core once a pass. On a 2-core AMD EPYC (Zen 5,
- * AVX-512, a virtual machine whose two cores pass a cache line there and
- * back in about 1,300 rdtsc ticks) a 200 x 200 pass then took 306,000
- * ticks of work on two threads against 267,000 on one in quiet moments,
- * and up to 470,000 in spells, when two threads made 1.2 times one. Cut
- * into pieces, the two threads' work comes to 1.1 times one thread's, and
- * the full bench read 1.66, 1.70 and 1.70 times one thread where the pass
- * a thread read 1.49, 1.58 and 1.48 (three rounds, one after the other).
+ * went from core to core once a pass, and two threads did more work than
+ * one. Cut into pieces, the two threads' work comes near one thread's.
  * Tried and left out: prefetching the keys the piece before left for the
- * shear, the bend families and the push (2 % slower); the copy in and
- * back by one thread (on thread 0 alone the copy in took 220,000 ticks,
- * shared 95,000: the stages before leave the cloth's rows in both cores);
- * the stages around the passes given each thread the rows of its share
- * (no change). Writing the inverse masses (W, W_UP1, W_UP2) only where
- * they changed took the copy in from 95,000 ticks to 40,000: the walks on
- * both cores read them, and a store took each line from the other core.
+ * shear, the bend families and the push (slower); the copy in and back by
+ * one thread (the stages before leave the cloth's rows in both cores); the
+ * stages around the passes given each thread the rows of its share (no
+ * change). The inverse masses (W, W_UP1, W_UP2) are written only where
+ * they changed: the walks on both cores read them, and a store took each
+ * line from the other core.
  *
  * Why
  * ---
- * Measured on the 2-core Xeon (AVX-512, 2.3 GHz, a shared virtual machine)
- * this was written on, rdtsc around a pass, the fastest of thousands:
- * family by family (the kernels src/fast/README.md tells of) a 200 x 200 pass took 714,000 to
- * 840,000 ticks, some 45 % of its horizontal and shear walks in copies;
- * this walk 474,000 (40 x 40: 24,200 against about 42,000), and 395,000
- * (20,100) once the squared length and the moves were fused multiply-adds
- * (solver.h). Each step has six independent vectors (the shear two), so
- * the chains (a link waits some 80 ticks for the one before it) overlap
- * without grouping strips. SLACK: a key written with a masked store and
- * read back within a step or two stalls the load; four steps more before
- * the shear and the bend families took a 200 x 200 pass (its copies then
- * included) from 726,000 ticks to 613,000, and 40 x 40 from 40,400 to
- * 33,700. Carrying the shear's upper ends from d2 to the next d1 in
- * registers, and keeping the inverse masses of the rows above in each key
- * (W_UP1, W_UP2), took 4 % more off; adding the ends' inverse masses once
- * a run instead of in every link gained 1 % and was left out. Keeping in
- * registers the keys that a family's links across (and the shear's d1)
- * moved, until its links down (d2) have had them too, instead of storing
- * and loading them again (across_down, shear): on a 2-core AMD EPYC (Zen
- * 5) a 200 x 200 pass from 301,000 ticks to 267,000, 40 x 40 from 14,300
- * to 12,500 (the fastest of 5 runs each; most of it the bend families').
- * With remainders a key is ten vectors, and the same held keys took the
- * walk 30 % longer (they no longer fit the registers): there each link
- * still loads its keys and stores them (across_kept, down_kept).
+ * Family by family (the kernels src/fast/README.md tells of), a pass spent
+ * much of its horizontal and shear walks copying; this walk copies once a
+ * run. Each step has six independent vectors (the shear two), so the
+ * chains (a link waits on the one before it: a square root, then a
+ * division) overlap without grouping strips. SLACK: a key written with a
+ * masked store and read back within a step or two stalls the load, so the
+ * shear and the bend families start four steps later than the order needs.
+ * The shear's upper ends go from d2 to the next d1 in registers, and each
+ * key keeps the inverse masses of the rows above (W_UP1, W_UP2). The keys
+ * a family's links across (and the shear's d1) moved stay in registers
+ * until its links down (d2) have had them too, instead of being stored and
+ * loaded again (across_down, shear). With remainders a key is ten vectors,
+ * and holding keys that way made the walk slower (they no longer fit the
+ * registers): there each link still loads its keys and stores them
+ * (across_kept, down_kept).
  */
 #ifndef HELIX_LEVEL
 #error "a level's file defines HELIX_LEVEL and one of relax_lanes.h's LANES_ before including this"
@@ -198,12 +183,11 @@ enum { HS, VS, D1, D2, HB, VB, KINDS };
  * once carry 56 vectors, the bend pair 24 of them: AVX-512 and NEON have
  * 32 registers, AVX2 and x86-64's baseline 16. At AVX2 (relax_helix_avx2.c
  * sets 0) the carried keys went to the stack and back and moved up one a
- * step through it; with the bend pair through the buffer the walk takes
- * 3.5 % less time than with every family through it and 5 % less than
- * with all carried (src/fast/README.md); at the portable level carrying
- * all was 3 % faster. The shear must carry its ends from d2 to the next
- * d1: d2 writes them with masked stores (upper_out), which a load one
- * step later cannot take from the store buffer (4 % slower through it). */
+ * step through it; with the bend pair through the buffer the walk is
+ * faster than with every family through it or all carried; at the portable
+ * level carrying all was faster. The shear must carry its ends from d2 to
+ * the next d1: d2 writes them with masked stores (upper_out), which a load
+ * one step later cannot take from the store buffer. */
 #ifndef HELIX_CARRY_BEND
 #define HELIX_CARRY_BEND 1
 #endif
@@ -841,13 +825,11 @@ LANES_INLINE void across_then_down(const Walk *w, int across, int down, int k, i
  * link waits some 50 cycles for the one before it (a square root, then a
  * division), and the processor sees about a step ahead: in order, a step's
  * link down waited for its link across, the next step's link across for
- * both. (Four more multiplications a link on that path took the walk 18 %
- * longer, four beside it nothing: the walk waits on latency.) Seed 000's
- * workload, 3,000 steps: AVX2 620 -> 601 ms, portable 1,234 -> 1,101; the
- * sandbox's cloth (30 x 24, 5 substeps, 12 passes), 600 steps at AVX2: 362
- * -> 350 ms (processor time, the fastest of 5, interleaved). near: keys k .. k + gap, key k and key k + gap after the link
- * across at k (gap 1 or 2), as the family's first step (skewed_in) or the
- * step before left them. */
+ * both. (More multiplications a link on that path made the walk slower,
+ * as many beside it nothing: the walk waits on latency.) near: keys
+ * k .. k + gap, key k and key k + gap after the link across at k (gap 1
+ * or 2), as the family's first step (skewed_in) or the step before left
+ * them. */
 LANES_INLINE void skewed_in(const Walk *w, int across, int k, int gap, Ends near[3])
 {
     for (int g = 0; g <= gap; g++)
@@ -1134,9 +1116,8 @@ LANES_INLINE unsigned long long walk_steps(const Walk *w, const Push *push, Pass
  * t - lag + 2 = t - d_push - 1, have had pass n's last link and push by
  * its step t - 1, and pass n's step t touches none of them: the two steps
  * share no key, and the processor works on both steps' chains at once).
- * The newer pass's step first: 1.4 % less time at AVX2 than after (its
- * chains, which wait on the older pass's keys of some steps before, start
- * sooner). Pass n + 2 begins once pass n has ended and
+ * The newer pass's step first (its chains, which wait on the older
+ * pass's keys of some steps before, start sooner). Pass n + 2 begins once pass n has ended and
  * pass n + 1 is lag steps on: each pass's steps in the walk's order, as
  * walk_steps does them, so the bits are the same. Returns its ticks. */
 LANES_INLINE unsigned long long walk_two(const Walk *w, const Push *push, int passes)
@@ -1175,14 +1156,9 @@ LANES_INLINE unsigned long long walk_two(const Walk *w, const Push *push, int pa
 
 /* walk_steps built three times: with remainders, and without for xpbd and
  * for the other methods, each knowing which (every family has the run's
- * xpbd, family_of), so that no link asks. With one build for all, GCC laid
- * jakobsen's links out of line, behind jumps: this took seed 000's
- * workload (40 x 40, 10 passes, 3,000 steps) from 701 ms to 645 at AVX2
- * and from 1,295 to 1,276 at portable (processor time, the fastest of 7,
- * interleaved). The live lanes are kept as whole masks (Helix.live):
- * measured once more on 5 December, with the links' data laid out key by
- * key, 1 to 2 % less time at AVX2, the same at the portable level and
- * AVX-512 (it had cost portable 10 % when first tried). The walk
+ * xpbd, family_of), so that no link asks: with one build for all, GCC
+ * laid jakobsen's links out of line, behind jumps. The live lanes are kept
+ * as whole masks (Helix.live), a load a link. The walk
  * reads the Helix's fields from a copy on the stack: a store to the buffer
  * (through relax_lanes.h's may_alias vectors) could change the Helix
  * itself as far as the compiler knows, and it would read them again after

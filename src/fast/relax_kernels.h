@@ -194,8 +194,8 @@ LANES_INLINE unsigned unit_bits(const uint8_t *live, int i)
  * locals first, for the same reason as the arrays (KERNEL_ARRAYS). With 32
  * registers (sixteen lanes) each vector's ends are loaded while the one
  * before is solved: they share no particle, so that changes nothing but
- * the time (10 % of a pass: the loads no longer wait behind the previous
- * vector's square root and division). */
+ * the time (the loads no longer wait behind the previous vector's square
+ * root and division). */
 #define BLOCK_LOOP(name, particles, xpbd)                                                                            \
     KERNEL_LOOP static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)          \
     {                                                                                                              \
@@ -308,7 +308,7 @@ static void sphere_range(Cloth *c, int begin, int end, const Collider *sphere, f
  * a row or down from it is over stretch times its rest length, a vector of
  * links read straight from the particle, rest and torn arrays (a row's
  * links across, and its links down, lie side by side; gathered through the
- * colours' blocks this was 3 % of a 200 x 200 step). */
+ * colours' blocks it took longer). */
 static bool rows_overstretched(const Cloth *c, int from, int to, float stretch)
 {
     const int cols = c->cols;
