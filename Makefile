@@ -21,7 +21,8 @@
 #   make install    PREFIX=/usr/local DESTDIR= ; make uninstall
 #   make pot        extract the translatable strings into src/po/clothsim.pot
 #                   and merge them into every src/po/LANG.po (msgmerge)
-#   make format     apply .clang-format
+#   make format     apply .clang-format; make format-check: whether every
+#                   C file is in its style (CI runs it)
 #   make deps       install the packages the build needs (apt-get)
 #
 # Missing packages (and the tests' uk_UA.UTF-8 locale) are installed through
@@ -110,7 +111,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: test-class pot check-test-locale check-layers all run test test-load check-long test-unit test-e2e test-xterm sanitize strict mutants bench bench-threads cross-aarch64 fuzz fuzz-deps fuzz-keys install uninstall clean format deps check-deps
+.PHONY: test-class pot check-test-locale check-layers all run test test-load check-long test-unit test-e2e test-xterm sanitize strict mutants bench bench-threads cross-aarch64 fuzz fuzz-deps fuzz-keys install uninstall clean format format-check deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -467,7 +468,18 @@ pot:
 clean:
 	rm -rf build $(BIN)
 
+# Every C file in the house style (.clang-format); CI checks it
+# (format-check: nothing to change, or the files and lines that differ).
+FORMAT_FILES = $(CORE_SRC) $(FAST_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(TEST_SRC) $(wildcard src/*/*.h) \
+               $(wildcard tests/*.h)
+NEED_FORMAT = clang-format:/usr/bin/clang-format
 format:
-	clang-format -i $(CORE_SRC) $(FAST_SRC) $(RENDER_SRC) $(LESSON_SRC) $(APP_SRC) $(TEST_SRC) $(wildcard src/*/*.h)
+	$(call install_packages,$(call missing,$(NEED_FORMAT)))
+	clang-format -i $(FORMAT_FILES)
+
+format-check:
+	$(call install_packages,$(call missing,$(NEED_FORMAT)))
+	@clang-format --dry-run --Werror $(FORMAT_FILES) || \
+	  { echo "clothsim: these files are not in .clang-format's style: make format rewrites them"; exit 1; }
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
