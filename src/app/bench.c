@@ -1214,6 +1214,148 @@ static void format_ratio(char *out, size_t size, double ratio)
     i18n_decimals(out, size);
 }
 
+/* A cell of a table: its row, and its column's `arg` (a thread count, a
+ * render mode, a size). */
+typedef struct Cell {
+    const Results *res;
+    int row, arg;
+} Cell;
+
+/* A column of a table the report prints: its heading (as printed); its
+ * width, at least `cells` and its heading's (0: each cell as wide as it
+ * is, for a last column); the spaces before it; its alignment (the
+ * heading's too, unless heading_left); how a row's cell is written. */
+typedef struct Column {
+    const char *heading;
+    int cells, gap;
+    bool right, heading_left;
+    void (*format)(char *out, size_t size, const Cell *c);
+    int arg;
+} Column;
+
+#define MAX_COLUMNS (6 + BENCH_MAX_THREADS)
+
+/* A table: the headings, then `rows` rows, each line after `indent`. */
+static void print_columns(const Column *column, int count, const Results *res, int rows, const char *indent)
+{
+    for (int row = -1; row < rows; row++) {
+        fputs(indent, stdout);
+        for (const Column *c = column; c < column + count; c++) {
+            char cell[128];
+            if (row < 0)
+                snprintf(cell, sizeof cell, "%s", c->heading);
+            else
+                c->format(cell, sizeof cell, &(Cell){res, row, c->arg});
+            printf("%*s", c->gap, "");
+            put_cell(cell, c->cells ? column_width(c->cells, c->heading) : 0, c->right && (row >= 0 || !c->heading_left));
+        }
+        putchar('\n');
+    }
+}
+
+/* The solver's tables: a row per method and size. */
+static const SolverRow *solver_row(const Cell *c) { return &c->res->rows[c->row / BENCH_SIZES][c->row % BENCH_SIZES]; }
+
+/* the fastest of by_threads[1 .. threads] */
+static int fastest(const SolverFigure *by_threads, int threads)
+{
+    int best = 1;
+    for (int t = 1; t <= threads; t++)
+        if (by_threads[t].ok && by_threads[t].ns.median < by_threads[best].ns.median)
+            best = t;
+    return best;
+}
+
+static void cell_method(char *out, size_t size, const Cell *c)
+{
+    snprintf(out, size, "%s", integrator_names[solver_row(c)->integrator]);
+}
+static void cell_grid(char *out, size_t size, const Cell *c)
+{
+    snprintf(out, size, "%dx%d", solver_row(c)->size, solver_row(c)->size);
+}
+static void cell_links(char *out, size_t size, const Cell *c) { snprintf(out, size, "%d", solver_row(c)->links); }
+static void cell_plain(char *out, size_t size, const Cell *c) { format_figure(out, size, &solver_row(c)->sequential); }
+static void cell_colored(char *out, size_t size, const Cell *c)
+{
+    format_figure(out, size, &solver_row(c)->colored[c->arg]);
+}
+static void cell_fast(char *out, size_t size, const Cell *c) { format_figure(out, size, &solver_row(c)->fast[c->arg]); }
+/* the plain loop over the best colored */
+static void cell_colored_speedup(char *out, size_t size, const Cell *c)
+{
+    const SolverRow *row = solver_row(c);
+    format_ratio(out, size, row->sequential.ns.median / row->colored[fastest(row->colored, c->res->threads)].ns.median);
+}
+static void cell_colored_rate(char *out, size_t size, const Cell *c)
+{
+    const SolverRow *row = solver_row(c);
+    snprintf(out, size, "%.0f", row->colored[fastest(row->colored, c->res->threads)].steps_per_second.median);
+}
+/* the plain loop over the best of the fast path's arg threads at most */
+static void cell_fast_speedup(char *out, size_t size, const Cell *c)
+{
+    const SolverRow *row = solver_row(c);
+    int threads = c->res->threads < c->arg ? c->res->threads : c->arg;
+    format_ratio(out, size, row->sequential.ns.median / row->fast[fastest(row->fast, threads)].ns.median);
+}
+
+/* The renderer's table: a row per size, a column per mode. */
+static void cell_render_size(char *out, size_t size, const Cell *c)
+{
+    snprintf(out, size, "%dx%d", render_sizes[c->row][0], render_sizes[c->row][1]);
+}
+static void cell_render_ms(char *out, size_t size, const Cell *c)
+{
+    snprintf(out, size, "%s", _("n/a"));
+    if (c->res->frame_ok[c->row][c->arg])
+        format_stat(out, size, c->res->frame_ms[c->row][c->arg], 3);
+}
+
+/* The steps' table: a row per integrator, a column per size (STEP_SIZES). */
+static void cell_integrator(char *out, size_t size, const Cell *c) { snprintf(out, size, "%s", integrator_names[c->row]); }
+static void cell_step_ms(char *out, size_t size, const Cell *c)
+{
+    const SolverFigure *f = &c->res->step_cost[c->row][c->arg];
+    if (!f->ok) {
+        snprintf(out, size, "%s", _("n/a"));
+        return;
+    }
+    /* ms a step from steps a second: the slowest repetition is the largest */
+    Stat ms = {1e3 / f->steps_per_second.median, 1e3 / f->steps_per_second.max, 1e3 / f->steps_per_second.min};
+    format_stat(out, size, ms, 3);
+    if (f->exploded)
+        strncat(out, " x", size - strlen(out) - 1);
+}
+
+/* The levels' table: a row per level. */
+static void cell_level(char *out, size_t size, const Cell *c)
+{
+    snprintf(out, size, "%s", relax_fast_kernel_name(c->res->levels[c->row].kernels));
+}
+static void cell_level_seed(char *out, size_t size, const Cell *c)
+{
+    format_figure(out, size, &c->res->levels[c->row].seed);
+}
+static void cell_level_big(char *out, size_t size, const Cell *c) { format_figure(out, size, &c->res->levels[c->row].big); }
+static void cell_level_node(char *out, size_t size, const Cell *c)
+{
+    const LevelRow *row = &c->res->levels[c->row];
+    snprintf(out, size, "%s", _("n/a"));
+    if (c->res->node_ok && row->seed.ok)
+        format_ratio(out, size, c->res->node.median / row->seed.ns.median);
+}
+static void cell_level_sandbox(char *out, size_t size, const Cell *c)
+{
+    const LevelRow *row = &c->res->levels[c->row];
+    snprintf(out, size, "%s", _("n/a"));
+    if (row->sandbox_ok) {
+        /* TRANSLATORS: %s: a percentage of a processor core */
+        snprintf(out, size, _("%.1f %% of a core"), 100.0 * SANDBOX_FPS * row->sandbox_cpu.median);
+        i18n_decimals(out, size);
+    }
+}
+
 /* A figure whose median came out further above its fastest repetition
  * than this (the median over the fastest, less 1) says that something else
  * was using the machine. The median, not the slowest: one slow repetition
@@ -1267,33 +1409,14 @@ static void print_levels(const Results *res, bool alone)
 {
     say("%s", _("\nthe default order (sequential) at each instruction-set level this processor has\n"
                 "(CLOTHSIM_KERNELS=LEVEL forces one), 1 thread, by processor time:\n"));
-    const char *h_level = _("level"), *h_seed = _("seed 000, ns/link/pass"), *h_node = _("over node"),
-               *h_big = _("jakobsen 200x200, ns/link/pass"), *h_sandbox = _("sandbox 80x24, 30 fps");
-    int w_level = column_width(9, h_level), w_seed = column_width(22, h_seed), w_node = column_width(9, h_node),
-        w_big = column_width(22, h_big);
-    printf("  "), put_cell(h_level, w_level, false), printf("  "), put_cell(h_seed, w_seed, false), printf("  ");
-    put_cell(h_node, w_node, false), printf("  "), put_cell(h_big, w_big, false), printf("  ");
-    put_cell(h_sandbox, 0, false), printf("\n");
-    for (int at = 0; at < res->level_count; at++) {
-        const LevelRow *row = &res->levels[at];
-        char seed[96], node[32], big[96], sandbox[96];
-        format_figure(seed, sizeof seed, &row->seed);
-        format_figure(big, sizeof big, &row->big);
-        snprintf(node, sizeof node, "%s", _("n/a"));
-        if (res->node_ok && row->seed.ok) {
-            snprintf(node, sizeof node, "%.1fx", res->node.median / row->seed.ns.median);
-            i18n_decimals(node, sizeof node);
-        }
-        snprintf(sandbox, sizeof sandbox, "%s", _("n/a"));
-        if (row->sandbox_ok) {
-            /* TRANSLATORS: %s: a percentage of a processor core */
-            snprintf(sandbox, sizeof sandbox, _("%.1f %% of a core"), 100.0 * SANDBOX_FPS * row->sandbox_cpu.median);
-            i18n_decimals(sandbox, sizeof sandbox);
-        }
-        printf("  "), put_cell(relax_fast_kernel_name(row->kernels), w_level, false), printf("  ");
-        put_cell(seed, w_seed, false), printf("  "), put_cell(node, w_node, true), printf("  ");
-        put_cell(big, w_big, false), printf("  "), put_cell(sandbox, 0, false), printf("\n");
-    }
+    const Column column[] = {
+        {_("level"), 9, .format = cell_level},
+        {_("seed 000, ns/link/pass"), 22, 2, .format = cell_level_seed},
+        {_("over node"), 9, 2, true, true, .format = cell_level_node},
+        {_("jakobsen 200x200, ns/link/pass"), 22, 2, .format = cell_level_big},
+        {_("sandbox 80x24, 30 fps"), 0, 2, .format = cell_level_sandbox},
+    };
+    print_columns(column, sizeof column / sizeof column[0], res, res->level_count, "  ");
     say("%s", _("(seed 000's workload: jakobsen 40x40, 10 passes a step, one substep, the sphere; the sandbox: its\n"
                 "frames into a terminal, physics, drawing and ncurses, processor time a frame times 30)\n"));
     if (!alone)
@@ -1302,129 +1425,118 @@ static void print_levels(const Results *res, bool alone)
     print_verdicts(t, targets(target_table, TARGET_ROWS, res, 0, true, true, t), 64);
 }
 
-static void print_table(const Results *res, const Config *cfg)
+/* The solver's table: the plain loop and the colored order at each thread count. */
+static void print_solver(const Results *res)
 {
-    static const char *const kernels[] = {N_("none (the scalar fallback)"), N_("AVX2 (8 links at a time)"),
-                                          N_("AVX-512 (16 links at a time in the passes, AVX2 around them)")};
-    char threads[64], reps[64];
-    snprintf(threads, sizeof threads, ngettext("%d thread", "%d threads", (unsigned long)res->threads), res->threads);
-    snprintf(reps, sizeof reps, ngettext("%d repetition", "%d repetitions", (unsigned long)cfg->reps), cfg->reps);
-    say(_("clothsim bench: %s on this machine, vector kernels: %s; %s, median (min..max)\n\n"), threads,
-        _(kernels[res->kernels]), reps);
-    say(_("solver: curtain scene (wind, turbulence, moving sphere), %d iterations, %d substeps a step;\n"
-          "ns per link per relaxation pass, all of the step counted\n"),
-        BENCH_ITERATIONS, res->rows[0][0].substeps);
-
-    /* the headings, and the columns as wide as they need */
-    const char *h_method = _("method"), *h_grid = _("grid"), *h_links = _("links");
-    const char *h_plain = _("sequential (plain)"), *h_speedup = _("speed-up"), *h_rate = _("steps/s");
-    char h_colored[BENCH_MAX_THREADS + 1][96];
-    int w_method = column_width(9, h_method), w_grid = column_width(8, h_grid), w_links = column_width(7, h_links);
-    int w_plain = column_width(22, h_plain), w_colored = 22;
-    int w_speedup = column_width(10, h_speedup), w_rate = column_width(10, h_rate);
+    char heading[BENCH_MAX_THREADS + 1][96];
+    Column column[MAX_COLUMNS] = {
+        {_("method"), 9, .format = cell_method},
+        {_("grid"), 8, 1, .format = cell_grid},
+        {_("links"), 7, 1, true, .format = cell_links},
+        {_("sequential (plain)"), 22, 2, .format = cell_plain},
+    };
+    int n = 4, cells = 22; /* the thread counts' columns as wide as the widest heading */
     for (int t = 1; t <= res->threads; t++) {
-        snprintf(h_colored[t], sizeof h_colored[t],
-                 ngettext("colored %d thread", "colored %d threads", (unsigned long)t), t);
-        w_colored = column_width(w_colored, h_colored[t]);
+        snprintf(heading[t], sizeof heading[t], ngettext("colored %d thread", "colored %d threads", (unsigned long)t), t);
+        cells = column_width(cells, heading[t]);
     }
-    put_cell(h_method, w_method, false), printf(" "), put_cell(h_grid, w_grid, false), printf(" ");
-    put_cell(h_links, w_links, true), printf("  "), put_cell(h_plain, w_plain, false);
     for (int t = 1; t <= res->threads; t++)
-        printf("  "), put_cell(h_colored[t], w_colored, false);
-    printf("  "), put_cell(h_speedup, w_speedup, true), printf("  "), put_cell(h_rate, w_rate, true), printf("\n");
-    for (int i = 0; i < BENCH_INTEGRATORS; i++)
-        for (int z = 0; z < BENCH_SIZES; z++) {
-            const SolverRow *row = &res->rows[i][z];
-            char grid[16], cell[96];
-            snprintf(grid, sizeof grid, "%dx%d", row->size, row->size);
-            format_figure(cell, sizeof cell, &row->sequential);
-            put_cell(integrator_names[row->integrator], w_method, false), printf(" ");
-            put_cell(grid, w_grid, false);
-            printf(" %*d  ", w_links, row->links);
-            put_cell(cell, w_plain, false);
-            int best = 1;
-            for (int t = 1; t <= res->threads; t++) {
-                format_figure(cell, sizeof cell, &row->colored[t]);
-                printf("  "), put_cell(cell, w_colored, false);
-                if (row->colored[t].ok && row->colored[t].ns.median < row->colored[best].ns.median)
-                    best = t;
-            }
-            format_ratio(cell, sizeof cell, row->sequential.ns.median / row->colored[best].ns.median);
-            printf("  "), put_cell(cell, w_speedup, true);
-            printf("  %*.0f\n", w_rate, row->colored[best].steps_per_second.median);
-        }
+        column[n++] = (Column){heading[t], cells, 2, .format = cell_colored, .arg = t};
+    column[n++] = (Column){_("speed-up"), 10, 2, true, .format = cell_colored_speedup};
+    column[n++] = (Column){_("steps/s"), 10, 2, true, .format = cell_colored_rate};
+    print_columns(column, n, res, BENCH_INTEGRATORS * BENCH_SIZES, "");
     say("%s", _("(speed-up: sequential over the best colored; steps/s: the best colored)\n"));
+}
 
-    /* the sequential order's fast path: the plain loop's bits */
+/* The sequential order's fast path (the plain loop's bits), on 1 and 2 threads. */
+static void print_fast(const Results *res)
+{
     say("%s", _("\nsequential order on the fast path (the plain loop's bits), ns/link/pass:\n"));
-    char h_fast[3][64];
-    int w_fast = 19, w_fast_speedup = column_width(8, h_speedup);
+    char heading[3][64];
+    Column column[MAX_COLUMNS] = {
+        {_("method"), 9, .format = cell_method},
+        {_("grid"), 8, 1, .format = cell_grid},
+        {_("links"), 7, 1, true, .format = cell_links},
+    };
+    int n = 3, cells = 19;
     for (int t = 1; t <= res->threads && t <= 2; t++) {
-        snprintf(h_fast[t], sizeof h_fast[t], ngettext("%d thread", "%d threads", (unsigned long)t), t);
-        w_fast = column_width(w_fast, h_fast[t]);
+        snprintf(heading[t], sizeof heading[t], ngettext("%d thread", "%d threads", (unsigned long)t), t);
+        cells = column_width(cells, heading[t]);
     }
-    put_cell(h_method, w_method, false), printf(" "), put_cell(h_grid, w_grid, false), printf(" ");
-    put_cell(h_links, w_links, true);
     for (int t = 1; t <= res->threads && t <= 2; t++)
-        printf("  "), put_cell(h_fast[t], w_fast, false);
-    printf("  "), put_cell(h_speedup, w_fast_speedup, true), printf("\n");
-    for (int i = 0; i < BENCH_INTEGRATORS; i++)
-        for (int z = 0; z < BENCH_SIZES; z++) {
-            const SolverRow *row = &res->rows[i][z];
-            char grid[16], cell[96];
-            snprintf(grid, sizeof grid, "%dx%d", row->size, row->size);
-            put_cell(integrator_names[row->integrator], w_method, false), printf(" ");
-            put_cell(grid, w_grid, false);
-            printf(" %*d", w_links, row->links);
-            int best = 1;
-            for (int t = 1; t <= res->threads && t <= 2; t++) {
-                format_figure(cell, sizeof cell, &row->fast[t]);
-                printf("  "), put_cell(cell, w_fast, false);
-                if (row->fast[t].ok && row->fast[t].ns.median < row->fast[best].ns.median)
-                    best = t;
-            }
-            format_ratio(cell, sizeof cell, row->sequential.ns.median / row->fast[best].ns.median);
-            printf("  "), put_cell(cell, w_fast_speedup, true), printf("\n");
-        }
+        column[n++] = (Column){heading[t], cells, 2, .format = cell_fast, .arg = t};
+    column[n++] = (Column){_("speed-up"), 8, 2, true, .format = cell_fast_speedup, .arg = 2};
+    print_columns(column, n, res, BENCH_INTEGRATORS * BENCH_SIZES, "");
     say("%s", _("(speed-up: the plain loop over the best of these)\n"));
-    double fast, slow;
-    if (core_range(res, &fast, &slow)) {
-        say("%s", _("jakobsen 200x200 on one thread, on each core in turn:"));
-        for (int k = 0; k < res->cores; k++) {
-            char cell[64];
-            format_stat(cell, sizeof cell, res->core[k].ns, 2);
-            /* TRANSLATORS: one core's figure on the line "jakobsen 200x200 on one thread, on each core in turn:",
-               ", cpu 1 1.26 (1.20..1.37)": a comma between figures (or nothing), the CPU's number, its figure */
-            say(_("%s cpu %d %s"), k ? "," : "", res->core_id[k], cell);
-        }
-        say("%s", _(" ns/link/pass\n"));
-        if (slow > 1.15 * fast)
-            say(_("  the cores are not alike now (%.2f x): on a shared machine another tenant's work slows one;\n"
-                  "  two threads can then be at most %.2f x one thread on the faster core\n"),
-                slow / fast, 1.0 + fast / slow);
-    }
-    printf("\n");
+}
 
-    say("%s", _("renderer: default scene, render_solver into a canvas; ms per frame\n"));
-    const char *h_size = _("size");
-    int w_size = column_width(8, h_size);
-    put_cell(h_size, w_size, false);
-    for (int mode = 0; mode < RENDER_MODE_COUNT; mode++)
-        printf("  "), put_cell(render_mode_names[mode], 22, false);
-    printf("\n");
-    for (int z = 0; z < RENDER_SIZES; z++) {
-        char size[16];
-        snprintf(size, sizeof size, "%dx%d", render_sizes[z][0], render_sizes[z][1]);
-        put_cell(size, w_size, false);
-        for (int mode = 0; mode < RENDER_MODE_COUNT; mode++) {
-            char cell[64];
-            snprintf(cell, sizeof cell, "%s", _("n/a"));
-            if (res->frame_ok[z][mode])
-                format_stat(cell, sizeof cell, res->frame_ms[z][mode], 3);
-            printf("  "), put_cell(cell, 22, false);
-        }
-        printf("\n");
+/* jakobsen 200 x 200 on each core in turn (run_cores), when measured. */
+static void print_cores(const Results *res)
+{
+    double fast, slow;
+    if (!core_range(res, &fast, &slow))
+        return;
+    say("%s", _("jakobsen 200x200 on one thread, on each core in turn:"));
+    for (int k = 0; k < res->cores; k++) {
+        char cell[64];
+        format_stat(cell, sizeof cell, res->core[k].ns, 2);
+        /* TRANSLATORS: one core's figure on the line "jakobsen 200x200 on one thread, on each core in turn:",
+           ", cpu 1 1.26 (1.20..1.37)": a comma between figures (or nothing), the CPU's number, its figure */
+        say(_("%s cpu %d %s"), k ? "," : "", res->core_id[k], cell);
     }
+    say("%s", _(" ns/link/pass\n"));
+    if (slow > 1.15 * fast)
+        say(_("  the cores are not alike now (%.2f x): on a shared machine another tenant's work slows one;\n"
+              "  two threads can then be at most %.2f x one thread on the faster core\n"),
+            slow / fast, 1.0 + fast / slow);
+}
+
+/* The renderer's table: a row per size, a column per mode. */
+static void print_render(const Results *res)
+{
+    say("%s", _("renderer: default scene, render_solver into a canvas; ms per frame\n"));
+    Column column[1 + RENDER_MODE_COUNT] = {{_("size"), 8, .format = cell_render_size}};
+    for (int mode = 0; mode < RENDER_MODE_COUNT; mode++)
+        column[1 + mode] = (Column){render_mode_names[mode], 22, 2, .format = cell_render_ms, .arg = mode};
+    print_columns(column, 1 + RENDER_MODE_COUNT, res, RENDER_SIZES, "");
+}
+
+/* A step of every integrator (run_step_costs): a row per integrator. */
+static void print_steps(const Results *res)
+{
+    say(_("\na step of the curtain (wind, gusts, moving sphere; 5 substeps, %d passes where there are passes; "
+          "sequential order, 1 thread), ms a step:\n"),
+        BENCH_ITERATIONS);
+    const Column column[] = {
+        {_("integrator"), 11, .format = cell_integrator},
+        {"40x40", 24, 2, .format = cell_step_ms, .arg = 0},
+        {"200x200", 24, 2, .format = cell_step_ms, .arg = 1},
+    };
+    print_columns(column, sizeof column / sizeof column[0], res, INTEGRATOR_COUNT, "");
+    say(_("(x: exploded during the run, so its later steps cost less; implicit: %d and %d conjugate-gradient "
+          "iterations a substep at the start)\n"),
+        res->step_cg[INTEGRATOR_IMPLICIT][0], res->step_cg[INTEGRATOR_IMPLICIT][1]);
+}
+
+/* The targets, a line each, with a word when the machine was busy. */
+static void print_targets(const Results *res, const Config *cfg)
+{
+    Target t[TARGET_ROWS];
+    int n = targets(target_table, TARGET_ROWS, res, cfg->reps, false, true, t), w_what = 60;
+    for (int k = 0; k < n; k++)
+        w_what = column_width(w_what, t[k].what);
+    say("%s", _("targets (issue 6; a ratio is the median of its round-by-round ratios):\n"));
+    print_verdicts(t, n, w_what);
+    double widest = widest_spread(res);
+    if (widest > NOISY_SPREAD)
+        say(_("(the median of one of these figures came out %.0f %% above its fastest repetition: something "
+              "else was using this machine, so the figures may read high; run again when it is quiet)\n"),
+            100.0 * widest);
+}
+
+/* The default scene, the two floors and seed 000's workload (here and in node). */
+static void print_workloads(const Results *res)
+{
     char seq[96], col[96];
     format_figure(seq, sizeof seq, &res->sandbox_sequential);
     format_figure(col, sizeof col, &res->sandbox_colored);
@@ -1475,6 +1587,11 @@ static void print_table(const Results *res, const Config *cfg)
     } else {
         say(_("  in JavaScript, in node: not measured: %s\n"), res->node.why);
     }
+}
+
+/* The course's check, and the sandbox's frames into a terminal: bytes and processor time. */
+static void print_course_and_terminal(const Results *res)
+{
     if (res->course_ok)
         say(_("check --run over the course (%d lessons): %.1f s of processor time, %.1f s of wall time%s%s\n"),
             res->course.lessons, res->course.cpu_seconds, res->course.wall_seconds, res->course.passed ? "" : "; ",
@@ -1502,49 +1619,32 @@ static void print_table(const Results *res, const Config *cfg)
     } else {
         say(_("  the same under integrator=implicit: not measured: %s\n"), res->bytes_implicit.note);
     }
-    say(_("\na step of the curtain (wind, gusts, moving sphere; 5 substeps, %d passes where there are passes; "
-          "sequential order, 1 thread), ms a step:\n"),
-        BENCH_ITERATIONS);
-    const char *h_integrator = _("integrator");
-    int w_integrator = column_width(11, h_integrator);
-    put_cell(h_integrator, w_integrator, false), printf("  "), put_cell("40x40", 24, false), printf("  ");
-    put_cell("200x200", 24, false), printf("\n");
-    for (int i = 0; i < INTEGRATOR_COUNT; i++) {
-        char cell[2][64];
-        for (int z = 0; z < 2; z++) {
-            const SolverFigure *f = &res->step_cost[i][z];
-            if (!f->ok) {
-                snprintf(cell[z], sizeof cell[z], "%s", _("n/a"));
-                continue;
-            }
-            /* ms a step from steps a second: the slowest repetition is the largest */
-            Stat ms = {1e3 / f->steps_per_second.median, 1e3 / f->steps_per_second.max,
-                       1e3 / f->steps_per_second.min};
-            format_stat(cell[z], sizeof cell[z], ms, 3);
-            if (f->exploded)
-                strncat(cell[z], " x", sizeof cell[z] - strlen(cell[z]) - 1);
-        }
-        put_cell(integrator_names[i], w_integrator, false), printf("  "), put_cell(cell[0], 24, false), printf("  ");
-        put_cell(cell[1], 24, false), printf("\n");
-    }
-    say(_("(x: exploded during the run, so its later steps cost less; implicit: %d and %d conjugate-gradient "
-          "iterations a substep at the start)\n"),
-        res->step_cg[INTEGRATOR_IMPLICIT][0], res->step_cg[INTEGRATOR_IMPLICIT][1]);
+}
+
+static void print_table(const Results *res, const Config *cfg)
+{
+    static const char *const kernels[] = {N_("none (the scalar fallback)"), N_("AVX2 (8 links at a time)"),
+                                          N_("AVX-512 (16 links at a time in the passes, AVX2 around them)")};
+    char threads[64], reps[64];
+    snprintf(threads, sizeof threads, ngettext("%d thread", "%d threads", (unsigned long)res->threads), res->threads);
+    snprintf(reps, sizeof reps, ngettext("%d repetition", "%d repetitions", (unsigned long)cfg->reps), cfg->reps);
+    say(_("clothsim bench: %s on this machine, vector kernels: %s; %s, median (min..max)\n\n"), threads,
+        _(kernels[res->kernels]), reps);
+    say(_("solver: curtain scene (wind, turbulence, moving sphere), %d iterations, %d substeps a step;\n"
+          "ns per link per relaxation pass, all of the step counted\n"),
+        BENCH_ITERATIONS, res->rows[0][0].substeps);
+    print_solver(res);
+    print_fast(res);
+    print_cores(res);
+    printf("\n");
+    print_render(res);
+    print_workloads(res);
+    print_course_and_terminal(res);
+    print_steps(res);
     say(_("peak memory: %ld KiB (resident, the whole run)\n"), res->peak_kib);
     print_levels(res, false);
     printf("\n");
-
-    Target t[TARGET_ROWS];
-    int n = targets(target_table, TARGET_ROWS, res, cfg->reps, false, true, t), w_what = 60;
-    for (int k = 0; k < n; k++)
-        w_what = column_width(w_what, t[k].what);
-    say("%s", _("targets (issue 6; a ratio is the median of its round-by-round ratios):\n"));
-    print_verdicts(t, n, w_what);
-    double widest = widest_spread(res);
-    if (widest > NOISY_SPREAD)
-        say(_("(the median of one of these figures came out %.0f %% above its fastest repetition: something "
-              "else was using this machine, so the figures may read high; run again when it is quiet)\n"),
-            100.0 * widest);
+    print_targets(res, cfg);
 }
 
 static void json_stat(const char *name, Stat s, const char *tail)
