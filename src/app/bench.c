@@ -1710,11 +1710,9 @@ static void json_levels(const Results *res)
     printf("]");
 }
 
-static void print_json(const Results *res, const Config *cfg)
+/* "solver": a row per method and size, each order by thread count */
+static void json_solver(const Results *res)
 {
-    printf("{\"threads\": %d, \"simd\": %s, \"kernels\": \"%s\", \"reps\": %d, \"iterations\": %d,\n \"solver\": [\n",
-           res->threads, res->kernels != RELAX_FAST_PORTABLE ? "true" : "false", relax_fast_kernel_name(res->kernels),
-           cfg->reps, BENCH_ITERATIONS);
     for (int i = 0; i < BENCH_INTEGRATORS; i++)
         for (int z = 0; z < BENCH_SIZES; z++) {
             const SolverRow *row = &res->rows[i][z];
@@ -1736,7 +1734,11 @@ static void print_json(const Results *res, const Config *cfg)
             }
             printf("}}%s\n", i == BENCH_INTEGRATORS - 1 && z == BENCH_SIZES - 1 ? "" : ",");
         }
-    printf(" ],\n \"render_ms_per_frame\": [\n");
+}
+
+/* "render_ms_per_frame": a row per size and mode */
+static void json_render(const Results *res)
+{
     for (int z = 0; z < RENDER_SIZES; z++)
         for (int mode = 0; mode < RENDER_MODE_COUNT; mode++) {
             printf("  {\"width\": %d, \"height\": %d, \"mode\": \"%s\", ", render_sizes[z][0], render_sizes[z][1],
@@ -1747,7 +1749,12 @@ static void print_json(const Results *res, const Config *cfg)
                 printf("\"ms\": null}");
             printf("%s\n", z == RENDER_SIZES - 1 && mode == RENDER_MODE_COUNT - 1 ? "" : ",");
         }
-    printf(" ],\n \"default_scene\": {\"sequential\": ");
+}
+
+/* the default scene, the cores, the floors and seed 000's workload */
+static void json_workloads(const Results *res)
+{
+    printf(" \"default_scene\": {\"sequential\": ");
     json_figure(&res->sandbox_sequential);
     printf(", \"colored\": ");
     json_figure(&res->sandbox_colored);
@@ -1778,7 +1785,13 @@ static void print_json(const Results *res, const Config *cfg)
     } else {
         printf("null");
     }
-    printf("},\n \"bytes_per_frame\": ");
+    printf("},\n");
+}
+
+/* the sandbox's frames into a terminal, and a step of every integrator */
+static void json_terminal_and_steps(const Results *res)
+{
+    printf(" \"bytes_per_frame\": ");
     if (res->bytes_ok) {
         printf("{\"width\": %d, \"height\": %d, \"frames\": %d, \"settle_frames\": %d, \"first_frame\": %.0f, ",
                res->bytes.cols, res->bytes.rows, res->bytes.frames, res->bytes.settle_frames, res->bytes.first_frame);
@@ -1812,6 +1825,30 @@ static void print_json(const Results *res, const Config *cfg)
             printf("%s\n", i == INTEGRATOR_COUNT - 1 && z == 1 ? "" : ",");
         }
     printf(" ],\n");
+}
+
+/* "targets": every row of the target table measured, as written */
+static void json_targets(const Results *res, const Config *cfg)
+{
+    Target t[TARGET_ROWS];
+    int n = targets(target_table, TARGET_ROWS, res, cfg->reps, false, false, t);
+    for (int k = 0; k < n; k++)
+        printf("  {\"what\": \"%s\", \"value\": %.6g, \"limit\": %.6g, \"at_most\": %s, \"unit\": \"%s\", \"met\": %s}%s\n",
+               t[k].what, t[k].value, t[k].limit, t[k].at_most ? "true" : "false", t[k].unit, t[k].met ? "true" : "false",
+               k == n - 1 ? "" : ",");
+}
+
+static void print_json(const Results *res, const Config *cfg)
+{
+    printf("{\"threads\": %d, \"simd\": %s, \"kernels\": \"%s\", \"reps\": %d, \"iterations\": %d,\n \"solver\": [\n",
+           res->threads, res->kernels != RELAX_FAST_PORTABLE ? "true" : "false", relax_fast_kernel_name(res->kernels),
+           cfg->reps, BENCH_ITERATIONS);
+    json_solver(res);
+    printf(" ],\n \"render_ms_per_frame\": [\n");
+    json_render(res);
+    printf(" ],\n");
+    json_workloads(res);
+    json_terminal_and_steps(res);
     printf(" \"course_check\": ");
     if (res->course_ok)
         printf("{\"lessons\": %d, \"cpu_seconds\": %.3f, \"wall_seconds\": %.3f, \"passed\": %s},\n",
@@ -1822,12 +1859,7 @@ static void print_json(const Results *res, const Config *cfg)
     json_levels(res);
     printf(",\n");
     printf(" \"peak_kib\": %ld,\n \"targets\": [\n", res->peak_kib);
-    Target t[TARGET_ROWS];
-    int n = targets(target_table, TARGET_ROWS, res, cfg->reps, false, false, t);
-    for (int k = 0; k < n; k++)
-        printf("  {\"what\": \"%s\", \"value\": %.6g, \"limit\": %.6g, \"at_most\": %s, \"unit\": \"%s\", \"met\": %s}%s\n",
-               t[k].what, t[k].value, t[k].limit, t[k].at_most ? "true" : "false", t[k].unit, t[k].met ? "true" : "false",
-               k == n - 1 ? "" : ",");
+    json_targets(res, cfg);
     printf(" ]}\n");
 }
 
