@@ -238,3 +238,19 @@ Test(bench, the_levels_table_prints_its_columns_under_their_headings, .init = cr
         "frames into a terminal, physics, drawing and ncurses, processor time a frame times 30)\n");
     free(res);
 }
+
+/* The report's first line says the vector kernels of the level it ran at,
+ * whichever it is, in Ukrainian too. */
+Test(bench, every_level_has_its_kernels_words_in_the_report)
+{
+    setenv("LC_ALL", "uk_UA.UTF-8", 1);
+    i18n_init();
+    if (strcmp(_("MISS"), "MISS") == 0)
+        cr_skip_test("no Ukrainian catalogue (uk_UA.UTF-8 not generated, or build/locale missing)");
+    for (int k = 0; k < RELAX_FAST_LEVELS; k++) {
+        cr_assert_not_null(kernel_words[k], "level %s has no words", relax_fast_kernel_name((RelaxFastKernels)k));
+        cr_expect_str_neq(gettext(kernel_words[k]), kernel_words[k], "%s: not translated", kernel_words[k]);
+    }
+    cr_expect(strstr(kernel_words[RELAX_FAST_AVX2], "AVX2") == kernel_words[RELAX_FAST_AVX2]);
+    cr_expect(strstr(kernel_words[RELAX_FAST_AVX512], "AVX-512") == kernel_words[RELAX_FAST_AVX512]);
+}
