@@ -969,8 +969,14 @@ struct TargetRow {
     RelaxFastKernels level;
 };
 
-static double seed_colored(const Reading *r) { return r->res->seed_colored.ns.median; }
-static double seed_sequential(const Reading *r) { return r->res->seed_sequential.ns.median; }
+static double seed_colored(const Reading *r)
+{
+    return r->res->seed_colored.ns.median;
+}
+static double seed_sequential(const Reading *r)
+{
+    return r->res->seed_sequential.ns.median;
+}
 static double colored_one_thread(const Reading *r)
 {
     return r->res->rows[r->row->method][r->row->size].colored[1].ns.median;
@@ -1070,44 +1076,41 @@ static const TargetRow target_table[] = {
      .issue = 6},
     {N_("seed 000's workload, clothsim run over node's JavaScript"), seed_over_node, AT_LEAST, 11.0, UNIT_TIMES,
      .issue = 6},
-    {N_("jakobsen 200x200, sequential, 1 thread"), sequential_one_thread, AT_MOST, 1.0, UNIT_NS, .issue = 6,
-     .size = 3},
+    {N_("jakobsen 200x200, sequential, 1 thread"), sequential_one_thread, AT_MOST, 1.0, UNIT_NS, .issue = 6, .size = 3},
     /* five times faster than the 53.8 s of processor time it took when
      * the issue was filed (db6da49, 30 lessons) */
-    {N_("check --run over the course (processor time)"), course_seconds, AT_MOST, 53.8 / 5.0, UNIT_SECONDS,
-     .issue = 6},
+    {N_("check --run over the course (processor time)"), course_seconds, AT_MOST, 53.8 / 5.0, UNIT_SECONDS, .issue = 6},
     {N_("jakobsen 200x200, sequential, 2 threads over 1"), sequential_two_over_one, AT_LEAST, 1.7, UNIT_TIMES,
      .issue = 6, .size = 3},
     {N_("%s over jakobsen, sequential, 200x200, 1 thread"), sequential_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES,
      .issue = 6, .method = 1, .size = 3},
     {N_("%s over jakobsen, sequential, 200x200, 1 thread"), sequential_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES,
      .issue = 6, .method = 2, .size = 3},
-    {N_("jakobsen 200x200, 2 threads over 1"), colored_two_over_one, AT_LEAST, 1.7, UNIT_TIMES, .issue = 6,
+    {N_("jakobsen 200x200, 2 threads over 1"), colored_two_over_one, AT_LEAST, 1.7, UNIT_TIMES, .issue = 6, .size = 3},
+    {N_("%s over jakobsen, %dx%d, 1 thread"), colored_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES, .issue = 6, .method = 1,
+     .size = 1},
+    {N_("%s over jakobsen, %dx%d, 1 thread"), colored_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES, .issue = 6, .method = 1,
      .size = 3},
-    {N_("%s over jakobsen, %dx%d, 1 thread"), colored_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES, .issue = 6,
-     .method = 1, .size = 1},
-    {N_("%s over jakobsen, %dx%d, 1 thread"), colored_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES, .issue = 6,
-     .method = 1, .size = 3},
-    {N_("%s over jakobsen, %dx%d, 1 thread"), colored_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES, .issue = 6,
-     .method = 2, .size = 1},
-    {N_("%s over jakobsen, %dx%d, 1 thread"), colored_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES, .issue = 6,
-     .method = 2, .size = 3},
+    {N_("%s over jakobsen, %dx%d, 1 thread"), colored_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES, .issue = 6, .method = 2,
+     .size = 1},
+    {N_("%s over jakobsen, %dx%d, 1 thread"), colored_over_jakobsen, AT_MOST, 1.5, UNIT_TIMES, .issue = 6, .method = 2,
+     .size = 3},
     {N_("render 200x60, slowest mode"), render_slowest, AT_MOST, 1.0, UNIT_MS, .issue = 6},
-    {N_("sandbox 80x24 at 30 fps (its frames into a terminal, all counted)"), sandbox_counted, AT_MOST, 5.0,
-     UNIT_CORE, .issue = 6},
+    {N_("sandbox 80x24 at 30 fps (its frames into a terminal, all counted)"), sandbox_counted, AT_MOST, 5.0, UNIT_CORE,
+     .issue = 6},
     {N_("sandbox 80x24 at 30 fps, integrator=implicit"), sandbox_implicit, AT_MOST, 5.0, UNIT_CORE, .issue = 6},
-    {N_("sandbox 80x24 at 30 fps (physics + drawing, no terminal output)"), sandbox_estimated, AT_MOST, 5.0,
-     UNIT_CORE, .issue = 6},
-    {N_("seed 000's workload at %s, clothsim run over node's JavaScript"), level_over_node, AT_LEAST, 4.0,
-     UNIT_TIMES, .issue = 33, .of_level = true, .level = RELAX_FAST_PORTABLE},
-    {N_("seed 000's workload at %s, clothsim run over node's JavaScript"), level_over_node, AT_LEAST, 4.0,
-     UNIT_TIMES, .issue = 33, .of_level = true, .level = RELAX_FAST_NEON},
-    {N_("seed 000's workload at %s, clothsim run over node's JavaScript"), level_over_node, AT_LEAST, 11.0,
-     UNIT_TIMES, .issue = 33, .of_level = true, .level = RELAX_FAST_AVX2},
+    {N_("sandbox 80x24 at 30 fps (physics + drawing, no terminal output)"), sandbox_estimated, AT_MOST, 5.0, UNIT_CORE,
+     .issue = 6},
+    {N_("seed 000's workload at %s, clothsim run over node's JavaScript"), level_over_node, AT_LEAST, 4.0, UNIT_TIMES,
+     .issue = 33, .of_level = true, .level = RELAX_FAST_PORTABLE},
+    {N_("seed 000's workload at %s, clothsim run over node's JavaScript"), level_over_node, AT_LEAST, 4.0, UNIT_TIMES,
+     .issue = 33, .of_level = true, .level = RELAX_FAST_NEON},
+    {N_("seed 000's workload at %s, clothsim run over node's JavaScript"), level_over_node, AT_LEAST, 11.0, UNIT_TIMES,
+     .issue = 33, .of_level = true, .level = RELAX_FAST_AVX2},
     {N_("sandbox 80x24 at 30 fps at %s (all counted)"), level_sandbox, AT_MOST, 5.0, UNIT_CORE, .issue = 33,
      .of_level = true, .level = RELAX_FAST_AVX2},
-    {N_("seed 000's workload at %s, clothsim run over node's JavaScript"), level_over_node, AT_LEAST, 11.0,
-     UNIT_TIMES, .issue = 33, .of_level = true, .level = RELAX_FAST_AVX512},
+    {N_("seed 000's workload at %s, clothsim run over node's JavaScript"), level_over_node, AT_LEAST, 11.0, UNIT_TIMES,
+     .issue = 33, .of_level = true, .level = RELAX_FAST_AVX512},
     {N_("sandbox 80x24 at 30 fps at %s (all counted)"), level_sandbox, AT_MOST, 5.0, UNIT_CORE, .issue = 33,
      .of_level = true, .level = RELAX_FAST_AVX512},
 };
@@ -1139,7 +1142,9 @@ static int targets(const TargetRow *table, size_t rows, const Results *res, int 
         int side = bench_sizes[row->size];
         const char *unit = target_units[row->unit].text;
         Target *t = &out[n++];
-        *t = (Target){.value = value, .limit = row->limit, .at_most = row->bound == AT_MOST,
+        *t = (Target){.value = value,
+                      .limit = row->limit,
+                      .at_most = row->bound == AT_MOST,
                       .unit = target_units[row->unit].translated ? in(read, unit) : unit};
         snprintf(t->what, sizeof t->what, in(read, row->what), subject, side, side);
         t->met = t->at_most ? value <= row->limit : value >= row->limit;
@@ -1247,14 +1252,18 @@ static void print_columns(const Column *column, int count, const Results *res, i
             else
                 c->format(cell, sizeof cell, &(Cell){res, row, c->arg});
             printf("%*s", c->gap, "");
-            put_cell(cell, c->cells ? column_width(c->cells, c->heading) : 0, c->right && (row >= 0 || !c->heading_left));
+            put_cell(cell, c->cells ? column_width(c->cells, c->heading) : 0,
+                     c->right && (row >= 0 || !c->heading_left));
         }
         putchar('\n');
     }
 }
 
 /* The solver's tables: a row per method and size. */
-static const SolverRow *solver_row(const Cell *c) { return &c->res->rows[c->row / BENCH_SIZES][c->row % BENCH_SIZES]; }
+static const SolverRow *solver_row(const Cell *c)
+{
+    return &c->res->rows[c->row / BENCH_SIZES][c->row % BENCH_SIZES];
+}
 
 /* the fastest of by_threads[1 .. threads] */
 static int fastest(const SolverFigure *by_threads, int threads)
@@ -1274,13 +1283,22 @@ static void cell_grid(char *out, size_t size, const Cell *c)
 {
     snprintf(out, size, "%dx%d", solver_row(c)->size, solver_row(c)->size);
 }
-static void cell_links(char *out, size_t size, const Cell *c) { snprintf(out, size, "%d", solver_row(c)->links); }
-static void cell_plain(char *out, size_t size, const Cell *c) { format_figure(out, size, &solver_row(c)->sequential); }
+static void cell_links(char *out, size_t size, const Cell *c)
+{
+    snprintf(out, size, "%d", solver_row(c)->links);
+}
+static void cell_plain(char *out, size_t size, const Cell *c)
+{
+    format_figure(out, size, &solver_row(c)->sequential);
+}
 static void cell_colored(char *out, size_t size, const Cell *c)
 {
     format_figure(out, size, &solver_row(c)->colored[c->arg]);
 }
-static void cell_fast(char *out, size_t size, const Cell *c) { format_figure(out, size, &solver_row(c)->fast[c->arg]); }
+static void cell_fast(char *out, size_t size, const Cell *c)
+{
+    format_figure(out, size, &solver_row(c)->fast[c->arg]);
+}
 /* the plain loop over the best colored */
 static void cell_colored_speedup(char *out, size_t size, const Cell *c)
 {
@@ -1313,7 +1331,10 @@ static void cell_render_ms(char *out, size_t size, const Cell *c)
 }
 
 /* The steps' table: a row per integrator, a column per size (STEP_SIZES). */
-static void cell_integrator(char *out, size_t size, const Cell *c) { snprintf(out, size, "%s", integrator_names[c->row]); }
+static void cell_integrator(char *out, size_t size, const Cell *c)
+{
+    snprintf(out, size, "%s", integrator_names[c->row]);
+}
 static void cell_step_ms(char *out, size_t size, const Cell *c)
 {
     const SolverFigure *f = &c->res->step_cost[c->row][c->arg];
@@ -1337,7 +1358,10 @@ static void cell_level_seed(char *out, size_t size, const Cell *c)
 {
     format_figure(out, size, &c->res->levels[c->row].seed);
 }
-static void cell_level_big(char *out, size_t size, const Cell *c) { format_figure(out, size, &c->res->levels[c->row].big); }
+static void cell_level_big(char *out, size_t size, const Cell *c)
+{
+    format_figure(out, size, &c->res->levels[c->row].big);
+}
 static void cell_level_node(char *out, size_t size, const Cell *c)
 {
     const LevelRow *row = &c->res->levels[c->row];
@@ -1437,7 +1461,8 @@ static void print_solver(const Results *res)
     };
     int n = 4, cells = 22; /* the thread counts' columns as wide as the widest heading */
     for (int t = 1; t <= res->threads; t++) {
-        snprintf(heading[t], sizeof heading[t], ngettext("colored %d thread", "colored %d threads", (unsigned long)t), t);
+        snprintf(heading[t], sizeof heading[t], ngettext("colored %d thread", "colored %d threads", (unsigned long)t),
+                 t);
         cells = column_width(cells, heading[t]);
     }
     for (int t = 1; t <= res->threads; t++)
@@ -1840,9 +1865,10 @@ static void json_targets(const Results *res, const Config *cfg)
     Target t[TARGET_ROWS];
     int n = targets(target_table, TARGET_ROWS, res, cfg->reps, false, false, t);
     for (int k = 0; k < n; k++)
-        printf("  {\"what\": \"%s\", \"value\": %.6g, \"limit\": %.6g, \"at_most\": %s, \"unit\": \"%s\", \"met\": %s}%s\n",
-               t[k].what, t[k].value, t[k].limit, t[k].at_most ? "true" : "false", t[k].unit, t[k].met ? "true" : "false",
-               k == n - 1 ? "" : ",");
+        printf("  {\"what\": \"%s\", \"value\": %.6g, \"limit\": %.6g, \"at_most\": %s, \"unit\": \"%s\", \"met\": "
+               "%s}%s\n",
+               t[k].what, t[k].value, t[k].limit, t[k].at_most ? "true" : "false", t[k].unit,
+               t[k].met ? "true" : "false", k == n - 1 ? "" : ",");
 }
 
 static void print_json(const Results *res, const Config *cfg)

@@ -193,7 +193,8 @@ Test(bench, a_target_whose_figure_misses_prints_miss_with_its_text, .init = cr_r
     cr_expect_stdout_eq_str(
         "  met  seed 000's workload at portable, clothsim run over node's JavaScript     4.00 x (target >= 4.00)\n"
         "  MISS seed 000's workload at avx2, clothsim run over node's JavaScript     8.00 x (target >= 11.00)\n"
-        "  MISS sandbox 80x24 at 30 fps at avx2 (all counted)                        6.00 % of a core (target <= 5.00)\n");
+        "  MISS sandbox 80x24 at 30 fps at avx2 (all counted)                        6.00 % of a core (target <= "
+        "5.00)\n");
     free(res);
 }
 
