@@ -1,5 +1,14 @@
 /* test_bench.c - what bench measures without a terminal: the bytes the
- * sandbox's frames send to a pseudo-terminal of bench's own. */
+ * sandbox's frames send to a pseudo-terminal of bench's own; and how its
+ * report checks its targets and prints its tables, from results made here.
+ * The target table, the columns and their printers are bench.c's own
+ * (static), so bench.c is compiled into this file, its two public
+ * functions renamed so as not to meet the library's. First: it sets
+ * _GNU_SOURCE before any header. */
+#define bench_main bench_main_under_test
+#define bench_frame_bytes bench_frame_bytes_under_test
+#include "app/bench.c"
+
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <stdio.h>
@@ -152,4 +161,102 @@ Test(bench, each_level_row_runs_cores_loops_at_its_level, .timeout = 90)
     }
     cr_expect(ran[0] != '\0', "bench --levels printed no row:\n%s", out);
     fprintf(stderr, "bench: the level rows checked here:%s\n", ran);
+}
+
+/* ------------------------------------------------------------ the targets */
+
+/* Results where the levels' targets read: node's 16 ns a link a pass,
+ * portable at 4 ns (4 times: met, on the line), AVX2 at 2 ns (8 times
+ * against 11: missed) with the sandbox at 6 % of a core (against 5:
+ * missed); AVX-512 not run (its rows left out), nor anything else. */
+static Results *levels_results(void)
+{
+    Results *res = calloc(1, sizeof *res);
+    cr_assert_not_null(res);
+    res->node_ok = true, res->node.median = 16.0;
+    res->level_count = 2;
+    res->levels[0] = (LevelRow){.kernels = RELAX_FAST_PORTABLE, .seed = {.ok = true, .ns = {4.0, 3.9, 4.2}}};
+    res->levels[1] = (LevelRow){.kernels = RELAX_FAST_AVX2,
+                                .seed = {.ok = true, .ns = {2.0, 1.9, 2.2}},
+                                .big = {.ok = true, .exploded = true, .ns = {12.25, 11.5, 13.0}},
+                                .sandbox_ok = true,
+                                .sandbox_cpu = {0.002, 0.0019, 0.0021}};
+    return res;
+}
+
+/* The target table is checked row by row: a figure that misses its
+ * threshold prints MISS with the row's text, one that meets it met, and a
+ * row this run did not measure (no AVX-512 row) is left out. */
+Test(bench, a_target_whose_figure_misses_prints_miss_with_its_text, .init = cr_redirect_stdout)
+{
+    Results *res = levels_results();
+    Target t[TARGET_ROWS];
+    int n = targets(target_table, TARGET_ROWS, res, 3, true, false, t);
+    cr_assert_eq(n, 3, "%d targets measured", n);
+    print_verdicts(t, n, 64);
+    fflush(stdout);
+    cr_expect_stdout_eq_str(
+        "  met  seed 000's workload at portable, clothsim run over node's JavaScript     4.00 x (target >= 4.00)\n"
+        "  MISS seed 000's workload at avx2, clothsim run over node's JavaScript     8.00 x (target >= 11.00)\n"
+        "  MISS sandbox 80x24 at 30 fps at avx2 (all counted)                        6.00 % of a core (target <= "
+        "5.00)\n");
+    free(res);
+}
+
+/* Every row of the target table says what it measures in Ukrainian too,
+ * reads a figure, has a positive threshold, a unit a person reads and the
+ * issue that set it; a row for a level names the level in its text. */
+Test(bench, every_target_row_has_a_ukrainian_text_a_threshold_and_its_issue)
+{
+    setenv("LC_ALL", "uk_UA.UTF-8", 1);
+    i18n_init();
+    if (strcmp(_("MISS"), "MISS") == 0)
+        cr_skip_test("no Ukrainian catalogue (uk_UA.UTF-8 not generated, or build/locale missing)");
+    for (size_t k = 0; k < TARGET_ROWS; k++) {
+        const TargetRow *row = &target_table[k];
+        cr_expect_str_neq(gettext(row->what), row->what, "row %zu: \"%s\" is not translated", k, row->what);
+        cr_expect_not_null(row->figure, "row %zu: %s", k, row->what);
+        cr_expect(row->limit > 0.0 && isfinite(row->limit), "row %zu: %s: threshold %g", k, row->what, row->limit);
+        const char *unit = target_units[row->unit].text;
+        if (target_units[row->unit].translated)
+            cr_expect_str_neq(gettext(unit), unit, "row %zu: unit \"%s\" is not translated", k, unit);
+        cr_expect(row->issue == 6 || row->issue == 33, "row %zu: %s: issue %d", k, row->what, row->issue);
+        cr_expect_eq(row->of_level, strstr(row->what, "%s") != NULL && strstr(row->what, "over jakobsen") == NULL,
+                     "row %zu: %s", k, row->what);
+    }
+}
+
+/* The levels' table from its columns: each heading over its column, the
+ * node's ratio right-aligned under a heading at the left, a figure wider
+ * than its column pushing the rest along, n/a where nothing was measured. */
+Test(bench, the_levels_table_prints_its_columns_under_their_headings, .init = cr_redirect_stdout)
+{
+    Results *res = levels_results();
+    print_levels(res, false);
+    fflush(stdout);
+    cr_expect_stdout_eq_str(
+        "\nthe default order (sequential) at each instruction-set level this processor has\n"
+        "(CLOTHSIM_KERNELS=LEVEL forces one), 1 thread, by processor time:\n"
+        "  level      seed 000, ns/link/pass  over node  jakobsen 200x200, ns/link/pass  sandbox 80x24, 30 fps\n"
+        "  portable   4.00 (3.90..4.20)            4.0x  n/a                             n/a\n"
+        "  avx2       2.00 (1.90..2.20)            8.0x  12.2 (11.5..13.0) exploded      6.0 % of a core\n"
+        "(seed 000's workload: jakobsen 40x40, 10 passes a step, one substep, the sphere; the sandbox: its\n"
+        "frames into a terminal, physics, drawing and ncurses, processor time a frame times 30)\n");
+    free(res);
+}
+
+/* The report's first line says the vector kernels of the level it ran at,
+ * whichever it is, in Ukrainian too. */
+Test(bench, every_level_has_its_kernels_words_in_the_report)
+{
+    setenv("LC_ALL", "uk_UA.UTF-8", 1);
+    i18n_init();
+    if (strcmp(_("MISS"), "MISS") == 0)
+        cr_skip_test("no Ukrainian catalogue (uk_UA.UTF-8 not generated, or build/locale missing)");
+    for (int k = 0; k < RELAX_FAST_LEVELS; k++) {
+        cr_assert_not_null(kernel_words[k], "level %s has no words", relax_fast_kernel_name((RelaxFastKernels)k));
+        cr_expect_str_neq(gettext(kernel_words[k]), kernel_words[k], "%s: not translated", kernel_words[k]);
+    }
+    cr_expect(strstr(kernel_words[RELAX_FAST_AVX2], "AVX2") == kernel_words[RELAX_FAST_AVX2]);
+    cr_expect(strstr(kernel_words[RELAX_FAST_AVX512], "AVX-512") == kernel_words[RELAX_FAST_AVX512]);
 }
