@@ -13,13 +13,20 @@
  * Every mistake goes through fail_at, which formats it with lesson_error;
  * the first one stops the parse.
  */
+#include "parser.h"
+
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "arena.h"
+#include "budget.h"
 #include "lesson.h"
 #include "lexer.h"
 #include "render/render.h"
@@ -1837,4 +1844,69 @@ Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char
         return NULL;
     }
     return L;
+}
+
+Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
+{
+    /* opened without waiting (a FIFO would block until someone writes),
+     * then refused unless it is a regular file */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path,
+                 S_ISDIR(st.st_mode) ? "it is a folder" : "not a regular file (a lesson is a file)");
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    size_t capacity = 65536, length = 0;
+    char *text = malloc(capacity);
+    while (text) {
+        if (length == capacity) {
+            if (capacity >= ((size_t)1 << 26)) { /* 64 MiB: no lesson is that long */
+                free(text);
+                fclose(f);
+                snprintf(err, err_size, T_("%s: cannot read: the file is over 64 MiB"), path);
+                return NULL;
+            }
+            char *bigger = realloc(text, capacity * 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            capacity *= 2;
+        }
+        size_t got = fread(text + length, 1, capacity - length, f);
+        length += got;
+        if (got == 0)
+            break;
+    }
+    bool failed = text && ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (!text) {
+        snprintf(err, err_size, T_("%s: out of memory"), path);
+        return NULL;
+    }
+    if (failed) {
+        free(text);
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(saved));
+        return NULL;
+    }
+    Lesson *lesson = lesson_parse_buffer(path, text, length, err, err_size);
+    free(text);
+    return lesson;
 }

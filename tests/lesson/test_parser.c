@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 #include "render/render.h"
 
 #define HEAD "title T\nsummary S\nduration 5 min\n"
