@@ -307,11 +307,6 @@ void lesson_error(char *out, size_t out_size, const char *file, int line, int co
 void lesson_verror(char *out, size_t out_size, const char *file, int line, int col, const char *format, va_list args)
     __attribute__((format(printf, 6, 0)));
 
-/* The name nearest to word by edit distance among count names (NULL entries
- * skipped), or NULL if none is close enough to be a typo (a third of the
- * word, at least 1, at most 3 edits), as params_suggest does for keys. */
-const char *lesson_suggest(const char *word, const char *const *names, int count);
-
 /* Words a page puts on screen by its end: heading, narration, pause and
  * explain prompts, the question, its choices and the longest feedback (one
  * is shown at a time). A projector reads about LESSON_PAGE_WORDS. */

@@ -345,7 +345,7 @@ static bool unknown_pane(Parser *P, const LessonToken *t)
 {
     char buf[80];
     const char *name = word(t, buf, sizeof buf);
-    const char *near = lesson_suggest(name, P->stage.names, P->stage.pane_count);
+    const char *near = text_suggest(name, P->stage.names, P->stage.pane_count);
     if (near)
         return fail(P, t->col, "unknown pane '%s'; did you mean '%s'?", quote(t).text, near);
     if (P->stage.pane_count == 0)
@@ -832,7 +832,7 @@ static bool unknown_name(Parser *P, const LessonToken *t, const char *what, bool
     for (int k = 0; panes && k < P->stage.pane_count; k++)
         names[n++] = P->stage.names[k];
     char buf[80];
-    const char *near = lesson_suggest(word(t, buf, sizeof buf), names, n);
+    const char *near = text_suggest(word(t, buf, sizeof buf), names, n);
     if (near)
         return fail(P, t->col, "unknown %s '%s'; did you mean '%s'?", what, quote(t).text, near);
     return fail(P, t->col, "unknown %s '%s'", what, quote(t).text);
@@ -1111,7 +1111,7 @@ static bool view_value(Parser *P, const LessonToken *t, const char *key, const c
                 int count = 0;
                 for (int k = 0; k < METRIC_SCREEN_COVER; k++)
                     names[count++] = lesson_metrics[k].name;
-                const char *near = lesson_suggest(name, names, count);
+                const char *near = text_suggest(name, names, count);
                 if (near)
                     return fail(P, col + (int)from, "view: show: unknown metric '%s'; did you mean '%s'?", name,
                                 near);
@@ -1151,7 +1151,7 @@ static bool cmd_view(Parser *P, int col, const char *text, size_t length)
         char key[40];
         snprintf(key, sizeof key, "%.*s", (int)((size_t)(eq - t->text) < 39 ? (size_t)(eq - t->text) : 39), t->text);
         if (params_lookup_name(lesson_view_keys, key) < 0) {
-            const char *near = lesson_suggest(key, lesson_view_keys, LESSON_VIEW_KEY_COUNT);
+            const char *near = text_suggest(key, lesson_view_keys, LESSON_VIEW_KEY_COUNT);
             if (near)
                 return fail(P, t->col, "view: unknown key '%s'; did you mean '%s'?", key, near);
             return fail(P, t->col, "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, ramp, show, marks, trace, torn, parabola, target, cuts)",
@@ -1737,7 +1737,7 @@ static bool parse_line(Parser *P)
         for (int k = 0; k < COMMAND_COUNT; k++)
             names[k] = commands[k].name;
         char buf[80];
-        const char *near = lesson_suggest(word(&t, buf, sizeof buf), names, COMMAND_COUNT);
+        const char *near = text_suggest(word(&t, buf, sizeof buf), names, COMMAND_COUNT);
         if (near)
             return fail(P, col, "unknown command '%s'; did you mean '%s'?", quote(&t).text, near);
         return fail(P, col, "unknown command '%s' (narration lines start with '>')", quote(&t).text);
