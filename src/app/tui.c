@@ -641,13 +641,12 @@ void tui_print_stats(const Tui *tui)
 {
     unsigned long frames = tui->frames;
     double per_frame = frames ? 1.0 / (double)frames : 0.0;
-    fprintf(stderr,
-            _("clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
-              "%.2f ms drawing and %.2f ms physics a frame\n"),
-            frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
-            1000.0 * tui->physics_seconds * per_frame);
-    fprintf(stderr, _("clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n"),
-            tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
+    cli_error("%lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
+              "%.2f ms drawing and %.2f ms physics a frame",
+              frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
+              1000.0 * tui->physics_seconds * per_frame);
+    cli_error("the mouse took %lu particles, moved them %lu times and let go %lu times", tui->mouse_grabs,
+              tui->mouse_drags, tui->mouse_throws);
 }
 
 /* --preset NAME: the preset's scene and settings, the person's --set on
