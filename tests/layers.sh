@@ -1,6 +1,7 @@
 #!/bin/sh
 # layers.sh - every quoted #include in src/ goes down the layers, never up
-# or sideways (make check-layers; make test and make strict run it):
+# or sideways, in no loop, and lesson/ and app/ speak on stderr through one
+# funnel (make check-layers; make test and make strict run it):
 #   core    itself only (libc, libm): the physics, the plain code
 #   fast    core: the fast path, which core calls through a table
 #           (core/fast_table.h) and never includes
@@ -81,6 +82,14 @@ if [ -n "$loops" ]; then
     broken=$(printf '%s\n%s' "$broken" "$(printf '%s\n' "$loops" |
         sed 's/$/: these modules include one another (a .c and its .h are one module)/')")
 fi
+# One funnel: in lesson/ and app/ only cli.c writes to stderr (cli_error,
+# cli_say), so every line there is "clothsim: ..." or file:line:col, with
+# its control characters escaped. A usage text after an error is not a
+# message; bench.c's headings are left to its rewrite.
+funnel=$(grep -nE '(fprintf|fputs|fputc|putc|vfprintf|fwrite)[[:space:]]*\([^;]*stderr' src/lesson/*.c src/app/*.c |
+    grep -v '^src/app/cli\.c:' | grep -v '^src/app/bench\.c:' | grep -v '_usage' |
+    sed 's/^\([^:]*:[0-9]*\):.*/\1: writes to stderr itself: say it through cli_error (cli.h)/')
+[ -n "$funnel" ] && broken=$(printf '%s\n%s' "$broken" "$funnel")
 [ -z "$broken" ] && exit 0
 printf '%s\n' "$broken" | sed '/^$/d'
 exit 1
