@@ -466,6 +466,25 @@ Test(parser, suggests_only_near_names)
  * of neighbours was one slip in a lesson's command and two in a key
  * ('rwos' had no suggestion), a capital none in a key and one in a command
  * ('PAGE' had none). One function, one rule, for both. */
+/* A word left out is pointed at where it goes: just past a command that
+ * stands alone, else a space past the last word given (the pane). The
+ * handlers counted from the command (col + 3 ...), which pointed 'set
+ * left' at 'set' and a bare 'solve' one column too far. */
+Test(parser, a_missing_word_is_pointed_at_where_it_goes)
+{
+    cr_expect_str_eq(error_of(HEAD "pane left\nset left\n"), "t.lesson:5:10: set: expected KEY=VALUE");
+    cr_expect_str_eq(error_of(HEAD "pane left\npage\nhighlight left\n"),
+                     "t.lesson:6:16: highlight: name a metric, a plot or a key (or 'off')");
+    cr_expect_str_eq(error_of(HEAD "pane left\npage\nrun 1s at\n"),
+                     "t.lesson:6:11: run: expected a speed after 'at', such as '0.25x'");
+    cr_expect_str_eq(error_of(HEAD "pane left\npage\nhomework Find it\nsolve\n"),
+                     "t.lesson:7:6: solve: expected a setting, such as 'solve substeps smallest 7 after 5s if not "
+                     "exploded'");
+    cr_expect_str_eq(error_of(HEAD "pane left\npage\nhomework Find it\nsolve left\n"),
+                     "t.lesson:7:12: solve: expected a setting, such as 'solve substeps smallest 7 after 5s if not "
+                     "exploded'");
+}
+
 Test(parser, commands_and_keys_are_suggested_by_one_rule)
 {
     cr_expect_str_eq(error_of(HEAD "set rwos=3\n"),
