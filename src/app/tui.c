@@ -117,21 +117,6 @@ void tui_pane_clear_history(TuiPane *pane)
     pane->sampled_step = -1;
 }
 
-void tui_fit_cameras(Tui *tui)
-{
-    if (tui_fit_shared_camera(tui))
-        return; /* compared panes: one camera */
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        if (!pane->solver || pane->camera_set)
-            continue;
-        int width = pane->view ? pane->view->width : 80, height = pane->view ? pane->view->height : 24;
-        camera_set_viewport(&pane->camera, width > 0 ? width : 1, height > 0 ? height : 1);
-        camera_fit_solver(&pane->camera, pane->solver);
-        camera_zoom(&pane->camera, tui->zoom);
-    }
-}
-
 static void panes_destroy(Tui *tui)
 {
     for (int i = 0; i < TUI_MAX_PANES; i++) {
