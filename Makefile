@@ -9,7 +9,8 @@
 #   make sanitize   the test suite under AddressSanitizer and UBSan
 #   make strict     build everything with -Werror, and check-layers
 #   make check-layers  every #include goes down the layers (tests/layers.sh):
-#                   core never includes the fast path (src/fast/)
+#                   core never includes the fast path (src/fast/); no loop of includes
+#   make check-calls   no loop of calls between the modules (tests/calls.sh, nm)
 #   make cross-aarch64  the core for aarch64 with -Werror, its bits under
 #                   qemu-user against this machine's (every kernel level)
 #   make mutants    plants each physics bug of tests/mutants.txt in a copy of the
@@ -111,7 +112,7 @@ PO_FILES = $(sort $(wildcard src/po/*.po))
 LANGS    = $(PO_FILES:src/po/%.po=%)
 MO_FILES = $(LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/clothsim.mo)
 
-.PHONY: test-class pot check-test-locale check-layers all run test test-load check-long test-unit test-e2e test-xterm sanitize strict mutants bench bench-threads cross-aarch64 fuzz fuzz-deps fuzz-keys install uninstall clean format format-check deps check-deps
+.PHONY: test-class pot check-test-locale check-layers check-calls all run test test-load check-long test-unit test-e2e test-xterm sanitize strict mutants bench bench-threads cross-aarch64 fuzz fuzz-deps fuzz-keys install uninstall clean format format-check deps check-deps
 
 all: check-deps $(BIN) $(MO_FILES)
 
@@ -276,7 +277,7 @@ run: all
 TEST_JOBS ?= 4
 TEST_ARGS ?=
 # The sanitizer build tests its own binary and leaves ./clothsim alone.
-test: check-layers check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
+test: check-layers check-calls check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(BIN)) $(TEST_BIN) $(MO_FILES)
 	$(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
 
 # The same suite with the equality tests run longer (tests/support.h,
@@ -342,8 +343,14 @@ fuzz-keys:
 check-layers:
 	@sh tests/layers.sh
 
+# No module calls itself through others (read from the objects: the
+# includes miss a call through a header the callee does not own).
+check-calls: $(LIB_OBJ) $(MAIN_OBJ)
+	@sh tests/calls.sh $(BUILD)
+
 strict: check-layers
 	$(MAKE) --no-print-directory BUILD=build/strict EXTRA_CFLAGS=-Werror build/strict/clothsim-tests build/strict/$(BIN)
+	@sh tests/calls.sh build/strict
 
 # Mutation testing (tests/mutants.sh): each plausible physics bug listed in
 # tests/mutants.txt (a hold counter never reset, a dashpot's sign, ...)

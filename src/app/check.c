@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 #include "lesson/player.h"
 #include "lesson/run_cache.h"
 #include "i18n.h"

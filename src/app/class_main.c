@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "i18n.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 
 static const char class_usage[] =
     N_("usage: clothsim class start LESSON [--dir DIR] [--group GROUP] [--code CODE]\n"

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "i18n.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 #include "tui.h"
 #include "tui_private.h"
 

@@ -24,6 +24,7 @@
 
 #include "i18n.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 
 #define CLASS_CLIENTS_MAX 512              /* connections at once: a class of 60 rejoining many times over */
 #define CLASS_OUT_CAP ((size_t)1 << 20)    /* bytes waiting for a client that does not read */

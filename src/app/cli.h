@@ -23,8 +23,11 @@
 #define CLI_CUT_WORD 60
 #define CLI_CUT_PATH 200
 
-/* Prints "clothsim: " + the message + newline on stderr: the one funnel for
- * a person's mistakes on the command line. */
+/* Prints "clothsim: " + the message (format through _()) + newline on
+ * stderr: the one funnel for a person's mistakes on the command line and for
+ * every other line clothsim says there (an explosion, a solve that did not
+ * converge, --stats). Only check's time limit writes past it, from a signal
+ * handler (check.c). */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
 /* line and a newline on stderr, its control characters escaped

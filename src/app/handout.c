@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "i18n.h"
 #include "lesson_menu.h"
+#include "lesson/parser.h"
 #include "lesson/player.h"
 #include "lesson/view.h"
 #include "output.h"

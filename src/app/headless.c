@@ -337,8 +337,8 @@ int headless_run(int argc, char **argv)
             csv_row(&rows, solver);
             if (frames)
                 frames_write(&writer, &frame_out, solver);
-            fprintf(stderr, _("clothsim: exploded at t = %.4f s (step %lld); frozen on the last good step\n"),
-                    solver->exploded_time, (long long)solver->exploded_step + 1);
+            cli_error("exploded at t = %.4f s (step %lld); frozen on the last good step",
+                      solver->exploded_time, (long long)solver->exploded_step + 1);
             exploded = true;
             break;
         }
@@ -354,10 +354,9 @@ int headless_run(int argc, char **argv)
         write_dump(dump.f, solver->cloth);
     int status = exploded ? EXIT_EXPLODED : 0;
     if (!exploded && solver->cg_unconverged > 0) {
-        fprintf(stderr,
-                _("clothsim: the implicit solve did not converge in %lld substeps, the first by t = %.4f s "
-                  "(cg_max_iterations %d)\n"),
-                (long long)solver->cg_unconverged, unconverged_time, solver->params.cg_max_iterations);
+        cli_error("the implicit solve did not converge in %lld substeps, the first by t = %.4f s "
+                  "(cg_max_iterations %d)",
+                  (long long)solver->cg_unconverged, unconverged_time, solver->params.cg_max_iterations);
         status = EXIT_UNCONVERGED;
     }
     solver_destroy(solver);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 #include "progress.h"
 
 #ifndef CLOTHSIM_SHAREDIR

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "i18n.h"
-#include "lesson/lesson.h"
+#include "core/text.h"
 
 const Preset presets[] = {
     {"euler-verlet", 'e', N_("Euler against Verlet"),
@@ -57,7 +57,7 @@ const char *preset_suggest(const char *name)
     const char *names[8];
     for (int k = 0; k < preset_count; k++)
         names[k] = presets[k].name;
-    return lesson_suggest(name, names, preset_count);
+    return text_suggest(name, names, preset_count);
 }
 
 void preset_names(char *out, size_t out_size)

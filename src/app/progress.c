@@ -792,7 +792,7 @@ int progress_main(int argc, char **argv)
         }
     }
     if (answers && !csv) {
-        fputs(_("clothsim: progress: --answers goes with --csv (the text lists the answers already)\n"), stderr);
+        cli_error("progress: --answers goes with --csv (the text lists the answers already)");
         return 2;
     }
     Progress progress = {0};

@@ -117,21 +117,6 @@ void tui_pane_clear_history(TuiPane *pane)
     pane->sampled_step = -1;
 }
 
-void tui_fit_cameras(Tui *tui)
-{
-    if (tui_fit_shared_camera(tui))
-        return; /* compared panes: one camera */
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        if (!pane->solver || pane->camera_set)
-            continue;
-        int width = pane->view ? pane->view->width : 80, height = pane->view ? pane->view->height : 24;
-        camera_set_viewport(&pane->camera, width > 0 ? width : 1, height > 0 ? height : 1);
-        camera_fit_solver(&pane->camera, pane->solver);
-        camera_zoom(&pane->camera, tui->zoom);
-    }
-}
-
 static void panes_destroy(Tui *tui)
 {
     for (int i = 0; i < TUI_MAX_PANES; i++) {
@@ -641,13 +626,12 @@ void tui_print_stats(const Tui *tui)
 {
     unsigned long frames = tui->frames;
     double per_frame = frames ? 1.0 / (double)frames : 0.0;
-    fprintf(stderr,
-            _("clothsim: %lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
-              "%.2f ms drawing and %.2f ms physics a frame\n"),
-            frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
-            1000.0 * tui->physics_seconds * per_frame);
-    fprintf(stderr, _("clothsim: the mouse took %lu particles, moved them %lu times and let go %lu times\n"),
-            tui->mouse_grabs, tui->mouse_drags, tui->mouse_throws);
+    cli_error("%lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
+              "%.2f ms drawing and %.2f ms physics a frame",
+              frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
+              1000.0 * tui->physics_seconds * per_frame);
+    cli_error("the mouse took %lu particles, moved them %lu times and let go %lu times", tui->mouse_grabs,
+              tui->mouse_drags, tui->mouse_throws);
 }
 
 /* --preset NAME: the preset's scene and settings, the person's --set on

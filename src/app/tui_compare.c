@@ -1,7 +1,7 @@
 /* tui_compare.c - the sandbox's ready comparisons (presets.h) and what the
  * panes of any comparison share, so that they can be compared by eye:
  *
- *   one camera      framed on every pane's cloth at once (camera_fit_solvers):
+ *   one camera      framed on every pane's cloth at once (tui_camera.c):
  *                   a ribbon stretched twice as long is drawn twice as long;
  *   one strain ramp its middle at the largest mean strain of the panes
  *                   still whole (render_strain_ramp_fit), its top printed
@@ -112,40 +112,6 @@ void tui_presets_hint(Tui *tui)
 {
     tui_message(tui, "Ready comparisons: e Euler/Verlet  i 2, 10, 40 passes  T tearing;  L lessons  ? help  q quit");
     tui->message_seconds = 60.0; /* the first minute: until another message takes its place */
-}
-
-/* ---------------------------------------------------------------- the camera */
-
-bool tui_fit_shared_camera(Tui *tui)
-{
-    if (tui->pane_count < 2 || !tui->compare_key)
-        return false;
-    const Solver *solvers[TUI_MAX_PANES];
-    int width = 0, height = 0;
-    for (int i = 0; i < tui->pane_count; i++) {
-        const TuiPane *pane = &tui->panes[i];
-        if (!pane->solver || pane->camera_set)
-            return false;
-        solvers[i] = pane->solver;
-        int w = pane->view ? pane->view->width : 80, h = pane->view ? pane->view->height : 24;
-        width = i == 0 || w < width ? w : width; /* the smallest view holds it all */
-        height = i == 0 || h < height ? h : height;
-    }
-    Camera shared = tui->panes[0].camera; /* its angle: the person may have turned it */
-    camera_set_viewport(&shared, width > 0 ? width : 1, height > 0 ? height : 1);
-    float lo[3], hi[3];
-    if (!camera_fit_solvers(&shared, solvers, tui->pane_count, lo, hi))
-        return false;
-    if (tui->preset)
-        camera_zoom_framed(&shared, lo, hi, tui->preset->zoom);
-    camera_zoom(&shared, tui->zoom);
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        int w = pane->view ? pane->view->width : 80, h = pane->view ? pane->view->height : 24;
-        pane->camera = shared;
-        camera_set_viewport(&pane->camera, w > 0 ? w : 1, h > 0 ? h : 1);
-    }
-    return true;
 }
 
 /* ---------------------------------------------------------------- scales */

@@ -360,7 +360,6 @@ bool tui_blasts_flying(const Tui *tui);
  * of the time (tui.c), as the sandbox runs; not paced, every step owed (the
  * bench, whose figures must not depend on how busy the machine is). */
 int tui_advance(Tui *tui, double elapsed, bool paced);
-void tui_fit_cameras(Tui *tui);
 bool tui_set_key(Tui *tui, const char *key, const char *value); /* with a message on failure */
 /* Both leave the sandbox as it was, with a message, and return false when
  * the panes cannot be built (a value the scene refuses, no memory). */
@@ -420,9 +419,6 @@ void tui_preset_key(Tui *tui, const struct Preset *preset);
 /* --preset: the panes parse_options set up, shown as the key shows them;
  * false when there is no preset. */
 bool tui_start_preset(Tui *tui);
-/* The panes of a comparison framed by one camera (camera_fit_solvers), as
- * the preset shown wants it; false when there is no comparison to frame. */
-bool tui_fit_shared_camera(Tui *tui);
 /* After samples: the sandbox's plot scales and the compared panes' ramp
  * grown to hold them (a new history starts them again). */
 void tui_scales_hold(Tui *tui);
@@ -453,6 +449,13 @@ static inline bool tui_solve_unconverged(const Solver *s)
 }
 /* The line the sandbox shows at start: the ready comparisons' keys. */
 void tui_presets_hint(Tui *tui);
+
+/* tui_camera.c: every pane's camera fitted to its cloth, or a comparison's
+ * to them all (tui_fit_shared_camera); a camera a lesson places is left. */
+void tui_fit_cameras(Tui *tui);
+/* The panes of a comparison framed by one camera (camera_fit_solvers), as
+ * the preset shown wants it; false when there is no comparison to frame. */
+bool tui_fit_shared_camera(Tui *tui);
 
 /* tui_draw.c */
 void tui_colours_init(Tui *tui);

@@ -317,60 +317,13 @@ int params_lookup_name(const char *const *names, const char *name)
     return -1;
 }
 
-/* Levenshtein distance, capped at 32 characters per word. */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 32 || lb > 32)
-        return 99;
-    int row[33];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-            int best = diag + cost;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-static const char *nearest_name(const char *name, const char *const *names, int count)
-{
-    const char *best = NULL;
-    int best_distance = 99;
-    for (int i = 0; i < count && names[i]; i++) {
-        int d = edit_distance(name, names[i]);
-        if (d < best_distance) {
-            best_distance = d;
-            best = names[i];
-        }
-    }
-    /* close enough to be a typo: a third of the word, at least 1, at most 3 */
-    int allowed = (int)strlen(name) / 3;
-    if (allowed < 1)
-        allowed = 1;
-    if (allowed > 3)
-        allowed = 3;
-    return best_distance <= allowed ? best : NULL;
-}
-
 const char *params_suggest(const char *name)
 {
     const char *names[64];
     int n = 0;
     for (int i = 0; i < params_count && n < 64; i++)
         names[n++] = params_table[i].name;
-    return nearest_name(name, names, n);
+    return text_suggest(name, names, n);
 }
 
 void params_describe_range(const ParamInfo *info, char *out, size_t out_size)
@@ -443,7 +396,7 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
             int count = 0;
             while (info->names[count])
                 count++;
-            const char *near = nearest_name(value, info->names, count);
+            const char *near = text_suggest(value, info->names, count);
             if (near)
                 snprintf(err, err_size, T_("%s: unknown value '%s'; did you mean '%s'? (one of %s)"), key, value, near,
                          range);

@@ -164,7 +164,7 @@ void params_default(Params *params, SceneKind scene);
 /* Looks a key up by its exact name; NULL if unknown. */
 const ParamInfo *params_find(const char *name);
 
-/* The known key nearest to name by edit distance, or NULL if none is close. */
+/* The known key nearest to name, or NULL if none is close (text_suggest). */
 const char *params_suggest(const char *name);
 
 /* Sets key to the text value. On success returns true. On a bad key or value

@@ -2,6 +2,8 @@
  * language without core knowing of gettext. */
 #include "text.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,4 +108,53 @@ void text_escape_controls(const char *in, char *out, size_t out_size)
         i += length;
     }
     out[used] = '\0';
+}
+
+static bool same(char a, char b) { return tolower((unsigned char)a) == tolower((unsigned char)b); }
+
+/* Edit distance counting a swap of two neighbours as one edit (optimal
+ * string alignment), letters compared without case. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63)
+        return 99;
+    int d[64][64];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int best = d[i - 1][j - 1] + !same(a[i - 1], b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]) && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *text_suggest(const char *word, const char *const *names, int count)
+{
+    const char *best = NULL;
+    int best_distance = 99;
+    for (int i = 0; i < count; i++) {
+        if (!names[i])
+            continue;
+        int d = edit_distance(word, names[i]);
+        if (d < best_distance) {
+            best_distance = d;
+            best = names[i];
+        }
+    }
+    int allowed = (int)strlen(word) / 3;
+    if (allowed < 1)
+        allowed = 1;
+    if (allowed > 3)
+        allowed = 3;
+    return best_distance <= allowed ? best : NULL;
 }

@@ -54,4 +54,13 @@ void text_escape_controls(const char *in, char *out, size_t out_size);
 /* Whether code point cp is one text_escape_controls escapes. */
 int text_is_control(unsigned cp);
 
+/* The house's one "did you mean": the name nearest to word among count
+ * names (NULL entries skipped), or NULL if none is close enough to be a
+ * typo. Near means few edits, an edit being one character put in, left out
+ * or changed, or two neighbours swapped ("titel" is one from "title"),
+ * letters compared without case ("Damping" is none from "damping"); close
+ * enough means at most a third of word's length, at least 1, at most 3
+ * edits. Words over 63 bytes are never near. The first nearest wins. */
+const char *text_suggest(const char *word, const char *const *names, int count);
+
 #endif

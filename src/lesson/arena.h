@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-#include "lesson.h"
+/* Defined in arena.c; lesson.h names it too, for Lesson.arena. */
+typedef struct LessonArena LessonArena;
 
 /* Free with arena_destroy, which frees every allocation made from it. */
 LessonArena *arena_create(void);

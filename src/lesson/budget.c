@@ -1,4 +1,4 @@
-/* budget.c - what a lesson may cost to play (see lesson.h: lesson_check_budget).
+/* budget.c - what a lesson may cost to play (see budget.h: lesson_check_budget).
  *
  * A lesson is played headless by `clothsim check --run` and in the player;
  * either must finish in reasonable time whatever a script says. So a parsed
@@ -11,6 +11,8 @@
  * is named with its position. The course uses at most a twentieth of each
  * limit (16-implicit-euler.lesson 6.3e8 particle-passes, 08-collisions.lesson
  * builds 10176 particles). */
+#include "budget.h"
+
 #include <stdio.h>
 
 #include "lesson.h"

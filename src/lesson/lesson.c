@@ -1,15 +1,11 @@
 /* lesson.c - the lesson data model's shared pieces: names, the error funnel,
- * suggestions, and the arena that owns a parsed lesson's memory. */
+ * suggestions, and a parsed lesson's destruction (its memory: arena.c). */
 #include "lesson.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "arena.h"
 #include "core/text.h"
@@ -141,112 +137,6 @@ void lesson_error(char *out, size_t out_size, const char *file, int line, int co
     va_end(args);
 }
 
-/* Edit distance counting a swap of two neighbours as one edit (optimal
- * string alignment): "titel" is one slip from "title". Words longer than 63
- * bytes are never close. */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63 || m > 63)
-        return 99;
-    int d[64][64];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m];
-}
-
-const char *lesson_suggest(const char *word, const char *const *names, int count)
-{
-    const char *best = NULL;
-    int best_distance = 99;
-    for (int i = 0; i < count; i++) {
-        if (!names[i])
-            continue;
-        int d = edit_distance(word, names[i]);
-        if (d < best_distance) {
-            best_distance = d;
-            best = names[i];
-        }
-    }
-    int allowed = (int)strlen(word) / 3;
-    if (allowed < 1)
-        allowed = 1;
-    if (allowed > 3)
-        allowed = 3;
-    return best_distance <= allowed ? best : NULL;
-}
-
-/* ------------------------------------------------------------ the arena */
-
-typedef struct ArenaBlock {
-    struct ArenaBlock *next;
-    size_t used, capacity;
-    max_align_t data[]; /* capacity bytes */
-} ArenaBlock;
-
-struct LessonArena {
-    ArenaBlock *head;
-};
-
-LessonArena *arena_create(void) { return calloc(1, sizeof(LessonArena)); }
-
-void arena_destroy(LessonArena *arena)
-{
-    if (!arena)
-        return;
-    for (ArenaBlock *b = arena->head, *next; b; b = next) {
-        next = b->next;
-        free(b);
-    }
-    free(arena);
-}
-
-void *arena_alloc(LessonArena *arena, size_t size)
-{
-    const size_t align = sizeof(max_align_t);
-    size = (size + align - 1) / align * align;
-    if (size == 0)
-        size = align;
-    ArenaBlock *b = arena->head;
-    if (!b || b->capacity - b->used < size) {
-        size_t capacity = size > 16384 ? size : 16384;
-        b = malloc(sizeof *b + capacity);
-        if (!b)
-            return NULL;
-        b->used = 0;
-        b->capacity = capacity;
-        b->next = arena->head;
-        arena->head = b;
-    }
-    void *p = (char *)b->data + b->used;
-    b->used += size;
-    memset(p, 0, size);
-    return p;
-}
-
-char *arena_strndup(LessonArena *arena, const char *text, size_t length)
-{
-    char *s = arena_alloc(arena, length + 1);
-    if (s) {
-        memcpy(s, text, length);
-        s[length] = '\0';
-    }
-    return s;
-}
-
 void lesson_destroy(Lesson *lesson)
 {
     if (!lesson)
@@ -255,71 +145,6 @@ void lesson_destroy(Lesson *lesson)
     free(lesson->pages);
     arena_destroy(lesson->arena);
     free(lesson);
-}
-
-Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
-{
-    /* opened without waiting (a FIFO would block until someone writes),
-     * then refused unless it is a regular file */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, err_size, T_("%s: cannot read: %s"), path,
-                 S_ISDIR(st.st_mode) ? "it is a folder" : "not a regular file (a lesson is a file)");
-        close(fd);
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    size_t capacity = 65536, length = 0;
-    char *text = malloc(capacity);
-    while (text) {
-        if (length == capacity) {
-            if (capacity >= ((size_t)1 << 26)) { /* 64 MiB: no lesson is that long */
-                free(text);
-                fclose(f);
-                snprintf(err, err_size, T_("%s: cannot read: the file is over 64 MiB"), path);
-                return NULL;
-            }
-            char *bigger = realloc(text, capacity * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            capacity *= 2;
-        }
-        size_t got = fread(text + length, 1, capacity - length, f);
-        length += got;
-        if (got == 0)
-            break;
-    }
-    bool failed = text && ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (!text) {
-        snprintf(err, err_size, T_("%s: out of memory"), path);
-        return NULL;
-    }
-    if (failed) {
-        free(text);
-        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(saved));
-        return NULL;
-    }
-    Lesson *lesson = lesson_parse_buffer(path, text, length, err, err_size);
-    free(text);
-    return lesson;
 }
 
 static int count_words(const char *text)

@@ -4,7 +4,7 @@
  * starts with) and a list of pages. Every page and the header are a list of
  * items played in order: a paragraph of narration, a change of settings, a run,
  * a pause, a question, free play, an expectation. lessons/README.md documents
- * the language; lesson_parse_buffer reads it.
+ * the language; lesson_parse_buffer (parser.h) reads it.
  *
  * Every mistake in a script is reported as ONE line `file:line:col: message`
  * (columns count characters, from 1), made by one function (lesson_error), and
@@ -291,29 +291,12 @@ typedef struct Lesson {
     LessonArena *arena; /* owns every string and array above */
 } Lesson;
 
-/* Parses len bytes of text (any bytes: NULs, invalid UTF-8 and overlong
- * lines are reported, never crash). name is used in messages. Returns the
- * lesson, to be freed with lesson_destroy, or NULL with one line
- * "name:line:col: message" (no newline) in err. Out of memory is reported in
- * err as "name: out of memory". */
-Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char *err, size_t err_size);
-
-/* Walks a parsed lesson as the player would and adds up what it costs
- * (the LESSON_BUDGET_ limits). False with "name:line:col: over the lesson's
- * budget: ..." naming the command that goes over. lesson_parse_buffer calls
- * it once, after parsing. */
-bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size);
-
 /* Feedback that teaches: every wrong choice of a question that names its
  * answer has feedback (its own, or the question's after `answer`), which
  * says where on the screen to look. False with "name:line:col: ..." at the
  * first question that has a wrong choice without. `check` holds every
  * lesson to it; the player plays one without. */
 bool lesson_check_feedback(const Lesson *lesson, char *err, size_t err_size);
-
-/* Reads and parses a file, as lesson_parse_buffer; a file that cannot be read
- * gives "path: cannot read: reason". */
-Lesson *lesson_parse_file(const char *path, char *err, size_t err_size);
 
 void lesson_destroy(Lesson *lesson);
 
@@ -323,11 +306,6 @@ void lesson_error(char *out, size_t out_size, const char *file, int line, int co
     __attribute__((format(printf, 6, 7)));
 void lesson_verror(char *out, size_t out_size, const char *file, int line, int col, const char *format, va_list args)
     __attribute__((format(printf, 6, 0)));
-
-/* The name nearest to word by edit distance among count names (NULL entries
- * skipped), or NULL if none is close enough to be a typo (a third of the
- * word, at least 1, at most 3 edits), as params_suggest does for keys. */
-const char *lesson_suggest(const char *word, const char *const *names, int count);
 
 /* Words a page puts on screen by its end: heading, narration, pause and
  * explain prompts, the question, its choices and the longest feedback (one

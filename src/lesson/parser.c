@@ -13,13 +13,20 @@
  * Every mistake goes through fail_at, which formats it with lesson_error;
  * the first one stops the parse.
  */
+#include "parser.h"
+
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "arena.h"
+#include "budget.h"
 #include "lesson.h"
 #include "lexer.h"
 #include "render/render.h"
@@ -338,7 +345,7 @@ static bool unknown_pane(Parser *P, const LessonToken *t)
 {
     char buf[80];
     const char *name = word(t, buf, sizeof buf);
-    const char *near = lesson_suggest(name, P->stage.names, P->stage.pane_count);
+    const char *near = text_suggest(name, P->stage.names, P->stage.pane_count);
     if (near)
         return fail(P, t->col, "unknown pane '%s'; did you mean '%s'?", quote(t).text, near);
     if (P->stage.pane_count == 0)
@@ -351,6 +358,23 @@ static bool unknown_pane(Parser *P, const LessonToken *t)
     return fail(P, t->col, "unknown pane '%s' (open: %s)", quote(t).text, open);
 }
 
+/* Where the word after token i starts, or would start: a space past it. */
+static int column_after(const Parser *P, int i)
+{
+    const LessonToken *t = &P->tok[i];
+    return t->col + lexer_column(t->text, t->length);
+}
+
+/* The column of a command's word i (token i, the command being 0), or where
+ * it would start on a line that ends before it: arg, just past the command,
+ * when the command stands alone; else a space past the last word. */
+static int column_at(const Parser *P, int i, int arg)
+{
+    if (i < P->ntok)
+        return P->tok[i].col;
+    return P->ntok <= 1 ? arg : column_after(P, P->ntok - 1);
+}
+
 /* If the words at *i name an open pane (NAME, or `pane N` for the N-th open
  * pane), stores its name, moves *i past them and returns 1. Returns 0 if they
  * are something else, -1 after an error. */
@@ -361,7 +385,7 @@ static int take_pane(Parser *P, int *i, const char **pane)
     const LessonToken *t = &P->tok[*i];
     if (lexer_is(t, "pane")) {
         if (*i + 1 >= P->ntok)
-            return fail(P, t->col + 5, "expected a pane number after 'pane'"), -1;
+            return fail(P, column_after(P, *i), "expected a pane number after 'pane'"), -1;
         long n;
         if (!parse_count(P, &P->tok[*i + 1], N_("a pane number"), 1, LESSON_MAX_PANES, &n))
             return -1;
@@ -444,25 +468,28 @@ static bool parse_settings(Parser *P, int from, int item_index)
 
 /* ------------------------------------------------------------ commands */
 
-typedef bool (*Handler)(Parser *P, int col, const char *text, size_t length);
+/* A command's handler: col is the command's column (its item's), arg its
+ * argument's (the first word after it, or just past it when there is none),
+ * both found once by parse_line. */
+typedef bool (*Handler)(Parser *P, int col, int arg, const char *text, size_t length);
 /* A handler that serves several commands, each making its own kind of item. */
-typedef bool (*KindHandler)(Parser *P, int col, LessonItemKind kind);
+typedef bool (*KindHandler)(Parser *P, int col, int arg, LessonItemKind kind);
 
 enum { TAKES_TEXT = 1, HEADER_ONLY = 2, PAGE_ONLY = 4, IN_QUESTION = 8 };
 
-static bool need_text(Parser *P, int col, const char *command, size_t length)
+static bool need_text(Parser *P, int arg, const char *command, size_t length)
 {
     if (length == 0)
-        return fail(P, col + (int)strlen(command), "'%s' needs some text", command);
+        return fail(P, arg, "'%s' needs some text", command);
     return true;
 }
 
-static bool header_text(Parser *P, int col, const char *command, const char **field, const char *text,
+static bool header_text(Parser *P, int col, int arg, const char *command, const char **field, const char *text,
                         size_t length)
 {
     if (*field)
         return fail(P, col, "'%s' given twice", command);
-    if (!need_text(P, col, command, length))
+    if (!need_text(P, arg, command, length))
         return false;
     *field = copy_text(P, text, length);
     if (strcmp(command, "title") == 0)
@@ -470,28 +497,28 @@ static bool header_text(Parser *P, int col, const char *command, const char **fi
     return *field != NULL;
 }
 
-static bool cmd_title(Parser *P, int col, const char *text, size_t length)
+static bool cmd_title(Parser *P, int col, int arg, const char *text, size_t length)
 {
-    return header_text(P, col, "title", &P->lesson->title, text, length);
+    return header_text(P, col, arg, "title", &P->lesson->title, text, length);
 }
 
-static bool cmd_summary(Parser *P, int col, const char *text, size_t length)
+static bool cmd_summary(Parser *P, int col, int arg, const char *text, size_t length)
 {
-    return header_text(P, col, "summary", &P->lesson->summary, text, length);
+    return header_text(P, col, arg, "summary", &P->lesson->summary, text, length);
 }
 
-static bool cmd_exit(Parser *P, int col, const char *text, size_t length)
+static bool cmd_exit(Parser *P, int col, int arg, const char *text, size_t length)
 {
-    return header_text(P, col, "exit", &P->lesson->exit_question, text, length);
+    return header_text(P, col, arg, "exit", &P->lesson->exit_question, text, length);
 }
 
-static bool cmd_duration(Parser *P, int col, const char *text, size_t length)
+static bool cmd_duration(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     if (P->lesson->minutes > 0)
         return fail(P, col, "'duration' given twice");
     if (P->ntok < 2)
-        return fail(P, col + 8, "duration: expected minutes, such as '10 min'");
+        return fail(P, arg, "duration: expected minutes, such as '10 min'");
     Quantity q;
     if (!parse_quantity(P, &P->tok[1], &q))
         return false;
@@ -508,8 +535,9 @@ static bool cmd_duration(Parser *P, int col, const char *text, size_t length)
 
 static bool check_explained(Parser *P);
 
-static bool cmd_page(Parser *P, int col, const char *text, size_t length)
+static bool cmd_page(Parser *P, int col, int arg, const char *text, size_t length)
 {
+    (void)arg;
     Lesson *L = P->lesson;
     if (!check_explained(P))
         return false;
@@ -540,7 +568,7 @@ static bool cmd_page(Parser *P, int col, const char *text, size_t length)
     return page->heading != NULL;
 }
 
-static bool cmd_set(Parser *P, int col, const char *text, size_t length)
+static bool cmd_set(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     int i = 1;
@@ -551,7 +579,7 @@ static bool cmd_set(Parser *P, int col, const char *text, size_t length)
     if (!taken && i < P->ntok && P->tok[i].kind == TOKEN_WORD && !memchr(P->tok[i].text, '=', P->tok[i].length))
         return unknown_pane(P, &P->tok[i]);
     if (i >= P->ntok)
-        return fail(P, col + 3, "set: expected KEY=VALUE");
+        return fail(P, column_at(P, i, arg), "set: expected KEY=VALUE");
     LessonItem *item = new_item(P, LESSON_SET, col);
     if (!item)
         return false;
@@ -587,11 +615,11 @@ static bool valid_pane_name(Parser *P, const LessonToken *t, char *name)
     return true;
 }
 
-static bool cmd_pane(Parser *P, int col, const char *text, size_t length)
+static bool cmd_pane(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     if (P->ntok < 2)
-        return fail(P, col + 4, "pane: expected a name, such as 'pane left \"Euler\" integrator=euler'");
+        return fail(P, arg, "pane: expected a name, such as 'pane left \"Euler\" integrator=euler'");
     char name[LESSON_MAX_NAME];
     if (!valid_pane_name(P, &P->tok[1], name))
         return false;
@@ -611,13 +639,13 @@ static bool cmd_pane(Parser *P, int col, const char *text, size_t length)
 }
 
 /* close PANE | label PANE "text" */
-static bool cmd_close_or_label(Parser *P, int col, LessonItemKind kind)
+static bool cmd_close_or_label(Parser *P, int col, int arg, LessonItemKind kind)
 {
     const char *command = lesson_item_names[kind];
     int i = 1;
     const char *pane = NULL;
     if (i >= P->ntok)
-        return fail(P, col + (int)strlen(command), "%s: expected a pane", command);
+        return fail(P, arg, "%s: expected a pane", command);
     int taken = take_pane(P, &i, &pane);
     if (taken < 0)
         return false;
@@ -630,7 +658,7 @@ static bool cmd_close_or_label(Parser *P, int col, LessonItemKind kind)
     item->pane = pane;
     if (kind == LESSON_LABEL) {
         if (i >= P->ntok || P->tok[i].kind != TOKEN_STRING)
-            return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
+            return fail(P, column_at(P, i, arg),
                         "label: expected the label in quotes, such as \"Verlet\"");
         item->text = copy_token(P, &P->tok[i++]);
         if (!item->text)
@@ -640,8 +668,9 @@ static bool cmd_close_or_label(Parser *P, int col, LessonItemKind kind)
 }
 
 /* reset [PANE] | step|substep|pass [PANE] [N] */
-static bool cmd_stepping(Parser *P, int col, LessonItemKind kind)
+static bool cmd_stepping(Parser *P, int col, int arg, LessonItemKind kind)
 {
+    (void)arg;
     const char *command = lesson_item_names[kind];
     int i = 1;
     const char *pane = NULL;
@@ -670,12 +699,12 @@ static bool cmd_stepping(Parser *P, int col, LessonItemKind kind)
 }
 
 /* run N steps | run S s, then optionally: at Kx */
-static bool cmd_run(Parser *P, int col, const char *text, size_t length)
+static bool cmd_run(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     static const char usage[] = N_("run: expected a duration such as '600 steps' or '10s'");
     if (P->ntok < 2)
-        return fail(P, col + 3, usage);
+        return fail(P, arg, usage);
     const LessonToken *t = &P->tok[1];
     if (!looks_numeric(t))
         return fail(P, t->col, "%s, got '%s'", T_(usage), quote(t).text);
@@ -704,7 +733,7 @@ static bool cmd_run(Parser *P, int col, const char *text, size_t length)
     if (i < P->ntok && lexer_is(&P->tok[i], "at")) {
         i++;
         if (i >= P->ntok)
-            return fail(P, P->tok[i - 1].col + 2, "run: expected a speed after 'at', such as '0.25x'");
+            return fail(P, column_at(P, i, arg), "run: expected a speed after 'at', such as '0.25x'");
         const LessonToken *s = &P->tok[i];
         Quantity speed;
         if (!parse_quantity(P, s, &speed))
@@ -725,8 +754,9 @@ static bool cmd_run(Parser *P, int col, const char *text, size_t length)
     return expect_end(P, i);
 }
 
-static bool cmd_pause(Parser *P, int col, const char *text, size_t length)
+static bool cmd_pause(Parser *P, int col, int arg, const char *text, size_t length)
 {
+    (void)arg;
     LessonItem *item = new_item(P, LESSON_PAUSE, col);
     if (!item)
         return false;
@@ -739,16 +769,18 @@ static bool cmd_pause(Parser *P, int col, const char *text, size_t length)
 
 /* explain TEXT: a "why?" for the student to answer in their own words; the
  * narration after it on the page is the lesson's explanation. */
-static bool cmd_explain(Parser *P, int col, const char *text, size_t length)
+static bool cmd_explain(Parser *P, int col, int arg, const char *text, size_t length)
 {
+    (void)arg; /* a missing argument is pointed at the command */
     if (!length)
         return fail(P, col, "explain: say what to explain, e.g. 'explain Why does Euler gain energy?'");
     return text_item(P, LESSON_EXPLAIN, col, text, length) != NULL;
 }
 
 /* recap TEXT: the page's point in a line, listed when the lesson ends. */
-static bool cmd_recap(Parser *P, int col, const char *text, size_t length)
+static bool cmd_recap(Parser *P, int col, int arg, const char *text, size_t length)
 {
+    (void)arg; /* a missing argument is pointed at the command */
     if (!length)
         return fail(P, col, "recap: say in a line what the page showed, e.g. 'recap Euler gains energy'");
     const Lesson *L = P->lesson;
@@ -761,8 +793,9 @@ static bool cmd_recap(Parser *P, int col, const char *text, size_t length)
 
 /* teacher TEXT: a note for the teacher, never shown to students; in the
  * header, about the whole lesson. */
-static bool cmd_teacher(Parser *P, int col, const char *text, size_t length)
+static bool cmd_teacher(Parser *P, int col, int arg, const char *text, size_t length)
 {
+    (void)arg; /* a missing argument is pointed at the command */
     if (!length)
         return fail(P, col, "teacher: write the note, e.g. 'teacher Ask first what they expect; 2 minutes'");
     return text_item(P, LESSON_TEACHER, col, text, length) != NULL;
@@ -825,7 +858,7 @@ static bool unknown_name(Parser *P, const LessonToken *t, const char *what, bool
     for (int k = 0; panes && k < P->stage.pane_count; k++)
         names[n++] = P->stage.names[k];
     char buf[80];
-    const char *near = lesson_suggest(word(t, buf, sizeof buf), names, n);
+    const char *near = text_suggest(word(t, buf, sizeof buf), names, n);
     if (near)
         return fail(P, t->col, "unknown %s '%s'; did you mean '%s'?", what, quote(t).text, near);
     return fail(P, t->col, "unknown %s '%s'", what, quote(t).text);
@@ -847,7 +880,7 @@ static bool take_names(Parser *P, int from)
     return true;
 }
 
-static bool cmd_highlight(Parser *P, int col, const char *text, size_t length)
+static bool cmd_highlight(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     int i = 1;
@@ -856,7 +889,7 @@ static bool cmd_highlight(Parser *P, int col, const char *text, size_t length)
     if (taken < 0)
         return false;
     if (i >= P->ntok)
-        return fail(P, col + 9, "highlight: name a metric, a plot or a key (or 'off')");
+        return fail(P, column_at(P, i, arg), "highlight: name a metric, a plot or a key (or 'off')");
     bool off = lexer_is(&P->tok[i], "off");
     if (off) {
         if (!expect_end(P, i + 1))
@@ -879,8 +912,9 @@ static bool cmd_highlight(Parser *P, int col, const char *text, size_t length)
     return off || take_names(P, i);
 }
 
-static bool cmd_play(Parser *P, int col, const char *text, size_t length)
+static bool cmd_play(Parser *P, int col, int arg, const char *text, size_t length)
 {
+    (void)arg;
     (void)text, (void)length;
     int i = 1;
     const char *pane = NULL;
@@ -908,9 +942,9 @@ static bool cmd_play(Parser *P, int col, const char *text, size_t length)
     return take_names(P, i);
 }
 
-static bool cmd_question(Parser *P, int col, const char *text, size_t length)
+static bool cmd_question(Parser *P, int col, int arg, const char *text, size_t length)
 {
-    if (!need_text(P, col, "question", length))
+    if (!need_text(P, arg, "question", length))
         return false;
     if (!text_item(P, LESSON_QUESTION, col, text, length))
         return false;
@@ -923,9 +957,9 @@ static bool cmd_question(Parser *P, int col, const char *text, size_t length)
     return true;
 }
 
-static bool cmd_choice(Parser *P, int col, const char *text, size_t length)
+static bool cmd_choice(Parser *P, int col, int arg, const char *text, size_t length)
 {
-    if (!need_text(P, col, "choice", length))
+    if (!need_text(P, arg, "choice", length))
         return false;
     if (P->choice_count == LESSON_MAX_CHOICES)
         return fail(P, col, "a question has at most %d choices", LESSON_MAX_CHOICES);
@@ -935,9 +969,9 @@ static bool cmd_choice(Parser *P, int col, const char *text, size_t length)
     return c->text != NULL;
 }
 
-static bool cmd_feedback(Parser *P, int col, const char *text, size_t length)
+static bool cmd_feedback(Parser *P, int col, int arg, const char *text, size_t length)
 {
-    if (!need_text(P, col, "feedback", length))
+    if (!need_text(P, arg, "feedback", length))
         return false;
     if (P->answer >= 0) {
         /* after the answer: for every choice that has none of its own */
@@ -955,13 +989,13 @@ static bool cmd_feedback(Parser *P, int col, const char *text, size_t length)
     return c->feedback != NULL;
 }
 
-static bool cmd_answer(Parser *P, int col, const char *text, size_t length)
+static bool cmd_answer(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     if (P->answer >= 0)
         return fail(P, col, "the question has an answer already");
     if (P->ntok < 2)
-        return fail(P, col + 6, "answer: expected the number of the right choice");
+        return fail(P, arg, "answer: expected the number of the right choice");
     long n;
     if (!parse_count(P, &P->tok[1], "answer", 1, LESSON_MAX_CHOICES, &n))
         return false;
@@ -1104,7 +1138,7 @@ static bool view_value(Parser *P, const LessonToken *t, const char *key, const c
                 int count = 0;
                 for (int k = 0; k < METRIC_SCREEN_COVER; k++)
                     names[count++] = lesson_metrics[k].name;
-                const char *near = lesson_suggest(name, names, count);
+                const char *near = text_suggest(name, names, count);
                 if (near)
                     return fail(P, col + (int)from, "view: show: unknown metric '%s'; did you mean '%s'?", name,
                                 near);
@@ -1120,7 +1154,7 @@ static bool view_value(Parser *P, const LessonToken *t, const char *key, const c
     return true;
 }
 
-static bool cmd_view(Parser *P, int col, const char *text, size_t length)
+static bool cmd_view(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     int i = 1;
@@ -1129,7 +1163,7 @@ static bool cmd_view(Parser *P, int col, const char *text, size_t length)
     if (taken < 0)
         return false;
     if (i >= P->ntok)
-        return fail(P, col + 4, "view: expected KEY=VALUE, such as mode=strain or camera=shared");
+        return fail(P, column_at(P, i, arg), "view: expected KEY=VALUE, such as mode=strain or camera=shared");
     LessonView v;
     lesson_view_default(&v);
     v.set = 0;
@@ -1144,7 +1178,7 @@ static bool cmd_view(Parser *P, int col, const char *text, size_t length)
         char key[40];
         snprintf(key, sizeof key, "%.*s", (int)((size_t)(eq - t->text) < 39 ? (size_t)(eq - t->text) : 39), t->text);
         if (params_lookup_name(lesson_view_keys, key) < 0) {
-            const char *near = lesson_suggest(key, lesson_view_keys, LESSON_VIEW_KEY_COUNT);
+            const char *near = text_suggest(key, lesson_view_keys, LESSON_VIEW_KEY_COUNT);
             if (near)
                 return fail(P, t->col, "view: unknown key '%s'; did you mean '%s'?", key, near);
             return fail(P, t->col, "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, ramp, show, marks, trace, torn, parabola, target, cuts)",
@@ -1276,8 +1310,7 @@ static bool says_number(const char *text, const char *digits)
 static bool parse_reference(Parser *P, int *i, LessonExpect *e, bool allow_number)
 {
     if (*i >= P->ntok) {
-        int col = P->tok[*i - 1].col + (int)P->tok[*i - 1].length + 1;
-        return fail(P, col, "expect: expected %s 'start' or a pane", allow_number ? "a number," : "");
+        return fail(P, column_after(P, *i - 1), "expect: expected %s 'start' or a pane", allow_number ? "a number," : "");
     }
     const LessonToken *t = &P->tok[*i];
     e->value = 1.0;
@@ -1320,7 +1353,7 @@ static bool parse_reference(Parser *P, int *i, LessonExpect *e, bool allow_numbe
     if (*i < P->ntok && (lexer_is(&P->tok[*i], "+") || lexer_is(&P->tok[*i], "-"))) {
         bool minus = P->tok[*i].text[0] == '-';
         if (*i + 1 >= P->ntok)
-            return fail(P, P->tok[*i].col + 2, "expect: expected a number after '%c'", minus ? '-' : '+');
+            return fail(P, column_after(P, *i), "expect: expected a number after '%c'", minus ? '-' : '+');
         (*i)++;
         if (!parse_value(P, &P->tok[*i], e->metric, false, &e->offset, NULL))
             return false;
@@ -1331,11 +1364,11 @@ static bool parse_reference(Parser *P, int *i, LessonExpect *e, bool allow_numbe
     return true;
 }
 
-static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
+static bool cmd_expect(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     if (P->ntok < 2)
-        return fail(P, col + 6, "expect: expected a pane and a condition, such as 'expect left exploded'");
+        return fail(P, arg, "expect: expected a pane and a condition, such as 'expect left exploded'");
     int i = 1;
     LessonExpect e;
     memset(&e, 0, sizeof e);
@@ -1344,7 +1377,7 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
     if (taken < 0)
         return false;
     if (i >= P->ntok)
-        return fail(P, P->tok[i - 1].col + (int)P->tok[i - 1].length + 1, "expect: expected a condition");
+        return fail(P, column_at(P, i, arg), "expect: expected a condition");
     const LessonToken *t = &P->tok[i];
     char buf[80];
     word(t, buf, sizeof buf);
@@ -1359,7 +1392,7 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
         e.negate = true;
         i++;
         if (i >= P->ntok || !lexer_is(&P->tok[i], "exploded"))
-            return fail(P, i < P->ntok ? P->tok[i].col : t->col + 4, "expect: 'not' goes with 'exploded' only");
+            return fail(P, column_at(P, i, arg), "expect: 'not' goes with 'exploded' only");
         t = &P->tok[i];
         word(t, buf, sizeof buf);
     }
@@ -1372,7 +1405,7 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
         if (other < 0)
             return false;
         if (!other)
-            return fail(P, i < P->ntok ? P->tok[i].col : t->col + (int)t->length + 1,
+            return fail(P, column_at(P, i, arg),
                         "expect: screen_unlike names the pane compared with, such as 'screen_unlike right > 30%%'");
         if (strcmp(e.other_pane, pane) == 0)
             return fail(P, P->tok[i - 1].col, "expect: screen_unlike compares two different panes");
@@ -1382,7 +1415,7 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
         if (!e.negate && i < P->ntok && (lexer_is(&P->tok[i], "before") || lexer_is(&P->tok[i], "after"))) {
             e.when = lexer_is(&P->tok[i], "before") ? WHEN_BEFORE : WHEN_AFTER;
             if (++i >= P->ntok)
-                return fail(P, P->tok[i - 1].col + (int)P->tok[i - 1].length + 1, "expect: expected a time, such as '10s'");
+                return fail(P, column_at(P, i, arg), "expect: expected a time, such as '10s'");
             Quantity q;
             const LessonToken *when = &P->tok[i++];
             if (!parse_quantity(P, when, &q))
@@ -1402,14 +1435,14 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
     } else if (i < P->ntok && lexer_is(&P->tok[i], "within")) {
         e.kind = EXPECT_WITHIN;
         if (++i >= P->ntok)
-            return fail(P, P->tok[i - 1].col + 7, "expect: expected a tolerance after 'within', such as '5%%'");
+            return fail(P, column_at(P, i, arg), "expect: expected a tolerance after 'within', such as '5%%'");
         if (!parse_value(P, &P->tok[i], e.metric, true, &e.tolerance, &e.tolerance_relative))
             return false;
         if (e.tolerance < 0)
             return fail(P, P->tok[i].col, "expect: a tolerance cannot be negative");
         i++;
         if (i >= P->ntok || !lexer_is(&P->tok[i], "of"))
-            return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
+            return fail(P, column_at(P, i, arg),
                         "expect: expected 'of' after the tolerance");
         i++;
         if (!parse_reference(P, &i, &e, true))
@@ -1419,14 +1452,14 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
             return fail(P, P->tok[i].col, "expect: 'reads' is for a number the narration says; %s is not one",
                         lesson_metrics[e.metric].name);
         if (++i >= P->ntok)
-            return fail(P, P->tok[i - 1].col + 6,
+            return fail(P, column_at(P, i, arg),
                         "expect: expected the number the narration says after 'reads', such as '9.0mm'");
         /* `reads start - N`: the text says what was lost (or gained) since the start */
         bool from_start = lexer_is(&P->tok[i], "start");
         bool minus = false;
         if (from_start) {
             if (i + 2 >= P->ntok || !(lexer_is(&P->tok[i + 1], "-") || lexer_is(&P->tok[i + 1], "+")))
-                return fail(P, P->tok[i].col + 6, "expect: expected 'start - N' or 'start + N' after 'reads'");
+                return fail(P, column_after(P, i), "expect: expected 'start - N' or 'start + N' after 'reads'");
             minus = P->tok[i + 1].text[0] == '-';
             i += 2;
         }
@@ -1438,7 +1471,7 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
             e.value = 1.0;
         }
     } else {
-        int at = i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1;
+        int at = column_at(P, i, arg);
         return fail(P, at, "expect: expected <, <=, >, >=, =, 'within' or 'reads' after %s",
                     lesson_metrics[e.metric].name);
     }
@@ -1464,8 +1497,9 @@ static bool cmd_expect(Parser *P, int col, const char *text, size_t length)
 /* homework TEXT: a task whose answer, a number, the student finds by
  * exploring; the next line ('solve') says what the number is, so that the
  * checker can prove the answer by running the simulation. */
-static bool cmd_homework(Parser *P, int col, const char *text, size_t length)
+static bool cmd_homework(Parser *P, int col, int arg, const char *text, size_t length)
 {
+    (void)arg; /* a missing argument is pointed at the command */
     if (!length)
         return fail(P, col, "homework: say what to find, e.g. 'homework Find the fewest substeps that hold'");
     if (!text_item(P, LESSON_HOMEWORK, col, text, length))
@@ -1488,7 +1522,7 @@ static bool homework_unsolved(Parser *P)
  * CONDITION holds after a run of DURATION from the pane's settings there.
  * CONDITION: 'not exploded', or METRIC OP (NUMBER | start), or METRIC within
  * TOLERANCE of (NUMBER | start). */
-static bool cmd_solve(Parser *P, int col, const char *text, size_t length)
+static bool cmd_solve(Parser *P, int col, int arg, const char *text, size_t length)
 {
     (void)text, (void)length;
     if (P->homework < 0)
@@ -1500,7 +1534,7 @@ static bool cmd_solve(Parser *P, int col, const char *text, size_t length)
     if (taken < 0)
         return false;
     if (i >= P->ntok)
-        return fail(P, col + 6, "solve: expected a setting, %s", example);
+        return fail(P, column_at(P, i, arg), "solve: expected a setting, %s", example);
     const LessonToken *key_token = &P->tok[i];
     char buf[80];
     word(key_token, buf, sizeof buf);
@@ -1513,19 +1547,19 @@ static bool cmd_solve(Parser *P, int col, const char *text, size_t length)
     if (!taken && !only_pane(P, col, "solve", &pane))
         return false;
     if (++i >= P->ntok || (!lexer_is(&P->tok[i], "smallest") && !lexer_is(&P->tok[i], "largest")))
-        return fail(P, i < P->ntok ? P->tok[i].col : key_token->col + (int)key_token->length + 1,
+        return fail(P, column_at(P, i, arg),
                     "solve: expected 'smallest' or 'largest' after %s", info->name);
     int seek = lexer_is(&P->tok[i], "smallest") ? -1 : 1;
     long answer;
     if (++i >= P->ntok)
-        return fail(P, P->tok[i - 1].col + (int)P->tok[i - 1].length + 1, "solve: expected the answer, a number");
+        return fail(P, column_at(P, i, arg), "solve: expected the answer, a number");
     if (!parse_count(P, &P->tok[i], N_("the answer"), (long)info->min, (long)info->max, &answer))
         return false;
     if (++i >= P->ntok || !lexer_is(&P->tok[i], "after"))
-        return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
+        return fail(P, column_at(P, i, arg),
                     "solve: expected 'after' and a time, %s", example);
     if (++i >= P->ntok)
-        return fail(P, P->tok[i - 1].col + 6, "solve: expected a time, such as '5s'");
+        return fail(P, column_at(P, i, arg), "solve: expected a time, such as '5s'");
     Quantity q;
     const LessonToken *when = &P->tok[i];
     if (!parse_quantity(P, when, &q))
@@ -1536,17 +1570,17 @@ static bool cmd_solve(Parser *P, int col, const char *text, size_t length)
     if (!(seconds > 0) || seconds > LESSON_MAX_HOMEWORK_SECONDS)
         return fail(P, when->col, "solve: the run must last over 0 s and at most %g s", LESSON_MAX_HOMEWORK_SECONDS);
     if (++i >= P->ntok || !lexer_is(&P->tok[i], "if"))
-        return fail(P, i < P->ntok ? P->tok[i].col : when->col + (int)when->length + 1,
+        return fail(P, column_at(P, i, arg),
                     "solve: expected 'if' and a condition, %s", example);
     if (++i >= P->ntok)
-        return fail(P, P->tok[i - 1].col + 3, "solve: expected a condition, such as 'not exploded'");
+        return fail(P, column_at(P, i, arg), "solve: expected a condition, such as 'not exploded'");
     size_t from = P->tok[i].offset;
     LessonExpect e;
     memset(&e, 0, sizeof e);
     const LessonToken *t = &P->tok[i];
     if (lexer_is(t, "not")) {
         if (i + 1 >= P->ntok || !lexer_is(&P->tok[i + 1], "exploded"))
-            return fail(P, i + 1 < P->ntok ? P->tok[i + 1].col : t->col + 4, "solve: 'not' goes with 'exploded' only");
+            return fail(P, column_at(P, i + 1, arg), "solve: 'not' goes with 'exploded' only");
         e.kind = EXPECT_EXPLODED;
         e.metric = METRIC_EXPLODED;
         e.negate = true;
@@ -1569,17 +1603,17 @@ static bool cmd_solve(Parser *P, int col, const char *text, size_t length)
         } else if (i < P->ntok && lexer_is(&P->tok[i], "within")) {
             e.kind = EXPECT_WITHIN;
             if (++i >= P->ntok)
-                return fail(P, P->tok[i - 1].col + 7, "solve: expected a tolerance after 'within', such as '1%%'");
+                return fail(P, column_at(P, i, arg), "solve: expected a tolerance after 'within', such as '1%%'");
             if (!parse_value(P, &P->tok[i], e.metric, true, &e.tolerance, &e.tolerance_relative))
                 return false;
             if (e.tolerance < 0)
                 return fail(P, P->tok[i].col, "solve: a tolerance cannot be negative");
             if (++i >= P->ntok || !lexer_is(&P->tok[i], "of"))
-                return fail(P, i < P->ntok ? P->tok[i].col : P->tok[i - 1].col + (int)P->tok[i - 1].length + 1,
+                return fail(P, column_at(P, i, arg),
                             "solve: expected 'of' after the tolerance");
             i++;
         } else {
-            int at = i < P->ntok ? P->tok[i].col : t->col + (int)t->length + 1;
+            int at = column_at(P, i, arg);
             return fail(P, at, "solve: expected <, <=, >, >=, = or 'within' after %s", lesson_metrics[e.metric].name);
         }
         if (i < P->ntok && P->tok[i].kind == TOKEN_WORD && !lexer_is(&P->tok[i], "start") && !looks_numeric(&P->tok[i]))
@@ -1649,11 +1683,12 @@ static const struct Command {
 
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
-static bool run_command(Parser *P, const struct Command *command, int col, const char *text, size_t length)
+static bool run_command(Parser *P, const struct Command *command, int col, int arg, const char *text,
+                        size_t length)
 {
     if (command->kind_handler)
-        return command->kind_handler(P, col, command->kind);
-    return command->handler(P, col, text, length);
+        return command->kind_handler(P, col, arg, command->kind);
+    return command->handler(P, col, arg, text, length);
 }
 
 /* ------------------------------------------------------------ lines */
@@ -1730,7 +1765,7 @@ static bool parse_line(Parser *P)
         for (int k = 0; k < COMMAND_COUNT; k++)
             names[k] = commands[k].name;
         char buf[80];
-        const char *near = lesson_suggest(word(&t, buf, sizeof buf), names, COMMAND_COUNT);
+        const char *near = text_suggest(word(&t, buf, sizeof buf), names, COMMAND_COUNT);
         if (near)
             return fail(P, col, "unknown command '%s'; did you mean '%s'?", quote(&t).text, near);
         return fail(P, col, "unknown command '%s' (narration lines start with '>')", quote(&t).text);
@@ -1746,19 +1781,20 @@ static bool parse_line(Parser *P)
     if ((command->flags & PAGE_ONLY) && !P->in_pages)
         return fail(P, col, "'%s' belongs on a page (start one with 'page')", command->name);
 
+    size_t from = end; /* the argument: its text, or the end of the line */
+    while (from < n && is_blank(s[from]))
+        from++;
+    int arg = lexer_column(s, from);
     if (command->flags & TAKES_TEXT) {
-        size_t from = end;
-        while (from < n && is_blank(s[from]))
-            from++;
         P->ntok = 0;
-        return run_command(P, command, col, s + from, n - from);
+        return run_command(P, command, col, arg, s + from, n - from);
     }
     size_t bad;
     char message[TEXT_MESSAGE_SIZE];
     P->ntok = lexer_split(s, n, i, P->tok, &bad, message, sizeof message);
     if (P->ntok < 0)
         return fail(P, lexer_column(s, bad), "%s", message);
-    return run_command(P, command, col, NULL, 0);
+    return run_command(P, command, col, arg, NULL, 0);
 }
 
 Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char *err, size_t err_size)
@@ -1837,4 +1873,69 @@ Lesson *lesson_parse_buffer(const char *name, const char *text, size_t len, char
         return NULL;
     }
     return L;
+}
+
+Lesson *lesson_parse_file(const char *path, char *err, size_t err_size)
+{
+    /* opened without waiting (a FIFO would block until someone writes),
+     * then refused unless it is a regular file */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path,
+                 S_ISDIR(st.st_mode) ? "it is a folder" : "not a regular file (a lesson is a file)");
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    size_t capacity = 65536, length = 0;
+    char *text = malloc(capacity);
+    while (text) {
+        if (length == capacity) {
+            if (capacity >= ((size_t)1 << 26)) { /* 64 MiB: no lesson is that long */
+                free(text);
+                fclose(f);
+                snprintf(err, err_size, T_("%s: cannot read: the file is over 64 MiB"), path);
+                return NULL;
+            }
+            char *bigger = realloc(text, capacity * 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            capacity *= 2;
+        }
+        size_t got = fread(text + length, 1, capacity - length, f);
+        length += got;
+        if (got == 0)
+            break;
+    }
+    bool failed = text && ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (!text) {
+        snprintf(err, err_size, T_("%s: out of memory"), path);
+        return NULL;
+    }
+    if (failed) {
+        free(text);
+        snprintf(err, err_size, T_("%s: cannot read: %s"), path, strerror(saved));
+        return NULL;
+    }
+    Lesson *lesson = lesson_parse_buffer(path, text, length, err, err_size);
+    free(text);
+    return lesson;
 }

@@ -13,7 +13,7 @@
 #ifndef CLOTHSIM_LESSON_VIEW_H
 #define CLOTHSIM_LESSON_VIEW_H
 
-#include "player.h"
+#include "pane.h"
 #include "render/camera.h"
 #include "render/render.h"
 

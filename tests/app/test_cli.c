@@ -31,6 +31,9 @@ Test(cli, bad_arguments_exit_2_with_one_line_naming_the_culprit)
     expect_usage_error((const char *[]){"", "run", "--set", "itrations=3", NULL},
                        "--set itrations=3: unknown key 'itrations'; did you mean 'iterations'? (clothsim params "
                        "lists them)");
+    /* a swap of neighbours is one slip, for keys as for a lesson's words */
+    expect_usage_error((const char *[]){"", "run", "--set", "rwos=3", NULL},
+                       "--set rwos=3: unknown key 'rwos'; did you mean 'rows'? (clothsim params lists them)");
     expect_usage_error((const char *[]){"", "run", "--set", "iterations=lots", NULL},
                        "--set iterations=lots: iterations: 'lots' is not a whole number (1 to 500)");
     expect_usage_error((const char *[]){"", "run", "--set", "dt=1", NULL},

@@ -12,6 +12,7 @@
 
 #include "../support.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 #include "app/handout.h"
 
 static char out[1 << 21], err[8192];

@@ -719,6 +719,7 @@ Test(hostile, progress_keeps_the_score_of_the_last_finish)
 /* ---------------------------------------------------------------- lessons */
 
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 
 Test(hostile, check_refuses_a_fifo_and_a_folder_at_once, .timeout = 10)
 {

@@ -18,6 +18,7 @@
 
 #include "app/lesson_menu.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 
 static char folder[128]; /* the test's own folder: lessons/, state/ */
 

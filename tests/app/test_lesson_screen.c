@@ -18,6 +18,7 @@
 #include "app/i18n.h"
 #include "app/tui_private.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 #include "lesson/player.h"
 #include "lesson/run_cache.h"
 

@@ -8,6 +8,7 @@
 #include "core/fast_table.h"
 #include "fast/relax_fast.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

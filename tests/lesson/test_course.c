@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 
 #define HEAD "title T\nsummary S\nduration 5 min\n"
 

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 #include "render/render.h"
 
 #define HEAD "title T\nsummary S\nduration 5 min\n"
@@ -455,9 +457,42 @@ Test(parser, a_missing_file_says_why)
 Test(parser, suggests_only_near_names)
 {
     const char *names[] = {"left", "right", NULL};
-    cr_expect_str_eq(lesson_suggest("lfet", names, 3), "left");
-    cr_expect_str_eq(lesson_suggest("rigth", names, 3), "right");
-    cr_expect_null(lesson_suggest("centre", names, 3));
+    cr_expect_str_eq(text_suggest("lfet", names, 3), "left");
+    cr_expect_str_eq(text_suggest("rigth", names, 3), "right");
+    cr_expect_null(text_suggest("centre", names, 3));
+}
+
+/* The lesson's words and the settings' keys were near by two rules: a swap
+ * of neighbours was one slip in a lesson's command and two in a key
+ * ('rwos' had no suggestion), a capital none in a key and one in a command
+ * ('PAGE' had none). One function, one rule, for both. */
+/* A word left out is pointed at where it goes: just past a command that
+ * stands alone, else a space past the last word given (the pane). The
+ * handlers counted from the command (col + 3 ...), which pointed 'set
+ * left' at 'set' and a bare 'solve' one column too far. */
+Test(parser, a_missing_word_is_pointed_at_where_it_goes)
+{
+    cr_expect_str_eq(error_of(HEAD "pane left\nset left\n"), "t.lesson:5:10: set: expected KEY=VALUE");
+    cr_expect_str_eq(error_of(HEAD "pane left\npage\nhighlight left\n"),
+                     "t.lesson:6:16: highlight: name a metric, a plot or a key (or 'off')");
+    cr_expect_str_eq(error_of(HEAD "pane left\npage\nrun 1s at\n"),
+                     "t.lesson:6:11: run: expected a speed after 'at', such as '0.25x'");
+    cr_expect_str_eq(error_of(HEAD "pane left\npage\nhomework Find it\nsolve\n"),
+                     "t.lesson:7:6: solve: expected a setting, such as 'solve substeps smallest 7 after 5s if not "
+                     "exploded'");
+    cr_expect_str_eq(error_of(HEAD "pane left\npage\nhomework Find it\nsolve left\n"),
+                     "t.lesson:7:12: solve: expected a setting, such as 'solve substeps smallest 7 after 5s if not "
+                     "exploded'");
+}
+
+Test(parser, commands_and_keys_are_suggested_by_one_rule)
+{
+    cr_expect_str_eq(error_of(HEAD "set rwos=3\n"),
+                     "t.lesson:4:5: unknown key 'rwos'; did you mean 'rows'? (clothsim params lists them)");
+    cr_expect_str_eq(error_of(HEAD "tilte X\n"), "t.lesson:4:1: unknown command 'tilte'; did you mean 'title'?");
+    cr_expect_str_eq(error_of(HEAD "PAGE X\n"), "t.lesson:4:1: unknown command 'PAGE'; did you mean 'page'?");
+    cr_expect_str_eq(error_of(HEAD "set ITERATONS=3\n"),
+                     "t.lesson:4:5: unknown key 'ITERATONS'; did you mean 'iterations'? (clothsim params lists them)");
 }
 
 Test(parser, reads_view_lines)

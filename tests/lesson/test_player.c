@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lesson/lesson.h"
+#include "lesson/parser.h"
 #include "lesson/player.h"
 #include "lesson/run_cache.h"
 

@@ -1,0 +1,33 @@
+#!/bin/sh
+# calls.sh BUILD - no loop of calls among the modules of src/*/ (make
+# check-calls, after the objects are built; make test and make strict run
+# it). layers.sh reads the #include lines, which miss a call to a function
+# declared in a header its file does not own (lesson.h declaring what
+# parser.c defines, app's one tui_private.h for seven files); this reads
+# the objects instead (nm): a module calls each module that defines a
+# symbol it uses. Prints each loop's modules and exits 1.
+#
+# The loops below were there before the check: core's params and scene
+# (scene_collider_fits one way, the names the other) and the terminal
+# front end's files, which call one another through the Tui they share.
+# A loop of theirs passes only while every module in it is listed here.
+build=${1:-build}
+cd "$(dirname "$0")/.." || exit 2
+known_loops="core/params core/scene
+app/class_screen app/tui app/tui_compare app/tui_draw app/tui_input app/tui_lesson"
+for o in "$build"/src/*/*.o; do
+    [ -e "$o" ] || { echo "calls.sh: no objects in $build/src (build first)"; exit 2; }
+    module=${o#"$build"/src/}
+    nm "$o" | awk -v m="${module%.o}" 'NF == 3 && $2 ~ /^[TDBR]$/ { print "D", m, $3 } NF == 2 && $1 == "U" { print "U", m, $2 }'
+done |
+awk '$1 == "D" { def[$3] = $2; next } { use[NR] = $2 " " $3 } END {
+        for (k in use) { split(use[k], f, " "); if ((f[2] in def) && def[f[2]] != f[1]) print f[1], def[f[2]] } }' |
+sort -u > "$build/calls.edges"
+loops=$(tsort "$build/calls.edges" 2>&1 >/dev/null | sed 's/^tsort: //' |
+    awk -v known=" $(echo $known_loops) " '
+        /input contains a loop/ { if (loop != "" && bad) print "loop:" loop; loop = ""; bad = 0; next }
+        { loop = loop " " $0; if (index(known, " " $0 " ") == 0) bad = 1 }
+        END { if (loop != "" && bad) print "loop:" loop }' | sort -u)
+[ -z "$loops" ] && exit 0
+printf '%s\n' "$loops" | sed 's/$/: these modules call one another (nm of the objects)/'
+exit 1
