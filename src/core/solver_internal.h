@@ -1,0 +1,30 @@
+/* solver_internal.h - what the solver's files share and nothing outside
+ * core/ sees. The step and its stage list are solver.c's; each stage lives
+ * in the file named for it:
+ *   forces.c     KINEMATICS, FORCES: the hands, gravity, wind, springs
+ *   integrate.c  SOLVE, INTEGRATE, VELOCITY: the integrators' updates
+ *   relax.c      RELAX, STRAIN_LIMIT: the links' corrections and passes
+ *   collide.c    SELF_COLLIDE, COLLIDE (beside the contact it calls)
+ *   checks.c     CHECK, TEAR: the explosion check, tearing, the measures
+ *   state.c      the state's size, save and load
+ * Each includes this header (and solver.h through it); none includes
+ * another's.
+ */
+#ifndef CLOTHSIM_SOLVER_INTERNAL_H
+#define CLOTHSIM_SOLVER_INTERNAL_H
+
+#include "fast_table.h"
+#include "solver.h"
+
+/* Every order but shuffled runs the fast path where the program installed
+ * one (fast_table.h; src/fast/): the relaxation passes and the wind,
+ * integration, sphere contact, velocity and explosion check stages,
+ * vectorised and on threads, with the same bits as the plain code, which
+ * stays the readable reference (no table, or plain_relax, runs it;
+ * tests/fast/test_fast.c). */
+static inline bool fast_path(const Solver *s)
+{
+    return s->fast && s->params.order != ORDER_SHUFFLED && !s->plain_relax;
+}
+
+#endif
