@@ -27,4 +27,23 @@ static inline bool fast_path(const Solver *s)
     return s->fast && s->params.order != ORDER_SHUFFLED && !s->plain_relax;
 }
 
+/* The time at substep `substep` of step `step`: the clock's time plus the
+ * steps and substeps taken at the present dt and substeps since it was set.
+ * A run whose step never changes reads step * dt + substep * h, as it
+ * always did; one whose dt changes reads the sum of the steps it took. */
+static inline double clock_reading(const Solver *s, int64_t step, int substep)
+{
+    return s->clock_time + (double)(step - s->clock_step) * s->params.dt +
+           (substep - s->clock_substep) * params_substep(&s->params);
+}
+
+/* checks.c */
+void stage_check(Solver *s);
+void stage_tear(Solver *s);
+/* How far the cloth may spread (m), and a structural link stretch (times
+ * its rest length), before it counts as exploded. */
+float checks_explode_allowed(Solver *s);
+float checks_explode_stretch(const Solver *s);
+void checks_freeze_on_last_good(Solver *s);
+
 #endif
