@@ -37,6 +37,15 @@ static inline double clock_reading(const Solver *s, int64_t step, int substep)
            (substep - s->clock_substep) * params_substep(&s->params);
 }
 
+/* forces.c */
+void stage_kinematics(Solver *s, double t_end);
+void stage_forces(Solver *s, double t);
+/* The turbulence's waves from the seed (build). */
+void forces_setup_turbulence(Solver *s);
+/* Each link's spring constant and dashpot brought up to the settings
+ * (FORCES' springs and implicit's SOLVE read them). */
+void forces_refresh_link_constants(Solver *s);
+
 /* checks.c */
 void stage_check(Solver *s);
 void stage_tear(Solver *s);
