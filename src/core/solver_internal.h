@@ -46,6 +46,13 @@ void forces_setup_turbulence(Solver *s);
  * (FORCES' springs and implicit's SOLVE read them). */
 void forces_refresh_link_constants(Solver *s);
 
+/* integrate.c */
+void stage_solve(Solver *s);
+void stage_integrate(Solver *s);
+void stage_velocity(Solver *s);
+/* A grabbed particle keeps the velocity of the hand's last move. */
+void integrate_keep_grab_velocity(Solver *s);
+
 /* checks.c */
 void stage_check(Solver *s);
 void stage_tear(Solver *s);
