@@ -53,6 +53,16 @@ void stage_velocity(Solver *s);
 /* A grabbed particle keeps the velocity of the hand's last move. */
 void integrate_keep_grab_velocity(Solver *s);
 
+/* relax.c */
+void stage_relax(Solver *s, bool whole_substep);
+void stage_strain_limit(Solver *s);
+/* A rope's links in the order its passes visit them (rope_order; build). */
+void relax_find_rope_order(Solver *s);
+void relax_shuffle_links(Solver *s);
+
+/* collide.c */
+void stage_collide(Solver *s, bool with_friction, bool fix_velocity);
+
 /* checks.c */
 void stage_check(Solver *s);
 void stage_tear(Solver *s);
