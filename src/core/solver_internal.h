@@ -62,6 +62,7 @@ void relax_shuffle_links(Solver *s);
 
 /* collide.c */
 void stage_collide(Solver *s, bool with_friction, bool fix_velocity);
+void stage_self_collide(Solver *s);
 
 /* checks.c */
 void stage_check(Solver *s);
