@@ -87,6 +87,41 @@ static void link_constants(const Solver *s, float h, float k[LINK_FAMILY_COUNT],
     }
 }
 
+/* order=jacobi, before the pass: the sums cleared, and the links that take
+ * part counted at each particle. Inlined into project_links' builds. */
+LEVEL_FUSED_BODY static void jacobi_begin(Solver *s, const float k[LINK_FAMILY_COUNT])
+{
+    Cloth *c = s->cloth;
+    memset(s->jx, 0, (size_t)c->count * sizeof(float));
+    memset(s->jy, 0, (size_t)c->count * sizeof(float));
+    memset(s->jz, 0, (size_t)c->count * sizeof(float));
+    memset(s->jacobi_count, 0, (size_t)c->count * sizeof(uint16_t));
+    /* the links that take part at each particle */
+    for (int l = 0; l < c->link_count; l++) {
+        uint32_t a = c->link_a[l], b = c->link_b[l];
+        if (c->torn[l] || k[c->family[l]] <= 0.0f || c->inv_mass[a] + c->inv_mass[b] == 0.0f)
+            continue;
+        s->jacobi_count[a]++, s->jacobi_count[b]++;
+    }
+}
+
+/* order=jacobi, after the pass: each particle takes the sum of its links'
+ * shares (kept: as remainders, project_links). */
+LEVEL_FUSED_BODY static void jacobi_end(Solver *s, bool kept)
+{
+    Cloth *c = s->cloth;
+    for (int i = 0; i < c->count; i++) {
+        if (s->jacobi_count[i] == 0)
+            continue;
+        if (kept) {
+            float move[3] = {s->jx[i], s->jy[i], s->jz[i]};
+            solver_move_kept(c, (uint32_t)i, 1.0, move);
+        } else {
+            c->x[i] += s->jx[i], c->y[i] += s->jy[i], c->z[i] += s->jz[i];
+        }
+    }
+}
+
 /* One relaxation pass over every link. For jakobsen and pbd each link moves
  * its ends by k * C / (w_a + w_b) along the link, shared by inverse mass; for
  * xpbd by the multiplier step (-C - alpha~ lambda) / (w_a + w_b + alpha~) with
@@ -135,19 +170,8 @@ LEVEL_FUSED_BODY static void project_links_body(Solver *s, float h, bool fast)
      * (stage_relax). Without them a chain at dt = 1e-4 in the colored
      * order gained 31 % of its energy in 1 s. */
     const bool kept = h < SOLVER_KEEP_BELOW;
-    if (jacobi) {
-        memset(s->jx, 0, (size_t)c->count * sizeof(float));
-        memset(s->jy, 0, (size_t)c->count * sizeof(float));
-        memset(s->jz, 0, (size_t)c->count * sizeof(float));
-        memset(s->jacobi_count, 0, (size_t)c->count * sizeof(uint16_t));
-        /* the links that take part at each particle */
-        for (int l = 0; l < c->link_count; l++) {
-            uint32_t a = c->link_a[l], b = c->link_b[l];
-            if (c->torn[l] || k[c->family[l]] <= 0.0f || c->inv_mass[a] + c->inv_mass[b] == 0.0f)
-                continue;
-            s->jacobi_count[a]++, s->jacobi_count[b]++;
-        }
-    }
+    if (jacobi)
+        jacobi_begin(s, k);
     if (fast) {
         assert(!visit);
         s->fast->sequential(s->relax_fast, s, k, alpha, kept, jacobi);
@@ -161,19 +185,8 @@ LEVEL_FUSED_BODY static void project_links_body(Solver *s, float h, bool fast)
         else
             solver_relax_link(c, (uint32_t)l, k[f], alpha[f], xpbd, kept, &s->lambda[l]);
     }
-    if (jacobi) {
-        /* each particle takes the sum of its links' shares */
-        for (int i = 0; i < c->count; i++) {
-            if (s->jacobi_count[i] == 0)
-                continue;
-            if (kept) {
-                float move[3] = {s->jx[i], s->jy[i], s->jz[i]};
-                solver_move_kept(c, (uint32_t)i, 1.0, move);
-            } else {
-                c->x[i] += s->jx[i], c->y[i] += s->jy[i], c->z[i] += s->jz[i];
-            }
-        }
-    }
+    if (jacobi)
+        jacobi_end(s, kept);
 }
 LEVEL_FUSED_LOOPS(CORE_LOOPS_FUSED, project_links, (Solver *s, float h, bool fast), (s, h, fast))
 

@@ -1,28 +1,9 @@
-/* solver.c - the six integrators and the relaxation loop.
- *
- * Force-based (links are Hooke springs with a dashpot):
- *   euler       x += v h;  v += a h                    (explicit: gains energy)
- *   symplectic  v += a h;  x += v h                    (semi-implicit Euler)
- *   verlet      x' = x + (x - x_prev) d + a h^2         (Stormer; d = damping)
- * Position-based (links are constraints, projected `iterations` times):
- *   jakobsen    Verlet, then Gauss-Seidel passes moving each end by
- *               stiffness * (len - rest) / len * d, shared by inverse mass
- *               (Jakobsen 2001, seeds 000 and 001)
- *   pbd         v += g h; x_p = x + v h; project with k' = 1 - (1 - k)^(1/N)
- *               so that stiffness does not depend on N; v = (x_p - x) / h
- *               (Mueller et al. 2007, seed 002)
- *   xpbd        PBD with a compliance per family and an accumulated
- *               multiplier per link: stiffness depends neither on the
- *               iteration count nor on the step once the passes converge
- *               (Macklin et al. 2016; at the default step the stiffer
- *               materials need hundreds: README). Like every position
- *               step it ends where the links hold at the new positions:
- *               backward Euler's equation, so it damps as `implicit` does
- *
- * Every integrator sees the same cloth, forces and step, so they can be
- * compared side by side. Damping is a rate: velocities shrink by
- * exp(-damping h) per substep, the same decay per second whatever dt and
- * substeps are. No clock is read here; the same inputs give the same bits.
+/* solver.c - the step: a solver's lifetime and settings, and the stage
+ * list (SolverStage, solver.h) that runs a substep: run_stage calls each
+ * stage, next_stage says which follows, run_stages walks from one to the
+ * next. The stages themselves live in the files named for them
+ * (solver_internal.h lists them): forces.c, integrate.c, relax.c,
+ * collide.c, checks.c; the state's save and load in state.c.
  */
 #include "solver_internal.h"
 
@@ -33,16 +14,9 @@
 
 #include "colour.h"
 #include "implicit.h"
-#include "level.h"
-#include "rng.h"
 #include "scene.h"
 #include "springs.h"
 #include "strain_limit.h"
-
-const char *const solver_stage_names[] = {"kinematics", "forces",       "solve",   "integrate", "relax",
-                                          "strain_limit", "self_collide", "collide", "velocity",  "check",
-                                          "tear"};
-_Static_assert(sizeof solver_stage_names / sizeof solver_stage_names[0] == STAGE_COUNT, "a name a stage");
 
 bool solver_is_position_based(int integrator)
 {

@@ -39,8 +39,6 @@ typedef enum SolverStage {
  * particles, the fast path over its chunks on the threads
  * (fast_table.h, range). */
 
-extern const char *const solver_stage_names[]; /* indexed by SolverStage */
-
 /* Where the solver is inside a step, for the step-by-step modes. */
 typedef enum SolverPhase {
     PHASE_BETWEEN_SUBSTEPS, /* nothing half done */
