@@ -19,9 +19,9 @@
  * particle of column c and row r (u, v their rest places). The spatial
  * phase splits into a column's part and a row's, whose cosines and sines
  * are tabulated once; each substep gives each row its two factors
- * (wave_factors), and a particle then costs two multiply-adds a wave. A
- * table a particle instead was 12 floats each: 1.9 MB read every substep
- * at 200 x 200, 5 % of its step. */
+ * (wave_factors), and a particle then costs two multiply-adds a wave,
+ * where a table a particle would hold 12 floats each, all read every
+ * substep. */
 void forces_setup_turbulence(Solver *s)
 {
     const Cloth *c = s->cloth;

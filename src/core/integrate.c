@@ -59,9 +59,8 @@
  * and with -std=c17's -ffp-contract=off, each lane does the scalar loop's
  * operations: the same bits whichever runs (clothsim run --dump of every
  * scene and integrator, 120 steps, read the same with and without the
- * AVX-512 one). That one took integrate_verlet from 6.1 % of a 200 x 200
- * step to 3.6 %, and velocity_from_move from 5.3 % to 2.8 % (perf, Zen 5):
- * their doubles' conversions, not only their memory, held them. */
+ * AVX-512 one). The wider builds pay because the doubles' conversions,
+ * not only the memory, hold these loops. */
 
 /* One coordinate of particles from .. to - 1: x, its remainder r, the
  * previous position px (remainder pr), the velocity v (remainder rv); f the
