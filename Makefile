@@ -205,7 +205,10 @@ $(BUILD)/%.o: %.c $(BUILD)/config
 # The solver's loops over links take square roots, which GCC runs several
 # at a time only when they need not set errno (none of them can: they never
 # see a negative number). The same bits either way; only faster.
-$(BUILD)/src/core/solver.o $(BUILD)/src/core/springs.o: FILE_CFLAGS = -fno-math-errno
+# The solver's other files (solver_internal.h) take the same flags as
+# solver.c, whose code they were: the same instructions.
+SOLVER_OBJ = $(addprefix $(BUILD)/src/core/,solver.o forces.o integrate.o relax.o checks.o state.o)
+$(SOLVER_OBJ) $(BUILD)/src/core/springs.o: FILE_CFLAGS = -fno-math-errno
 # The implicit solve's build (implicit.c) too, and its selects (a link of
 # no length) between values worked out either way, which GCC runs several
 # at a time only when it may work out a division it then discards: no

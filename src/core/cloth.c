@@ -92,7 +92,7 @@ Cloth *cloth_create(int cols, int rows)
      * to bottom right), for drawing and for tearing. The wind does not push
      * triangle by triangle: a third of each to its corners would give the
      * corners on the diagonal 4/3 of their share and the other two 2/3; it
-     * pushes cell by cell, a quarter to each corner (solver.c, add_wind).
+     * pushes cell by cell, a quarter to each corner (forces.c, add_wind).
      * Row 0 is the top, so the winding faces +z for a cloth in the xy
      * plane. */
     int t = 0;

@@ -13,7 +13,7 @@
  * same parity (a band's links reach two rows below it at most), so the
  * fast path (src/fast/) can solve a group's links at once and such bands
  * on several threads, with the bits of this order link by link, which the
- * plain loop (solver.c, project_links) walks.
+ * plain loop (relax.c, project_links) walks.
  */
 #ifndef CLOTHSIM_COLOUR_H
 #define CLOTHSIM_COLOUR_H

@@ -24,7 +24,7 @@
 struct Solver;
 struct RelaxFast; /* the fast path's state for one cloth: opaque here */
 
-/* A per-particle stage of solver.c: one function over particles
+/* A per-particle stage of integrate.c: one function over particles
  * [from, to) that reads and writes only those particles. */
 typedef void (*FastRange)(struct Solver *solver, int from, int to);
 

@@ -1,7 +1,7 @@
 /* level.h - the instruction-set level core's own vectorised loops run at.
  *
- * solver.c, springs.c and implicit.c write their particle loops once in
- * plain C and build each of them per level (LEVEL_LOOPS below stamps the
+ * forces.c, integrate.c, relax.c, springs.c and implicit.c write their
+ * particle loops once in plain C and build each of them per level (LEVEL_LOOPS below stamps the
  * builds from the one source); each call goes to the build of the level
  * set here, a branch that is the same every time. The level starts as the
  * widest this processor has; the program may lower it once at start, before
@@ -27,10 +27,10 @@ typedef enum CoreLevel {
 /* The loops' families, each of which says which build of it ran last
  * (core_level_ran): the tests check that a forced level reaches them. */
 typedef enum CoreLoops {
-    CORE_LOOPS_INTEGRATE,    /* solver.c: integrate_euler, _symplectic, _verlet, _implicit */
-    CORE_LOOPS_VELOCITY,     /* solver.c: velocity_from_move, _damped, _limited */
-    CORE_LOOPS_SPRING_LINKS, /* solver.c: spring_links */
-    CORE_LOOPS_FUSED,        /* solver.c: project_links (fmaf) */
+    CORE_LOOPS_INTEGRATE,    /* integrate.c: integrate_euler, _symplectic, _verlet, _implicit */
+    CORE_LOOPS_VELOCITY,     /* integrate.c: velocity_from_move, _damped, _limited */
+    CORE_LOOPS_SPRING_LINKS, /* forces.c: spring_links */
+    CORE_LOOPS_FUSED,        /* relax.c: project_links (fmaf) */
     CORE_LOOPS_SPRINGS, /* springs.c */
     CORE_LOOPS_IMPLICIT, /* implicit.c */
     CORE_LOOPS

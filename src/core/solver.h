@@ -39,8 +39,6 @@ typedef enum SolverStage {
  * particles, the fast path over its chunks on the threads
  * (fast_table.h, range). */
 
-extern const char *const solver_stage_names[]; /* indexed by SolverStage */
-
 /* Where the solver is inside a step, for the step-by-step modes. */
 typedef enum SolverPhase {
     PHASE_BETWEEN_SUBSTEPS, /* nothing half done */
@@ -50,7 +48,7 @@ typedef enum SolverPhase {
 #define SOLVER_MAX_ITERATIONS 500
 
 /* Substeps shorter than this (s) keep the relaxation's corrections to
- * double precision (cloth.h's remainders; solver.c, project_links). */
+ * double precision (cloth.h's remainders; relax.c, project_links). */
 #define SOLVER_KEEP_BELOW 1e-3
 
 /* Pressure on a cloth facing the wind per m/s of wind along its normal,
@@ -87,7 +85,7 @@ typedef struct Solver {
 
     bool exploded;
     double exploded_time; /* s, when exploded */
-    unsigned torn_counted; /* the cloth's torn_generation when torn_any was counted (solver.c, any_torn) */
+    unsigned torn_counted; /* the cloth's torn_generation when torn_any was counted (checks.c, any_torn) */
     bool torn_any;
     int64_t exploded_step;
     /* No explosion check: the solver steps on past where it would have
@@ -117,7 +115,7 @@ typedef struct Solver {
     float *fx, *fy, *fz;          /* force accumulators, N */
     float *jx, *jy, *jz;          /* Jacobi corrections */
     uint16_t *jacobi_count;       /* links touching each particle */
-    /* the strain limit's bookkeeping (solver.c, stage_strain_limit): when
+    /* the strain limit's bookkeeping (relax.c, stage_strain_limit): when
      * each particle last moved, and when each structural link was last
      * found within the limit, counted in the limit's moves */
     uint32_t *limit_moved, *limit_checked;
@@ -130,7 +128,7 @@ typedef struct Solver {
     float *link_k, *link_dashpot;
     struct Springs *springs; /* the fast path's springs, direction by direction (springs.h) */
     struct StrainLimit *strain_limit; /* the fast path's strain limit, eight rows at a time (strain_limit.h) */
-    uint32_t *rope_order; /* a rope's links in the order its passes visit them (solver.c), or NULL */
+    uint32_t *rope_order; /* a rope's links in the order its passes visit them (relax.c), or NULL */
     float dashpot_spring[LINK_FAMILY_COUNT], dashpot_zeta;
     bool dashpots_stale;
     unsigned dashpot_version; /* goes up each time link_k and link_dashpot are worked out (implicit reads them then) */
@@ -141,7 +139,7 @@ typedef struct Solver {
                                           cloth is put back to the last good step; these are drawn) */
     float *wind_x_at, *wind_z_at; /* wind at each particle this substep, m/s */
     float *wind_cell_x, *wind_cell_y, *wind_cell_z; /* wind force a cell gives each corner it pushes, N */
-    /* turbulence (solver.c, setup_turbulence): wave w's spatial phase at
+    /* turbulence (forces.c, forces_setup_turbulence): wave w's spatial phase at
      * column c is kx u, at row r ky v; the tables hold their cosines and
      * sines ([w * cols + c], [w * rows + r]), and wave_p / wave_q each
      * row's factors this substep (wave_factors) */
@@ -277,7 +275,7 @@ SOLVER_INLINE void solver_relax_link(Cloth *c, uint32_t l, float k, float alpha,
 /* One link's turn in an order=jacobi pass: its share of its correction
  * from the positions the pass began with, 1 / n of it, n the larger of its
  * free ends' counts of links (jacobi_count, the links that take part at
- * each particle), added to the particles' sums jx / jy / jz (solver.c,
+ * each particle), added to the particles' sums jx / jy / jz (relax.c,
  * project_links, tells why). The plain loop and the fast path's schedule
  * both call this. */
 SOLVER_INLINE void solver_jacobi_link(const Cloth *c, uint32_t l, float k, float alpha, bool xpbd,
@@ -298,7 +296,7 @@ SOLVER_INLINE void solver_jacobi_link(const Cloth *c, uint32_t l, float k, float
     jx[b] -= wb * scale * d[0], jy[b] -= wb * scale * d[1], jz[b] -= wb * scale * d[2];
 }
 
-/* The explosion check's link half (solver.c, blew_up): whether a
+/* The explosion check's link half (checks.c, blew_up): whether a
  * structural link not torn is over stretch times its rest length. The fast
  * path (src/fast/, fast_table.h's blew_up) does the same eight links at a time. */
 bool solver_overstretched(const Cloth *cloth, float stretch);
@@ -309,7 +307,7 @@ bool solver_overstretched(const Cloth *cloth, float stretch);
  * time. */
 void solver_wind_field(Solver *solver, int from, int to);
 
-/* The wind's force (solver.c tells the model): solver_wind_cells computes
+/* The wind's force (forces.c tells the model): solver_wind_cells computes
  * it for cells from .. to - 1 (cell (col, row) is row * (cols - 1) + col)
  * into wind_cell_*, from wind_*_at and the velocities;
  * solver_wind_to_particles then adds to fx / fy / fz of particles from ..

@@ -36,7 +36,7 @@
 
 #include "level.h"
 
-/* As in solver.c: GCC on x86-64 builds these loops for AVX2 and for any
+/* As in integrate.c: GCC on x86-64 builds these loops for AVX2 and for any
  * x86-64 (core/level.h), and each call runs the build of the level chosen
  * at start (AVX2's at avx512 too). Every lane does the
  * scalar loop's operations (no fused multiply-add, -std=c17 keeps the
@@ -199,7 +199,7 @@ typedef struct Positions {
 } Positions;
 
 /* The pulls of one direction's links, the plain loop's arithmetic
- * (solver.c, spring_links) with its second particle `offset` further on:
+ * (forces.c, spring_links) with its second particle `offset` further on:
  * for every first particle a with a + offset on the cloth. */
 LEVEL_BODY static void direction_pulls_body(Positions p, float k, const float *restrict dashpot,
                                             const float *restrict rest, const uint32_t *restrict live, int offset,

@@ -1,6 +1,6 @@
 /* springs.h - the force-based integrators' springs, direction by direction.
  *
- * The plain loop (solver.c, add_springs) works out each link's pull, then
+ * The plain loop (forces.c, add_springs) works out each link's pull, then
  * adds it to its two particles link after link in the listed order. Its
  * first half fetches both particles of every link from wherever they are
  * (eight at a time, but by gather), its second half adds to them one link
@@ -38,7 +38,7 @@ void springs_stale(Springs *springs);
 
 /* Adds every spring's pull to f (fx, fy, fz), as the plain loop does:
  * link_k and link_dashpot are each link's constant and dashpot coefficient
- * (solver.c, link_dashpots). False, changing nothing, if the cloth's links
+ * (forces.c, link_dashpots). False, changing nothing, if the cloth's links
  * are not cloth_create's grid (then the plain loop must run). */
 bool springs_add(Springs *springs, const Cloth *cloth, const float *link_k, const float *link_dashpot, float *fx,
                  float *fy, float *fz);

@@ -9,9 +9,7 @@
  * work row by row: a vector holds eight columns of one row. Between the
  * phases the particles are turned from one layout into the other eight by
  * eight (a transpose of six arrays, cheaper than gathering each step's
- * particles: 1.0 s against 1.3 s for 240 steps of lesson 14's limited
- * curtain on the machine this was written on). A step's
- * two particles are written back at once, so the next step of a row (or
+ * particles). A step's two particles are written back at once, so the next step of a row (or
  * column) reads its shared particle as this one left it, as the plain loop
  * does. Several groups of eight go side by side so that one's square root
  * and divisions wait while another's run.
@@ -201,7 +199,7 @@ AVX2_INLINE void store_six(const Arrays *p, int at, Six v)
 }
 
 /* One link in each lane from particle a to particle b: stage_strain_limit's
- * operations (solver.c), and the lanes whose link went past the limit by
+ * operations (relax.c), and the lanes whose link went past the limit by
  * more than the tolerance. */
 AVX2_INLINE __m256 limit_link(Six *a, Six *b, __m256 wa, __m256 wb, __m256 rest, __m256 live, const Constants *k)
 {
@@ -325,7 +323,7 @@ AVX2 static void run_passes(const StrainLimit *sl, float stretch, float inside, 
 bool strain_limit_run(StrainLimit *sl, Cloth *c, float *jx, float *jy, float *jz, float stretch, float inside,
                       float tolerance, int passes)
 {
-    /* the solver calls this on its fast path only (solver.c); this file asks for AVX2 and no more, and
+    /* the solver calls this on its fast path only (relax.c); this file asks for AVX2 and no more, and
      * runs at the level core was told (level.h): not at a forced baseline */
     if (!sl->grid || c->cols != sl->cols || c->rows != sl->rows || core_level() < CORE_LEVEL_AVX2)
         return false;

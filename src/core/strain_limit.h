@@ -1,6 +1,6 @@
 /* strain_limit.h - Provot's strain limit, eight rows or columns at a time.
  *
- * The plain loop (solver.c, stage_strain_limit) visits the structural links
+ * The plain loop (relax.c, stage_strain_limit) visits the structural links
  * in the listed order pass after pass: the right links row by row, then the
  * down links row by row. A right link shares particles only with the right
  * links of its own row, a down link only with the down links of its own
