@@ -35,7 +35,7 @@
  * pass.
  *
  * That order, group by group (relax_fast_order, core/colour.c), is what
- * order=colored means; project_links in solver.c walks it link by link as
+ * order=colored means; project_links in relax.c walks it link by link as
  * the readable reference, and tests/fast/test_fast.c checks that this path gives its
  * bits.
  *
@@ -69,7 +69,7 @@
  * way; other colliders, edge samples and the floor use collide.c as is.
  *
  * What is left of a step once the passes are fast is worth as much again,
- * so the fast path also has vectorised twins of the stages of solver.c
+ * so the fast path also has vectorised twins of the stages of core (forces.c, collide.c, checks.c)
  * around the passes, each with the plain stage's operations and order, and
  * each cut into chunks that the threads take as they come: gravity and the
  * gusts' field (stage_forces), the wind (solver_wind_cells, then

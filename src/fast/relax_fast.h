@@ -10,7 +10,7 @@
  * RELAX_FAST_COLOURS fixed colours (groups in which no two links share a
  * particle) and the rows into bands, and a relaxation pass visits them
  * band by band, colour by colour. relax_fast_order gives that order link
- * by link; the plain loop in solver.c (project_links) walking it is the
+ * by link; the plain loop in relax.c (project_links) walking it is the
  * readable reference. relax_fast_pass does the same pass with the same float operations, eight
  * links at a time (AVX2) or sixteen (AVX-512), chosen at run time, with a
  * portable fallback, and on several threads: the results are the same bits
@@ -134,7 +134,7 @@ void relax_fast_cut_anywhere(RelaxFast *fast, unsigned seed);
 
 /* One relaxation pass of solver's cloth in the colored order, then contact:
  * the same arithmetic, in effect the same order, as project_links followed
- * by stage_collide(solver, false, false) in solver.c. k and alpha are
+ * by stage_collide(solver, false, false) in collide.c. k and alpha are
  * project_links' per-family stiffness and compliance / h^2. */
 void relax_fast_pass(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                      const float alpha[LINK_FAMILY_COUNT]);
@@ -148,7 +148,7 @@ bool relax_fast_passes(RelaxFast *fast, struct Solver *solver, const float k[LIN
                        const float alpha[LINK_FAMILY_COUNT], int passes);
 
 /* The loop over the links of a relaxation pass in the sequential order,
- * or jacobi's (project_links in solver.c, which does the rest): a
+ * or jacobi's (project_links in relax.c, which does the rest): a
  * sequential pass in one walk as relax_helix.h does (on one thread, or cut
  * among several), jacobi's on the schedule relax_schedule.h describes: the
  * plain loop's bits on any number of threads and at every kernel level.
@@ -166,7 +166,7 @@ void relax_fast_sequential(RelaxFast *fast, struct Solver *solver, const float k
 bool relax_fast_sequential_passes(RelaxFast *fast, struct Solver *solver, const float k[LINK_FAMILY_COUNT],
                                   const float alpha[LINK_FAMILY_COUNT], int passes, bool kept);
 
-/* stage_forces (solver.c) but the springs: every particle's gravity and,
+/* stage_forces (forces.c) but the springs: every particle's gravity and,
  * if windy, the wind field (solver_wind_field, from the rows' factors of
  * this substep) and the wind's force: solver_wind_cells, then
  * solver_wind_to_particles, on the threads' rows, so the bits are
@@ -174,7 +174,7 @@ bool relax_fast_sequential_passes(RelaxFast *fast, struct Solver *solver, const 
  * not the grid's triangles). */
 bool relax_fast_forces(RelaxFast *fast, struct Solver *solver, float gravity, bool windy);
 
-/* blew_up's verdict (solver.c) eight coordinates and eight links at a time:
+/* blew_up's verdict (checks.c) eight coordinates and eight links at a time:
  * a coordinate not finite, a bounding box side over allowed (m), or a
  * structural link over stretch times its rest length. 1 or 0, or -1 when it
  * cannot tell (no AVX2): then ask blew_up. */
@@ -186,7 +186,7 @@ int relax_fast_blew_up(RelaxFast *fast, const Cloth *cloth, float allowed, float
 bool relax_fast_sphere(RelaxFast *fast, Cloth *cloth, const Collider *sphere, float margin, float friction,
                        bool fix_velocity);
 
-/* A per-particle stage of solver.c (stage_range there): one function over
+/* A per-particle stage of integrate.c (stage_range there): one function over
  * particles [from, to) that reads and writes only those particles. */
 typedef FastRange RelaxFastRange;
 

@@ -110,7 +110,7 @@ typedef enum JobKind {
     JOB_SEQUENTIAL,
     JOB_HELIX, /* passes of the sequential order through relax_helix.h */
     JOB_FORCES,
-    JOB_RANGE, /* a per-particle stage of solver.c: job.range */
+    JOB_RANGE, /* a per-particle stage of integrate.c: job.range */
     JOB_CONTACT,
     JOB_BLEW_UP
 } JobKind;
@@ -286,7 +286,7 @@ struct RelaxPassKernels {
     /* sphere_push on particles begin .. end */
     void (*sphere_range)(Cloth *c, int begin, int end, const Collider *sphere, float margin, float friction);
     /* The stages around the passes, a vector of particles or cells at a
-     * time, with the plain stages' operations (solver.c): stage_forces'
+     * time, with the plain stages' operations (forces.c, checks.c): stage_forces'
      * start for particles from .. to - 1 (gravity and, when windy,
      * solver_wind_field); solver_wind_cells for
      * the cells of rows from .. to - 1; solver_wind_to_particles for the

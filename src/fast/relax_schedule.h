@@ -22,7 +22,7 @@
  * order=jacobi keeps the same pairs in order: its links read the positions
  * the pass began with and add to each particle's sum, in the listed order.
  *
- * relax_schedule_run gives the plain loop's bits (solver.c, project_links,
+ * relax_schedule_run gives the plain loop's bits (relax.c, project_links,
  * sequential and jacobi) whatever the thread count and the kernel level; test_fast.c
  * compares them. Nothing here allocates after relax_schedule_create. A
  * sequential pass goes through relax_helix.h's walk instead (the same
