@@ -1,5 +1,5 @@
-/* collide.c - colliders, the floor, and positional contact; at the end,
- * the step's two contact stages (COLLIDE, SELF_COLLIDE) that call them.
+/* collide.c - colliders, the floor, and positional contact (the step's
+ * two contact stages that call them are contact.c's).
  *
  * References (the source documents, README "Sources"):
  * - Seed 001: collision runs inside every relaxation pass, and a point inside
@@ -28,9 +28,6 @@
 #include <assert.h>
 #include <math.h>
 #include <stddef.h>
-
-#include "scene.h"
-#include "solver_internal.h"
 
 /* The distance reported by SHAPE_NONE: farther than any margin. */
 #define FAR_AWAY 1e30f
@@ -346,63 +343,4 @@ float collide_floor_penetration(const Cloth *cloth, float floor_y)
         if (floor_y - cloth->y[i] > deepest)
             deepest = floor_y - cloth->y[i];
     return deepest;
-}
-
-/* ------------------------------------------------------------ the stages */
-
-/* Passes of the self-collision push per substep: a few settle a heap. */
-#define SELF_COLLISION_PASSES 3
-
-void solver_collider(const Solver *s, Collider *out) { scene_collider(&s->params, s->sphere_center, out); }
-
-void solver_contact_collider(const Solver *s, Collider *out)
-{
-    solver_collider(s, out);
-    if (s->params.dim == 2)
-        collider_plane_section(out);
-}
-
-/* Contact, inside every relaxation pass (seed 001) and once more at the end
- * of the substep: particles pushed out of the collider to its surface plus
- * the margin (radially for the sphere, onto the nearest face of the box,
- * onto the side or base of the cone), optionally the points at 1/4, 1/2, 3/4
- * of every link too (seed 003), and the floor with its bounce (seed 002).
- * Friction is applied once a substep (with_friction): applied in every pass
- * it would compound into glue. fix_velocity: the integrator carries its own
- * velocity (euler, symplectic), which must lose its inward part too. */
-void stage_collide(Solver *s, bool with_friction, bool fix_velocity)
-{
-    const Params *p = &s->params;
-    Cloth *c = s->cloth;
-    float margin = (float)p->margin, friction = with_friction ? (float)p->friction : 0.0f;
-    Collider collider;
-    solver_contact_collider(s, &collider);
-    if (collider.shape != SHAPE_NONE) {
-        if (!fast_path(s) || !s->fast->sphere(s->relax_fast, c, &collider, margin, friction, fix_velocity))
-            collide_points(c, &collider, margin, friction, fix_velocity);
-        if (p->edge_samples == 3)
-            collide_edges(c, &collider, margin);
-    }
-    if (p->floor)
-        collide_floor(c, (float)p->floor_y, margin, (float)p->restitution, friction);
-    if (p->dim == 2) /* a box face or cone side may still push along z: the plane wins */
-        for (int i = 0; i < c->count; i++)
-            c->z[i] = 0.0f, c->pz[i] = 0.0f, c->vz[i] = 0.0f;
-}
-
-/* Self-collision (seed 000 section 6): no particle moves more than the
- * thickness in a substep (so none can jump through a layer), then unlinked
- * particles closer than the thickness are pushed apart through a spatial
- * hash, with the contacts' friction in the first push (selfcollide.c says
- * why: the layers of a heap slid apart without it). */
-void stage_self_collide(Solver *s)
-{
-    if (!s->params.self_collision || !s->self_collision)
-        return;
-    float thickness = (float)s->params.thickness;
-    selfcollide_clamp_displacement(s->cloth, thickness);
-    float friction = (float)s->params.self_friction;
-    for (int k = 0; k < SELF_COLLISION_PASSES; k++)
-        if (selfcollide_apply(s->self_collision, s->cloth, thickness, k == 0 ? friction : 0.0f) == 0)
-            break;
 }

@@ -18,32 +18,6 @@
 #include "springs.h"
 #include "strain_limit.h"
 
-bool solver_is_position_based(int integrator)
-{
-    return integrator == INTEGRATOR_JAKOBSEN || integrator == INTEGRATOR_PBD || integrator == INTEGRATOR_XPBD;
-}
-
-float solver_family_stiffness(const Solver *solver, int family)
-{
-    const Params *p = &solver->params;
-    double k = family == LINK_STRUCTURAL ? p->stiffness : family == LINK_SHEAR ? p->shear_stiffness : p->bend_stiffness;
-    return (float)k;
-}
-
-float solver_family_spring(const Solver *solver, int family)
-{
-    return (float)(solver_family_stiffness(solver, family) * solver->params.spring_k);
-}
-
-float solver_family_compliance(const Solver *solver, int family)
-{
-    const Params *p = &solver->params;
-    double c = family == LINK_STRUCTURAL ? p->compliance
-               : family == LINK_SHEAR    ? p->shear_compliance
-                                         : p->bend_compliance;
-    return (float)c;
-}
-
 /* ------------------------------------------------------------ lifetime */
 
 static void free_scratch(Solver *s)
@@ -94,8 +68,9 @@ static bool alloc_scratch(Solver *s)
     size_t n = (size_t)s->cloth->count, l = (size_t)(s->cloth->link_count > 0 ? s->cloth->link_count : 1);
     size_t waves = 2 * SOLVER_TURBULENCE_WAVES;
     bool ok = true;
-    float **per_particle[] = {&s->fx, &s->fy, &s->fz, &s->jx, &s->jy, &s->jz, &s->good_x, &s->good_y, &s->good_z,
-                              &s->blown_x, &s->blown_y, &s->blown_z, &s->wind_x_at, &s->wind_z_at};
+    float **per_particle[] = {&s->fx,      &s->fy,      &s->fz,        &s->jx,       &s->jy,
+                              &s->jz,      &s->good_x,  &s->good_y,    &s->good_z,   &s->blown_x,
+                              &s->blown_y, &s->blown_z, &s->wind_x_at, &s->wind_z_at};
     for (size_t i = 0; i < sizeof per_particle / sizeof per_particle[0]; i++)
         ok &= (*per_particle[i] = calloc(n, sizeof(float))) != NULL;
     ok &= (s->jacobi_count = calloc(n, sizeof(uint16_t))) != NULL;
@@ -217,7 +192,10 @@ void solver_destroy(Solver *solver)
     free(solver);
 }
 
-bool solver_reset(Solver *solver) { return build(solver); }
+bool solver_reset(Solver *solver)
+{
+    return build(solver);
+}
 
 /* Whether a key differs: any key, or (shapes) one that rebuilds the cloth. */
 static bool keys_differ(const Params *a, const Params *b, bool shapes)
@@ -226,7 +204,9 @@ static bool keys_differ(const Params *a, const Params *b, bool shapes)
         const ParamInfo *info = &params_table[i];
         if (shapes && info->effect != EFFECT_REBUILD)
             continue;
-        size_t size = info->type == PARAM_REAL ? sizeof(double) : info->type == PARAM_SEED ? sizeof(uint64_t) : sizeof(int);
+        size_t size = info->type == PARAM_REAL   ? sizeof(double)
+                      : info->type == PARAM_SEED ? sizeof(uint64_t)
+                                                 : sizeof(int);
         if (memcmp((const char *)a + info->offset, (const char *)b + info->offset, size) != 0)
             return true;
     }
@@ -455,7 +435,10 @@ static void run_stages(Solver *s, bool one_pass)
     s->phase = stage == STAGE_RELAX ? PHASE_RELAXING : PHASE_BETWEEN_SUBSTEPS;
 }
 
-void solver_pass(Solver *s) { run_stages(s, true); }
+void solver_pass(Solver *s)
+{
+    run_stages(s, true);
+}
 
 void solver_predict(Solver *s)
 {
@@ -467,7 +450,10 @@ void solver_predict(Solver *s)
     s->phase = PHASE_RELAXING;
 }
 
-void solver_substep(Solver *s) { run_stages(s, false); }
+void solver_substep(Solver *s)
+{
+    run_stages(s, false);
+}
 
 void solver_step(Solver *s)
 {
@@ -488,7 +474,7 @@ bool solver_set_threads(Solver *s, int threads)
 {
     if (s->phase == PHASE_RELAXING)
         run_stages(s, false); /* the fast pass keeps multipliers of its own */
-    if (!s->fast) { /* the plain code runs on one */
+    if (!s->fast) {           /* the plain code runs on one */
         s->threads = 1;
         s->threads_adapt = false;
         return threads == 1;
