@@ -69,9 +69,15 @@ static bool capture_with(const char *flags)
     return pclose(f) == 0;
 }
 
-bool capture(void) { return capture_with(""); }
+bool capture(void)
+{
+    return capture_with("");
+}
 
-bool capture_colours(void) { return capture_with("-e"); }
+bool capture_colours(void)
+{
+    return capture_with("-e");
+}
 
 /* Polls the screen until it contains text (or, with absent, until it does
  * not); false at the deadline. A frame reaches tmux in more than one write

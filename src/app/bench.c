@@ -63,15 +63,14 @@ __attribute__((format_arg(2))) static const char *in(bool read, const char *text
     return read ? gettext(text) : text;
 }
 
-static const char bench_usage[] =
-    N_("usage: clothsim bench [--quick] [--levels] [--json] [--reps N]\n"
-    "\n"
-    "Measures the solver, the renderer and the bytes the sandbox sends its terminal\n"
-    "on this machine (about a minute; no terminal needed).\n"
-    "  --quick   a fast smoke run: fewer, shorter repetitions (a few seconds)\n"
-    "  --levels  only the default order at each instruction-set level (some seconds)\n"
-    "  --json    the same figures as JSON on standard output\n"
-    "  --reps N  repetitions of each measurement (default 7, quick 3)\n");
+static const char bench_usage[] = N_("usage: clothsim bench [--quick] [--levels] [--json] [--reps N]\n"
+                                     "\n"
+                                     "Measures the solver, the renderer and the bytes the sandbox sends its terminal\n"
+                                     "on this machine (about a minute; no terminal needed).\n"
+                                     "  --quick   a fast smoke run: fewer, shorter repetitions (a few seconds)\n"
+                                     "  --levels  only the default order at each instruction-set level (some seconds)\n"
+                                     "  --json    the same figures as JSON on standard output\n"
+                                     "  --reps N  repetitions of each measurement (default 7, quick 3)\n");
 
 #define BENCH_SIZES 4
 #define BENCH_INTEGRATORS 3
@@ -131,13 +130,13 @@ typedef struct LevelRow {
 
 typedef struct SolverRow {
     int integrator, size, links, substeps;
-    SolverFigure sequential;                      /* the plain loop, classic order */
+    SolverFigure sequential;                     /* the plain loop, classic order */
     SolverFigure colored[BENCH_MAX_THREADS + 1]; /* by thread count */
     SolverFigure fast[BENCH_MAX_THREADS + 1];    /* the sequential order's fast path, by thread count */
 } SolverRow;
 
 typedef struct Results {
-    int threads; /* the machine's */
+    int threads;              /* the machine's */
     RelaxFastKernels kernels; /* the widest the CPU runs */
     SolverRow rows[BENCH_INTEGRATORS][BENCH_SIZES];
     Stat frame_ms[RENDER_SIZES][RENDER_MODE_COUNT];
@@ -149,20 +148,20 @@ typedef struct Results {
     bool node_ok;
     BenchCourseFigure course; /* check --run over the course (bench_course.c); not with --quick */
     bool course_ok;
-    FrameBytes bytes;                                 /* written to the terminal per frame, 80 x 24 */
+    FrameBytes bytes; /* written to the terminal per frame, 80 x 24 */
     bool bytes_ok;
     Stat bytes_per_frame;
-    Stat sandbox_cpu; /* processor seconds a frame, the sandbox's frames into the pseudo-terminal */
+    Stat sandbox_cpu;          /* processor seconds a frame, the sandbox's frames into the pseudo-terminal */
     FrameBytes bytes_implicit; /* the same under integrator=implicit */
     bool bytes_implicit_ok;
     Stat sandbox_cpu_implicit;
     /* every integrator's step of the curtain, at 40 x 40 and 200 x 200 (STEP_SIZES) */
     SolverFigure step_cost[INTEGRATOR_COUNT][2];
     int step_cg[INTEGRATOR_COUNT][2]; /* implicit: the last step's conjugate-gradient iterations */
-    Stat floor_ns;      /* a square root and a division, 8 lanes at a time: ns a link */
-    Stat floor_wide_ns; /* the same 16 lanes at a time (AVX-512 only) */
-    Stat solve_ns;      /* a link's whole correction in registers, 8 lanes at a time: ns a link */
-    Stat solve_wide_ns; /* the same 16 lanes at a time (AVX-512 only) */
+    Stat floor_ns;                    /* a square root and a division, 8 lanes at a time: ns a link */
+    Stat floor_wide_ns;               /* the same 16 lanes at a time (AVX-512 only) */
+    Stat solve_ns;                    /* a link's whole correction in registers, 8 lanes at a time: ns a link */
+    Stat solve_wide_ns;               /* the same 16 lanes at a time (AVX-512 only) */
     /* jakobsen 200 x 200 on one thread, on each core in turn (Linux) */
     int cores;
     int core_id[BENCH_MAX_THREADS];
@@ -262,8 +261,8 @@ static SolverFigure timing_end(Timing *t, const Config *cfg)
  * repetitions take turns, so that a moment when the machine is busy with
  * something else (other users, other virtual machines) slows them all
  * alike instead of one. params[k] on threads[k] into out[k]. */
-static void measure_together(const Params *params, const int *threads, const bool *plain, int count,
-                             const Config *cfg, SolverFigure *out)
+static void measure_together(const Params *params, const int *threads, const bool *plain, int count, const Config *cfg,
+                             SolverFigure *out)
 {
     Timing timing[BENCH_INTEGRATORS * (2 * BENCH_MAX_THREADS + 1)];
     for (int k = 0; k < count; k++)
@@ -355,7 +354,8 @@ BENCH_AVX2 static float solve_avx2(long rounds)
             __m256 length = _mm256_sqrt_ps(_mm256_fmadd_ps(dz, dz, _mm256_fmadd_ps(dy, dy, _mm256_mul_ps(dx, dx))));
             __m256 live = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_NEQ_UQ), _mm256_cmp_ps(length, tiny, _CMP_NLT_UQ));
             __m256 scale = _mm256_div_ps(_mm256_mul_ps(k, _mm256_sub_ps(length, rest)), _mm256_mul_ps(length, w));
-            __m256 ma = _mm256_and_ps(live, _mm256_mul_ps(wa, scale)), mb = _mm256_and_ps(live, _mm256_mul_ps(wb, scale));
+            __m256 ma = _mm256_and_ps(live, _mm256_mul_ps(wa, scale)),
+                   mb = _mm256_and_ps(live, _mm256_mul_ps(wb, scale));
             ax[i] = _mm256_fmadd_ps(ma, dx, ax[i]), ay[i] = _mm256_fmadd_ps(ma, dy, ay[i]);
             az[i] = _mm256_fmadd_ps(ma, dz, az[i]);
             bx[i] = _mm256_fnmadd_ps(mb, dx, bx[i]), by[i] = _mm256_fnmadd_ps(mb, dy, by[i]);
@@ -1388,7 +1388,10 @@ static void cell_level_sandbox(char *out, size_t size, const Cell *c)
  * a busy neighbour had figures 24 to 69 % above. */
 #define NOISY_SPREAD 0.15
 
-static double spread(Stat s) { return s.min > 0.0 ? s.median / s.min - 1.0 : 0.0; }
+static double spread(Stat s)
+{
+    return s.min > 0.0 ? s.median / s.min - 1.0 : 0.0;
+}
 
 /* The widest spread among the figures the targets read. */
 static double widest_spread(const Results *res)
@@ -1627,8 +1630,8 @@ static void print_course_and_terminal(const Results *res)
     snprintf(bytes, sizeof bytes, "%s", _("n/a"));
     if (res->bytes_ok)
         format_stat(bytes, sizeof bytes, res->bytes_per_frame, 0);
-    say(_("bytes written per frame by the front end for the default scene at %d x %d: %s%s\n  (%s)\n"),
-        res->bytes.cols, res->bytes.rows, bytes, res->bytes_ok ? _(" bytes") : "", res->bytes.note);
+    say(_("bytes written per frame by the front end for the default scene at %d x %d: %s%s\n  (%s)\n"), res->bytes.cols,
+        res->bytes.rows, bytes, res->bytes_ok ? _(" bytes") : "", res->bytes.note);
     if (res->bytes_ok) {
         Stat ms = {1e3 * res->sandbox_cpu.median, 1e3 * res->sandbox_cpu.min, 1e3 * res->sandbox_cpu.max};
         char cpu[64];
@@ -1838,8 +1841,7 @@ static void json_terminal_and_steps(const Results *res)
     if (res->bytes_implicit_ok) {
         printf("{");
         json_stat("cpu_seconds", res->sandbox_cpu_implicit, "}");
-    }
-    else
+    } else
         printf("null");
     printf(",\n \"step_ms\": [\n");
     for (int i = 0; i < INTEGRATOR_COUNT; i++)

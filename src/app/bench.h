@@ -19,14 +19,14 @@ int bench_main(int argc, char **argv);
  * of them paints the whole screen); then reps runs of `frames` frames. */
 typedef struct FrameBytes {
     int cols, rows;
-    int settle_frames, frames, reps;  /* reps at most BENCH_MAX_REPS */
-    bool implicit;                    /* the default scene under integrator=implicit (else its own, jakobsen) */
-    double per_frame[BENCH_MAX_REPS]; /* out: bytes a frame over each run */
-    double first_frame;               /* out: bytes of the first frame */
+    int settle_frames, frames, reps;      /* reps at most BENCH_MAX_REPS */
+    bool implicit;                        /* the default scene under integrator=implicit (else its own, jakobsen) */
+    double per_frame[BENCH_MAX_REPS];     /* out: bytes a frame over each run */
+    double first_frame;                   /* out: bytes of the first frame */
     double cpu_per_frame[BENCH_MAX_REPS]; /* out: the process's processor time a frame (s), each run: physics,
                                              drawing, ncurses and the terminal's pipe */
-    char how[320];                    /* out: how it was measured, or why it could not be (English: the JSON's) */
-    char note[640];                   /* out: the same in the user's language (the report's) */
+    char how[320];                        /* out: how it was measured, or why it could not be (English: the JSON's) */
+    char note[640];                       /* out: the same in the user's language (the report's) */
 } FrameBytes;
 
 /* Measures fb; returns false (with the reason in fb->how) if it could not.

@@ -29,22 +29,21 @@
 #include "lesson/run_cache.h"
 #include "i18n.h"
 
-static const char usage[] =
-    N_("usage: clothsim check [--run [--verbose] [--time-limit S]] [--tap] FILE...\n"
-    "\n"
-    "Checks lesson scripts (lessons/README.md describes the language).\n"
-    "  --run       also play each lesson headless and verify every 'expect' and\n"
-    "              the answer of every homework\n"
-    "  --verbose   with --run, also show each expect that held and the value seen\n"
-    "  --time-limit S  with --run, stop after S seconds of processor time in all\n"
-    "              (default 1800; 0: no bound); each lesson's budget bounds it too\n"
-    "  --tap       report as TAP version 13 on standard output: a test point per\n"
-    "              expect with --run, per file without (prove, a course's CI)\n"
-    "\n"
-    "A mistake is reported as one line 'file:line:col: message'; a failed\n"
-    "expect as 'file:line:col: expect failed: CONDITION (saw VALUE)'.\n"
-    "Exit status: 0 all good, 1 an expect failed, 2 a mistake in a file or\n"
-    "in the arguments (then nothing is run).\n");
+static const char usage[] = N_("usage: clothsim check [--run [--verbose] [--time-limit S]] [--tap] FILE...\n"
+                               "\n"
+                               "Checks lesson scripts (lessons/README.md describes the language).\n"
+                               "  --run       also play each lesson headless and verify every 'expect' and\n"
+                               "              the answer of every homework\n"
+                               "  --verbose   with --run, also show each expect that held and the value seen\n"
+                               "  --time-limit S  with --run, stop after S seconds of processor time in all\n"
+                               "              (default 1800; 0: no bound); each lesson's budget bounds it too\n"
+                               "  --tap       report as TAP version 13 on standard output: a test point per\n"
+                               "              expect with --run, per file without (prove, a course's CI)\n"
+                               "\n"
+                               "A mistake is reported as one line 'file:line:col: message'; a failed\n"
+                               "expect as 'file:line:col: expect failed: CONDITION (saw VALUE)'.\n"
+                               "Exit status: 0 all good, 1 an expect failed, 2 a mistake in a file or\n"
+                               "in the arguments (then nothing is run).\n");
 
 /* The line check --run stops with at its time limit, made before the
  * lessons play (a signal handler may only write it). */

@@ -183,9 +183,9 @@ bool cli_parse_double(const char *name, const char *text, double min, double max
 
 /* The options that take a value as the next argument ("--steps 10"):
  * every command's, so that a value is never taken for the command. */
-static const char *const value_options[] = {"--scene", "--set",  "--compare", "--fps",  "--record", "--background",
-                                            "--csv",   "--dump", "--size",    "--mode", "--steps",  "--every",
-                                            "--reps",  "--seconds", "-o",     "--output", "--time-limit", "--preset"};
+static const char *const value_options[] = {
+    "--scene", "--set",   "--compare", "--fps",  "--record",  "--background", "--csv",    "--dump",       "--size",
+    "--mode",  "--steps", "--every",   "--reps", "--seconds", "-o",           "--output", "--time-limit", "--preset"};
 
 static bool takes_value(const char *arg)
 {

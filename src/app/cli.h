@@ -42,7 +42,7 @@ const char *cli_cut(const char *text, size_t limit);
 
 /* Settings gathered from the command line. */
 typedef struct CliSettings {
-    int scene;                /* SceneKind chosen by --scene or --set scene=... */
+    int scene;                    /* SceneKind chosen by --scene or --set scene=... */
     const char *assignments[256]; /* every --set, in order */
     int assignment_count;
 } CliSettings;

@@ -74,7 +74,9 @@ static bool take(char *line, DisplayConfig *config, char *what, size_t what_size
         config->fps = (int)fps;
         return true;
     }
-    bool *flag = strcmp(line, "ascii") == 0 ? &config->ascii : strcmp(line, "high-contrast") == 0 ? &config->high_contrast : NULL;
+    bool *flag = strcmp(line, "ascii") == 0           ? &config->ascii
+                 : strcmp(line, "high-contrast") == 0 ? &config->high_contrast
+                                                      : NULL;
     if (!flag) {
         snprintf(what, what_size, _("unknown setting '%s' (background, fps, ascii, high-contrast)"),
                  cli_cut(line, CLI_CUT_WORD));

@@ -44,10 +44,10 @@ typedef struct Handout {
     Canvas *canvas;
     bool teacher;
     const char *language; /* the lesson's: the page's lang */
-    int emitted;        /* the next item of the page to write */
-    bool explanation;   /* student's edition: within the narration that explains an explain */
-    int pictures;       /* on this page */
-    bool asked;         /* student's edition: a question waits for its answer above the next run's pictures */
+    int emitted;          /* the next item of the page to write */
+    bool explanation;     /* student's edition: within the narration that explains an explain */
+    int pictures;         /* on this page */
+    bool asked;           /* student's edition: a question waits for its answer above the next run's pictures */
     int (*class_counts)[LESSON_MAX_CHOICES]; /* a class's first answers per question and choice, or NULL */
     int class_questions;                     /* the questions class_counts has */
 } Handout;
@@ -385,16 +385,17 @@ static void put_items(Handout *h, int end)
             put_text(h->f, item->text);
             /* ruled lines drawn as borders: a printer leaves out backgrounds */
             fputs("</p>\n<div class=\"lines\"><div class=\"line\"></div><div class=\"line\"></div>"
-                  "<div class=\"line\"></div></div></div>\n", h->f);
+                  "<div class=\"line\"></div></div></div>\n",
+                  h->f);
             h->explanation = !h->teacher;
             break;
         case LESSON_EXPECT: {
             /* two claims on one measure (exploded after 1 s, before 3 s) are
              * one figure to a student, who is not shown the claims */
             const LessonItem *before = in_figures ? &h->lesson->items[k - 1] : NULL;
-            if (!h->teacher && before && before->kind == LESSON_EXPECT && before->expect.metric == item->expect.metric &&
-                before->expect.other_pane == item->expect.other_pane && before->pane && item->pane &&
-                strcmp(before->pane, item->pane) == 0)
+            if (!h->teacher && before && before->kind == LESSON_EXPECT &&
+                before->expect.metric == item->expect.metric && before->expect.other_pane == item->expect.other_pane &&
+                before->pane && item->pane && strcmp(before->pane, item->pane) == 0)
                 break;
             if (!in_figures)
                 fputs("<ul class=\"figures\">\n", h->f);
@@ -508,8 +509,12 @@ bool handout_write(FILE *f, const Lesson *lesson, bool teacher, const char *lang
 bool handout_write_class(FILE *f, const Lesson *lesson, bool teacher, const char *language,
                          int (*class_counts)[LESSON_MAX_CHOICES], int class_questions)
 {
-    Handout h = {.f = f, .lesson = lesson, .teacher = teacher, .language = language && language[0] ? language : "en",
-                 .class_counts = class_counts, .class_questions = class_questions};
+    Handout h = {.f = f,
+                 .lesson = lesson,
+                 .teacher = teacher,
+                 .language = language && language[0] ? language : "en",
+                 .class_counts = class_counts,
+                 .class_questions = class_questions};
     h.player = lesson_player_create(lesson);
     if (h.player)
         h.player->verify_homework = true; /* the teacher's edition prints the proof */
@@ -576,7 +581,8 @@ bool handout_write_class(FILE *f, const Lesson *lesson, bool teacher, const char
         fputs("</p>\n", f);
         if (!teacher)
             fputs("<div class=\"lines\"><div class=\"line\"></div><div class=\"line\"></div>"
-                  "<div class=\"line\"></div></div>", f);
+                  "<div class=\"line\"></div></div>",
+                  f);
         fputs("</div>\n", f);
     }
     int graded = 0;
@@ -589,11 +595,12 @@ bool handout_write_class(FILE *f, const Lesson *lesson, bool teacher, const char
                graded);
     fputc(' ', f);
     /* %1$s: the version; %2$s: the lesson's file */
-    put_format(f, ngettext("Every picture and figure above was drawn and measured by clothsim %s, playing the "
-                           "lesson %s headless: %d of %d claim held.",
-                           "Every picture and figure above was drawn and measured by clothsim %s, playing the "
-                           "lesson %s headless: %d of %d claims held.",
-                           (unsigned long)lesson->expect_count),
+    put_format(f,
+               ngettext("Every picture and figure above was drawn and measured by clothsim %s, playing the "
+                        "lesson %s headless: %d of %d claim held.",
+                        "Every picture and figure above was drawn and measured by clothsim %s, playing the "
+                        "lesson %s headless: %d of %d claims held.",
+                        (unsigned long)lesson->expect_count),
                CLOTHSIM_VERSION, lesson->name, h.player->expects_passed, lesson->expect_count);
     fputs("</div>\n</body>\n</html>\n", f);
     lesson_player_destroy(h.player);
@@ -603,21 +610,20 @@ bool handout_write_class(FILE *f, const Lesson *lesson, bool teacher, const char
 
 /* ---------------------------------------------------------------- the command */
 
-static const char usage[] = N_(
-    "usage: clothsim handout FILE.lesson [--teacher] [--class CODE|FILE.db]\n"
-    "                        [-o FILE.html]\n"
-    "\n"
-    "The lesson as one HTML page to print or share, with nothing to fetch: each\n"
-    "page's text, its questions with room to answer, pictures of the panes drawn\n"
-    "at the page's key moments, and the figures the lesson measures (it is\n"
-    "played headless, as check --run plays it). It prints on A4 and Letter. In\n"
-    "your language where the lesson has a translation (lessons/uk/ for uk).\n"
-    "  --teacher   the teacher's edition: the notes, the answers, the feedback,\n"
-    "              the explanations and every claim, held or not\n"
-    "  --class C   under each question, what the class C answered (first\n"
-    "              tries; its code or FILE.db, as clothsim class report)\n"
-    "  -o FILE     where to write it (- standard output); by default NAME.html,\n"
-    "              or NAME-teacher.html, in the current folder\n");
+static const char usage[] = N_("usage: clothsim handout FILE.lesson [--teacher] [--class CODE|FILE.db]\n"
+                               "                        [-o FILE.html]\n"
+                               "\n"
+                               "The lesson as one HTML page to print or share, with nothing to fetch: each\n"
+                               "page's text, its questions with room to answer, pictures of the panes drawn\n"
+                               "at the page's key moments, and the figures the lesson measures (it is\n"
+                               "played headless, as check --run plays it). It prints on A4 and Letter. In\n"
+                               "your language where the lesson has a translation (lessons/uk/ for uk).\n"
+                               "  --teacher   the teacher's edition: the notes, the answers, the feedback,\n"
+                               "              the explanations and every claim, held or not\n"
+                               "  --class C   under each question, what the class C answered (first\n"
+                               "              tries; its code or FILE.db, as clothsim class report)\n"
+                               "  -o FILE     where to write it (- standard output); by default NAME.html,\n"
+                               "              or NAME-teacher.html, in the current folder\n");
 
 /* The lesson's translation in the user's language (lesson_user_languages),
  * lessons/LANG/NAME beside lessons/NAME, into out; or path itself when the
@@ -700,7 +706,7 @@ int handout_main(int argc, char **argv)
         cli_say(err);
         return EXIT_USAGE;
     }
-    int (*counts)[LESSON_MAX_CHOICES] = NULL, questions = 0;
+    int(*counts)[LESSON_MAX_CHOICES] = NULL, questions = 0;
     for (int k = 0; k < lesson->item_count; k++)
         questions += lesson->items[k].kind == LESSON_QUESTION;
     if (class_operand) {

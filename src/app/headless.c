@@ -62,33 +62,32 @@ static void print_wrapped(const char *text, int column, int indent)
     }
 }
 
-static const char run_usage[] = N_(
-    "usage: clothsim run [--scene NAME] [--set KEY=VALUE]...\n"
-    "                    [--steps N | --seconds S] [--every K]\n"
-    "                    [--csv PATH|-] [--dump PATH|-]\n"
-    "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
-    "\n"
-    "Steps a scene without a terminal and writes what it measures.\n"
-    "  --scene NAME     curtain (default), flag, chain, net  (clothsim scenes)\n"
-    "  --set KEY=VALUE  change one setting; repeat as needed (clothsim params)\n"
-    "  --steps N        time steps of dt to run (default 600)\n"
-    "  --seconds S      or: simulated seconds to run (rounded up to whole steps)\n"
-    "  --every K        write a CSV row every K steps, and after the last (default 1)\n"
-    "  --csv PATH|-     metrics as CSV, '-' for standard output (the default when\n"
-    "                   neither --csv nor --dump is given)\n"
-    "  --dump PATH|-    the final state: '# COLS ROWS', then 'x y z' per particle\n"
-    "  --frames         draw the scene as text on standard output every K steps\n"
-    "                   and after the last, each under a line '-- step N, t = T s'\n"
-    "  --size WxH       frame size in cells (default 80x24)\n"
-    "  --mode NAME      shaded (default), wire, strain, points\n"
-    "  --ascii          frames in plain ASCII instead of Unicode braille\n"
-    "\n"
-    "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
-    "is run or written), 3 the cloth exploded (the run stops on its last good step),\n"
-    "4 integrator=implicit: the solve of some substeps did not converge (the run\n"
-    "goes on; the CSV's cg_unconverged counts them).\n"
-    "\n"
-    "CSV columns:\n") /* metrics_csv_header follows, wrapped */;
+static const char run_usage[] = N_("usage: clothsim run [--scene NAME] [--set KEY=VALUE]...\n"
+                                   "                    [--steps N | --seconds S] [--every K]\n"
+                                   "                    [--csv PATH|-] [--dump PATH|-]\n"
+                                   "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
+                                   "\n"
+                                   "Steps a scene without a terminal and writes what it measures.\n"
+                                   "  --scene NAME     curtain (default), flag, chain, net  (clothsim scenes)\n"
+                                   "  --set KEY=VALUE  change one setting; repeat as needed (clothsim params)\n"
+                                   "  --steps N        time steps of dt to run (default 600)\n"
+                                   "  --seconds S      or: simulated seconds to run (rounded up to whole steps)\n"
+                                   "  --every K        write a CSV row every K steps, and after the last (default 1)\n"
+                                   "  --csv PATH|-     metrics as CSV, '-' for standard output (the default when\n"
+                                   "                   neither --csv nor --dump is given)\n"
+                                   "  --dump PATH|-    the final state: '# COLS ROWS', then 'x y z' per particle\n"
+                                   "  --frames         draw the scene as text on standard output every K steps\n"
+                                   "                   and after the last, each under a line '-- step N, t = T s'\n"
+                                   "  --size WxH       frame size in cells (default 80x24)\n"
+                                   "  --mode NAME      shaded (default), wire, strain, points\n"
+                                   "  --ascii          frames in plain ASCII instead of Unicode braille\n"
+                                   "\n"
+                                   "Exit status: 0 done, 1 a write failed, 2 a mistake in the arguments (nothing\n"
+                                   "is run or written), 3 the cloth exploded (the run stops on its last good step),\n"
+                                   "4 integrator=implicit: the solve of some substeps did not converge (the run\n"
+                                   "goes on; the CSV's cg_unconverged counts them).\n"
+                                   "\n"
+                                   "CSV columns:\n") /* metrics_csv_header follows, wrapped */;
 
 /* A CSV row waits here until the next step is known to be good: an
  * explosion then takes the row of the step it froze on, rather than adding a
@@ -133,8 +132,8 @@ typedef struct FrameWriter {
     RenderOptions options;
     char *text;
     size_t text_size;
-    bool written;         /* a frame was written, */
-    long long last_step;  /* ... of this step */
+    bool written;        /* a frame was written, */
+    long long last_step; /* ... of this step */
 } FrameWriter;
 
 static bool frames_open(FrameWriter *w, const Solver *solver, int width, int height, int mode, bool ascii)
@@ -229,7 +228,8 @@ int headless_run_options(int argc, char **argv, RunOptions *o)
                 return EXIT_USAGE;
             mode = params_lookup_name(render_mode_names, value);
             if (mode < 0) {
-                cli_error("--mode %s: unknown render mode (one of shaded|wire|strain|points)", cli_cut(value, CLI_CUT_WORD));
+                cli_error("--mode %s: unknown render mode (one of shaded|wire|strain|points)",
+                          cli_cut(value, CLI_CUT_WORD));
                 return EXIT_USAGE;
             }
         } else if (strcmp(argv[i], "--frames") == 0) {
@@ -241,7 +241,8 @@ int headless_run_options(int argc, char **argv, RunOptions *o)
             print_wrapped(metrics_csv_header, 2, 2);
             return EXIT_SUCCESS;
         } else {
-            cli_error("run: unknown argument '%s' (clothsim run --help lists the options)", cli_cut(argv[i], CLI_CUT_WORD));
+            cli_error("run: unknown argument '%s' (clothsim run --help lists the options)",
+                      cli_cut(argv[i], CLI_CUT_WORD));
             return EXIT_USAGE;
         }
     }
@@ -262,7 +263,8 @@ int headless_run_options(int argc, char **argv, RunOptions *o)
     }
     if (!csv_path && !dump_path && !frames)
         csv_path = "-";
-    int to_stdout = (csv_path && output_same_file(csv_path, "-")) + (dump_path && output_same_file(dump_path, "-")) + frames;
+    int to_stdout =
+        (csv_path && output_same_file(csv_path, "-")) + (dump_path && output_same_file(dump_path, "-")) + frames;
     if (to_stdout > 1) {
         cli_error("--csv -, --dump - and --frames all write to standard output: give a file to all but one");
         return EXIT_USAGE;
@@ -273,9 +275,16 @@ int headless_run_options(int argc, char **argv, RunOptions *o)
                   cli_cut(dump_path, CLI_CUT_PATH));
         return EXIT_USAGE;
     }
-    *o = (RunOptions){.params = params, .steps = steps, .every = every, .csv_path = csv_path,
-                      .dump_path = dump_path, .frames = frames, .ascii = ascii, .width = width,
-                      .height = height, .mode = mode};
+    *o = (RunOptions){.params = params,
+                      .steps = steps,
+                      .every = every,
+                      .csv_path = csv_path,
+                      .dump_path = dump_path,
+                      .frames = frames,
+                      .ascii = ascii,
+                      .width = width,
+                      .height = height,
+                      .mode = mode};
     return -1;
 }
 
@@ -337,8 +346,8 @@ int headless_run(int argc, char **argv)
             csv_row(&rows, solver);
             if (frames)
                 frames_write(&writer, &frame_out, solver);
-            cli_error("exploded at t = %.4f s (step %lld); frozen on the last good step",
-                      solver->exploded_time, (long long)solver->exploded_step + 1);
+            cli_error("exploded at t = %.4f s (step %lld); frozen on the last good step", solver->exploded_time,
+                      (long long)solver->exploded_step + 1);
             exploded = true;
             break;
         }
@@ -378,17 +387,15 @@ int headless_run(int argc, char **argv)
     return status;
 }
 
-static const char params_usage[] =
-    N_("usage: clothsim params [--scene NAME] [--set KEY=VALUE]...\n"
-    "\n"
-    "Every setting of the scene (default curtain), with the changes --set makes:\n"
-    "its key, value, unit and range, then what it means. A setting marked\n"
-    "[on reset] takes effect when the scene is built again.\n");
+static const char params_usage[] = N_("usage: clothsim params [--scene NAME] [--set KEY=VALUE]...\n"
+                                      "\n"
+                                      "Every setting of the scene (default curtain), with the changes --set makes:\n"
+                                      "its key, value, unit and range, then what it means. A setting marked\n"
+                                      "[on reset] takes effect when the scene is built again.\n");
 
-static const char scenes_usage[] =
-    N_("usage: clothsim scenes\n"
-    "\n"
-    "The scenes --scene NAME builds, each with what it shows.\n");
+static const char scenes_usage[] = N_("usage: clothsim scenes\n"
+                                      "\n"
+                                      "The scenes --scene NAME builds, each with what it shows.\n");
 
 static bool wants_help(int argc, char **argv)
 {
@@ -409,7 +416,8 @@ int headless_params(int argc, char **argv)
     if (next < 0)
         return EXIT_USAGE;
     if (next) {
-        cli_error("params: unknown argument '%s' (it takes --scene NAME and --set KEY=VALUE)", cli_cut(argv[i], CLI_CUT_WORD));
+        cli_error("params: unknown argument '%s' (it takes --scene NAME and --set KEY=VALUE)",
+                  cli_cut(argv[i], CLI_CUT_WORD));
         return EXIT_USAGE;
     }
     Params params;
@@ -436,7 +444,8 @@ int headless_params(int argc, char **argv)
             printf("%s\n    ", line); /* the range on a line of its own */
             print_wrapped(range, 4, 4);
         }
-        snprintf(meaning, sizeof meaning, "%s%s", _(info->help), info->effect == EFFECT_REBUILD ? _(" [on reset]") : "");
+        snprintf(meaning, sizeof meaning, "%s%s", _(info->help),
+                 info->effect == EFFECT_REBUILD ? _(" [on reset]") : "");
         printf("    ");
         print_wrapped(meaning, 4, 4);
     }

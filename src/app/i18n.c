@@ -45,7 +45,10 @@ static const char *catalogue_folder(char *out, size_t out_size)
     return CLOTHSIM_LOCALEDIR;
 }
 
-static const char *translate(const char *msgid) { return gettext(msgid); }
+static const char *translate(const char *msgid)
+{
+    return gettext(msgid);
+}
 
 /* Each value a translated screen shows in its language, by key. A name
  * listed once serves every key whose values share it ("off", "none"). */
@@ -112,9 +115,15 @@ void i18n_init(void)
     text_set_translator(translate);
 }
 
-const char *i18n_decimal_point(void) { return text_decimal_point(); }
+const char *i18n_decimal_point(void)
+{
+    return text_decimal_point();
+}
 
-void i18n_decimals(char *text, size_t text_size) { text_decimals(text, text_size); }
+void i18n_decimals(char *text, size_t text_size)
+{
+    text_decimals(text, text_size);
+}
 
 char *i18n_number(char *out, size_t out_size, const char *format, double value)
 {

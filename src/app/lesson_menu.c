@@ -200,7 +200,8 @@ void lesson_catalogue_course(const LessonCatalogue *catalogue, char *course)
             snprintf(course, 16, "%.15s", languages[k]);
             return;
         }
-    snprintf(course, 16, "%.15s", has_course(catalogue, "en") || catalogue->count == 0 ? "en" : catalogue->entries[0].course);
+    snprintf(course, 16, "%.15s",
+             has_course(catalogue, "en") || catalogue->count == 0 ? "en" : catalogue->entries[0].course);
 }
 
 void lesson_catalogue_next_course(const LessonCatalogue *catalogue, char *course)
@@ -227,9 +228,13 @@ void lesson_catalogue_next_course(const LessonCatalogue *catalogue, char *course
 const char *lesson_course_name(const char *course)
 {
     static const char *const names[][2] = {
-        {"en", "English"}, {"uk", "\u0423\u043a\u0440\u0430\u0457\u043d\u0441\u044c\u043a\u0430"},
-        {"ru", "\u0420\u0443\u0441\u0441\u043a\u0438\u0439"}, {"de", "Deutsch"}, {"fr", "Fran\u00e7ais"},
-        {"es", "Espa\u00f1ol"}, {"pl", "Polski"},
+        {"en", "English"},
+        {"uk", "\u0423\u043a\u0440\u0430\u0457\u043d\u0441\u044c\u043a\u0430"},
+        {"ru", "\u0420\u0443\u0441\u0441\u043a\u0438\u0439"},
+        {"de", "Deutsch"},
+        {"fr", "Fran\u00e7ais"},
+        {"es", "Espa\u00f1ol"},
+        {"pl", "Polski"},
     };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(names[k][0], course) == 0)

@@ -19,7 +19,7 @@ typedef struct LessonEntry {
     char *title;    /* the lesson's title, or its file name when it does not parse */
     char *summary;  /* its summary, or the file:line:col message */
     double minutes;
-    bool broken; /* does not parse */
+    bool broken;     /* does not parse */
     char course[16]; /* "en", or the sub-folder's name: "uk" */
 } LessonEntry;
 

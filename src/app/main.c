@@ -20,29 +20,28 @@
 #include "tui.h"
 
 /* %s: the version */
-static const char usage[] = N_(
-    "clothsim %s - a cloth simulator that shows how cloth solvers work\n"
-    "\n"
-    "usage: clothsim [--scene NAME] [--set KEY=VALUE]... [--compare KEY=V1,V2]\n"
-    "                [--preset euler-verlet|iterations|tearing]\n"
-    "                [--ascii] [--fps N] [--high-contrast] [--stats]\n"
-    "                [--record FILE.cast]   the interactive sandbox (the default)\n"
-    "       clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N]\n"
-    "                    [--csv PATH|-] [--dump PATH|-]\n"
-    "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
-    "       clothsim params [--scene NAME]   every setting: range, default, meaning\n"
-    "       clothsim scenes                  the scenes\n"
-    "       clothsim learn                   the lessons: a menu; progress is kept\n"
-    "       clothsim FILE.lesson             play one lesson\n"
-    "       clothsim progress [--csv [--answers]]  what you did in the lessons\n"
-    "       clothsim check [--run] FILE...   check lesson scripts (--run: play them)\n"
-    "       clothsim handout FILE.lesson [--teacher] [-o FILE.html]  a page to print\n"
-    "       clothsim bench [--quick] [--json]  what the solver and the drawing cost\n"
-    "       clothsim class start LESSON | join CODE | report CODE  a class session\n"
-    "       clothsim --help | --version\n"
-    "\n"
-    "In the sandbox, ? lists the keys. COMMAND --help tells more about each command\n"
-    "(clothsim --ascii --help: the sandbox's options); man clothsim tells everything.\n");
+static const char usage[] = N_("clothsim %s - a cloth simulator that shows how cloth solvers work\n"
+                               "\n"
+                               "usage: clothsim [--scene NAME] [--set KEY=VALUE]... [--compare KEY=V1,V2]\n"
+                               "                [--preset euler-verlet|iterations|tearing]\n"
+                               "                [--ascii] [--fps N] [--high-contrast] [--stats]\n"
+                               "                [--record FILE.cast]   the interactive sandbox (the default)\n"
+                               "       clothsim run [--scene NAME] [--set KEY=VALUE]... [--steps N]\n"
+                               "                    [--csv PATH|-] [--dump PATH|-]\n"
+                               "                    [--frames [--size WxH] [--mode MODE] [--ascii]]\n"
+                               "       clothsim params [--scene NAME]   every setting: range, default, meaning\n"
+                               "       clothsim scenes                  the scenes\n"
+                               "       clothsim learn                   the lessons: a menu; progress is kept\n"
+                               "       clothsim FILE.lesson             play one lesson\n"
+                               "       clothsim progress [--csv [--answers]]  what you did in the lessons\n"
+                               "       clothsim check [--run] FILE...   check lesson scripts (--run: play them)\n"
+                               "       clothsim handout FILE.lesson [--teacher] [-o FILE.html]  a page to print\n"
+                               "       clothsim bench [--quick] [--json]  what the solver and the drawing cost\n"
+                               "       clothsim class start LESSON | join CODE | report CODE  a class session\n"
+                               "       clothsim --help | --version\n"
+                               "\n"
+                               "In the sandbox, ? lists the keys. COMMAND --help tells more about each command\n"
+                               "(clothsim --ascii --help: the sandbox's options); man clothsim tells everything.\n");
 
 /* CLOTHSIM_KERNELS=portable|neon|avx2|avx512 forces the fast path's
  * instruction-set level (relax_fast.h), read once here, before any solver
@@ -95,8 +94,8 @@ int main(int argc, char **argv)
     int status;
     if (strcmp(command, "learn") == 0 || (length > 7 && strcmp(command + length - 7, ".lesson") == 0))
         status = tui_learn_main(argc, argv); /* the lesson menu, or one lesson */
-    else if (argc < 2 || (!operand && command[0] == '-' && strcmp(command, "--help") != 0 && strcmp(command, "-h") != 0 &&
-                     strcmp(command, "--version") != 0))
+    else if (argc < 2 || (!operand && command[0] == '-' && strcmp(command, "--help") != 0 &&
+                          strcmp(command, "-h") != 0 && strcmp(command, "--version") != 0))
         status = tui_main(argc, argv); /* the interactive sandbox */
     else if (strcmp(command, "run") == 0)
         status = headless_run(argc - 1, argv + 1);

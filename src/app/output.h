@@ -8,9 +8,9 @@
  * run that fails leaves the old file as it was. SIGTERM, SIGINT, SIGHUP and
  * SIGQUIT remove the temporary files before the process ends (where the
  * program has no handler of its own for them); those of a process killed
- * outright (SIGKILL) are removed by the next output to the same file. Anything else (a device such as /dev/null, a FIFO) is
- * written in place. Every write is checked: output_check after each piece,
- * output_close for the final flush and close.
+ * outright (SIGKILL) are removed by the next output to the same file. Anything else (a device such as /dev/null, a
+ * FIFO) is written in place. Every write is checked: output_check after each piece, output_close for the final flush
+ * and close.
  *
  * A path that cannot be opened is a mistake on the command line (exit
  * status 2); a write that fails later is the environment's (exit status 1).

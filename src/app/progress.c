@@ -37,7 +37,7 @@ bool progress_absolute(const char *path, char *out, size_t out_size)
 /* mkdir -p: every folder of path that is missing. */
 static bool make_folders(const char *path, char *err, size_t err_size)
 {
-    char partial[sizeof ((Progress *)0)->file];
+    char partial[sizeof((Progress *)0)->file];
     snprintf(partial, sizeof partial, "%s", path);
     for (char *p = partial + 1;; p++) {
         if (*p == '/' || *p == '\0') {
@@ -101,7 +101,8 @@ static ProgressEntry *find_entry(Progress *progress, const char *name, size_t le
 {
     if (!progress->slot_count)
         return NULL;
-    for (unsigned mask = (unsigned)progress->slot_count - 1, at = name_hash(name, length) & mask;; at = (at + 1) & mask) {
+    for (unsigned mask = (unsigned)progress->slot_count - 1, at = name_hash(name, length) & mask;;
+         at = (at + 1) & mask) {
         int slot = progress->slots[at];
         if (!slot)
             return NULL;
@@ -289,7 +290,7 @@ static bool parse_lesson(Progress *progress, const char *s, size_t n)
         return false;
     ProgressEntry *e = entry_for(progress, f[5], l[5]);
     if (!e)
-        return true; /* out of memory: what was read is kept */
+        return true;                           /* out of memory: what was read is kept */
     e->page = page > e->page ? page : e->page; /* twice: the furthest */
     e->finished = e->finished || finished;
     if (graded) /* the later line's score */
@@ -397,7 +398,8 @@ static int read_file(const char *path, char **text, size_t *length, char *err, s
         if (errno == ENOENT)
             return 0;
         int reason = errno;
-        snprintf(err, err_size, _("%.200s: cannot read: %s"), path, reason == ELOOP ? _("it is a symbolic link") : strerror(reason));
+        snprintf(err, err_size, _("%.200s: cannot read: %s"), path,
+                 reason == ELOOP ? _("it is a symbolic link") : strerror(reason));
         return reason == ELOOP ? -2 : -1;
     }
     struct stat st;
@@ -500,8 +502,8 @@ const ProgressEntry *progress_find(const Progress *progress, const char *path)
     return find_entry((Progress *)progress, name, strlen(name));
 }
 
-bool progress_answer(Progress *progress, const char *path, ProgressKind kind, int number, int page,
-                     const char *given, int right, bool first)
+bool progress_answer(Progress *progress, const char *path, ProgressKind kind, int number, int page, const char *given,
+                     int right, bool first)
 {
     const char *name = progress_name(path);
     ProgressEntry *e = entry_for(progress, name, strlen(name));
@@ -545,7 +547,7 @@ static void remove_stale_temporaries(const char *folder)
     for (struct dirent *e; (e = readdir(d));) {
         if (strncmp(e->d_name, TEMPORARY_PREFIX, sizeof TEMPORARY_PREFIX - 1) != 0)
             continue;
-        char path[sizeof ((Progress *)0)->file + 256];
+        char path[sizeof((Progress *)0)->file + 256];
         snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
         unlink(path);
     }
@@ -709,19 +711,19 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
 
 /* ---------------------------------------------------------------- clothsim progress */
 
-static const char progress_usage[] = N_(
-    "usage: clothsim progress [--csv [--answers]]\n"
-    "\n"
-    "What this user has done in the lessons, from the progress file\n"
-    "($XDG_STATE_HOME/clothsim/progress): for each lesson the page reached,\n"
-    "whether it was finished, the score of the last finish (questions right at\n"
-    "the first try, of those that have a right answer), the time spent, and\n"
-    "every question and homework answered: the first answer and the last.\n"
-    "  --csv      one row a lesson, with the user's name in every row, for a\n"
-    "             teacher to collect from a shared server: user,lesson,page,\n"
-    "             finished,right,questions,seconds\n"
-    "  --answers  with --csv: one row an answered question or homework: user,\n"
-    "             lesson,kind,number,page,tries,first,first_right,last,last_right\n");
+static const char progress_usage[] =
+    N_("usage: clothsim progress [--csv [--answers]]\n"
+       "\n"
+       "What this user has done in the lessons, from the progress file\n"
+       "($XDG_STATE_HOME/clothsim/progress): for each lesson the page reached,\n"
+       "whether it was finished, the score of the last finish (questions right at\n"
+       "the first try, of those that have a right answer), the time spent, and\n"
+       "every question and homework answered: the first answer and the last.\n"
+       "  --csv      one row a lesson, with the user's name in every row, for a\n"
+       "             teacher to collect from a shared server: user,lesson,page,\n"
+       "             finished,right,questions,seconds\n"
+       "  --answers  with --csv: one row an answered question or homework: user,\n"
+       "             lesson,kind,number,page,tries,first,first_right,last,last_right\n");
 
 /* s as a CSV field: quoted when it holds a comma, a quote or a line break. */
 static void csv_field(const char *s)

@@ -54,15 +54,15 @@ typedef struct ProgressAnswer {
     int page;   /* its page, from 1 */
     int tries;  /* answers given */
     char first[PROGRESS_MAX_GIVEN], last[PROGRESS_MAX_GIVEN]; /* as given: "2", "0.004" */
-    int first_right, last_right; /* 1 right, 0 wrong, -1 no right answer named */
+    int first_right, last_right;                              /* 1 right, 0 wrong, -1 no right answer named */
 } ProgressAnswer;
 
 typedef struct ProgressEntry {
     char *name; /* the lesson's file name, its key */
     int page;   /* last page reached, 0-based */
     bool finished;
-    int right, graded; /* the score of the last finish; graded 0: none */
-    long seconds;      /* s spent in the lesson, every playing together */
+    int right, graded;       /* the score of the last finish; graded 0: none */
+    long seconds;            /* s spent in the lesson, every playing together */
     ProgressAnswer *answers; /* by kind and number */
     int answer_count, answer_capacity;
     bool saving; /* progress_save is saving this one */
@@ -110,8 +110,8 @@ bool progress_save(Progress *progress, const char *path, int page, bool finished
  * made when there is none), written by the next progress_save. first: the
  * first answer to it in this playing, which starts its record afresh.
  * given is cut to PROGRESS_MAX_GIVEN - 1 bytes. False when out of memory. */
-bool progress_answer(Progress *progress, const char *path, ProgressKind kind, int number, int page,
-                     const char *given, int right, bool first);
+bool progress_answer(Progress *progress, const char *path, ProgressKind kind, int number, int page, const char *given,
+                     int right, bool first);
 
 /* seconds more spent in the lesson at path, kept for the next save. */
 void progress_add_time(Progress *progress, const char *path, double seconds);

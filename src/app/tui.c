@@ -44,34 +44,34 @@ const double tui_speeds[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
 const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
 
 static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
-                            "                [--compare KEY=V1,V2[,V3,V4] | --preset NAME]\n"
-                            "                [--fps N] [--ascii]\n"
-                            "                [--high-contrast] [--background=dark|light|auto]\n"
-                            "                [--stats] [--record FILE.cast]\n"
-                            "\n"
-                            "The interactive sandbox: the curtain scene (or NAME) running in the terminal.\n"
-                            "  --scene NAME        curtain (default), flag, chain, net, drape, tear, heap\n"
-                            "                      (clothsim scenes)\n"
-                            "  --set KEY=VALUE     change one setting; repeat as needed (clothsim params)\n"
-                            "  --compare KEY=V1,V2 two to four panes, the same scene differing in KEY,\n"
-                            "                      stepped in lockstep\n"
-                            "                      (e.g. --compare integrator=euler,verlet)\n"
-                            "  --preset NAME       a ready comparison, as the keys e, i and T open it:\n"
-                            "                      euler-verlet, iterations (2, 10 and 40 passes) or\n"
-                            "                      tearing (naive against hysteresis); --set changes it\n"
-                            "  --fps N             frames drawn per second (default 30, 1 to 240)\n"
-                            "  --ascii             plain ASCII glyphs (the default when the locale is not\n"
-                            "                      UTF-8)\n"
-                            "  --high-contrast     bold, bright drawing for projectors\n"
-                            "  --background=WHICH  colours for a dark or light terminal; auto (the default)\n"
-                            "                      asks COLORFGBG, then the terminal itself (B flips it)\n"
-                            "  --stats             on exit, print the frames drawn and the bytes sent\n"
-                            "  --record FILE.cast  record the session as an asciicast v2 file\n"
-                            "\n"
-                            "The sandbox solves in order=sequential, as clothsim run and the lessons do:\n"
-                            "one link at a time in the listed order, run many at a time on the fast path\n"
-                            "with the same bits (--set order=colored: colour by colour).\n"
-                            "Press ? in the sandbox for the keys; man clothsim tells all.\n");
+                               "                [--compare KEY=V1,V2[,V3,V4] | --preset NAME]\n"
+                               "                [--fps N] [--ascii]\n"
+                               "                [--high-contrast] [--background=dark|light|auto]\n"
+                               "                [--stats] [--record FILE.cast]\n"
+                               "\n"
+                               "The interactive sandbox: the curtain scene (or NAME) running in the terminal.\n"
+                               "  --scene NAME        curtain (default), flag, chain, net, drape, tear, heap\n"
+                               "                      (clothsim scenes)\n"
+                               "  --set KEY=VALUE     change one setting; repeat as needed (clothsim params)\n"
+                               "  --compare KEY=V1,V2 two to four panes, the same scene differing in KEY,\n"
+                               "                      stepped in lockstep\n"
+                               "                      (e.g. --compare integrator=euler,verlet)\n"
+                               "  --preset NAME       a ready comparison, as the keys e, i and T open it:\n"
+                               "                      euler-verlet, iterations (2, 10 and 40 passes) or\n"
+                               "                      tearing (naive against hysteresis); --set changes it\n"
+                               "  --fps N             frames drawn per second (default 30, 1 to 240)\n"
+                               "  --ascii             plain ASCII glyphs (the default when the locale is not\n"
+                               "                      UTF-8)\n"
+                               "  --high-contrast     bold, bright drawing for projectors\n"
+                               "  --background=WHICH  colours for a dark or light terminal; auto (the default)\n"
+                               "                      asks COLORFGBG, then the terminal itself (B flips it)\n"
+                               "  --stats             on exit, print the frames drawn and the bytes sent\n"
+                               "  --record FILE.cast  record the session as an asciicast v2 file\n"
+                               "\n"
+                               "The sandbox solves in order=sequential, as clothsim run and the lessons do:\n"
+                               "one link at a time in the listed order, run many at a time on the fast path\n"
+                               "with the same bits (--set order=colored: colour by colour).\n"
+                               "Press ? in the sandbox for the keys; man clothsim tells all.\n");
 
 /* ---------------------------------------------------------------- messages */
 
@@ -311,8 +311,7 @@ bool tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], 
     for (int i = 0; i < count; i++) {
         Params check = tui->base;
         char err[TEXT_MESSAGE_SIZE];
-        if (!params_set(&check, key->name, values[i], err, sizeof err) ||
-            !params_validate(&check, err, sizeof err)) {
+        if (!params_set(&check, key->name, values[i], err, sizeof err) || !params_validate(&check, err, sizeof err)) {
             tui_message(tui, "cannot compare %s=%s: %s", key->name, values[i], err);
             return false;
         }
@@ -909,8 +908,9 @@ static bool size_from_environment_fits(char *err, size_t err_size)
     for (int k = 0; k < 2; k++) {
         const char *value = getenv(names[k]);
         if (value && strtol(value, NULL, 10) > TUI_MAX_CELLS) {
-            snprintf(err, err_size, _("%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)"),
-                     names[k], cli_cut(value, CLI_CUT_WORD), TUI_MAX_CELLS, names[k]);
+            snprintf(err, err_size,
+                     _("%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)"), names[k],
+                     cli_cut(value, CLI_CUT_WORD), TUI_MAX_CELLS, names[k]);
             return false;
         }
     }

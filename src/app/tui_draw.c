@@ -111,7 +111,8 @@ void tui_background_toggle(Tui *tui)
     }
     tui_colours_apply(tui);
     tui_message(tui, "%s",
-                tui->background_asked == BACKGROUND_LIGHT ? _("colours for a light background") : _("colours for a dark background"));
+                tui->background_asked == BACKGROUND_LIGHT ? _("colours for a light background")
+                                                          : _("colours for a dark background"));
 }
 
 /* The colour pair of fg on bg: made for every combination at start, so that
@@ -381,9 +382,10 @@ bool tui_layout(Tui *tui)
     }
     ok = ok && (!windows || layout_help(tui, rows, cols));
     if (ok && windows) {
-        ok = shadow_bind(&tui->shadows[0], tui->status_win, tui->status->width, tui->status->height) &&
-             (!tui->panel_win || shadow_bind(&tui->shadows[1], tui->panel_win, tui->panel->width, tui->panel->height)) &&
-             shadow_bind(&tui->shadows[2], tui->help_win, tui->help_canvas->width, tui->help_canvas->height);
+        ok =
+            shadow_bind(&tui->shadows[0], tui->status_win, tui->status->width, tui->status->height) &&
+            (!tui->panel_win || shadow_bind(&tui->shadows[1], tui->panel_win, tui->panel->width, tui->panel->height)) &&
+            shadow_bind(&tui->shadows[2], tui->help_win, tui->help_canvas->width, tui->help_canvas->height);
         for (int i = 0; i < tui->pane_count && ok; i++) {
             TuiPane *pane = &tui->panes[i];
             ok = shadow_bind(&tui->shadows[3 + 2 * i], pane->view_win, pane->view->width, pane->view->height) &&
@@ -459,8 +461,7 @@ int tui_text_put(Canvas *canvas, int x, int y, int limit, const char *utf8, uint
     return x;
 }
 
-int tui_text_put_fitted(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr,
-                        bool ascii)
+int tui_text_put_fitted(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr, bool ascii)
 {
     if (x + tui_text_cells(utf8) <= limit)
         return tui_text_put(canvas, x, y, limit, utf8, fg, attr);
@@ -876,8 +877,7 @@ static const struct {
     {'0', {7, 5, 5, 5, 7}, 3}, {'1', {2, 6, 2, 2, 7}, 3}, {'2', {7, 1, 7, 4, 7}, 3}, {'3', {7, 1, 7, 1, 7}, 3},
     {'4', {5, 5, 7, 1, 1}, 3}, {'5', {7, 4, 7, 1, 7}, 3}, {'6', {7, 4, 7, 5, 7}, 3}, {'7', {7, 1, 1, 1, 1}, 3},
     {'8', {7, 5, 7, 5, 7}, 3}, {'9', {7, 5, 7, 1, 7}, 3}, {'.', {0, 0, 0, 0, 2}, 1}, {',', {0, 0, 0, 2, 2}, 1},
-    {'-', {0, 0, 7, 0, 0}, 3},
-    {'%', {5, 1, 2, 4, 5}, 3}, {' ', {0, 0, 0, 0, 0}, 1},
+    {'-', {0, 0, 7, 0, 0}, 3}, {'%', {5, 1, 2, 4, 5}, 3}, {' ', {0, 0, 0, 0, 0}, 1},
 };
 
 static int big_glyph(char c)
@@ -1113,7 +1113,7 @@ static void draw_pane(Tui *tui, int i)
     draw_big_numbers(tui, pane, view, row, &bottom_numbers); /* under the label and the note: never over them */
     if (solver->exploded)
         draw_explosion(tui, pane, view, bottom_numbers);
-    int free_bottom = bottom_numbers - 1; /* the lowest row the numbers and the message leave */
+    int free_bottom = bottom_numbers - 1;                   /* the lowest row the numbers and the message leave */
     if (i == 0 && tui->message[0] && !tui->lesson_layout) { /* a lesson shows it in its status line */
         /* the whole message, wrapped over as many lines as it takes, up from the bottom */
         bool legend = options.legend && (options.mode == RENDER_STRAIN || options.mode == RENDER_WIRE);
@@ -1155,8 +1155,8 @@ static void draw_pane(Tui *tui, int i)
     RenderPlotScale energy_scale, strain_scale;
     tui_pane_plot_scales(tui, i, &energy_scale, &strain_scale);
     int start = (energy->next - energy->count + TUI_HISTORY) % TUI_HISTORY;
-    render_plot_scaled(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count,
-                       PALETTE_HIGHLIGHT, _("energy J"), tui->render.glyphs, &energy_scale);
+    render_plot_scaled(plots, 0, 0, half - 1, plots->height, energy->values + start, energy->count, PALETTE_HIGHLIGHT,
+                       _("energy J"), tui->render.glyphs, &energy_scale);
     if (pane->highlight_energy)
         mark_row(plots, 0, 0, half - 1);
     if (tui->show_residual && solver->residual_count > 0) {

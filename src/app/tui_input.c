@@ -340,8 +340,8 @@ static void say_where(Tui *tui, const char *what)
     int substep = relaxing ? first->substep + 1 : first->substep > 0 ? first->substep : substeps;
     bool passes = solver_is_position_based(first->params.integrator) && first->pass > 0;
     if (passes && tui->show_residual && first->residual_count > 0)
-        tui_message(tui, "%s: step %lld, substep %d of %d, pass %d of %d, residual %.4g", what, step, substep,
-                    substeps, first->pass, iterations, (double)first->residual_trace[first->residual_count - 1]);
+        tui_message(tui, "%s: step %lld, substep %d of %d, pass %d of %d, residual %.4g", what, step, substep, substeps,
+                    first->pass, iterations, (double)first->residual_trace[first->residual_count - 1]);
     else if (passes)
         tui_message(tui, "%s: step %lld, substep %d of %d, pass %d of %d", what, step, substep, substeps, first->pass,
                     iterations);

@@ -72,11 +72,11 @@ typedef struct LessonScreen {
     LessonPlayer *player;
     Progress *progress;
     bool paused;
-    bool skipping;      /* Enter during a run: finishing it, a slice each turn of the loop */
-    int selected;       /* free play: the unlocked key chosen */
-    int scroll;         /* the first narration line shown */
+    bool skipping;         /* Enter during a run: finishing it, a slice each turn of the loop */
+    int selected;          /* free play: the unlocked key chosen */
+    int scroll;            /* the first narration line shown */
     bool scrolled_by_hand; /* Up, Down, PgUp or PgDn since the page or its state last changed */
-    bool follow;        /* keep the newest line in view */
+    bool follow;           /* keep the newest line in view */
     int seen_page, seen_item, seen_state;
     const Solver *solvers[TUI_MAX_PANES]; /* what the TuiPanes show */
     const Cloth *cloths[TUI_MAX_PANES];
@@ -92,7 +92,7 @@ typedef struct LessonScreen {
     int line_count;
     int question_first, question_end; /* the lines of the page's question, its choices and its
                                          feedback [first, end); -1 when none is shown */
-    int feedback_first; /* the feedback's first line, once shown, or -1 */
+    int feedback_first;               /* the feedback's first line, once shown, or -1 */
 } LessonScreen;
 
 /* ---------------------------------------------------------------- the panes */
@@ -104,24 +104,37 @@ typedef struct LessonScreen {
 /* A metric's name as a person reads it: the script's name with spaces for
  * '_' (scripts and CSV keep the name itself). */
 static const char *const metric_labels[METRIC_COUNT] = {
-    [METRIC_KINETIC] = N_("kinetic"),          [METRIC_POTENTIAL] = N_("potential"),
-    [METRIC_ELASTIC] = N_("elastic"),          [METRIC_TOTAL] = N_("total"),
-    [METRIC_MAX_STRAIN] = N_("max strain"),    [METRIC_MEAN_STRAIN] = N_("mean strain"),
-    [METRIC_RESIDUAL] = N_("residual"),        [METRIC_PENETRATION] = N_("penetration"),
-    [METRIC_TORN] = N_("torn"),                [METRIC_EXPLODED] = N_("exploded"),
-    [METRIC_TIME] = N_("time"),                [METRIC_STEP] = N_("step"),
-    [METRIC_OMEGA_DT] = N_("omega dt"),        [METRIC_HIGHEST] = N_("highest"),
-    [METRIC_LOWEST] = N_("lowest"),            [METRIC_CATENARY] = N_("catenary"),
-    [METRIC_CLOSEST] = N_("closest"),          [METRIC_CENTRE_X] = N_("centre x"),
-    [METRIC_SCREEN_COVER] = N_("screen cover"), [METRIC_SCREEN_ROWS] = N_("screen rows"),
-    [METRIC_SCREEN_HOLES] = N_("screen holes"), [METRIC_SCREEN_HOT] = N_("screen hot"),
-    [METRIC_SCREEN_UNLIKE] = N_("screen unlike"), [METRIC_SCREEN_TRACE_ROWS] = N_("screen trace rows"),
-    [METRIC_CG_ITERATIONS] = N_("cg iterations"), [METRIC_CG_RESIDUAL] = N_("cg residual"),
-    [METRIC_CG_UNCONVERGED] = N_("cg unconverged"), [METRIC_SCREEN_OFF_PARABOLA] = N_("screen off parabola"),
+    [METRIC_KINETIC] = N_("kinetic"),
+    [METRIC_POTENTIAL] = N_("potential"),
+    [METRIC_ELASTIC] = N_("elastic"),
+    [METRIC_TOTAL] = N_("total"),
+    [METRIC_MAX_STRAIN] = N_("max strain"),
+    [METRIC_MEAN_STRAIN] = N_("mean strain"),
+    [METRIC_RESIDUAL] = N_("residual"),
+    [METRIC_PENETRATION] = N_("penetration"),
+    [METRIC_TORN] = N_("torn"),
+    [METRIC_EXPLODED] = N_("exploded"),
+    [METRIC_TIME] = N_("time"),
+    [METRIC_STEP] = N_("step"),
+    [METRIC_OMEGA_DT] = N_("omega dt"),
+    [METRIC_HIGHEST] = N_("highest"),
+    [METRIC_LOWEST] = N_("lowest"),
+    [METRIC_CATENARY] = N_("catenary"),
+    [METRIC_CLOSEST] = N_("closest"),
+    [METRIC_CENTRE_X] = N_("centre x"),
+    [METRIC_SCREEN_COVER] = N_("screen cover"),
+    [METRIC_SCREEN_ROWS] = N_("screen rows"),
+    [METRIC_SCREEN_HOLES] = N_("screen holes"),
+    [METRIC_SCREEN_HOT] = N_("screen hot"),
+    [METRIC_SCREEN_UNLIKE] = N_("screen unlike"),
+    [METRIC_SCREEN_TRACE_ROWS] = N_("screen trace rows"),
+    [METRIC_CG_ITERATIONS] = N_("cg iterations"),
+    [METRIC_CG_RESIDUAL] = N_("cg residual"),
+    [METRIC_CG_UNCONVERGED] = N_("cg unconverged"),
+    [METRIC_SCREEN_OFF_PARABOLA] = N_("screen off parabola"),
 };
 
-static void format_metric(int metric, double value, bool big, char *out, size_t size, char *label,
-                          size_t label_size)
+static void format_metric(int metric, double value, bool big, char *out, size_t size, char *label, size_t label_size)
 {
     const LessonMetricInfo *info = &lesson_metrics[metric];
     if (label)
@@ -186,7 +199,8 @@ static void sync_panes(LessonScreen *v)
         pane->strain_full = (float)view->ramp;
         lesson_view_extras(p, i, &pane->extras);
         pane->camera_set = true;
-        bool energy_fixed = view->energy_scale == VIEW_SCALE_FIXED, strain_fixed = view->strain_scale == VIEW_SCALE_FIXED;
+        bool energy_fixed = view->energy_scale == VIEW_SCALE_FIXED,
+             strain_fixed = view->strain_scale == VIEW_SCALE_FIXED;
         tui_pane_scales(pane, energy_fixed ? (float)view->energy_lo : NAN, energy_fixed ? (float)view->energy_hi : NAN,
                         view->energy_scale == VIEW_SCALE_LOG,
                         view->energy_scale != VIEW_SCALE_AUTO ? (float)lp->start[METRIC_TOTAL] : NAN,
@@ -449,7 +463,8 @@ static void build_narration(LessonScreen *v, int width)
             add_wrapped(v, text, 1, 3, width, PALETTE_TEXT, ATTR_NONE);
         }
         add_blank(v);
-        add_wrapped(v, _("Left goes back a page, q (or Enter) closes the lesson."), 0, 0, width, PALETTE_DIM, ATTR_NONE);
+        add_wrapped(v, _("Left goes back a page, q (or Enter) closes the lesson."), 0, 0, width, PALETTE_DIM,
+                    ATTR_NONE);
         return;
     }
     const char *heading = lesson_player_heading(p);
@@ -493,7 +508,8 @@ static void build_narration(LessonScreen *v, int width)
                 const char *feedback = lesson_player_feedback(p);
                 bool right = lesson_player_answer_correct(p);
                 if (item->answer >= 0)
-                    snprintf(text, sizeof text, "%s%s", right ? _("Right. ") : _("Not quite. "), feedback ? feedback : "");
+                    snprintf(text, sizeof text, "%s%s", right ? _("Right. ") : _("Not quite. "),
+                             feedback ? feedback : "");
                 else
                     snprintf(text, sizeof text, "%s", feedback ? feedback : _("Noted."));
                 add_wrapped(v, text, 1, 1, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
@@ -514,8 +530,8 @@ static void build_narration(LessonScreen *v, int width)
         if (v->skipping)
             snprintf(text, sizeof text, _("Skipping to the end: %.2f of %.2f s (q quits)"), done, total);
         else
-            snprintf(text, sizeof text, _("%s %.2f of %.2f s at %gx%s"), v->paused ? _("Paused:") : _("Running:"), done, total,
-                     item->speed, v->paused ? _(" (Space resumes)") : _(" (Enter skips to its end)"));
+            snprintf(text, sizeof text, _("%s %.2f of %.2f s at %gx%s"), v->paused ? _("Paused:") : _("Running:"), done,
+                     total, item->speed, v->paused ? _(" (Space resumes)") : _(" (Enter skips to its end)"));
         i18n_decimals(text, sizeof text);
         add_wrapped(v, text, 0, 2, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
         break;
@@ -538,7 +554,8 @@ static void build_narration(LessonScreen *v, int width)
         break;
     }
     case LESSON_PLAYING: {
-        add_wrapped(v, v->paused ? _("Free play (paused):") : _("Free play:"), 0, 0, width, PALETTE_HIGHLIGHT, ATTR_BOLD);
+        add_wrapped(v, v->paused ? _("Free play (paused):") : _("Free play:"), 0, 0, width, PALETTE_HIGHLIGHT,
+                    ATTR_BOLD);
         for (int k = 0; k < p->unlocked_count; k++) {
             char value[64];
             bool selected = k == v->selected;
@@ -581,7 +598,9 @@ static void draw_status(LessonScreen *v)
         snprintf(text, sizeof text, "%s", _("  finished"));
     else
         snprintf(text, sizeof text, _("  page %d/%d  t %.2f s%s"), p->page + 1, v->lesson->page_count, time,
-                 v->paused ? _("  paused") : tui->blowing_up ? _("  blowing up: slow motion") : "");
+                 v->paused         ? _("  paused")
+                 : tui->blowing_up ? _("  blowing up: slow motion")
+                                   : "");
     i18n_decimals(text, sizeof text);
     bool loud = v->paused || tui->blowing_up;
     x = tui_text_put(c, x, 0, c->width, text, loud ? PALETTE_HIGHLIGHT : PALETTE_TEXT, loud ? ATTR_BOLD : ATTR_NONE);
@@ -731,8 +750,8 @@ LessonScreen *tui_lesson_offscreen_create(Tui *tui, Lesson *lesson, LessonPlayer
     LessonScreen *v = calloc(1, sizeof *v);
     if (!v)
         return NULL;
-    *v = (LessonScreen){.tui = tui, .path = "", .lesson = lesson, .player = player, .homework_item = -1,
-                        .seen_page = -1};
+    *v = (LessonScreen){
+        .tui = tui, .path = "", .lesson = lesson, .player = player, .homework_item = -1, .seen_page = -1};
     tui->offscreen = true;
     tui->lesson_layout = true;
     sync_panes(v);
@@ -790,7 +809,8 @@ static void save_progress(LessonScreen *v)
     if (!v->progress)
         return;
     double now = tui_now(), spent = now - v->time_counted;
-    progress_add_time(v->progress, v->path, spent < TUI_LESSON_MAX_UNSAVED_SECONDS ? spent : TUI_LESSON_MAX_UNSAVED_SECONDS);
+    progress_add_time(v->progress, v->path,
+                      spent < TUI_LESSON_MAX_UNSAVED_SECONDS ? spent : TUI_LESSON_MAX_UNSAVED_SECONDS);
     v->time_counted = now;
     const LessonPlayer *p = v->player;
     bool finished = p->state == LESSON_FINISHED;
@@ -1208,8 +1228,14 @@ static int play_lesson_in(Tui *tui, Progress *progress, const char *path, Lesson
         tui_message(tui, "out of memory: cannot open %s", path);
         return 1;
     }
-    *v = (LessonScreen){.tui = tui, .path = path, .lesson = lesson, .player = player, .progress = progress,
-                        .time_counted = tui_now(), .homework_item = -1, .link = link};
+    *v = (LessonScreen){.tui = tui,
+                        .path = path,
+                        .lesson = lesson,
+                        .player = player,
+                        .progress = progress,
+                        .time_counted = tui_now(),
+                        .homework_item = -1,
+                        .link = link};
     const ProgressEntry *saved = progress ? progress_find(progress, path) : NULL;
     if (link) {
         if (start_page > 0 && lesson_player_goto(player, start_page))
@@ -1250,8 +1276,8 @@ static int play_lesson_in(Tui *tui, Progress *progress, const char *path, Lesson
 
 typedef struct Menu {
     LessonCatalogue catalogue;
-    char course[16];   /* the course listed: "en", "uk" */
-    int *shown;        /* the catalogue's entries of that course */
+    char course[16]; /* the course listed: "en", "uk" */
+    int *shown;      /* the catalogue's entries of that course */
     int shown_count;
     bool many_courses; /* l switches */
     int selected, top; /* into shown */
@@ -1306,7 +1332,8 @@ static void menu_draw(Tui *tui, Menu *m, const Progress *progress)
     Canvas *c = m->canvas;
     canvas_clear(c);
     tui_text_put(c, 1, 0, cols, _("clothsim - lessons"), PALETTE_HIGHLIGHT, ATTR_BOLD);
-    const char *hint = tui_text(tui, _("\u2191\u2193 choose  Enter open  q quit "), _("Up/Down choose  Enter open  q quit "));
+    const char *hint =
+        tui_text(tui, _("\u2191\u2193 choose  Enter open  q quit "), _("Up/Down choose  Enter open  q quit "));
     int hint_x = cols - tui_text_cells(hint);
     if (hint_x > 22)
         tui_text_put(c, hint_x, 0, cols, hint, PALETTE_DIM, ATTR_NONE);
@@ -1484,26 +1511,25 @@ int tui_lessons_menu(Tui *tui)
 /* ---------------------------------------------------------------- entry */
 
 /* %s: the installed lessons' folder */
-static const char learn_usage[] = N_(
-    "usage: clothsim learn                 the lessons: a menu of those in\n"
-    "                                      ./lessons, $CLOTHSIM_LESSONS and\n"
-    "    %s/lessons\n"
-    "       clothsim FILE.lesson           play one lesson\n"
-    "  either takes the sandbox's screen options:\n"
-    "  --fps N             frames drawn per second (default 30; 10 on a slow link)\n"
-    "  --ascii             plain ASCII glyphs (fewer bytes than braille)\n"
-    "  --high-contrast     bold, bright drawing for projectors\n"
-    "  --background=WHICH  dark, light or auto: the colours for the terminal\n"
-    "  --stats             on exit, print the frames drawn and the bytes sent\n"
-    "  --record FILE.cast  the session as an asciicast v2 file, a marker a page\n"
-    "  --teacher           the teacher's view: the lesson's notes and answers\n"
-    "\n"
-    "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
-    "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
-    "keys, q quits. Progress is kept in $XDG_STATE_HOME/clothsim/progress\n"
-    "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n"
-    "The menu lists the course in your language (LANGUAGE, LC_ALL, LC_MESSAGES,\n"
-    "LANG; lessons/uk/ for Ukrainian) and l switches to another course.\n");
+static const char learn_usage[] = N_("usage: clothsim learn                 the lessons: a menu of those in\n"
+                                     "                                      ./lessons, $CLOTHSIM_LESSONS and\n"
+                                     "    %s/lessons\n"
+                                     "       clothsim FILE.lesson           play one lesson\n"
+                                     "  either takes the sandbox's screen options:\n"
+                                     "  --fps N             frames drawn per second (default 30; 10 on a slow link)\n"
+                                     "  --ascii             plain ASCII glyphs (fewer bytes than braille)\n"
+                                     "  --high-contrast     bold, bright drawing for projectors\n"
+                                     "  --background=WHICH  dark, light or auto: the colours for the terminal\n"
+                                     "  --stats             on exit, print the frames drawn and the bytes sent\n"
+                                     "  --record FILE.cast  the session as an asciicast v2 file, a marker a page\n"
+                                     "  --teacher           the teacher's view: the lesson's notes and answers\n"
+                                     "\n"
+                                     "In a lesson: Enter or Right next, Left previous page, r replays the page,\n"
+                                     "Space pauses, 1-9 answer, Up/Down and PgUp/PgDn scroll the text, ? lists the\n"
+                                     "keys, q quits. Progress is kept in $XDG_STATE_HOME/clothsim/progress\n"
+                                     "(~/.local/state/clothsim/progress when XDG_STATE_HOME is not set).\n"
+                                     "The menu lists the course in your language (LANGUAGE, LC_ALL, LC_MESSAGES,\n"
+                                     "LANG; lessons/uk/ for Ukrainian) and l switches to another course.\n");
 
 int tui_learn_main(int argc, char **argv)
 {

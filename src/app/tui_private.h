@@ -156,15 +156,15 @@ typedef struct TuiPane {
     bool highlight_energy, highlight_strain; /* the plot, shown in reverse */
     char note[160];                          /* highlighted metrics and keys, from the view's second row */
     /* lessons: how the lesson shows the pane (its view lines) */
-    bool mode_set;        /* mode replaces tui->render.mode */
+    bool mode_set; /* mode replaces tui->render.mode */
     RenderMode mode;
-    float strain_full;    /* the strain ramp's top (RenderOptions.strain_full); 0: the renderer's own */
-    bool camera_set;      /* the lesson places the camera: tui_fit_cameras leaves it */
-    bool scaled;          /* the plots use these scales, not their own */
+    float strain_full; /* the strain ramp's top (RenderOptions.strain_full); 0: the renderer's own */
+    bool camera_set;   /* the lesson places the camera: tui_fit_cameras leaves it */
+    bool scaled;       /* the plots use these scales, not their own */
     RenderPlotScale energy_scale, strain_scale;
-    int big_count;        /* numbers shown large in the view's top right corner */
+    int big_count; /* numbers shown large in the view's top right corner */
     char big_label[3][32], big_value[3][24];
-    TuiBlast blast; /* once it explodes: the cloth flying apart (tui_blast.h) */
+    TuiBlast blast;      /* once it explodes: the cloth flying apart (tui_blast.h) */
     RenderExtras extras; /* lessons: marked links and a trace over the cloth (lesson_view_extras) */
 } TuiPane;
 
@@ -215,12 +215,12 @@ typedef struct Tui {
     int fps;
     bool stats;
     const char *record_path;
-    Output *recording; /* --record, opened before the session starts; or NULL */
-    bool ascii_only; /* --ascii or a locale that is not UTF-8 */
-    bool utf8;       /* the locale can show braille and half blocks */
-    bool lesson_layout; /* a lesson: a wide narration panel beside or under the panes */
-    bool teacher_view;  /* learn --teacher: the lesson's teacher notes and answers shown */
-    bool offscreen;     /* tests: canvases laid out and drawn, no curses window opened */
+    Output *recording;            /* --record, opened before the session starts; or NULL */
+    bool ascii_only;              /* --ascii or a locale that is not UTF-8 */
+    bool utf8;                    /* the locale can show braille and half blocks */
+    bool lesson_layout;           /* a lesson: a wide narration panel beside or under the panes */
+    bool teacher_view;            /* learn --teacher: the lesson's teacher notes and answers shown */
+    bool offscreen;               /* tests: canvases laid out and drawn, no curses window opened */
     const char *const *help_keys; /* the help overlay's pairs: tui_key_help or the lesson's */
     const char *help_footer;      /* its last line */
 
@@ -231,15 +231,15 @@ typedef struct Tui {
     int pane_count;
     TuiPane panes[TUI_MAX_PANES];
     bool paused;
-    bool blowing_up;   /* a pane is blowing up: slow motion (tui_blowup_slowdown) */
-    bool settled;      /* at rest with nothing to move it: not stepping until a key */
-    double calm_since; /* simulated time the panes came to rest, or -1 */
+    bool blowing_up;    /* a pane is blowing up: slow motion (tui_blowup_slowdown) */
+    bool settled;       /* at rest with nothing to move it: not stepping until a key */
+    double calm_since;  /* simulated time the panes came to rest, or -1 */
     int speed;          /* index into tui_speeds */
     double accumulator; /* simulated time owed, s */
     double last_time;   /* monotonic s of the last frame */
     double fps_measured;
-    int steps_dropped; /* steps the catch-up cap or the physics budget threw away */
-    double behind_until; /* monotonic s: until then the status line says the physics is behind */
+    int steps_dropped;         /* steps the catch-up cap or the physics budget threw away */
+    double behind_until;       /* monotonic s: until then the status line says the physics is behind */
     double physics_rest_until; /* monotonic s: no steps before then (tui_advance, TUI_PHYSICS_SHARE) */
 
     /* ready comparisons and what compared panes share (tui_compare.c) */
@@ -251,19 +251,19 @@ typedef struct Tui {
     /* the view */
     RenderOptions render;
     bool help;
-    int help_page, help_pages; /* the help's page shown, of how many (tui_help_plan) */
-    int selected; /* panel row */
+    int help_page, help_pages;          /* the help's page shown, of how many (tui_help_plan) */
+    int selected;                       /* panel row */
     TuiSlider sliders[TUI_MAX_SLIDERS]; /* the rows that act on the panes' settings (tui_sliders_update) */
     int slider_count;
-    int panel_top; /* the first row shown when they do not all fit */
+    int panel_top;      /* the first row shown when they do not all fit */
     float zoom;         /* the person's zoom on top of the framing, 1 = framed */
     bool show_residual; /* after a pass or substep: plot the residual of each pass */
     bool show_cuts;     /* x: the links' parts inside the collider drawn magenta (render_draw_cut_links) */
     bool wind_off;
     double saved_wind_x, saved_wind_z, saved_turbulence;
     char message[TEXT_MESSAGE_SIZE]; /* drawn wrapped to the width of the first pane */
-    double message_time; /* monotonic s it was set */
-    double message_seconds; /* how long it shows: longer for a longer one, to be read */
+    double message_time;             /* monotonic s it was set */
+    double message_seconds;          /* how long it shows: longer for a longer one, to be read */
 
     /* grabbing with keys or mouse */
     int grab_pane;                      /* -1: nothing held */
@@ -324,7 +324,7 @@ struct LessonPlayer;
 LessonScreen *tui_lesson_offscreen_create(Tui *tui, struct Lesson *lesson, struct LessonPlayer *player);
 void tui_lesson_offscreen_draw(LessonScreen *screen);
 void tui_lesson_offscreen_destroy(LessonScreen *screen);
-void tui_locale(Tui *tui);   /* the locale: UTF-8 or ASCII only; the sliders */
+void tui_locale(Tui *tui); /* the locale: UTF-8 or ASCII only; the sliders */
 /* Takes the terminal and sets up curses (keys, colours, mouse); on failure one
  * sentence in err. tui_session_stop frees the windows and gives it back. */
 bool tui_session_start(Tui *tui, char *err, size_t err_size);
@@ -471,8 +471,8 @@ void tui_background_toggle(Tui *tui);
 bool tui_layout(Tui *tui); /* windows and canvases for the terminal's size */
 void tui_layout_free(Tui *tui);
 void tui_draw(Tui *tui);
-void tui_draw_panes(Tui *tui);     /* each pane's view and plots, to be sent by doupdate */
-void tui_draw_help(Tui *tui);      /* the help overlay of tui->help_keys, page tui->help_page */
+void tui_draw_panes(Tui *tui); /* each pane's view and plots, to be sent by doupdate */
+void tui_draw_help(Tui *tui);  /* the help overlay of tui->help_keys, page tui->help_page */
 /* How the help overlay of keys (NULL-terminated pairs: label, what it does)
  * and its footer fits a screen of rows x cols: every text whole, wrapped in
  * its column; one column if they fit, else side by side, else pages. */
@@ -482,7 +482,7 @@ typedef struct TuiHelpPlan {
     int key_width, text_width; /* cells of a column's labels and of its texts */
     int body_rows;             /* rows of keys a column holds */
     int footer_rows;
-    int pages;                 /* 1, or more when even side by side they do not fit */
+    int pages; /* 1, or more when even side by side they do not fit */
 } TuiHelpPlan;
 void tui_help_plan(const char *const *keys, const char *footer, int rows, int cols, TuiHelpPlan *plan);
 /* Draws page `page` of the help into c, a canvas of plan's size: no curses. */

@@ -68,14 +68,13 @@ static volatile sig_atomic_t session_active;
  * ignored, a `kill -PIPE` left the sandbox running. The first three are the
  * ones a measuring session leaves to their default; it leaves the rest as
  * they are. */
-static const int quit_signals[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2,
-                                   SIGALRM, SIGPIPE,   SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ};
+static const int quit_signals[] = {SIGINT,  SIGTERM, SIGHUP,    SIGQUIT, SIGUSR1, SIGUSR2,
+                                   SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ};
 #define MEASURING_QUIT_SIGNALS 3
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS};
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static struct sigaction saved_quit[COUNT(quit_signals)], saved_crash[COUNT(crash_signals)], saved_winch,
-    saved_tstp;
+static struct sigaction saved_quit[COUNT(quit_signals)], saved_crash[COUNT(crash_signals)], saved_winch, saved_tstp;
 static bool handlers_installed;
 
 /* The forwarder thread (kept here so the header need not include pthread.h). */
@@ -373,7 +372,8 @@ static void *forward(void *arg)
 {
     TuiTerm *term = arg;
     for (;;) {
-        struct pollfd fds[2] = {{.fd = term->pipe_fd[0], .events = POLLIN}, {.fd = forward_control[0], .events = POLLIN}};
+        struct pollfd fds[2] = {{.fd = term->pipe_fd[0], .events = POLLIN},
+                                {.fd = forward_control[0], .events = POLLIN}};
         int n = poll(fds, 2, -1);
         if (n < 0 && errno == EINTR)
             continue;
@@ -946,7 +946,8 @@ bool tui_term_start(TuiTerm *term, Output *record, bool ask, char *err, size_t e
                        "Debian's ncurses-term (apt-get install ncurses-term), or start with TERM=xterm-256color"),
                      name);
         else
-            snprintf(err, err_size, "%s", _("TERM is not set: start with TERM=xterm-256color (or your terminal's type)"));
+            snprintf(err, err_size, "%s",
+                     _("TERM is not set: start with TERM=xterm-256color (or your terminal's type)"));
         goto fail;
     }
     leave_first_state(term);
@@ -1134,12 +1135,12 @@ int tui_key_by_place(unsigned letter)
         unsigned short letter;
         char key;
     } places[] = {
-        {0x0439, 'q'}, {0x0446, 'w'}, {0x0443, 'e'}, {0x043A, 'r'}, {0x0435, 't'}, {0x043D, 'y'}, {0x0433, 'u'},
-        {0x0448, 'i'}, {0x0449, 'o'}, {0x0437, 'p'}, {0x0445, '['}, {0x0457, ']'}, {0x044A, ']'}, {0x0444, 'a'},
-        {0x0456, 's'}, {0x044B, 's'}, {0x0432, 'd'}, {0x0430, 'f'}, {0x043F, 'g'}, {0x0440, 'h'}, {0x043E, 'j'},
-        {0x043B, 'k'}, {0x0434, 'l'}, {0x0436, ';'}, {0x0454, '\''}, {0x044D, '\''}, {0x044F, 'z'}, {0x0447, 'x'},
-        {0x0441, 'c'}, {0x043C, 'v'}, {0x0438, 'b'}, {0x0442, 'n'}, {0x044C, 'm'}, {0x0431, ','}, {0x044E, '.'},
-        {0x0451, '`'},
+        {0x0439, 'q'},  {0x0446, 'w'},  {0x0443, 'e'}, {0x043A, 'r'}, {0x0435, 't'}, {0x043D, 'y'},
+        {0x0433, 'u'},  {0x0448, 'i'},  {0x0449, 'o'}, {0x0437, 'p'}, {0x0445, '['}, {0x0457, ']'},
+        {0x044A, ']'},  {0x0444, 'a'},  {0x0456, 's'}, {0x044B, 's'}, {0x0432, 'd'}, {0x0430, 'f'},
+        {0x043F, 'g'},  {0x0440, 'h'},  {0x043E, 'j'}, {0x043B, 'k'}, {0x0434, 'l'}, {0x0436, ';'},
+        {0x0454, '\''}, {0x044D, '\''}, {0x044F, 'z'}, {0x0447, 'x'}, {0x0441, 'c'}, {0x043C, 'v'},
+        {0x0438, 'b'},  {0x0442, 'n'},  {0x044C, 'm'}, {0x0431, ','}, {0x044E, '.'}, {0x0451, '`'},
     };
     static const char shifted[] = "{}:\"<>~";
     static const char plain[] = "[];',.`";

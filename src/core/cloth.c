@@ -44,9 +44,8 @@ Cloth *cloth_create(int cols, int rows)
     cloth->cols = cols;
     cloth->rows = rows;
     cloth->count = n;
-    float **floats[] = {&cloth->x,   &cloth->y,   &cloth->z,   &cloth->px,   &cloth->py,      &cloth->pz,
-                        &cloth->vx,  &cloth->vy,  &cloth->vz,  &cloth->rvx,  &cloth->rvy,     &cloth->rvz,
-                        &cloth->mass, &cloth->inv_mass};
+    float **floats[] = {&cloth->x,  &cloth->y,  &cloth->z,   &cloth->px,  &cloth->py,  &cloth->pz,   &cloth->vx,
+                        &cloth->vy, &cloth->vz, &cloth->rvx, &cloth->rvy, &cloth->rvz, &cloth->mass, &cloth->inv_mass};
     double **doubles[] = {&cloth->rx, &cloth->ry, &cloth->rz, &cloth->prx, &cloth->pry, &cloth->prz};
     bool ok = true;
     for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
@@ -202,9 +201,15 @@ float cloth_link_strain(const Cloth *cloth, int l)
 }
 
 /* The index arithmetic mirrors the loops of cloth_create. */
-int cloth_link_right(const Cloth *c, int col, int row) { return row * (c->cols - 1) + col; }
+int cloth_link_right(const Cloth *c, int col, int row)
+{
+    return row * (c->cols - 1) + col;
+}
 
-int cloth_link_below(const Cloth *c, int col, int row) { return c->rows * (c->cols - 1) + row * c->cols + col; }
+int cloth_link_below(const Cloth *c, int col, int row)
+{
+    return c->rows * (c->cols - 1) + row * c->cols + col;
+}
 
 int cloth_link_shear(const Cloth *c, int col, int row, int which)
 {

@@ -84,7 +84,10 @@ void cloth_destroy(Cloth *cloth);
 /* Copies every array of src into dst, which must have the same grid size. */
 void cloth_copy(Cloth *dst, const Cloth *src);
 
-static inline int cloth_index(const Cloth *cloth, int col, int row) { return row * cloth->cols + col; }
+static inline int cloth_index(const Cloth *cloth, int col, int row)
+{
+    return row * cloth->cols + col;
+}
 
 /* Particle i's position and velocity to the precision the solver keeps (the
  * float and its remainder). */

@@ -246,9 +246,9 @@ LEVEL_BODY static void spring_links_body(const uint32_t *restrict link_a, const 
                                          const uint8_t *restrict torn, const float *restrict rest,
                                          const float *restrict x, const float *restrict y, const float *restrict z,
                                          const float *restrict vx, const float *restrict vy, const float *restrict vz,
-                                         const float *restrict k, const float *restrict dashpot,
-                                         float *restrict pull_x, float *restrict pull_y, float *restrict pull_z,
-                                         uint8_t *restrict pulls, int count)
+                                         const float *restrict k, const float *restrict dashpot, float *restrict pull_x,
+                                         float *restrict pull_y, float *restrict pull_z, uint8_t *restrict pulls,
+                                         int count)
 {
     for (int l = 0; l < count; l++) {
         uint32_t a = link_a[l], b = link_b[l];
@@ -261,7 +261,13 @@ LEVEL_BODY static void spring_links_body(const uint32_t *restrict link_a, const 
         pulls[l] = (uint8_t)((torn[l] == 0) & (k[l] > 0.0f) & !(length < 1e-12f));
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_SPRING_LINKS, spring_links, (const uint32_t *restrict link_a, const uint32_t *restrict link_b, const uint8_t *restrict torn, const float *restrict rest, const float *restrict x, const float *restrict y, const float *restrict z, const float *restrict vx, const float *restrict vy, const float *restrict vz, const float *restrict k, const float *restrict dashpot, float *restrict pull_x, float *restrict pull_y, float *restrict pull_z, uint8_t *restrict pulls, int count), (link_a, link_b, torn, rest, x, y, z, vx, vy, vz, k, dashpot, pull_x, pull_y, pull_z, pulls, count))
+LEVEL_LOOPS(CORE_LOOPS_SPRING_LINKS, spring_links,
+            (const uint32_t *restrict link_a, const uint32_t *restrict link_b, const uint8_t *restrict torn,
+             const float *restrict rest, const float *restrict x, const float *restrict y, const float *restrict z,
+             const float *restrict vx, const float *restrict vy, const float *restrict vz, const float *restrict k,
+             const float *restrict dashpot, float *restrict pull_x, float *restrict pull_y, float *restrict pull_z,
+             uint8_t *restrict pulls, int count),
+            (link_a, link_b, torn, rest, x, y, z, vx, vy, vz, k, dashpot, pull_x, pull_y, pull_z, pulls, count))
 
 /* Each link's spring constant and its dashpot's coefficient,
  * 2 spring_damping sqrt(k m_a m_b / (m_a + m_b)): they change only with
@@ -340,8 +346,8 @@ void stage_forces(Solver *s, double t)
 {
     Cloth *c = s->cloth;
     float g = (float)s->params.gravity;
-    bool windy = (s->params.wind_x != 0.0 || s->params.wind_z != 0.0 || s->params.turbulence != 0.0) &&
-                 s->params.dim == 3;
+    bool windy =
+        (s->params.wind_x != 0.0 || s->params.wind_z != 0.0 || s->params.turbulence != 0.0) && s->params.dim == 3;
     if (windy)
         wave_factors(s, t);
     if (!fast_path(s) || !s->fast->forces(s->relax_fast, s, g, windy)) {

@@ -94,11 +94,11 @@ struct Implicit {
     int count, link_count;
     int offsets;
     Offset by_offset[MAX_OFFSETS];
-    uint8_t *slot;     /* each link's offset, as an index into by_offset */
-    uint32_t *first;   /* each link's first particle (the lower index) */
-    bool gathered;     /* k and dashpot by offset hold the links of the versions below */
+    uint8_t *slot;   /* each link's offset, as an index into by_offset */
+    uint32_t *first; /* each link's first particle (the lower index) */
+    bool gathered;   /* k and dashpot by offset hold the links of the versions below */
     unsigned torn_generation, constants_version;
-    int fixed_count;   /* particles with no inverse mass this substep */
+    int fixed_count; /* particles with no inverse mass this substep */
     uint32_t *fixed;
     double *x[3], *r[3], *p[3], *ap[3], *z[3], *mass;
     /* the preconditioner: each particle's 3 x 3 block of A, inverted
@@ -214,7 +214,10 @@ void implicit_destroy(Implicit *im)
     free(im);
 }
 
-double *implicit_dv(Implicit *im, int coordinate) { return im->dv[coordinate]; }
+double *implicit_dv(Implicit *im, int coordinate)
+{
+    return im->dv[coordinate];
+}
 
 /* dv = 0 and no warm start: what a substep with nothing to solve leaves. */
 static void implicit_forget(Implicit *im)
@@ -225,7 +228,10 @@ static void implicit_forget(Implicit *im)
     }
 }
 
-double *implicit_dv_before(Implicit *im, int coordinate) { return im->prev[coordinate]; }
+double *implicit_dv_before(Implicit *im, int coordinate)
+{
+    return im->prev[coordinate];
+}
 
 /* A spring's block for d = (dx, dy, dz) as along n n^T + across I, into
  * out: the one place its arithmetic is written (implicit_spring, and
@@ -257,10 +263,10 @@ ImplicitSpring implicit_spring(const double d[3], double rest, double k, bool de
  * once; tile_push adds them at i + o. Inlined into apply_links, whose
  * clones run it four doubles at a time (restrict: no two arrays meet). */
 static inline void tile_pulls(int o, int span, const double *restrict mx, const double *restrict my,
-                              const double *restrict mz, const double *restrict beta,
-                              const double *restrict ux, const double *restrict uy, const double *restrict uz,
-                              double *restrict tx, double *restrict ty, double *restrict tz, double *restrict ox,
-                              double *restrict oy, double *restrict oz)
+                              const double *restrict mz, const double *restrict beta, const double *restrict ux,
+                              const double *restrict uy, const double *restrict uz, double *restrict tx,
+                              double *restrict ty, double *restrict tz, double *restrict ox, double *restrict oy,
+                              double *restrict oz)
 {
     for (int i = 0; i < span; i++) {
         double dx = ux[i + o] - ux[i], dy = uy[i + o] - uy[i], dz = uz[i + o] - uz[i];
@@ -298,21 +304,25 @@ LEVEL_BODY static void apply_links_body(const Implicit *im, double *const u[3], 
             int span = (f->span - s < TILE ? f->span - s : TILE), at = f->offset;
             if (span <= 0)
                 continue;
-            tile_pulls(at, span, f->mx + s, f->my + s, f->mz + s, f->beta + s, u[0] + s, u[1] + s, u[2] + s, tx,
-                       ty, tz, out[0] + s, out[1] + s, out[2] + s);
+            tile_pulls(at, span, f->mx + s, f->my + s, f->mz + s, f->beta + s, u[0] + s, u[1] + s, u[2] + s, tx, ty, tz,
+                       out[0] + s, out[1] + s, out[2] + s);
             tile_push(out[0] + s + at, tx, span);
             tile_push(out[1] + s + at, ty, span);
             tile_push(out[2] + s + at, tz, span);
         }
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, apply_links, (const Implicit *im, double *const u[3], double *const out[3]), (im, u, out))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, apply_links, (const Implicit *im, double *const u[3], double *const out[3]),
+                 (im, u, out))
 
-LEVEL_BODY static void times_mass_body(double *restrict out, const double *restrict mass, const double *restrict u, int n)
+LEVEL_BODY static void times_mass_body(double *restrict out, const double *restrict mass, const double *restrict u,
+                                       int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = mass[i] * u[i];
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, times_mass, (double *restrict out, const double *restrict mass, const double *restrict u, int n), (out, mass, u, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, times_mass,
+                 (double *restrict out, const double *restrict mass, const double *restrict u, int n),
+                 (out, mass, u, n))
 
 /* a . b as four running sums, element i into sum i % 4, added at the end:
  * a fixed order (so the same bits from every version of the loop) that
@@ -331,7 +341,8 @@ LEVEL_BODY static double dot_body(const double *restrict a, const double *restri
         s0 += a[i] * b[i];
     return (s0 + s1) + (s2 + s3);
 }
-LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, dot, (const double *restrict a, const double *restrict b, int n), (a, b, n))
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, dot,
+                           (const double *restrict a, const double *restrict b, int n), (a, b, n))
 
 /* out = A u, with the rows of particles that cannot move set to 0 (the
  * filter: their dv stays 0, and nothing in the solve pushes on them).
@@ -363,9 +374,10 @@ LEVEL_BODY static void tile_build_body(int o, int span, double h, const double *
                                        const double *restrict ez, const double *restrict rest, const double *restrict k,
                                        const double *restrict dashpot, double *restrict mx, double *restrict my,
                                        double *restrict mz, double *restrict beta, double *restrict inv_length,
-                                       double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx,
-                                       double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry,
-                                       double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az)
+                                       double *restrict tx, double *restrict ty, double *restrict tz,
+                                       double *restrict gx, double *restrict gy, double *restrict gz,
+                                       double *restrict rx, double *restrict ry, double *restrict rz,
+                                       double *restrict ax, double *restrict ay, double *restrict az)
 {
     const double h2 = h * h;
     for (int i = 0; i < span; i++) {
@@ -375,7 +387,7 @@ LEVEL_BODY static void tile_build_body(int o, int span, double h, const double *
         double wx = vx[i + o] - vx[i], wy = vy[i + o] - vy[i], wz = vz[i + o] - vz[i];
         double sx = ex[i + o] - ex[i], sy = ey[i + o] - ey[i], sz = ez[i + o] - ez[i];
         double closing = ux * wx + uy * wy + uz * wz, pull = along_k * (ux * sx + uy * sy + uz * sz);
-        double damped = dashpot[i] * closing; /* the dashpot's pull along n */
+        double damped = dashpot[i] * closing;              /* the dashpot's pull along n */
         double root = sqrt(h2 * along_k + h * dashpot[i]); /* along_k >= 0: across <= 1 */
         mx[i] = root * ux, my[i] = root * uy, mz[i] = root * uz;
         beta[i] = h2 * across_k;
@@ -390,7 +402,18 @@ LEVEL_BODY static void tile_build_body(int o, int span, double h, const double *
         ax[i] += gx[i], ay[i] += gy[i], az[i] += gz[i];
     }
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, tile_build, (int o, int span, double h, const double *restrict x, const double *restrict y, const double *restrict z, const double *restrict vx, const double *restrict vy, const double *restrict vz, const double *restrict ex, const double *restrict ey, const double *restrict ez, const double *restrict rest, const double *restrict k, const double *restrict dashpot, double *restrict mx, double *restrict my, double *restrict mz, double *restrict beta, double *restrict inv_length, double *restrict tx, double *restrict ty, double *restrict tz, double *restrict gx, double *restrict gy, double *restrict gz, double *restrict rx, double *restrict ry, double *restrict rz, double *restrict ax, double *restrict ay, double *restrict az), (o, span, h, x, y, z, vx, vy, vz, ex, ey, ez, rest, k, dashpot, mx, my, mz, beta, inv_length, tx, ty, tz, gx, gy, gz, rx, ry, rz, ax, ay, az))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, tile_build,
+                 (int o, int span, double h, const double *restrict x, const double *restrict y,
+                  const double *restrict z, const double *restrict vx, const double *restrict vy,
+                  const double *restrict vz, const double *restrict ex, const double *restrict ey,
+                  const double *restrict ez, const double *restrict rest, const double *restrict k,
+                  const double *restrict dashpot, double *restrict mx, double *restrict my, double *restrict mz,
+                  double *restrict beta, double *restrict inv_length, double *restrict tx, double *restrict ty,
+                  double *restrict tz, double *restrict gx, double *restrict gy, double *restrict gz,
+                  double *restrict rx, double *restrict ry, double *restrict rz, double *restrict ax,
+                  double *restrict ay, double *restrict az),
+                 (o, span, h, x, y, z, vx, vy, vz, ex, ey, ez, rest, k, dashpot, mx, my, mz, beta, inv_length, tx, ty,
+                  tz, gx, gy, gz, rx, ry, rz, ax, ay, az))
 
 /* One offset's links' part of the blocks' off-diagonal entries: m_x m_y,
  * m_x m_z and m_y m_z of B, into g and at once into the first particles'
@@ -405,7 +428,11 @@ LEVEL_BODY static void tile_off_diagonal_body(int span, const double *restrict m
         axy[i] += gxy[i], axz[i] += gxz[i], ayz[i] += gyz[i];
     }
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, tile_off_diagonal, (int span, const double *restrict mx, const double *restrict my, const double *restrict mz, double *restrict gxy, double *restrict gxz, double *restrict gyz, double *restrict axy, double *restrict axz, double *restrict ayz), (span, mx, my, mz, gxy, gxz, gyz, axy, axz, ayz))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, tile_off_diagonal,
+                 (int span, const double *restrict mx, const double *restrict my, const double *restrict mz,
+                  double *restrict gxy, double *restrict gxz, double *restrict gyz, double *restrict axy,
+                  double *restrict axz, double *restrict ayz),
+                 (span, mx, my, mz, gxy, gxz, gyz, axy, axz, ayz))
 
 /* Every link's part of b (into r) and of A's blocks (into block), tile by
  * tile as apply_links goes, the springs linearised at positions lin and
@@ -433,14 +460,16 @@ LEVEL_BODY static void build_links_body(Implicit *im, double h, double *const li
             }
         }
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, build_links, (Implicit *im, double h, double *const lin[3], double *const e[3]), (im, h, lin, e))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, build_links, (Implicit * im, double h, double *const lin[3], double *const e[3]),
+                 (im, h, lin, e))
 
 LEVEL_BODY static void widen_body(double *restrict out, const float *restrict in, double factor, int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = factor * (double)in[i];
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, widen, (double *restrict out, const float *restrict in, double factor, int n), (out, in, factor, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, widen, (double *restrict out, const float *restrict in, double factor, int n),
+                 (out, in, factor, n))
 
 /* Each particle's block of A (symmetric, positive definite: its mass
  * times I plus its links' B, each positive semidefinite) inverted in
@@ -457,7 +486,10 @@ LEVEL_BODY static void invert_blocks_body(double *restrict xx, double *restrict 
         xy[i] = c01 * inv, xz[i] = c02 * inv, yz[i] = c12 * inv;
     }
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, invert_blocks, (double *restrict xx, double *restrict yy, double *restrict zz, double *restrict xy, double *restrict xz, double *restrict yz, int n), (xx, yy, zz, xy, xz, yz, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, invert_blocks,
+                 (double *restrict xx, double *restrict yy, double *restrict zz, double *restrict xy,
+                  double *restrict xz, double *restrict yz, int n),
+                 (xx, yy, zz, xy, xz, yz, n))
 
 /* The system of this substep, the springs linearised at positions lin:
  * each link's B = h c n n^T + h^2 J, A's blocks (inverted: the
@@ -503,13 +535,15 @@ static void build(Implicit *im, const Cloth *c, const float *const f[3], const I
 /* The conjugate-gradient update: x += alpha p, r -= alpha Ap, z = the
  * blocks' inverse times r; returns r . z, and r . r in r_norm2, summed as
  * dot sums (particle i into sum i % 4) in the same pass. */
-LEVEL_BODY static double cg_update_body(double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0,
-                                        double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1,
-                                        double *restrict z2, const double *restrict p0, const double *restrict p1,
-                                        const double *restrict p2, const double *restrict ap0, const double *restrict ap1,
-                                        const double *restrict ap2, const double *restrict xx, const double *restrict yy,
-                                        const double *restrict zz, const double *restrict xy, const double *restrict xz,
-                                        const double *restrict yz, double alpha, int n, double *r_norm2)
+LEVEL_BODY static double cg_update_body(double *restrict x0, double *restrict x1, double *restrict x2,
+                                        double *restrict r0, double *restrict r1, double *restrict r2,
+                                        double *restrict z0, double *restrict z1, double *restrict z2,
+                                        const double *restrict p0, const double *restrict p1, const double *restrict p2,
+                                        const double *restrict ap0, const double *restrict ap1,
+                                        const double *restrict ap2, const double *restrict xx,
+                                        const double *restrict yy, const double *restrict zz, const double *restrict xy,
+                                        const double *restrict xz, const double *restrict yz, double alpha, int n,
+                                        double *r_norm2)
 {
     double rr[4] = {0.0, 0.0, 0.0, 0.0}, rz[4] = {0.0, 0.0, 0.0, 0.0};
     for (int i = 0; i < n; i += 4)
@@ -527,7 +561,16 @@ LEVEL_BODY static double cg_update_body(double *restrict x0, double *restrict x1
     *r_norm2 = (rr[0] + rr[1]) + (rr[2] + rr[3]);
     return (rz[0] + rz[1]) + (rz[2] + rz[3]);
 }
-LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, cg_update, (double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0, double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1, double *restrict z2, const double *restrict p0, const double *restrict p1, const double *restrict p2, const double *restrict ap0, const double *restrict ap1, const double *restrict ap2, const double *restrict xx, const double *restrict yy, const double *restrict zz, const double *restrict xy, const double *restrict xz, const double *restrict yz, double alpha, int n, double *r_norm2), (x0, x1, x2, r0, r1, r2, z0, z1, z2, p0, p1, p2, ap0, ap1, ap2, xx, yy, zz, xy, xz, yz, alpha, n, r_norm2))
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, cg_update,
+                           (double *restrict x0, double *restrict x1, double *restrict x2, double *restrict r0,
+                            double *restrict r1, double *restrict r2, double *restrict z0, double *restrict z1,
+                            double *restrict z2, const double *restrict p0, const double *restrict p1,
+                            const double *restrict p2, const double *restrict ap0, const double *restrict ap1,
+                            const double *restrict ap2, const double *restrict xx, const double *restrict yy,
+                            const double *restrict zz, const double *restrict xy, const double *restrict xz,
+                            const double *restrict yz, double alpha, int n, double *r_norm2),
+                           (x0, x1, x2, r0, r1, r2, z0, z1, z2, p0, p1, p2, ap0, ap1, ap2, xx, yy, zz, xy, xz, yz,
+                            alpha, n, r_norm2))
 
 static double update(Implicit *im, double alpha, double *r_norm2)
 {
@@ -542,7 +585,8 @@ LEVEL_BODY static void cg_direction_body(double *restrict p, const double *restr
     for (int i = 0; i < n; i++)
         p[i] = z[i] + beta * p[i];
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, cg_direction, (double *restrict p, const double *restrict z, double beta, int n), (p, z, beta, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, cg_direction, (double *restrict p, const double *restrict z, double beta, int n),
+                 (p, z, beta, n))
 
 /* x1 = x0 + h (v0 + dv), dv in im->x, e = -dv: where the answer puts the
  * particles, and what the next linearisation there takes (implicit_solve). */
@@ -552,7 +596,10 @@ LEVEL_BODY static void answer_at_body(double *restrict next, double *restrict e,
     for (int i = 0; i < n; i++)
         next[i] = (double)x0[i] + h * (v0[i] + dv[i]), e[i] = -dv[i];
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, answer_at, (double *restrict next, double *restrict e, const float *restrict x0, const double *restrict v0, const double *restrict dv, double h, int n), (next, e, x0, v0, dv, h, n))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_IMPLICIT, answer_at,
+                 (double *restrict next, double *restrict e, const float *restrict x0, const double *restrict v0,
+                  const double *restrict dv, double h, int n),
+                 (next, e, x0, v0, dv, h, n))
 
 /* One offset's links' part of linear_model_holds, over first particles 0
  * .. span - 1 (second i + o): the largest of |d1|^2 - (n . d1 + error
@@ -576,7 +623,12 @@ LEVEL_BODY static double offset_model_excess_body(int o, int span, const double 
     }
     return worst;
 }
-LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, offset_model_excess, (int o, int span, const double *restrict x, const double *restrict y, const double *restrict z, const double *restrict x1, const double *restrict y1, const double *restrict z1, const double *restrict inv_length, const double *restrict rest, const double *restrict k, double error), (o, span, x, y, z, x1, y1, z1, inv_length, rest, k, error))
+LEVEL_LOOPS_AVX2_RETURNING(CORE_LOOPS_IMPLICIT, double, offset_model_excess,
+                           (int o, int span, const double *restrict x, const double *restrict y,
+                            const double *restrict z, const double *restrict x1, const double *restrict y1,
+                            const double *restrict z1, const double *restrict inv_length, const double *restrict rest,
+                            const double *restrict k, double error),
+                           (o, span, x, y, z, x1, y1, z1, inv_length, rest, k, error))
 
 /* Whether the springs' linear model held at the answer: for every link
  * taking part, | |d1| - (|d| + n . (d1 - d)) | = |d1| - n . d1 <= error

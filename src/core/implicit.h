@@ -100,7 +100,7 @@ ImplicitResult implicit_solve(Implicit *im, const Cloth *c, const float *const f
 typedef struct ImplicitSpring {
     double n[3];
     double along, across;
-    double tension; /* k (|d| - rest) / |d|: the spring's force on a is tension d (0 for no length) */
+    double tension;    /* k (|d| - rest) / |d|: the spring's force on a is tension d (0 for no length) */
     double inv_length; /* 1 / |d| (0 for no length) */
 } ImplicitSpring;
 ImplicitSpring implicit_spring(const double d[3], double rest, double k, bool definite);

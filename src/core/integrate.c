@@ -77,16 +77,16 @@ typedef struct Coordinate {
 /* a where mask is all ones, b where it is 0: a select written in bits, which
  * the vectoriser takes (a branch or ?: in the loop it does not); pick for
  * floats, pick_double for doubles, with a mask of their width. */
-#define DEFINE_PICK(name, type, bits)                                                                            \
-    static inline type name(bits mask, type a, type b)                                                           \
-    {                                                                                                            \
-        bits ua, ub;                                                                                             \
-        memcpy(&ua, &a, sizeof ua);                                                                              \
-        memcpy(&ub, &b, sizeof ub);                                                                              \
-        bits u = (ua & mask) | (ub & ~mask);                                                                     \
-        type out;                                                                                                \
-        memcpy(&out, &u, sizeof out);                                                                            \
-        return out;                                                                                              \
+#define DEFINE_PICK(name, type, bits)                                                                                  \
+    static inline type name(bits mask, type a, type b)                                                                 \
+    {                                                                                                                  \
+        bits ua, ub;                                                                                                   \
+        memcpy(&ua, &a, sizeof ua);                                                                                    \
+        memcpy(&ub, &b, sizeof ub);                                                                                    \
+        bits u = (ua & mask) | (ub & ~mask);                                                                           \
+        type out;                                                                                                      \
+        memcpy(&out, &u, sizeof out);                                                                                  \
+        return out;                                                                                                    \
     }
 DEFINE_PICK(pick, float, uint32_t)
 DEFINE_PICK(pick_double, double, uint64_t)
@@ -149,7 +149,8 @@ LEVEL_BODY static void integrate_verlet_body(Coordinate c, double h, double deca
         c.x[i] = pick(moves, nx, x0), c.r[i] = pick_double(moves2, nr, r0);
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_INTEGRATE, integrate_verlet, (Coordinate c, double h, double decay, int from, int to), (c, h, decay, from, to))
+LEVEL_LOOPS(CORE_LOOPS_INTEGRATE, integrate_verlet, (Coordinate c, double h, double decay, int from, int to),
+            (c, h, decay, from, to))
 
 static Coordinate coordinate(Solver *s, int k)
 {
@@ -179,7 +180,8 @@ LEVEL_BODY static void integrate_implicit_body(Coordinate c, const double *restr
         c.v[i] = pick(moves, nv, c.v[i]), c.rv[i] = pick(moves, nrv, c.rv[i]);
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_INTEGRATE, integrate_implicit, (Coordinate c, const double *restrict dv, double h, int from, int to), (c, dv, h, from, to))
+LEVEL_LOOPS(CORE_LOOPS_INTEGRATE, integrate_implicit,
+            (Coordinate c, const double *restrict dv, double h, int from, int to), (c, dv, h, from, to))
 
 void solver_integrate_range(Solver *s, int from, int to)
 {
@@ -211,7 +213,10 @@ void solver_integrate_range(Solver *s, int from, int to)
  * it over all of them, the fast path over its chunks on the threads
  * (fast_table.h, range), with the same bits. As in Box2D v3's solver, one
  * function serves one worker or many. */
-static void integrate_range(Solver *s, int from, int to) { solver_integrate_range(s, from, to); }
+static void integrate_range(Solver *s, int from, int to)
+{
+    solver_integrate_range(s, from, to);
+}
 
 static void velocity_range(Solver *s, int from, int to)
 {
@@ -226,7 +231,10 @@ static void stage_range(Solver *s, FastRange range)
 }
 
 /* INTEGRATE: each particle's step, on the fast path's threads where it runs. */
-void stage_integrate(Solver *s) { stage_range(s, integrate_range); }
+void stage_integrate(Solver *s)
+{
+    stage_range(s, integrate_range);
+}
 
 /* Backward Euler's linear solve (implicit.h) for the substep's change of
  * velocity, from gravity and the wind (stage_forces) and the links'
@@ -265,7 +273,8 @@ LEVEL_BODY static void velocity_from_move_body(Coordinate c, double inv_h, int f
         SPLIT(v, c.v[i], c.rv[i]);
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_VELOCITY, velocity_from_move, (Coordinate c, double inv_h, int from, int to), (c, inv_h, from, to))
+LEVEL_LOOPS(CORE_LOOPS_VELOCITY, velocity_from_move, (Coordinate c, double inv_h, int from, int to),
+            (c, inv_h, from, to))
 
 /* euler, symplectic: the damping */
 LEVEL_BODY static void velocity_damped_body(Coordinate c, double decay, int from, int to)
@@ -286,7 +295,9 @@ LEVEL_BODY static void velocity_limited_body(Coordinate c, const float *restrict
         SPLIT(v, c.v[i], c.rv[i]);
     }
 }
-LEVEL_LOOPS(CORE_LOOPS_VELOCITY, velocity_limited, (Coordinate c, const float *restrict limit, double inv_h, double decay, int from, int to), (c, limit, inv_h, decay, from, to))
+LEVEL_LOOPS(CORE_LOOPS_VELOCITY, velocity_limited,
+            (Coordinate c, const float *restrict limit, double inv_h, double decay, int from, int to),
+            (c, limit, inv_h, decay, from, to))
 
 void solver_velocity_range(Solver *s, bool strain_limited, int from, int to)
 {

@@ -28,9 +28,15 @@ CoreLevel core_level_set(CoreLevel level)
     return now;
 }
 
-CoreLevel core_level(void) { return (CoreLevel)atomic_load(&core_level_now); }
+CoreLevel core_level(void)
+{
+    return (CoreLevel)atomic_load(&core_level_now);
+}
 
-int core_level_ran(CoreLoops loops) { return atomic_load(&core_level_last[loops]); }
+int core_level_ran(CoreLoops loops)
+{
+    return atomic_load(&core_level_last[loops]);
+}
 
 void core_level_forget(void)
 {

@@ -31,8 +31,8 @@ typedef enum CoreLoops {
     CORE_LOOPS_VELOCITY,     /* integrate.c: velocity_from_move, _damped, _limited */
     CORE_LOOPS_SPRING_LINKS, /* forces.c: spring_links */
     CORE_LOOPS_FUSED,        /* relax.c: project_links (fmaf) */
-    CORE_LOOPS_SPRINGS, /* springs.c */
-    CORE_LOOPS_IMPLICIT, /* implicit.c */
+    CORE_LOOPS_SPRINGS,      /* springs.c */
+    CORE_LOOPS_IMPLICIT,     /* implicit.c */
     CORE_LOOPS
 } CoreLoops;
 
@@ -66,62 +66,62 @@ extern _Atomic int core_level_last[CORE_LOOPS];
 #define LEVEL_FUSED_BODY __attribute__((always_inline)) inline
 #define LEVEL_AVX512 __attribute__((target("avx512f,avx2,fma")))
 #define LEVEL_AVX2 __attribute__((target("avx2,fma")))
-#define LEVEL_BUILD(family, level, type, ret, name, suffix, attributes, params, args)                            \
-    __attribute__((noinline)) attributes static type name##_##suffix params                                     \
-    {                                                                                                            \
-        atomic_store_explicit(&core_level_last[family], level, memory_order_relaxed);                            \
-        ret name##_body args;                                                                                    \
+#define LEVEL_BUILD(family, level, type, ret, name, suffix, attributes, params, args)                                  \
+    __attribute__((noinline)) attributes static type name##_##suffix params                                            \
+    {                                                                                                                  \
+        atomic_store_explicit(&core_level_last[family], level, memory_order_relaxed);                                  \
+        ret name##_body args;                                                                                          \
     }
 /* The AVX2 and baseline builds every stamped loop has. */
-#define LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                        \
-    LEVEL_BUILD(family, CORE_LEVEL_AVX2, type, ret, name, avx2, LEVEL_AVX2 __attribute__((optimize("tree-vectorize"))), \
-                params, args)                                                                                    \
-    LEVEL_BUILD(family, CORE_LEVEL_BASELINE, type, ret, name, baseline, __attribute__((optimize("tree-vectorize"))), \
+#define LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                              \
+    LEVEL_BUILD(family, CORE_LEVEL_AVX2, type, ret, name, avx2,                                                        \
+                LEVEL_AVX2 __attribute__((optimize("tree-vectorize"))), params, args)                                  \
+    LEVEL_BUILD(family, CORE_LEVEL_BASELINE, type, ret, name, baseline, __attribute__((optimize("tree-vectorize"))),   \
                 params, args)
-#define LEVEL_STAMP(family, type, ret, name, params, args)                                                       \
-    LEVEL_BUILD(family, CORE_LEVEL_AVX512, type, ret, name, avx512,                                              \
-                LEVEL_AVX512 __attribute__((optimize("tree-vectorize"))), params, args)                          \
-    LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                            \
-    static type name params                                                                                      \
-    {                                                                                                            \
-        switch (atomic_load_explicit(&core_level_now, memory_order_relaxed)) {                                   \
-        case CORE_LEVEL_AVX512:                                                                                  \
-            ret name##_avx512 args;                                                                              \
-            break;                                                                                               \
-        case CORE_LEVEL_AVX2:                                                                                    \
-            ret name##_avx2 args;                                                                                \
-            break;                                                                                               \
-        default:                                                                                                 \
-            ret name##_baseline args;                                                                            \
-        }                                                                                                        \
+#define LEVEL_STAMP(family, type, ret, name, params, args)                                                             \
+    LEVEL_BUILD(family, CORE_LEVEL_AVX512, type, ret, name, avx512,                                                    \
+                LEVEL_AVX512 __attribute__((optimize("tree-vectorize"))), params, args)                                \
+    LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                                  \
+    static type name params                                                                                            \
+    {                                                                                                                  \
+        switch (atomic_load_explicit(&core_level_now, memory_order_relaxed)) {                                         \
+        case CORE_LEVEL_AVX512:                                                                                        \
+            ret name##_avx512 args;                                                                                    \
+            break;                                                                                                     \
+        case CORE_LEVEL_AVX2:                                                                                          \
+            ret name##_avx2 args;                                                                                      \
+            break;                                                                                                     \
+        default:                                                                                                       \
+            ret name##_baseline args;                                                                                  \
+        }                                                                                                              \
     }
-#define LEVEL_STAMP_AVX2(family, type, ret, name, params, args)                                                  \
-    LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                            \
-    static type name params                                                                                      \
-    {                                                                                                            \
-        if (atomic_load_explicit(&core_level_now, memory_order_relaxed) >= CORE_LEVEL_AVX2)                      \
-            ret name##_avx2 args;                                                                                \
-        else                                                                                                     \
-            ret name##_baseline args;                                                                            \
+#define LEVEL_STAMP_AVX2(family, type, ret, name, params, args)                                                        \
+    LEVEL_BUILDS_AVX2_BASELINE(family, type, ret, name, params, args)                                                  \
+    static type name params                                                                                            \
+    {                                                                                                                  \
+        if (atomic_load_explicit(&core_level_now, memory_order_relaxed) >= CORE_LEVEL_AVX2)                            \
+            ret name##_avx2 args;                                                                                      \
+        else                                                                                                           \
+            ret name##_baseline args;                                                                                  \
     }
-#define LEVEL_FUSED_LOOPS(family, name, params, args)                                                            \
-    LEVEL_BUILD(family, CORE_LEVEL_AVX2, void, , name, fma, LEVEL_AVX2, params, args)                            \
-    LEVEL_BUILD(family, CORE_LEVEL_BASELINE, void, , name, baseline, , params, args)                             \
-    static void name params                                                                                      \
-    {                                                                                                            \
-        if (atomic_load_explicit(&core_level_now, memory_order_relaxed) >= CORE_LEVEL_AVX2)                      \
-            name##_fma args;                                                                                     \
-        else                                                                                                     \
-            name##_baseline args;                                                                                \
+#define LEVEL_FUSED_LOOPS(family, name, params, args)                                                                  \
+    LEVEL_BUILD(family, CORE_LEVEL_AVX2, void, , name, fma, LEVEL_AVX2, params, args)                                  \
+    LEVEL_BUILD(family, CORE_LEVEL_BASELINE, void, , name, baseline, , params, args)                                   \
+    static void name params                                                                                            \
+    {                                                                                                                  \
+        if (atomic_load_explicit(&core_level_now, memory_order_relaxed) >= CORE_LEVEL_AVX2)                            \
+            name##_fma args;                                                                                           \
+        else                                                                                                           \
+            name##_baseline args;                                                                                      \
     }
 #else
 #define LEVEL_BODY inline
 #define LEVEL_FUSED_BODY inline
-#define LEVEL_STAMP(family, type, ret, name, params, args)                                                       \
-    static type name params                                                                                      \
-    {                                                                                                            \
-        atomic_store_explicit(&core_level_last[family], CORE_LEVEL_BASELINE, memory_order_relaxed);             \
-        ret name##_body args;                                                                                    \
+#define LEVEL_STAMP(family, type, ret, name, params, args)                                                             \
+    static type name params                                                                                            \
+    {                                                                                                                  \
+        atomic_store_explicit(&core_level_last[family], CORE_LEVEL_BASELINE, memory_order_relaxed);                    \
+        ret name##_body args;                                                                                          \
     }
 #define LEVEL_FUSED_LOOPS(family, name, params, args) LEVEL_STAMP(family, void, , name, params, args)
 #define LEVEL_STAMP_AVX2(family, type, ret, name, params, args) LEVEL_STAMP(family, type, ret, name, params, args)
@@ -130,7 +130,7 @@ extern _Atomic int core_level_last[CORE_LOOPS];
 #define LEVEL_LOOPS_RETURNING(family, type, name, params, args) LEVEL_STAMP(family, type, return, name, params, args)
 /* The same with no AVX-512 build: the AVX2 one runs at avx512 too. */
 #define LEVEL_LOOPS_AVX2(family, name, params, args) LEVEL_STAMP_AVX2(family, void, , name, params, args)
-#define LEVEL_LOOPS_AVX2_RETURNING(family, type, name, params, args)                                             \
+#define LEVEL_LOOPS_AVX2_RETURNING(family, type, name, params, args)                                                   \
     LEVEL_STAMP_AVX2(family, type, return, name, params, args)
 
 #endif

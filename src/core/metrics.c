@@ -56,7 +56,8 @@ static void compute(const Solver *s, Metrics *out, bool contact_and_residual)
         int family = c->family[l];
         assert(family >= 0 && family < LINK_FAMILY_COUNT);
         if (stiff[family])
-            elastic += link_energy(xpbd, spring[family], compliance[family], c->rest_length[l], length - c->rest_length[l]);
+            elastic +=
+                link_energy(xpbd, spring[family], compliance[family], c->rest_length[l], length - c->rest_length[l]);
         if (family == LINK_STRUCTURAL) {
             double strain = length / c->rest_length[l] - 1.0;
             if (first || strain > max_strain)
@@ -85,7 +86,10 @@ static void compute(const Solver *s, Metrics *out, bool contact_and_residual)
     };
 }
 
-double metrics_residual(const Solver *s) { return solver_residual(s); }
+double metrics_residual(const Solver *s)
+{
+    return solver_residual(s);
+}
 
 double metrics_penetration(const Solver *s)
 {
@@ -109,6 +113,12 @@ int metrics_format_csv(const Metrics *m, char *out, int out_size)
                     m->cg_residual, (long long)m->cg_unconverged);
 }
 
-void metrics_compute(const Solver *s, Metrics *out) { compute(s, out, true); }
+void metrics_compute(const Solver *s, Metrics *out)
+{
+    compute(s, out, true);
+}
 
-void metrics_compute_live(const Solver *s, Metrics *out) { compute(s, out, false); }
+void metrics_compute_live(const Solver *s, Metrics *out)
+{
+    compute(s, out, false);
+}

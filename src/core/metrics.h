@@ -13,19 +13,19 @@
 
 typedef struct Metrics {
     int64_t step;
-    double time;        /* s */
-    double kinetic;     /* J */
-    double potential;   /* J, gravity, zero at y = 0 */
-    double elastic;     /* J, links as springs (xpbd: from its compliance) */
-    double total;       /* J */
-    double max_strain;  /* over intact structural links: length / rest - 1 */
+    double time;       /* s */
+    double kinetic;    /* J */
+    double potential;  /* J, gravity, zero at y = 0 */
+    double elastic;    /* J, links as springs (xpbd: from its compliance) */
+    double total;      /* J */
+    double max_strain; /* over intact structural links: length / rest - 1 */
     double mean_strain;
     double residual;    /* mean |length - rest| / rest after the last pass */
     double penetration; /* m, deepest point of a link inside a collider */
     int torn;           /* links torn */
     bool exploded;
-    int cg_iterations;  /* implicit: the last substep's conjugate-gradient iterations (else 0) */
-    double cg_residual; /* implicit: and the residual they left, over the right-hand side (else 0) */
+    int cg_iterations;      /* implicit: the last substep's conjugate-gradient iterations (else 0) */
+    double cg_residual;     /* implicit: and the residual they left, over the right-hand side (else 0) */
     int64_t cg_unconverged; /* implicit: substeps so far whose solve did not converge (implicit.h; else 0) */
 } Metrics;
 

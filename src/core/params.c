@@ -429,8 +429,8 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
             }
         }
         if (info->offset == offsetof(Params, edge_samples) && v != 0 && v != 3) {
-            snprintf(err, err_size, T_("%s: %s is not 0 or 3 (0 = ends only, 3 = also 1/4, 1/2, 3/4 of every link)"), key,
-                     value);
+            snprintf(err, err_size, T_("%s: %s is not 0 or 3 (0 = ends only, 3 = also 1/4, 1/2, 3/4 of every link)"),
+                     key, value);
             return false;
         }
         *(int *)base = (int)v;
@@ -439,10 +439,9 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
     case PARAM_REAL: {
         double v = strtod(value, &end);
         /* strtod also reads hexadecimal (0x10): not a way to write a setting */
-        if (end == value || *end != '\0' || !isfinite(v) || isspace((unsigned char)value[0]) ||
-            strpbrk(value, "xX")) {
-            snprintf(err, err_size, T_("%s: '%s' is not a number (%s%s%s)"), key, value, range, info->unit[0] ? " " : "",
-                     info->unit[0] ? T_(info->unit) : "");
+        if (end == value || *end != '\0' || !isfinite(v) || isspace((unsigned char)value[0]) || strpbrk(value, "xX")) {
+            snprintf(err, err_size, T_("%s: '%s' is not a number (%s%s%s)"), key, value, range,
+                     info->unit[0] ? " " : "", info->unit[0] ? T_(info->unit) : "");
             return false;
         }
         if (v < info->min || v > info->max) {

@@ -57,23 +57,23 @@ typedef enum TearMode {
 
 typedef struct Params {
     /* the scene */
-    int scene;       /* SceneKind */
-    int dim;         /* 2: everything stays in the z = 0 plane; 3 */
-    int cols, rows;  /* particles per row, rows */
-    double spacing;  /* rest distance between neighbours, m */
-    double density;  /* cloth mass per area, kg/m^2 */
-    int pin;         /* PinMode */
-    double span;     /* chain: distance between the pins / rope length, (0,1) */
+    int scene;      /* SceneKind */
+    int dim;        /* 2: everything stays in the z = 0 plane; 3 */
+    int cols, rows; /* particles per row, rows */
+    double spacing; /* rest distance between neighbours, m */
+    double density; /* cloth mass per area, kg/m^2 */
+    int pin;        /* PinMode */
+    double span;    /* chain: distance between the pins / rope length, (0,1) */
 
     /* the solver */
-    int integrator;        /* Integrator */
-    double dt;             /* time step, s */
-    int substeps;          /* substeps per step */
-    int iterations;        /* relaxation passes per substep */
-    int order;             /* LinkOrder */
-    int threads;           /* threads the solver may run on: 0 = the cores other programs leave idle */
-    double strain_limit;   /* Provot: max stretch over rest, 0 = off */
-    double stiffness;      /* structural link stiffness, [0,1] */
+    int integrator;      /* Integrator */
+    double dt;           /* time step, s */
+    int substeps;        /* substeps per step */
+    int iterations;      /* relaxation passes per substep */
+    int order;           /* LinkOrder */
+    int threads;         /* threads the solver may run on: 0 = the cores other programs leave idle */
+    double strain_limit; /* Provot: max stretch over rest, 0 = off */
+    double stiffness;    /* structural link stiffness, [0,1] */
     double shear_stiffness;
     double bend_stiffness;
     double spring_k;       /* Hooke constant at stiffness 1, N/m (springs) */
@@ -93,32 +93,32 @@ typedef struct Params {
     uint64_t seed;     /* seeds the turbulence and the shuffled order */
 
     /* the collider */
-    int collider;         /* ColliderKind */
-    double sphere_radius; /* m */
+    int collider;                        /* ColliderKind */
+    double sphere_radius;                /* m */
     double sphere_x, sphere_y, sphere_z; /* centre at rest, m */
-    double sphere_travel; /* amplitude of its back-and-forth along z, m */
-    double sphere_period; /* s */
-    double box_size;      /* edge of the cube, m */
-    double box_x, box_y, box_z; /* its centre, m */
-    double cone_radius;   /* radius of its base, m */
-    double cone_height;   /* m */
-    double cone_x, cone_y, cone_z; /* centre of its base, m */
-    int floor;            /* 0 off, 1 on */
-    double floor_y;       /* height of the floor, m */
-    double margin;        /* collision skin, m */
-    double friction;      /* fraction of sliding removed on contact, [0,1] */
-    double restitution;   /* bounce off the floor, [0,1] */
-    int edge_samples;     /* 0, or 3: also test 1/4, 1/2, 3/4 of every link */
-    int self_collision;   /* 0 off, 1 on */
-    double thickness;     /* cloth thickness for self-collision, m */
-    double self_friction; /* fraction of sliding two layers in contact take away, [0,1] */
+    double sphere_travel;                /* amplitude of its back-and-forth along z, m */
+    double sphere_period;                /* s */
+    double box_size;                     /* edge of the cube, m */
+    double box_x, box_y, box_z;          /* its centre, m */
+    double cone_radius;                  /* radius of its base, m */
+    double cone_height;                  /* m */
+    double cone_x, cone_y, cone_z;       /* centre of its base, m */
+    int floor;                           /* 0 off, 1 on */
+    double floor_y;                      /* height of the floor, m */
+    double margin;                       /* collision skin, m */
+    double friction;                     /* fraction of sliding removed on contact, [0,1] */
+    double restitution;                  /* bounce off the floor, [0,1] */
+    int edge_samples;                    /* 0, or 3: also test 1/4, 1/2, 3/4 of every link */
+    int self_collision;                  /* 0 off, 1 on */
+    double thickness;                    /* cloth thickness for self-collision, m */
+    double self_friction;                /* fraction of sliding two layers in contact take away, [0,1] */
 
     /* material and damage */
-    int material;       /* Material: sets the values below it names */
-    int tear;           /* TearMode */
-    int tear_hold;      /* steps over the limit before a link breaks */
-    double tear_limit;  /* strain at which a link starts to tear */
-    double pull_speed;  /* tear: speed of each held edge; heap: of the held centre, m/s */
+    int material;      /* Material: sets the values below it names */
+    int tear;          /* TearMode */
+    int tear_hold;     /* steps over the limit before a link breaks */
+    double tear_limit; /* strain at which a link starts to tear */
+    double pull_speed; /* tear: speed of each held edge; heap: of the held centre, m/s */
 } Params;
 
 typedef enum ParamType { PARAM_INT, PARAM_REAL, PARAM_ENUM, PARAM_SEED } ParamType;
@@ -191,6 +191,9 @@ int params_lookup_name(const char *const *names, const char *name);
 #define CLOTHSIM_PI 3.14159265358979323846
 
 /* The substep length dt / substeps, s. */
-static inline double params_substep(const Params *params) { return params->dt / params->substeps; }
+static inline double params_substep(const Params *params)
+{
+    return params->dt / params->substeps;
+}
 
 #endif

@@ -155,9 +155,9 @@ LEVEL_FUSED_BODY static void project_links_body(Solver *s, float h, bool fast)
     link_constants(s, h, k, alpha);
     /* colored: colour by colour (colour.h); stage_relax normally hands
      * this order to the fast path, which gives the same bits */
-    const uint32_t *visit = order == ORDER_SHUFFLED ? s->link_order
+    const uint32_t *visit = order == ORDER_SHUFFLED  ? s->link_order
                             : order == ORDER_COLORED ? s->colour_order
-                            : s->rope_order; /* NULL but for a rope */
+                                                     : s->rope_order; /* NULL but for a rope */
     const bool xpbd = integrator == INTEGRATOR_XPBD;
     /* Below SOLVER_KEEP_BELOW a correction moves x + r (cloth.h), as the
      * integrators do: at small steps a pass's corrections are a few units
@@ -188,7 +188,7 @@ LEVEL_FUSED_BODY static void project_links_body(Solver *s, float h, bool fast)
     if (jacobi)
         jacobi_end(s, kept);
 }
-LEVEL_FUSED_LOOPS(CORE_LOOPS_FUSED, project_links, (Solver *s, float h, bool fast), (s, h, fast))
+LEVEL_FUSED_LOOPS(CORE_LOOPS_FUSED, project_links, (Solver * s, float h, bool fast), (s, h, fast))
 
 /* The passes left of a substep of the sequential order (below
  * SOLVER_KEEP_BELOW keeping remainders), with their contact, as one job on the fast path where it can (AVX-512, the

@@ -13,9 +13,15 @@ static inline uint64_t rng_next(uint64_t *state)
 }
 
 /* Uniform in [0, 1). */
-static inline double rng_uniform(uint64_t *state) { return (double)(rng_next(state) >> 11) * 0x1.0p-53; }
+static inline double rng_uniform(uint64_t *state)
+{
+    return (double)(rng_next(state) >> 11) * 0x1.0p-53;
+}
 
 /* Uniform integer in [0, n), n > 0. */
-static inline uint32_t rng_below(uint64_t *state, uint32_t n) { return (uint32_t)(rng_uniform(state) * n); }
+static inline uint32_t rng_below(uint64_t *state, uint32_t n)
+{
+    return (uint32_t)(rng_uniform(state) * n);
+}
 
 #endif

@@ -62,10 +62,10 @@ typedef struct Solver {
     Params params; /* live copy: change with solver_set_params */
     Cloth *cloth;
 
-    double time;   /* simulated time, s: the substeps' lengths added up (solver_time) */
-    int64_t step;  /* completed steps */
-    int substep;   /* substeps completed in the current step */
-    int pass;      /* relaxation passes completed in the current substep */
+    double time;  /* simulated time, s: the substeps' lengths added up (solver_time) */
+    int64_t step; /* completed steps */
+    int substep;  /* substeps completed in the current step */
+    int pass;     /* relaxation passes completed in the current substep */
     SolverPhase phase;
 
     /* residual after each pass of the current or last substep: mean
@@ -84,7 +84,7 @@ typedef struct Solver {
     int64_t cg_unconverged, cg_unconverged_step;
 
     bool exploded;
-    double exploded_time; /* s, when exploded */
+    double exploded_time;  /* s, when exploded */
     unsigned torn_counted; /* the cloth's torn_generation when torn_any was counted (checks.c, any_torn) */
     bool torn_any;
     int64_t exploded_step;
@@ -112,32 +112,32 @@ typedef struct Solver {
     float grab_velocity[3];
 
     /* scratch, allocated once in solver_create: the hot loop allocates nothing */
-    float *fx, *fy, *fz;          /* force accumulators, N */
-    float *jx, *jy, *jz;          /* Jacobi corrections */
-    uint16_t *jacobi_count;       /* links touching each particle */
+    float *fx, *fy, *fz;    /* force accumulators, N */
+    float *jx, *jy, *jz;    /* Jacobi corrections */
+    uint16_t *jacobi_count; /* links touching each particle */
     /* the strain limit's bookkeeping (relax.c, stage_strain_limit): when
      * each particle last moved, and when each structural link was last
      * found within the limit, counted in the limit's moves */
     uint32_t *limit_moved, *limit_checked;
-    int structural_end; /* one past the last structural link (cloth_create lists them first) */
+    int structural_end;              /* one past the last structural link (cloth_create lists them first) */
     float *pull_x, *pull_y, *pull_z; /* springs: each link's pull on its first particle, N */
     uint8_t *pulls;                  /* and whether it pulls at all */
     /* springs: each link's constant (N/m) and dashpot coefficient (kg/s),
      * from the family constants and damping ratio below and the masses;
      * stale after a build or a load */
     float *link_k, *link_dashpot;
-    struct Springs *springs; /* the fast path's springs, direction by direction (springs.h) */
+    struct Springs *springs;          /* the fast path's springs, direction by direction (springs.h) */
     struct StrainLimit *strain_limit; /* the fast path's strain limit, eight rows at a time (strain_limit.h) */
-    uint32_t *rope_order; /* a rope's links in the order its passes visit them (relax.c), or NULL */
+    uint32_t *rope_order;             /* a rope's links in the order its passes visit them (relax.c), or NULL */
     float dashpot_spring[LINK_FAMILY_COUNT], dashpot_zeta;
     bool dashpots_stale;
     unsigned dashpot_version; /* goes up each time link_k and link_dashpot are worked out (implicit reads them then) */
-    uint32_t *link_order;         /* the order links are visited in */
-    float *lambda;                /* XPBD multipliers, one per link */
-    float *good_x, *good_y, *good_z; /* positions at the start of the step */
-    float *blown_x, *blown_y, *blown_z; /* once exploded: the positions the explosion was found at (the
-                                          cloth is put back to the last good step; these are drawn) */
-    float *wind_x_at, *wind_z_at; /* wind at each particle this substep, m/s */
+    uint32_t *link_order;     /* the order links are visited in */
+    float *lambda;            /* XPBD multipliers, one per link */
+    float *good_x, *good_y, *good_z;                /* positions at the start of the step */
+    float *blown_x, *blown_y, *blown_z;             /* once exploded: the positions the explosion was found at (the
+                                                      cloth is put back to the last good step; these are drawn) */
+    float *wind_x_at, *wind_z_at;                   /* wind at each particle this substep, m/s */
     float *wind_cell_x, *wind_cell_y, *wind_cell_z; /* wind force a cell gives each corner it pushes, N */
     /* turbulence (forces.c, forces_setup_turbulence): wave w's spatial phase at
      * column c is kx u, at row r ky v; the tables hold their cosines and
@@ -157,10 +157,10 @@ typedef struct Solver {
      * the plain code */
     const struct FastTable *fast;
     struct RelaxFast *relax_fast;
-    uint32_t *colour_order;        /* order=colored: the links in that order (colour.h) */
-    int threads;                   /* threads the fast pass runs on: solver_set_threads */
-    bool threads_adapt;            /* and as many as the idle cores: solver_start_threads */
-    bool plain_relax; /* the plain code even with a table: the reference tests and bench compare with */
+    uint32_t *colour_order; /* order=colored: the links in that order (colour.h) */
+    int threads;            /* threads the fast pass runs on: solver_set_threads */
+    bool threads_adapt;     /* and as many as the idle cores: solver_start_threads */
+    bool plain_relax;       /* the plain code even with a table: the reference tests and bench compare with */
     uint64_t rng;
     double rest_extent; /* largest rest span of the cloth, m */
 } Solver;
@@ -228,11 +228,11 @@ SOLVER_INLINE bool solver_link_correction(const Cloth *c, uint32_t l, float k, f
  * remainder first: x + step in double would already round a step of 1e-13
  * at 1.5 m (double resolves 2e-16 there) by a quarter of a percent, the
  * same way step after step. */
-#define ADD_KEPT(x, r, step, nx, nr)                                                                             \
-    do {                                                                                                         \
-        double t_ = (double)(r) + (step);                                                                        \
-        (nx) = (float)((double)(x) + t_);                                                                        \
-        (nr) = ((double)(x) - (double)(nx)) + t_;                                                                \
+#define ADD_KEPT(x, r, step, nx, nr)                                                                                   \
+    do {                                                                                                               \
+        double t_ = (double)(r) + (step);                                                                              \
+        (nx) = (float)((double)(x) + t_);                                                                              \
+        (nr) = ((double)(x) - (double)(nx)) + t_;                                                                      \
     } while (0)
 
 /* Particle i moved by factor * d, kept as the integrators keep a step. */
@@ -243,7 +243,6 @@ SOLVER_INLINE void solver_move_kept(Cloth *c, uint32_t i, double factor, const f
     ADD_KEPT(y, c->ry[i], factor * d[1], c->y[i], c->ry[i]);
     ADD_KEPT(z, c->rz[i], factor * d[2], c->z[i], c->rz[i]);
 }
-
 
 /* Particle i moved by m d, each coordinate with one rounding (fmaf). */
 SOLVER_INLINE void solver_move_fused(Cloth *c, uint32_t i, float m, const float d[3])
@@ -395,8 +394,8 @@ double solver_residual(const Solver *solver);
 bool solver_is_position_based(int integrator);
 
 /* Effective per-family values the solver uses now. */
-float solver_family_stiffness(const Solver *solver, int family); /* [0,1] */
-float solver_family_spring(const Solver *solver, int family);    /* N/m */
+float solver_family_stiffness(const Solver *solver, int family);  /* [0,1] */
+float solver_family_spring(const Solver *solver, int family);     /* N/m */
 float solver_family_compliance(const Solver *solver, int family); /* 1/N */
 
 /* Estimated largest angular frequency of the springs times the substep:
@@ -407,7 +406,7 @@ double solver_omega_dt(const Solver *solver);
 void solver_pin(Solver *solver, int particle, bool pinned);
 void solver_grab(Solver *solver, int particle);
 void solver_grab_move(Solver *solver, float x, float y, float z); /* reached over the next step */
-void solver_release(Solver *solver); /* keeps the velocity of the last move */
+void solver_release(Solver *solver);                              /* keeps the velocity of the last move */
 int solver_nearest_particle(const Solver *solver, float x, float y, float z);
 
 #endif

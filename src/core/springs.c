@@ -47,20 +47,20 @@
 enum { RIGHT, DOWN, DOWN_RIGHT, DOWN_LEFT, SKIP_RIGHT, SKIP_DOWN, DIRECTIONS };
 
 typedef struct Direction {
-    int offset;     /* second particle minus first */
-    float k;        /* the spring constant of every link of the direction */
-    bool any;       /* some link of the direction pulls (not torn, a constant) */
-    float *dashpot; /* per first particle: the link's dashpot coefficient, */
-    float *rest;    /* its rest length, */
-    uint32_t *live; /* all ones where a link starts that is not torn and has a constant */
+    int offset;                      /* second particle minus first */
+    float k;                         /* the spring constant of every link of the direction */
+    bool any;                        /* some link of the direction pulls (not torn, a constant) */
+    float *dashpot;                  /* per first particle: the link's dashpot coefficient, */
+    float *rest;                     /* its rest length, */
+    uint32_t *live;                  /* all ones where a link starts that is not torn and has a constant */
     float *pull_x, *pull_y, *pull_z; /* this substep: its pull on the first particle, */
     uint32_t *on;                    /* and all ones where it pulls (live, and of some length) */
 } Direction;
 
 struct Springs {
     int cols, rows, count, pad;
-    bool stale;   /* the constants must be taken again */
-    bool grid;    /* the links are cloth_create's, in its order */
+    bool stale; /* the constants must be taken again */
+    bool grid;  /* the links are cloth_create's, in its order */
     unsigned torn_generation;
     Direction dir[DIRECTIONS];
     void *block;
@@ -83,8 +83,8 @@ Springs *springs_create(const Cloth *cloth)
     _Static_assert(sizeof(float) == sizeof(uint32_t), "one block holds both");
     sp->block = block;
     const int offsets[DIRECTIONS] = {
-        [RIGHT] = 1,          [DOWN] = cloth->cols,      [DOWN_RIGHT] = cloth->cols + 1,
-        [DOWN_LEFT] = cloth->cols - 1, [SKIP_RIGHT] = 2, [SKIP_DOWN] = 2 * cloth->cols,
+        [RIGHT] = 1,      [DOWN] = cloth->cols,          [DOWN_RIGHT] = cloth->cols + 1, [DOWN_LEFT] = cloth->cols - 1,
+        [SKIP_RIGHT] = 2, [SKIP_DOWN] = 2 * cloth->cols,
     };
     for (int d = 0; d < DIRECTIONS; d++) {
         Direction *dir = &sp->dir[d];
@@ -110,7 +110,10 @@ void springs_destroy(Springs *sp)
     free(sp);
 }
 
-void springs_stale(Springs *sp) { sp->stale = true; }
+void springs_stale(Springs *sp)
+{
+    sp->stale = true;
+}
 
 /* Which direction link l is and where cloth_create lists that link: -1 if
  * it is none of the six. */
@@ -214,10 +217,14 @@ LEVEL_BODY static void direction_pulls_body(Positions p, float k, const float *r
         float closing = (p.vx[b] - p.vx[a]) * nx + (p.vy[b] - p.vy[a]) * ny + (p.vz[b] - p.vz[a]) * nz;
         float tension = k * (length - rest[a]) + dashpot[a] * closing;
         pull_x[a] = tension * nx, pull_y[a] = tension * ny, pull_z[a] = tension * nz;
-        on[a] = live[a] & -(uint32_t)!(length < 1e-12f);
+        on[a] = live[a] & -(uint32_t) !(length < 1e-12f);
     }
 }
-LEVEL_LOOPS_AVX2(CORE_LOOPS_SPRINGS, direction_pulls, (Positions p, float k, const float *restrict dashpot, const float *restrict rest, const uint32_t *restrict live, int offset, int firsts, float *restrict pull_x, float *restrict pull_y, float *restrict pull_z, uint32_t *restrict on), (p, k, dashpot, rest, live, offset, firsts, pull_x, pull_y, pull_z, on))
+LEVEL_LOOPS_AVX2(CORE_LOOPS_SPRINGS, direction_pulls,
+                 (Positions p, float k, const float *restrict dashpot, const float *restrict rest,
+                  const uint32_t *restrict live, int offset, int firsts, float *restrict pull_x, float *restrict pull_y,
+                  float *restrict pull_z, uint32_t *restrict on),
+                 (p, k, dashpot, rest, live, offset, firsts, pull_x, pull_y, pull_z, on))
 
 /* One coordinate of every direction's pulls and where they pull, as the
  * particles collect them. */

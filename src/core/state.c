@@ -46,7 +46,9 @@ static void state_walk_settings(StateWalk *w, Solver *s)
 {
     for (int i = 0; i < params_count; i++) {
         const ParamInfo *info = &params_table[i];
-        size_t size = info->type == PARAM_REAL ? sizeof(double) : info->type == PARAM_SEED ? sizeof(uint64_t) : sizeof(int);
+        size_t size = info->type == PARAM_REAL   ? sizeof(double)
+                      : info->type == PARAM_SEED ? sizeof(uint64_t)
+                                                 : sizeof(int);
         if (info->offset == offsetof(Params, threads))
             state_setting(w, &s->params.threads, size); /* as s->threads below: the same bits on any count */
         else
@@ -60,8 +62,8 @@ static void state_walk_arrays(StateWalk *w, Solver *s)
 {
     Cloth *c = s->cloth;
     int n = c->count, l = c->link_count;
-    float *floats[] = {c->x, c->y, c->z, c->px, c->py, c->pz, c->vx, c->vy, c->vz, c->rvx, c->rvy, c->rvz,
-                       c->mass, c->inv_mass, s->blown_x, s->blown_y, s->blown_z};
+    float *floats[] = {c->x,   c->y,   c->z,   c->px,   c->py,       c->pz,      c->vx,      c->vy,     c->vz,
+                       c->rvx, c->rvy, c->rvz, c->mass, c->inv_mass, s->blown_x, s->blown_y, s->blown_z};
     for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
         STATE_ARRAY(w, floats[k], n);
     double *doubles[] = {c->rx, c->ry, c->rz, c->prx, c->pry, c->prz};

@@ -50,10 +50,10 @@
  * Past the cloth's last row or column no link is live and no particle
  * moves. */
 typedef struct Layout {
-    float *six[6];   /* x, y, z and the moves' sums jx, jy, jz */
+    float *six[6]; /* x, y, z and the moves' sums jx, jy, jz */
     float *inv_mass;
-    float *rest;     /* the phase's link from each particle: its rest length, */
-    uint32_t *live;  /* all ones where it is there and not torn */
+    float *rest;    /* the phase's link from each particle: its rest length, */
+    uint32_t *live; /* all ones where it is there and not torn */
 } Layout;
 
 struct StrainLimit {
@@ -63,7 +63,10 @@ struct StrainLimit {
     void *block;
 };
 
-static int round_up(int n) { return (n + LANES - 1) / LANES * LANES; }
+static int round_up(int n)
+{
+    return (n + LANES - 1) / LANES * LANES;
+}
 
 /* Whether the structural links are cloth_create's: right links row by row,
  * then down links row by row, and no other structural link after them. */
@@ -209,8 +212,8 @@ AVX2_INLINE __m256 limit_link(Six *a, Six *b, __m256 wa, __m256 wb, __m256 rest,
     __m256 longest = _mm256_mul_ps(rest, k->stretch);
     __m256 w = _mm256_add_ps(wa, wb);
     /* not torn, not both fixed (w == 0), and not within (length <= longest) */
-    __m256 act = _mm256_and_ps(live, _mm256_and_ps(_mm256_cmp_ps(w, k->zero, _CMP_NEQ_UQ),
-                                                   _mm256_cmp_ps(length, longest, _CMP_NLE_UQ)));
+    __m256 act = _mm256_and_ps(
+        live, _mm256_and_ps(_mm256_cmp_ps(w, k->zero, _CMP_NEQ_UQ), _mm256_cmp_ps(length, longest, _CMP_NLE_UQ)));
     __m256 over = _mm256_sub_ps(_mm256_div_ps(length, longest), k->one);
     __m256 exceeded = _mm256_and_ps(act, _mm256_cmp_ps(over, k->tolerance, _CMP_GT_OQ));
     __m256 scale = _mm256_div_ps(_mm256_sub_ps(length, _mm256_mul_ps(longest, k->inside)), _mm256_mul_ps(length, w));
@@ -232,16 +235,19 @@ AVX2_INLINE __m256 limit_link(Six *a, Six *b, __m256 wa, __m256 wb, __m256 rest,
     return exceeded;
 }
 
-static inline int min_int(int a, int b) { return a < b ? a : b; }
+static inline int min_int(int a, int b)
+{
+    return a < b ? a : b;
+}
 
 /* A phase: the links from each particle to the one `next` further on, in
  * `groups` groups of eight lanes `group` apart, each `steps` links long,
  * a step `stride` apart. Returns the lanes over the tolerance. */
 AVX2 static __m256 phase(const Layout *layout, int groups, int group, int steps, int stride, const Constants *k)
 {
-    const Arrays arrays = {layout->six[0], layout->six[1],   layout->six[2], layout->six[3],
-                           layout->six[4], layout->six[5],   layout->inv_mass, layout->rest,
-                           (const float *)(const void *)layout->live};
+    const Arrays arrays = {layout->six[0],   layout->six[1], layout->six[2],
+                           layout->six[3],   layout->six[4], layout->six[5],
+                           layout->inv_mass, layout->rest,   (const float *)(const void *)layout->live};
     const Arrays *p = &arrays;
     __m256 exceeded = _mm256_setzero_ps();
     for (int g0 = 0; g0 < groups; g0 += SIDE_BY_SIDE) {

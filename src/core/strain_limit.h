@@ -35,7 +35,7 @@ void strain_limit_destroy(StrainLimit *limit);
  * until no link was over by more than tolerance or passes have run.
  * False, changing nothing, where it cannot (no AVX2, or the links are not
  * cloth_create's grid): then the plain loop must run. */
-bool strain_limit_run(StrainLimit *limit, Cloth *cloth, float *jx, float *jy, float *jz, float stretch,
-                      float inside, float tolerance, int passes);
+bool strain_limit_run(StrainLimit *limit, Cloth *cloth, float *jx, float *jy, float *jz, float stretch, float inside,
+                      float tolerance, int passes);
 
 #endif

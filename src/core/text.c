@@ -10,9 +10,15 @@
 
 static TextTranslator translator;
 
-void text_set_translator(TextTranslator translate) { translator = translate; }
+void text_set_translator(TextTranslator translate)
+{
+    translator = translate;
+}
 
-const char *text_translate(const char *msgid) { return translator ? translator(msgid) : msgid; }
+const char *text_translate(const char *msgid)
+{
+    return translator ? translator(msgid) : msgid;
+}
 
 static char decimal_point[8] = ".";
 
@@ -22,7 +28,10 @@ void text_set_decimal_point(const char *point)
         memcpy(decimal_point, point, strlen(point) + 1);
 }
 
-const char *text_decimal_point(void) { return decimal_point; }
+const char *text_decimal_point(void)
+{
+    return decimal_point;
+}
 
 void text_decimals(char *text, size_t text_size)
 {
@@ -110,7 +119,10 @@ void text_escape_controls(const char *in, char *out, size_t out_size)
     out[used] = '\0';
 }
 
-static bool same(char a, char b) { return tolower((unsigned char)a) == tolower((unsigned char)b); }
+static bool same(char a, char b)
+{
+    return tolower((unsigned char)a) == tolower((unsigned char)b);
+}
 
 /* Edit distance counting a swap of two neighbours as one edit (optimal
  * string alignment), letters compared without case. */

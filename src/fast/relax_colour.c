@@ -136,11 +136,9 @@ bool relax_colour_build(RelaxFast *f, const Cloth *cloth)
             for (int c = 0; c < RELAX_FAST_COLOURS; c++) {
                 Unit *u = &f->units[f->unit_count];
                 f->group_start[f->unit_count++] = n;
-                *u = (Unit){.colour = c, .band = band, .block_begin = f->block_count,
-                            .tail_begin = f->tail_count};
+                *u = (Unit){.colour = c, .band = band, .block_begin = f->block_count, .tail_begin = f->tail_count};
                 ub.singles = ub.overlaps = 0;
-                for (int r = band * f->band_rows; r < (band + 1) * f->band_rows && r < cloth->rows;
-                     r++) {
+                for (int r = band * f->band_rows; r < (band + 1) * f->band_rows && r < cloth->rows; r++) {
                     int m = colour_row(cloth, c, r, run);
                     memcpy(f->order + n, run, (size_t)m * sizeof *run);
                     n += m;

@@ -117,7 +117,6 @@
 
 #include "relax_fast_internal.h"
 
-
 _Static_assert(RELAX_FAST_MAX_THREADS == RELAX_POOL_MAX_THREADS, "the pool starts the threads a pass may use");
 
 /* Below this many links (a grid of about 75 x 75) a pass takes under 50
@@ -190,19 +189,27 @@ bool relax_fast_cpu_has(RelaxFastKernels kernels)
 
 #if RELAX_FAST_X86
 
-bool relax_fast_cpu_has_simd(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+bool relax_fast_cpu_has_simd(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
 
 bool relax_fast_cpu_has_wide(void)
 {
-    return relax_fast_cpu_has_simd() && __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512dq");
+    return relax_fast_cpu_has_simd() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
 }
 
 #else
 
-bool relax_fast_cpu_has_simd(void) { return false; }
+bool relax_fast_cpu_has_simd(void)
+{
+    return false;
+}
 
-bool relax_fast_cpu_has_wide(void) { return false; }
+bool relax_fast_cpu_has_wide(void)
+{
+    return false;
+}
 
 #endif
 
@@ -361,7 +368,10 @@ static void run_pass(RelaxFast *f, int t)
 }
 
 /* The pool's job: whatever f->job says. */
-static void pool_job(void *context, int t) { run_job(context, t); }
+static void pool_job(void *context, int t)
+{
+    run_job(context, t);
+}
 
 /* The threads a job takes now: one where the cloth is too small for
  * threads to pay (RELAX_FAST_THREAD_MIN_LINKS); with relax_fast_adapt, no
@@ -386,7 +396,10 @@ static void run_on(RelaxFast *f, int threads)
 }
 
 /* Runs f->job on the threads job_threads gives. */
-static void run_on_threads(RelaxFast *f) { run_on(f, job_threads(f)); }
+static void run_on_threads(RelaxFast *f)
+{
+    run_on(f, job_threads(f));
+}
 
 /* ------------------------------------------------------------ wind and the explosion check */
 
@@ -442,7 +455,8 @@ static bool structural_is_grid(const Cloth *c)
             uint32_t i = (uint32_t)(row * c->cols + col);
             int right = col + 1 < c->cols ? cloth_link_right(c, col, row) : -1;
             int below = row + 1 < c->rows ? cloth_link_below(c, col, row) : -1;
-            if (right >= 0 && (c->family[right] != LINK_STRUCTURAL || c->link_a[right] != i || c->link_b[right] != i + 1))
+            if (right >= 0 &&
+                (c->family[right] != LINK_STRUCTURAL || c->link_a[right] != i || c->link_b[right] != i + 1))
                 return false;
             if (below >= 0 && (c->family[below] != LINK_STRUCTURAL || c->link_a[below] != i ||
                                c->link_b[below] != i + (uint32_t)c->cols))
@@ -571,8 +585,7 @@ static void run_job(RelaxFast *f, int t)
     else if (f->job.kind == JOB_HELIX) {
         relax_helix_run(f->helix, f->job.cloth, f->job.lambda, &f->job.constants, f->job.passes,
                         f->job.sphere ? &f->job.collider : NULL, f->job.margin, t, f->job.threads, f->job.serial);
-    }
-    else
+    } else
         run_stage(f, t);
 }
 
@@ -662,8 +675,8 @@ RelaxFast *relax_fast_create(const Cloth *cloth, int threads)
         memset(f->band_done, 0, (units / RELAX_FAST_COLOURS + 1) * sizeof *f->band_done);
     f->group_start = malloc((units + 1) * sizeof *f->group_start);
     threads = threads < 1 ? 1 : threads > RELAX_FAST_MAX_THREADS ? RELAX_FAST_MAX_THREADS : threads;
-    if (!f->order || !f->tails || !f->blocks || !f->ends || !f->lambda || !f->block_rest || !f->block_live || !f->units || !f->band_done ||
-        !f->group_start || !relax_colour_build(f, cloth)) {
+    if (!f->order || !f->tails || !f->blocks || !f->ends || !f->lambda || !f->block_rest || !f->block_live ||
+        !f->units || !f->band_done || !f->group_start || !relax_colour_build(f, cloth)) {
         relax_fast_destroy(f);
         return NULL;
     }
@@ -691,16 +704,23 @@ void relax_fast_destroy(RelaxFast *f)
     if (!f)
         return;
     relax_pool_stop(&f->pool);
-    free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest), free(f->block_live);
+    free(f->order), free(f->tails), free(f->blocks), free(f->ends), free(f->lambda), free(f->block_rest),
+        free(f->block_live);
     free(f->units), free((void *)f->band_done), free(f->group_start);
     relax_schedule_destroy(f->sequential[0]), relax_schedule_destroy(f->sequential[1]);
     relax_helix_destroy(f->helix);
     free(f);
 }
 
-int relax_fast_threads(const RelaxFast *f) { return f->pool.threads; }
+int relax_fast_threads(const RelaxFast *f)
+{
+    return f->pool.threads;
+}
 
-void relax_fast_take_threads(RelaxFast *f, int threads) { f->taken = threads; }
+void relax_fast_take_threads(RelaxFast *f, int threads)
+{
+    f->taken = threads;
+}
 
 bool relax_fast_adapt(RelaxFast *f)
 {
@@ -710,17 +730,35 @@ bool relax_fast_adapt(RelaxFast *f)
     return f->adapt;
 }
 
-int relax_fast_usable_cores(void) { return relax_pool_usable_cores(); }
+int relax_fast_usable_cores(void)
+{
+    return relax_pool_usable_cores();
+}
 
-const uint32_t *relax_fast_order(const RelaxFast *f) { return f->order; }
+const uint32_t *relax_fast_order(const RelaxFast *f)
+{
+    return f->order;
+}
 
-int relax_fast_group_count(const RelaxFast *f) { return f->unit_count; }
+int relax_fast_group_count(const RelaxFast *f)
+{
+    return f->unit_count;
+}
 
-const int *relax_fast_group_start(const RelaxFast *f) { return f->group_start; }
+const int *relax_fast_group_start(const RelaxFast *f)
+{
+    return f->group_start;
+}
 
-int relax_fast_group_band(const RelaxFast *f, int group) { return f->units[group].band; }
+int relax_fast_group_band(const RelaxFast *f, int group)
+{
+    return f->units[group].band;
+}
 
-int relax_fast_band_rows(const RelaxFast *f) { return f->band_rows; }
+int relax_fast_band_rows(const RelaxFast *f)
+{
+    return f->band_rows;
+}
 
 void relax_fast_use_kernels(RelaxFast *f, RelaxFastKernels kernels)
 {
@@ -736,7 +774,10 @@ void relax_fast_use_kernels(RelaxFast *f, RelaxFastKernels kernels)
     }
 }
 
-RelaxFastKernels relax_fast_kernels(const RelaxFast *f) { return f->kernels->level; }
+RelaxFastKernels relax_fast_kernels(const RelaxFast *f)
+{
+    return f->kernels->level;
+}
 
 void relax_fast_cut_anywhere(RelaxFast *f, unsigned seed)
 {
@@ -746,15 +787,18 @@ void relax_fast_cut_anywhere(RelaxFast *f, unsigned seed)
 
 RelaxFastKernels relax_fast_cpu_kernels(void)
 {
-    return relax_fast_cpu_has_wide()               ? RELAX_FAST_AVX512
-           : relax_fast_cpu_has_simd()             ? RELAX_FAST_AVX2
+    return relax_fast_cpu_has_wide()             ? RELAX_FAST_AVX512
+           : relax_fast_cpu_has_simd()           ? RELAX_FAST_AVX2
            : relax_fast_cpu_has(RELAX_FAST_NEON) ? RELAX_FAST_NEON
-                                                   : RELAX_FAST_PORTABLE;
+                                                 : RELAX_FAST_PORTABLE;
 }
 
 static const char *const kernel_names[RELAX_FAST_LEVELS] = {"portable", "neon", "avx2", "avx512"};
 
-const char *relax_fast_kernel_name(RelaxFastKernels kernels) { return kernel_names[kernels]; }
+const char *relax_fast_kernel_name(RelaxFastKernels kernels)
+{
+    return kernel_names[kernels];
+}
 
 bool relax_fast_kernels_named(const char *name, RelaxFastKernels *kernels)
 {
@@ -864,7 +908,10 @@ static RelaxPassConstants sequential_constants(const RelaxFast *f, const Solver 
 
 /* Whether the sequential order's passes can go through the helix: not
  * jacobi (every level has a walk). */
-static bool helix_serves(const RelaxFast *f, bool jacobi) { return f->helix && !jacobi; }
+static bool helix_serves(const RelaxFast *f, bool jacobi)
+{
+    return f->helix && !jacobi;
+}
 
 void relax_fast_sequential(RelaxFast *f, Solver *s, const float k[LINK_FAMILY_COUNT],
                            const float alpha[LINK_FAMILY_COUNT], bool kept, bool jacobi)

@@ -176,12 +176,12 @@ struct RelaxFast {
     uint32_t *tails;
     int tail_count;
     const RelaxPassKernels *kernels; /* the pass kernels: relax_fast_use_kernels */
-    bool simd; /* the level is AVX2 or above (kernels->level): the sequential order's schedule */
-    bool wide; /* AVX-512 */
+    bool simd;                       /* the level is AVX2 or above (kernels->level): the sequential order's schedule */
+    bool wide;                       /* AVX-512 */
 
     /* wind: solver_wind_cells and solver_wind_to_particles on the threads'
      * rows, which need the triangles cloth_create makes */
-    bool wind_grid; /* the triangles are cloth_create's: two a cell, row by row */
+    bool wind_grid;       /* the triangles are cloth_create's: two a cell, row by row */
     bool structural_grid; /* the structural links are cloth_create's: across row by row, then down */
 
     Job job;
@@ -258,11 +258,11 @@ static inline void sphere_push(Cloth *c, int i, const Collider *sphere, float ma
 /* The arrays a block kernel reads and writes, as restrict locals: otherwise
  * every store could be changing them, and the compiler reloads them all
  * after each one. */
-#define KERNEL_ARRAYS(c, f)                                                                                        \
-    float *restrict x = (c)->x, *restrict y = (c)->y, *restrict z = (c)->z;                                        \
-    const float *restrict w = (c)->inv_mass, *restrict rest = (f)->block_rest;                                     \
-    const uint8_t *restrict live = (f)->block_live;                                                                \
-    const BlockEnds *restrict blocks = (f)->ends;                                                                  \
+#define KERNEL_ARRAYS(c, f)                                                                                            \
+    float *restrict x = (c)->x, *restrict y = (c)->y, *restrict z = (c)->z;                                            \
+    const float *restrict w = (c)->inv_mass, *restrict rest = (f)->block_rest;                                         \
+    const uint8_t *restrict live = (f)->block_live;                                                                    \
+    const BlockEnds *restrict blocks = (f)->ends;                                                                      \
     float *restrict lambda = (f)->lambda;
 
 /* ------------------------------------------------------------ the table */

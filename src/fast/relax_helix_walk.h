@@ -95,8 +95,8 @@
  * writes keys up to t + 2 only (t + 2: the link across of the next key,
  * skewed_step), so pass n + 1 may run its step t once pass n has done
  * step t + 2 + d_push: every key it touches has then had pass n's last
- * link and push, and pass n touches no key under t + 3 again. Each pass publishes its steps done (PassDone, every PUBLISH
- * steps), and the next waits on them.
+ * link and push, and pass n touches no key under t + 3 again. Each pass publishes its steps done (PassDone, every
+ * PUBLISH steps), and the next waits on them.
  *
  * Each pass's steps are cut into one piece a thread: thread t walks steps
  * cut[t] .. cut[t + 1] - 1 of it once thread t - 1 has published the end
@@ -323,8 +323,8 @@ static void *create(const Cloth *c)
     h->arrived = aligned_alloc(64, 2 * sizeof *h->arrived);
     h->key0 = h->buffer ? h->buffer + (size_t)h->pad * KEY : NULL;
     h->inv_mass = malloc((size_t)c->count * sizeof *h->inv_mass);
-    if (!h->buffer || !h->inv_mass || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece || !h->piece_in ||
-        !h->done || !h->arrived) {
+    if (!h->buffer || !h->inv_mass || !h->remainder || !h->link || !h->rest || !h->lambda || !h->live || !h->piece ||
+        !h->piece_in || !h->done || !h->arrived) {
         destroy(h);
         return NULL;
     }

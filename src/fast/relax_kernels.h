@@ -128,7 +128,7 @@ typedef struct Ends {
 } Ends;
 
 LANES_INLINE void load_block(ParticleLayout particles, const float *x, const float *y, const float *z, const float *w,
-                              int a, int b, int h, Ends *e)
+                             int a, int b, int h, Ends *e)
 {
     load_ends(particles, w, a, b, h, &e->wa, &e->wb);
     load_ends(particles, x, a, b, h, &e->xa, &e->xb);
@@ -140,8 +140,8 @@ LANES_INLINE void load_block(ParticleLayout particles, const float *x, const flo
  * lane. A lane whose link is skipped is computed all the same and then
  * left out by a select. rest, lambda: the vector's; bits: its live lanes. */
 LANES_INLINE void solve_loaded(ParticleLayout particles, bool xpbd, float *x, float *y, float *z, int a, int b, int h,
-                                const Ends *ends, const float *rest_at, unsigned bits, float k, float alpha,
-                                float *lambda)
+                               const Ends *ends, const float *rest_at, unsigned bits, float k, float alpha,
+                               float *lambda)
 {
     Ends e = *ends;
     vf scale;
@@ -196,39 +196,39 @@ LANES_INLINE unsigned unit_bits(const uint8_t *live, int i)
  * before is solved: they share no particle, so that changes nothing but
  * the time (the loads no longer wait behind the previous vector's square
  * root and division). */
-#define BLOCK_LOOP(name, particles, xpbd)                                                                            \
-    KERNEL_LOOP static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)          \
-    {                                                                                                              \
-        KERNEL_ARRAYS(c, f)                                                                                        \
+#define BLOCK_LOOP(name, particles, xpbd)                                                                              \
+    KERNEL_LOOP static void name(Cloth *c, const RelaxFast *f, int begin, int end, float k, float alpha)               \
+    {                                                                                                                  \
+        KERNEL_ARRAYS(c, f)                                                                                            \
         if (VLANES == 16) {                                                                                            \
-            if (begin >= end)                                                                                      \
-                return;                                                                                            \
-            Ends now, next;                                                                                        \
-            load_block(particles, x, y, z, w, blocks[begin].a, blocks[begin].b, 0, &now);                          \
-            int i = begin;                                                                                         \
-            for (; i + STEP_BLOCKS < end; i += STEP_BLOCKS) {                                                      \
-                size_t lane = (size_t)i * LANES;                                                                   \
-                load_block(particles, x, y, z, w, blocks[i + STEP_BLOCKS].a, blocks[i + STEP_BLOCKS].b, 0, &next); \
-                solve_loaded(particles, xpbd, x, y, z, blocks[i].a, blocks[i].b, 0, &now, rest + lane,            \
-                             unit_bits(live, i), k, alpha, lambda + lane);                                         \
-                now = next;                                                                                        \
-            }                                                                                                      \
-            size_t lane = (size_t)i * LANES;                                                                       \
-            solve_loaded(particles, xpbd, x, y, z, blocks[i].a, blocks[i].b, 0, &now, rest + lane,                \
-                         unit_bits(live, i), k, alpha, lambda + lane);                                             \
-            return;                                                                                                \
-        }                                                                                                          \
-        for (int i = begin; i < end; i += STEP_BLOCKS) {                                                           \
-            int a = blocks[i].a, b = blocks[i].b;                                                                  \
-            unsigned bits = unit_bits(live, i);                                                                    \
-            for (int h = 0; h < BLOCK_VECTORS; h++) {                                                              \
-                Ends e;                                                                                            \
+            if (begin >= end)                                                                                          \
+                return;                                                                                                \
+            Ends now, next;                                                                                            \
+            load_block(particles, x, y, z, w, blocks[begin].a, blocks[begin].b, 0, &now);                              \
+            int i = begin;                                                                                             \
+            for (; i + STEP_BLOCKS < end; i += STEP_BLOCKS) {                                                          \
+                size_t lane = (size_t)i * LANES;                                                                       \
+                load_block(particles, x, y, z, w, blocks[i + STEP_BLOCKS].a, blocks[i + STEP_BLOCKS].b, 0, &next);     \
+                solve_loaded(particles, xpbd, x, y, z, blocks[i].a, blocks[i].b, 0, &now, rest + lane,                 \
+                             unit_bits(live, i), k, alpha, lambda + lane);                                             \
+                now = next;                                                                                            \
+            }                                                                                                          \
+            size_t lane = (size_t)i * LANES;                                                                           \
+            solve_loaded(particles, xpbd, x, y, z, blocks[i].a, blocks[i].b, 0, &now, rest + lane, unit_bits(live, i), \
+                         k, alpha, lambda + lane);                                                                     \
+            return;                                                                                                    \
+        }                                                                                                              \
+        for (int i = begin; i < end; i += STEP_BLOCKS) {                                                               \
+            int a = blocks[i].a, b = blocks[i].b;                                                                      \
+            unsigned bits = unit_bits(live, i);                                                                        \
+            for (int h = 0; h < BLOCK_VECTORS; h++) {                                                                  \
+                Ends e;                                                                                                \
                 size_t lane = (size_t)i * LANES + (size_t)h * VLANES;                                                  \
-                load_block(particles, x, y, z, w, a, b, h, &e);                                                    \
-                solve_loaded(particles, xpbd, x, y, z, a, b, h, &e, rest + lane,                                   \
-                             bits >> (h * VLANES) & ((1u << VLANES) - 1u), k, alpha, lambda + lane);                       \
-            }                                                                                                      \
-        }                                                                                                          \
+                load_block(particles, x, y, z, w, a, b, h, &e);                                                        \
+                solve_loaded(particles, xpbd, x, y, z, a, b, h, &e, rest + lane,                                       \
+                             bits >> (h * VLANES) & ((1u << VLANES) - 1u), k, alpha, lambda + lane);                   \
+            }                                                                                                          \
+        }                                                                                                              \
     }
 BLOCK_LOOP(blocks_pairs, PAIRS, false)
 BLOCK_LOOP(blocks_rows, ROWS, false)
@@ -525,13 +525,15 @@ static void forces(Solver *s, const Job *job, int from, int to)
     for (int row = from / cols; row * cols < to; row++) {
         int first = row * cols > from ? row * cols : from, last = (row + 1) * cols < to ? (row + 1) * cols : to;
         vf p[2 * SOLVER_TURBULENCE_WAVES], q[2 * SOLVER_TURBULENCE_WAVES];
-        _Pragma("GCC unroll 16") for (int w = 0; w < waves; w++)
-            p[w] = v_splat(s->wave_p[w * rows + row]), q[w] = v_splat(s->wave_q[w * rows + row]);
+        _Pragma("GCC unroll 16") for (int w = 0; w < waves; w++) p[w] = v_splat(s->wave_p[w * rows + row]),
+                                                                 q[w] = v_splat(s->wave_q[w * rows + row]);
         for (i = first; i + VLANES <= last; i += VLANES) {
             int col = i - row * cols;
             vf g[2] = {zero, zero};
-            _Pragma("GCC unroll 16") for (int w = 0; w < waves; w++) {
-                vf term = p[w] * v_loadu(s->wave_col_cos + w * cols + col) - q[w] * v_loadu(s->wave_col_sin + w * cols + col);
+            _Pragma("GCC unroll 16") for (int w = 0; w < waves; w++)
+            {
+                vf term =
+                    p[w] * v_loadu(s->wave_col_cos + w * cols + col) - q[w] * v_loadu(s->wave_col_sin + w * cols + col);
                 g[w / SOLVER_TURBULENCE_WAVES] = g[w / SOLVER_TURBULENCE_WAVES] + term;
             }
             v_storeu(s->wind_x_at + i, wx + g[0]);

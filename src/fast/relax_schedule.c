@@ -78,7 +78,7 @@ struct RelaxSchedule {
     int *group_start; /* group_count + 1 entries: group g is slots group_start[g] .. group_start[g + 1] */
     int *wait_start;  /* group_count + 1 entries: group g waits for waits[wait_start[g] .. wait_start[g + 1]] */
     Wait *waits;
-    uint8_t *publish; /* another thread waits for this group: say when it is done */
+    uint8_t *publish;                             /* another thread waits for this group: say when it is done */
     int thread_group[RELAX_FAST_MAX_THREADS + 1]; /* thread t runs groups thread_group[t] .. [t + 1] */
     int most_groups;                              /* of one thread */
     unsigned torn_generation;
@@ -100,9 +100,15 @@ typedef struct Place {
     uint64_t key; /* the order in the thread */
 } Place;
 
-static int band_of_row(int row, int rows, int threads) { return (int)((long)row * threads / rows); }
+static int band_of_row(int row, int rows, int threads)
+{
+    return (int)((long)row * threads / rows);
+}
 
-static int band_start(int band, int rows, int threads) { return (int)(((long)band * rows + threads - 1) / threads); }
+static int band_start(int band, int rows, int threads)
+{
+    return (int)(((long)band * rows + threads - 1) / threads);
+}
 
 static Place phase_place(const Cloth *c, int phase, uint32_t l, int level, int threads)
 {
@@ -180,7 +186,8 @@ static void check_schedule(const RelaxSchedule *s, const Cloth *c, const int *li
         }
         for (int w = s->wait_start[g]; w < s->wait_start[g + 1]; w++) {
             int h = s->thread_group[s->waits[w].thread] + s->waits[w].group;
-            assert(group_phase[h] < group_phase[g] || (group_phase[h] == group_phase[g] && group_thread[h] < group_thread[g]));
+            assert(group_phase[h] < group_phase[g] ||
+                   (group_phase[h] == group_phase[g] && group_thread[h] < group_thread[g]));
             assert(s->publish[h]);
         }
     }
@@ -298,8 +305,8 @@ RelaxSchedule *relax_schedule_create(const Cloth *c, int threads)
     group_local = malloc(group_slots * sizeof *group_local);
     dense = malloc(group_slots * (size_t)threads * sizeof *dense);
     if (!s->group_start || !s->wait_start || !s->waits || !s->publish || !s->slot_link || !s->slot_a || !s->slot_b ||
-        !s->slot_family || !s->slot_real || !s->slot_live || !s->vector_run || !s->progress || !group_thread || !group_phase ||
-        !group_local || !dense)
+        !s->slot_family || !s->slot_real || !s->slot_live || !s->vector_run || !s->progress || !group_thread ||
+        !group_phase || !group_local || !dense)
         goto fail;
     for (int t = 0; t < threads; t++)
         atomic_init(&s->progress[t].done, 0u);
@@ -314,7 +321,8 @@ RelaxSchedule *relax_schedule_create(const Cloth *c, int threads)
                 if (i > count[t])
                     slot = (slot + SLOT_LANES - 1) / SLOT_LANES * SLOT_LANES;
                 s->group_start[g] = slot;
-                group_thread[g] = t, group_phase[g] = (int)(order[i].key >> 56), group_local[g] = g - s->thread_group[t];
+                group_thread[g] = t, group_phase[g] = (int)(order[i].key >> 56),
+                group_local[g] = g - s->thread_group[t];
                 g++;
             }
             int l = order[i].link;
@@ -359,9 +367,9 @@ RelaxSchedule *relax_schedule_create(const Cloth *c, int threads)
         const int i = v * SLOT_LANES;
         bool run = s->slot_real[i];
         for (int j = 1; j < SLOT_LANES && run; j++)
-            run = !s->slot_real[i + j] ||
-                  (s->slot_real[i + j - 1] && s->slot_link[i + j] == s->slot_link[i] + j &&
-                   s->slot_a[i + j] == s->slot_a[i] + j && s->slot_b[i + j] == s->slot_b[i] + j);
+            run =
+                !s->slot_real[i + j] || (s->slot_real[i + j - 1] && s->slot_link[i + j] == s->slot_link[i] + j &&
+                                         s->slot_a[i + j] == s->slot_a[i] + j && s->slot_b[i + j] == s->slot_b[i] + j);
         s->vector_run[v] = run;
     }
     check_schedule(s, c, link_group, dep, group_thread, group_phase, group_local);
@@ -386,9 +394,15 @@ void relax_schedule_destroy(RelaxSchedule *s)
     free(s);
 }
 
-int relax_schedule_threads(const RelaxSchedule *s) { return s->threads; }
+int relax_schedule_threads(const RelaxSchedule *s)
+{
+    return s->threads;
+}
 
-int relax_schedule_levels(const RelaxSchedule *s) { return s->levels; }
+int relax_schedule_levels(const RelaxSchedule *s)
+{
+    return s->levels;
+}
 
 void relax_schedule_refresh(RelaxSchedule *s, const Cloth *c)
 {
@@ -403,7 +417,8 @@ void relax_schedule_refresh(RelaxSchedule *s, const Cloth *c)
 /* ------------------------------------------------------------ kernels */
 
 /* The plain loop's function, slot by slot. */
-SOLVER_FUSED_LOOP static void run_plain(const RelaxSchedule *s, Cloth *c, float *lambda, const RelaxPassConstants *p, int from, int to)
+SOLVER_FUSED_LOOP static void run_plain(const RelaxSchedule *s, Cloth *c, float *lambda, const RelaxPassConstants *p,
+                                        int from, int to)
 {
     for (int i = from; i < to; i++) {
         if (!s->slot_live[i])
@@ -443,15 +458,15 @@ AVX512 static void run_wide(const RelaxSchedule *s, Cloth *c, float *lambda, con
         live &= _mm512_cmp_ps_mask(k, zero, _CMP_NLE_UQ); /* the plain loop skips k <= 0 */
         if (!live)
             continue;
-        /* a run's lanes past the live ones are not read: masked loads */
-#define LOAD(base, index, first) \
+            /* a run's lanes past the live ones are not read: masked loads */
+#define LOAD(base, index, first)                                                                                       \
     (run ? _mm512_maskz_loadu_ps(live, (base) + (first)) : _mm512_mask_i32gather_ps(zero, live, index, base, 4))
-#define STORE(base, index, first, value)                                                                       \
-    do {                                                                                                        \
-        if (run)                                                                                                \
-            _mm512_mask_storeu_ps((base) + (first), live, value);                                               \
-        else                                                                                                    \
-            _mm512_mask_i32scatter_ps(base, live, index, value, 4);                                              \
+#define STORE(base, index, first, value)                                                                               \
+    do {                                                                                                               \
+        if (run)                                                                                                       \
+            _mm512_mask_storeu_ps((base) + (first), live, value);                                                      \
+        else                                                                                                           \
+            _mm512_mask_i32scatter_ps(base, live, index, value, 4);                                                    \
     } while (0)
         __m512 wa = LOAD(c->inv_mass, a, a0), wb = LOAD(c->inv_mass, b, b0);
         __m512 w = _mm512_add_ps(wa, wb);
@@ -470,8 +485,8 @@ AVX512 static void run_wide(const RelaxSchedule *s, Cloth *c, float *lambda, con
             __m512 alpha_link = _mm512_mul_ps(_mm512_permutexvar_ps(family, alpha_family), rest);
             __m512 old = LOAD(lambda, link, l0);
             __m512 minus_error = _mm512_xor_ps(error, _mm512_set1_ps(-0.0f)); /* the plain loop's -error */
-            __m512 dlambda = _mm512_div_ps(_mm512_sub_ps(minus_error, _mm512_mul_ps(alpha_link, old)),
-                                           _mm512_add_ps(w, alpha_link));
+            __m512 dlambda =
+                _mm512_div_ps(_mm512_sub_ps(minus_error, _mm512_mul_ps(alpha_link, old)), _mm512_add_ps(w, alpha_link));
             STORE(lambda, link, l0, _mm512_add_ps(old, dlambda));
             scale = _mm512_div_ps(_mm512_xor_ps(dlambda, _mm512_set1_ps(-0.0f)), length);
         } else {

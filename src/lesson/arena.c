@@ -15,7 +15,10 @@ struct LessonArena {
     ArenaBlock *head;
 };
 
-LessonArena *arena_create(void) { return calloc(1, sizeof(LessonArena)); }
+LessonArena *arena_create(void)
+{
+    return calloc(1, sizeof(LessonArena));
+}
 
 void arena_destroy(LessonArena *arena)
 {

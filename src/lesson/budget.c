@@ -19,7 +19,10 @@
 #include "stage.h"
 #include "core/text.h"
 
-static double pane_particles(const Params *p) { return (double)p->cols * (double)p->rows; }
+static double pane_particles(const Params *p)
+{
+    return (double)p->cols * (double)p->rows;
+}
 
 /* What a step of pane p costs, in particle-passes: each substep relaxes
  * every particle's links `iterations` times (the position-based
@@ -36,7 +39,10 @@ static double pass_work(const Params *p)
 }
 
 /* Whole steps of dt that cover seconds (as the player counts them). */
-static double steps_for(double seconds, double dt) { return dt > 0 ? seconds / dt + 1.0 : 0.0; }
+static double steps_for(double seconds, double dt)
+{
+    return dt > 0 ? seconds / dt + 1.0 : 0.0;
+}
 
 bool lesson_check_budget(const Lesson *lesson, char *err, size_t err_size)
 {

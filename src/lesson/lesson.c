@@ -11,13 +11,26 @@
 #include "core/text.h"
 
 const char *const lesson_item_names[] = {
-    [LESSON_SAY] = ">",           [LESSON_SET] = "set",       [LESSON_PANE] = "pane",
-    [LESSON_CLOSE] = "close",     [LESSON_LABEL] = "label",   [LESSON_RESET] = "reset",
-    [LESSON_RUN] = "run",         [LESSON_STEP] = "step",     [LESSON_SUBSTEP] = "substep",
-    [LESSON_PASS] = "pass",       [LESSON_PAUSE] = "pause",   [LESSON_HIGHLIGHT] = "highlight",
-    [LESSON_QUESTION] = "question", [LESSON_PLAY] = "play",   [LESSON_EXPECT] = "expect",
-    [LESSON_VIEW] = "view",       [LESSON_EXPLAIN] = "explain", [LESSON_RECAP] = "recap",
-    [LESSON_HOMEWORK] = "homework", [LESSON_TEACHER] = "teacher",
+    [LESSON_SAY] = ">",
+    [LESSON_SET] = "set",
+    [LESSON_PANE] = "pane",
+    [LESSON_CLOSE] = "close",
+    [LESSON_LABEL] = "label",
+    [LESSON_RESET] = "reset",
+    [LESSON_RUN] = "run",
+    [LESSON_STEP] = "step",
+    [LESSON_SUBSTEP] = "substep",
+    [LESSON_PASS] = "pass",
+    [LESSON_PAUSE] = "pause",
+    [LESSON_HIGHLIGHT] = "highlight",
+    [LESSON_QUESTION] = "question",
+    [LESSON_PLAY] = "play",
+    [LESSON_EXPECT] = "expect",
+    [LESSON_VIEW] = "view",
+    [LESSON_EXPLAIN] = "explain",
+    [LESSON_RECAP] = "recap",
+    [LESSON_HOMEWORK] = "homework",
+    [LESSON_TEACHER] = "teacher",
 };
 
 const LessonMetricInfo lesson_metrics[] = {
@@ -37,25 +50,34 @@ const LessonMetricInfo lesson_metrics[] = {
     [METRIC_HIGHEST] = {"highest", DIM_LENGTH, N_("m"), "height of the highest particle"},
     [METRIC_LOWEST] = {"lowest", DIM_LENGTH, N_("m"), "height of the lowest particle"},
     [METRIC_CATENARY] = {"catenary", DIM_LENGTH, N_("m"), "the first row's largest distance from a cosh(x/a)"},
-    [METRIC_CLOSEST] = {"closest", DIM_LENGTH, N_("m"), "closest pair of particles two or more links apart (up to 5 cm)"},
+    [METRIC_CLOSEST] = {"closest", DIM_LENGTH, N_("m"),
+                        "closest pair of particles two or more links apart (up to 5 cm)"},
     [METRIC_CENTRE_X] = {"centre_x", DIM_LENGTH, N_("m"), "the particles' mean x; 0 for a cloth hung symmetrically"},
-    [METRIC_CG_ITERATIONS] = {"cg_iterations", DIM_NUMBER, "", "implicit: conjugate-gradient iterations of the last substep's solve"},
-    [METRIC_CG_RESIDUAL] = {"cg_residual", DIM_NUMBER, "", "implicit: the residual that solve left, over its right-hand side"},
-    [METRIC_CG_UNCONVERGED] = {"cg_unconverged", DIM_NUMBER, "", "implicit: substeps whose solve did not converge (cg_max_iterations reached)"},
+    [METRIC_CG_ITERATIONS] = {"cg_iterations", DIM_NUMBER, "",
+                              "implicit: conjugate-gradient iterations of the last substep's solve"},
+    [METRIC_CG_RESIDUAL] = {"cg_residual", DIM_NUMBER, "",
+                            "implicit: the residual that solve left, over its right-hand side"},
+    [METRIC_CG_UNCONVERGED] = {"cg_unconverged", DIM_NUMBER, "",
+                               "implicit: substeps whose solve did not converge (cg_max_iterations reached)"},
     [METRIC_SCREEN_COVER] = {"screen_cover", DIM_NUMBER, "", "fraction of the pane's view the cloth covers, as drawn"},
     [METRIC_SCREEN_ROWS] = {"screen_rows", DIM_NUMBER, "", "the cloth's drawn height as a fraction of the view's"},
     [METRIC_SCREEN_HOLES] = {"screen_holes", DIM_NUMBER, "", "empty cells the drawn cloth encloses"},
     [METRIC_SCREEN_HOT] = {"screen_hot", DIM_NUMBER, "", "fraction of the drawn cloth in the over-limit strain colour"},
-    [METRIC_SCREEN_UNLIKE] = {"screen_unlike", DIM_NUMBER, "", "fraction of drawn cells where this pane and another differ"},
-    [METRIC_SCREEN_TRACE_ROWS] = {"screen_trace_rows", DIM_NUMBER, "", "height of the drawn trace, as a fraction of the view (view trace=on)"},
-    [METRIC_SCREEN_OFF_PARABOLA] = {"screen_off_parabola", DIM_NUMBER, "", "fraction of the drawn parabola's cells (view parabola=on) the drawn cloth leaves bare"},
+    [METRIC_SCREEN_UNLIKE] = {"screen_unlike", DIM_NUMBER, "",
+                              "fraction of drawn cells where this pane and another differ"},
+    [METRIC_SCREEN_TRACE_ROWS] = {"screen_trace_rows", DIM_NUMBER, "",
+                                  "height of the drawn trace, as a fraction of the view (view trace=on)"},
+    [METRIC_SCREEN_OFF_PARABOLA] =
+        {"screen_off_parabola", DIM_NUMBER, "",
+         "fraction of the drawn parabola's cells (view parabola=on) the drawn cloth leaves bare"},
 };
 
 const char *const lesson_op_names[] = {"<", "<=", ">", ">=", "=", NULL};
 
 const char *const lesson_plot_names[] = {"energy", "strain", NULL};
 
-const char *const lesson_view_keys[] = {"mode", "camera", "yaw", "pitch", "zoom", "energy", "strain", "ramp", "show", "marks", "trace", "torn", "parabola", "target", "cuts", NULL};
+const char *const lesson_view_keys[] = {"mode", "camera", "yaw",   "pitch", "zoom",     "energy", "strain", "ramp",
+                                        "show", "marks",  "trace", "torn",  "parabola", "target", "cuts",   NULL};
 const char *const lesson_camera_names[] = {"own", "shared", "follow", NULL};
 
 void lesson_view_default(LessonView *view)
@@ -216,7 +238,8 @@ int lesson_item_number(const Lesson *lesson, int item)
 int lesson_item_page(const Lesson *lesson, int item)
 {
     for (int page = 0; page < lesson->page_count; page++)
-        if (item >= lesson->pages[page].first_item && item < lesson->pages[page].first_item + lesson->pages[page].item_count)
+        if (item >= lesson->pages[page].first_item &&
+            item < lesson->pages[page].first_item + lesson->pages[page].item_count)
             return page;
     return -1;
 }

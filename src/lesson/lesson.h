@@ -23,12 +23,12 @@
 
 #define LESSON_MAX_PANES 4
 #define LESSON_MAX_CHOICES 9
-#define LESSON_MAX_LINE 4096     /* bytes in one line, newline excluded */
-#define LESSON_MAX_NAME 24       /* bytes in a pane's name */
-#define LESSON_MAX_HIGHLIGHTS 8  /* names one highlight command may list */
+#define LESSON_MAX_LINE 4096    /* bytes in one line, newline excluded */
+#define LESSON_MAX_NAME 24      /* bytes in a pane's name */
+#define LESSON_MAX_HIGHLIGHTS 8 /* names one highlight command may list */
 #define LESSON_MAX_RUN_STEPS 100000
 #define LESSON_MAX_RUN_SECONDS 600.0
-#define LESSON_MAX_STEP_COUNT 1000 /* step / substep / pass N */
+#define LESSON_MAX_STEP_COUNT 1000       /* step / substep / pass N */
 #define LESSON_MAX_HOMEWORK_SECONDS 60.0 /* a homework's run: the checker runs it twice */
 
 /* A lesson's budget (lesson_check_budget): what playing it may cost. */
@@ -89,16 +89,16 @@ typedef enum LessonMetric {
     METRIC_PENETRATION,
     METRIC_TORN,
     METRIC_EXPLODED,
-    METRIC_TIME,     /* s since the pane was built */
-    METRIC_STEP,     /* steps since the pane was built */
-    METRIC_OMEGA_DT, /* solver_omega_dt: Verlet is stable below 2 */
-    METRIC_HIGHEST,  /* m, the highest particle's y */
-    METRIC_LOWEST,   /* m, the lowest particle's y */
-    METRIC_CATENARY, /* m, the first row's largest distance from a cosh(x/a) */
-    METRIC_CLOSEST,  /* m, closest pair of unlinked particles (looked for up to 5 cm) */
-    METRIC_CENTRE_X, /* m, the particles' mean x: a cloth hung symmetrically keeps it at 0 */
-    METRIC_CG_ITERATIONS, /* implicit: conjugate-gradient iterations of the last substep's solve */
-    METRIC_CG_RESIDUAL,   /* implicit: the residual that solve left, over its right-hand side */
+    METRIC_TIME,           /* s since the pane was built */
+    METRIC_STEP,           /* steps since the pane was built */
+    METRIC_OMEGA_DT,       /* solver_omega_dt: Verlet is stable below 2 */
+    METRIC_HIGHEST,        /* m, the highest particle's y */
+    METRIC_LOWEST,         /* m, the lowest particle's y */
+    METRIC_CATENARY,       /* m, the first row's largest distance from a cosh(x/a) */
+    METRIC_CLOSEST,        /* m, closest pair of unlinked particles (looked for up to 5 cm) */
+    METRIC_CENTRE_X,       /* m, the particles' mean x: a cloth hung symmetrically keeps it at 0 */
+    METRIC_CG_ITERATIONS,  /* implicit: conjugate-gradient iterations of the last substep's solve */
+    METRIC_CG_RESIDUAL,    /* implicit: the residual that solve left, over its right-hand side */
     METRIC_CG_UNCONVERGED, /* implicit: substeps since the pane was built whose solve did not converge */
     /* what the screen shows: the pane drawn as the player draws it, at the
      * sizes a lesson is played at (lesson_view_measure); a claim on these
@@ -128,7 +128,10 @@ typedef struct LessonMetricInfo {
 extern const LessonMetricInfo lesson_metrics[]; /* indexed by LessonMetric */
 
 /* A metric the screen shows rather than the state holds. */
-static inline bool lesson_metric_on_screen(int metric) { return metric >= METRIC_SCREEN_COVER && metric < METRIC_COUNT; }
+static inline bool lesson_metric_on_screen(int metric)
+{
+    return metric >= METRIC_SCREEN_COVER && metric < METRIC_COUNT;
+}
 
 /* ------------------------------------------------------------ views
  *
@@ -170,22 +173,22 @@ enum {
 #define LESSON_MAX_SHOWS 3 /* numbers shown large beside a pane */
 
 typedef struct LessonView {
-    unsigned set;        /* VIEW_SET_*: what a view item changes */
-    int mode;            /* RenderMode (render.h); -1: the player's own choice */
-    int camera;          /* LessonCamera */
-    double yaw, pitch;   /* rad, as the camera's */
-    double zoom;         /* > 1 comes closer */
-    int energy_scale;    /* LessonScale */
+    unsigned set;                /* VIEW_SET_*: what a view item changes */
+    int mode;                    /* RenderMode (render.h); -1: the player's own choice */
+    int camera;                  /* LessonCamera */
+    double yaw, pitch;           /* rad, as the camera's */
+    double zoom;                 /* > 1 comes closer */
+    int energy_scale;            /* LessonScale */
     double energy_lo, energy_hi; /* J, fixed scale */
-    int strain_scale;    /* LessonScale (no log) */
+    int strain_scale;            /* LessonScale (no log) */
     double strain_lo, strain_hi;
-    double ramp;         /* strain mode: the strain at the top of the colour ramp; 0: the renderer's 20 % */
-    bool marks;          /* the links the current substep's passes have moved, in red (after `pass`) */
-    bool trace;          /* the path of the cloth's last particle over the last 1.5 s */
-    bool torn;           /* the torn links drawn where they were, in the warning colour */
-    bool parabola;       /* the parabola through the first row's ends and lowest particle (a chain's reference) */
-    bool cuts;           /* the links' parts inside the collider, in the warning colour */
-    double target[3];    /* m, the point the camera aims at (VIEW_SET_TARGET), instead of the framing's middle */
+    double ramp;      /* strain mode: the strain at the top of the colour ramp; 0: the renderer's 20 % */
+    bool marks;       /* the links the current substep's passes have moved, in red (after `pass`) */
+    bool trace;       /* the path of the cloth's last particle over the last 1.5 s */
+    bool torn;        /* the torn links drawn where they were, in the warning colour */
+    bool parabola;    /* the parabola through the first row's ends and lowest particle (a chain's reference) */
+    bool cuts;        /* the links' parts inside the collider, in the warning colour */
+    double target[3]; /* m, the point the camera aims at (VIEW_SET_TARGET), instead of the framing's middle */
     int shows[LESSON_MAX_SHOWS]; /* LessonMetric, state metrics only */
     int show_count;
 } LessonView;
@@ -202,9 +205,9 @@ extern const char *const lesson_view_keys[]; /* NULL-terminated */
 extern const char *const lesson_camera_names[]; /* "own", "shared", "follow", NULL */
 
 typedef enum LessonExpectKind {
-    EXPECT_EXPLODED,     /* exploded [before|after time]; negate: not exploded */
-    EXPECT_COMPARE,      /* metric op reference */
-    EXPECT_WITHIN,       /* metric within tolerance of reference */
+    EXPECT_EXPLODED, /* exploded [before|after time]; negate: not exploded */
+    EXPECT_COMPARE,  /* metric op reference */
+    EXPECT_WITHIN,   /* metric within tolerance of reference */
 } LessonExpectKind;
 
 typedef enum LessonOp { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ } LessonOp;
@@ -251,22 +254,22 @@ typedef struct LessonChoice {
 
 typedef struct LessonItem {
     LessonItemKind kind;
-    int line, col; /* of the command */
+    int line, col;    /* of the command */
     const char *pane; /* name of the pane it acts on; NULL: every pane */
     const char *text;
     LessonSetting *settings; /* set, pane */
     int setting_count;
-    int64_t steps;  /* run (0 when in seconds); step, substep, pass: count */
-    double seconds; /* run */
-    double speed;   /* run: simulated seconds per real second */
+    int64_t steps;         /* run (0 when in seconds); step, substep, pass: count */
+    double seconds;        /* run */
+    double speed;          /* run: simulated seconds per real second */
     LessonChoice *choices; /* question */
     int choice_count;
-    int answer; /* question: index of the right choice, -1 if none */
+    int answer;         /* question: index of the right choice, -1 if none */
     const char **names; /* highlight: metric, plot or key names; play: keys */
     int name_count;
     LessonExpect expect;
     LessonView view; /* view */
-    int seek; /* homework: -1 the smallest value for which the condition holds, +1 the largest */
+    int seek;        /* homework: -1 the smallest value for which the condition holds, +1 the largest */
 } LessonItem;
 
 typedef struct LessonPage {
@@ -281,7 +284,7 @@ typedef struct Lesson {
     const char *name; /* file name as given to the parser */
     const char *title, *summary;
     const char *exit_question; /* header `exit`: asked as the class leaves; NULL if none */
-    double minutes; /* estimated duration */
+    double minutes;            /* estimated duration */
     LessonItem *items;
     int item_count;
     int setup_count; /* items[0 .. setup_count-1] are the header's */

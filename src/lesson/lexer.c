@@ -65,8 +65,7 @@ bool lexer_check_text(const char *line, size_t length, size_t *bad_offset, char 
             if (cp <= 0x9F)
                 snprintf(err, err_size, T_("control character U+%04X in the text"), cp);
             else
-                snprintf(err, err_size, T_("bidirectional control U+%04X in the text (it reorders what is shown)"),
-                         cp);
+                snprintf(err, err_size, T_("bidirectional control U+%04X in the text (it reorders what is shown)"), cp);
             return false;
         }
         i += (size_t)extra + 1;
@@ -74,7 +73,10 @@ bool lexer_check_text(const char *line, size_t length, size_t *bad_offset, char 
     return true;
 }
 
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 int lexer_split(const char *line, size_t length, size_t from, LessonToken *tokens, size_t *bad_offset, char *err,
                 size_t err_size)

@@ -38,12 +38,12 @@ typedef struct LessonPane {
     const char *label; /* points into the Lesson */
     Solver *solver;
     double start[METRIC_COUNT]; /* every metric when the pane was built or last reset */
-    double clock;       /* simulated seconds since the run or free play began */
-    int64_t run_from;   /* the step it began at */
-    int64_t run_target; /* the step the current run ends at */
+    double clock;               /* simulated seconds since the run or free play began */
+    int64_t run_from;           /* the step it began at */
+    int64_t run_target;         /* the step the current run ends at */
     const char *highlights[LESSON_MAX_HIGHLIGHTS];
     int highlight_count;
-    LessonView view;              /* how the pane is shown (view lines) */
+    LessonView view;                /* how the pane is shown (view lines) */
     float frame_lo[3], frame_hi[3]; /* m: cloth and collider when built or last reset */
     /* view marks=on: where the passes of the substep a `pass` item stopped
      * in began (after its prediction), and the links they have moved so far
@@ -79,10 +79,9 @@ typedef struct LessonPlayer {
     int item; /* next item of the lesson to play */
     LessonPlayerState state;
 
-
     /* the question of the current page, once asked */
-    int question;        /* item index, or -1 */
-    int answer;          /* choice index the student gave, or -1 */
+    int question; /* item index, or -1 */
+    int answer;   /* choice index the student gave, or -1 */
 
     /* free play */
     const char *unlocked[64];
@@ -105,7 +104,7 @@ typedef struct LessonPlayer {
      * it rather than played again (run_cache.h); NULL: every run plays */
     struct RunCache *run_cache;
 
-    bool failed;     /* out of memory: err says so */
+    bool failed; /* out of memory: err says so */
     char err[TEXT_MESSAGE_SIZE];
 } LessonPlayer;
 

@@ -591,7 +591,8 @@ static bool cmd_set(Parser *P, int col, int arg, const char *text, size_t length
 static bool valid_pane_name(Parser *P, const LessonToken *t, char *name)
 {
     Quote q = quote(t);
-    if (t->kind != TOKEN_WORD || !((t->text[0] >= 'a' && t->text[0] <= 'z') || (t->text[0] >= 'A' && t->text[0] <= 'Z')))
+    if (t->kind != TOKEN_WORD ||
+        !((t->text[0] >= 'a' && t->text[0] <= 'z') || (t->text[0] >= 'A' && t->text[0] <= 'Z')))
         return fail(P, t->col, "a pane's name starts with a letter, got '%s'", q.text);
     if (t->length >= LESSON_MAX_NAME)
         return fail(P, t->col, "a pane's name has at most %d characters, got '%s'", LESSON_MAX_NAME - 1, q.text);
@@ -658,8 +659,7 @@ static bool cmd_close_or_label(Parser *P, int col, int arg, LessonItemKind kind)
     item->pane = pane;
     if (kind == LESSON_LABEL) {
         if (i >= P->ntok || P->tok[i].kind != TOKEN_STRING)
-            return fail(P, column_at(P, i, arg),
-                        "label: expected the label in quotes, such as \"Verlet\"");
+            return fail(P, column_at(P, i, arg), "label: expected the label in quotes, such as \"Verlet\"");
         item->text = copy_token(P, &P->tok[i++]);
         if (!item->text)
             return false;
@@ -719,8 +719,8 @@ static bool cmd_run(Parser *P, int col, int arg, const char *text, size_t length
         return false;
     if (strcmp(q.unit, "steps") == 0 || strcmp(q.unit, "step") == 0) {
         if (q.value != floor(q.value) || q.value < 1 || q.value > LESSON_MAX_RUN_STEPS)
-            return fail(P, t->col, "run: the steps must be a whole number from 1 to %d, got '%s'",
-                        LESSON_MAX_RUN_STEPS, quote(t).text);
+            return fail(P, t->col, "run: the steps must be a whole number from 1 to %d, got '%s'", LESSON_MAX_RUN_STEPS,
+                        quote(t).text);
         item->steps = (int64_t)q.value;
     } else if (strcmp(q.unit, "s") == 0) {
         if (!(q.value > 0) || q.value > LESSON_MAX_RUN_SECONDS)
@@ -901,8 +901,8 @@ static bool cmd_highlight(Parser *P, int col, int arg, const char *text, size_t 
         for (int k = i; k < P->ntok; k++) {
             char buf[80];
             if (P->tok[k].kind != TOKEN_WORD || !highlightable(word(&P->tok[k], buf, sizeof buf)))
-                return unknown_name(P, &P->tok[k], k == 1 ? "pane, metric, plot or key" : "metric, plot or key",
-                                    true, true, true, k == 1);
+                return unknown_name(P, &P->tok[k], k == 1 ? "pane, metric, plot or key" : "metric, plot or key", true,
+                                    true, true, k == 1);
         }
     }
     LessonItem *item = new_item(P, LESSON_HIGHLIGHT, col);
@@ -1006,7 +1006,6 @@ static bool cmd_answer(Parser *P, int col, int arg, const char *text, size_t len
     return expect_end(P, 2);
 }
 
-
 /* ------------------------------------------------------------ view */
 
 /* A number and nothing else from bytes [s, s+n), with an optional '%'
@@ -1033,8 +1032,7 @@ static bool view_range(const char *s, size_t n, bool percent, double *lo, double
     return false;
 }
 
-static bool view_value(Parser *P, const LessonToken *t, const char *key, const char *value, size_t n,
-                       LessonView *v)
+static bool view_value(Parser *P, const LessonToken *t, const char *key, const char *value, size_t n, LessonView *v)
 {
     char text[80];
     snprintf(text, sizeof text, "%.*s", (int)(n < 79 ? n : 79), value);
@@ -1074,8 +1072,8 @@ static bool view_value(Parser *P, const LessonToken *t, const char *key, const c
         else if (view_range(value, n, !energy, &lo, &hi))
             scale = VIEW_SCALE_FIXED;
         else
-            return fail(P, col, "view: %s is auto%s or a range LO..HI such as %s, got '%s'", key,
-                        energy ? ", log" : "", energy ? "2.9..3.2 (J)" : "0..20%", text);
+            return fail(P, col, "view: %s is auto%s or a range LO..HI such as %s, got '%s'", key, energy ? ", log" : "",
+                        energy ? "2.9..3.2 (J)" : "0..20%", text);
         if (energy)
             v->energy_scale = scale, v->energy_lo = lo, v->energy_hi = hi, v->set |= VIEW_SET_ENERGY;
         else
@@ -1140,8 +1138,7 @@ static bool view_value(Parser *P, const LessonToken *t, const char *key, const c
                     names[count++] = lesson_metrics[k].name;
                 const char *near = text_suggest(name, names, count);
                 if (near)
-                    return fail(P, col + (int)from, "view: show: unknown metric '%s'; did you mean '%s'?", name,
-                                near);
+                    return fail(P, col + (int)from, "view: show: unknown metric '%s'; did you mean '%s'?", name, near);
                 return fail(P, col + (int)from, "view: show takes metrics such as torn,max_strain,time, got '%s'",
                             name);
             }
@@ -1181,7 +1178,9 @@ static bool cmd_view(Parser *P, int col, int arg, const char *text, size_t lengt
             const char *near = text_suggest(key, lesson_view_keys, LESSON_VIEW_KEY_COUNT);
             if (near)
                 return fail(P, t->col, "view: unknown key '%s'; did you mean '%s'?", key, near);
-            return fail(P, t->col, "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, ramp, show, marks, trace, torn, parabola, target, cuts)",
+            return fail(P, t->col,
+                        "view: unknown key '%s' (mode, camera, yaw, pitch, zoom, energy, strain, ramp, show, marks, "
+                        "trace, torn, parabola, target, cuts)",
                         key);
         }
         if (!view_value(P, t, key, eq + 1, t->length - (size_t)(eq + 1 - t->text), &v))
@@ -1204,8 +1203,8 @@ static const struct {
     double scale;
     int dimension; /* LessonDimension, or -1 for '%' */
 } units[] = {
-    {"%", 0.01, -1},        {"m", 1.0, DIM_LENGTH}, {"cm", 0.01, DIM_LENGTH}, {"mm", 0.001, DIM_LENGTH},
-    {"J", 1.0, DIM_ENERGY}, {"mJ", 0.001, DIM_ENERGY}, {"s", 1.0, DIM_TIME},   {"ms", 0.001, DIM_TIME},
+    {"%", 0.01, -1},        {"m", 1.0, DIM_LENGTH},    {"cm", 0.01, DIM_LENGTH}, {"mm", 0.001, DIM_LENGTH},
+    {"J", 1.0, DIM_ENERGY}, {"mJ", 0.001, DIM_ENERGY}, {"s", 1.0, DIM_TIME},     {"ms", 0.001, DIM_TIME},
 };
 
 static const char *const dimension_units[] = {
@@ -1310,7 +1309,8 @@ static bool says_number(const char *text, const char *digits)
 static bool parse_reference(Parser *P, int *i, LessonExpect *e, bool allow_number)
 {
     if (*i >= P->ntok) {
-        return fail(P, column_after(P, *i - 1), "expect: expected %s 'start' or a pane", allow_number ? "a number," : "");
+        return fail(P, column_after(P, *i - 1), "expect: expected %s 'start' or a pane",
+                    allow_number ? "a number," : "");
     }
     const LessonToken *t = &P->tok[*i];
     e->value = 1.0;
@@ -1442,8 +1442,7 @@ static bool cmd_expect(Parser *P, int col, int arg, const char *text, size_t len
             return fail(P, P->tok[i].col, "expect: a tolerance cannot be negative");
         i++;
         if (i >= P->ntok || !lexer_is(&P->tok[i], "of"))
-            return fail(P, column_at(P, i, arg),
-                        "expect: expected 'of' after the tolerance");
+            return fail(P, column_at(P, i, arg), "expect: expected 'of' after the tolerance");
         i++;
         if (!parse_reference(P, &i, &e, true))
             return false;
@@ -1542,13 +1541,14 @@ static bool cmd_solve(Parser *P, int col, int arg, const char *text, size_t leng
     if (!info || key_token->kind != TOKEN_WORD)
         return unknown_name(P, key_token, "setting", false, false, true, false);
     if (info->type != PARAM_INT)
-        return fail(P, key_token->col, "solve: %s is not a whole number; a homework seeks a count (substeps, "
-                                       "iterations ...)", info->name);
+        return fail(P, key_token->col,
+                    "solve: %s is not a whole number; a homework seeks a count (substeps, "
+                    "iterations ...)",
+                    info->name);
     if (!taken && !only_pane(P, col, "solve", &pane))
         return false;
     if (++i >= P->ntok || (!lexer_is(&P->tok[i], "smallest") && !lexer_is(&P->tok[i], "largest")))
-        return fail(P, column_at(P, i, arg),
-                    "solve: expected 'smallest' or 'largest' after %s", info->name);
+        return fail(P, column_at(P, i, arg), "solve: expected 'smallest' or 'largest' after %s", info->name);
     int seek = lexer_is(&P->tok[i], "smallest") ? -1 : 1;
     long answer;
     if (++i >= P->ntok)
@@ -1556,8 +1556,7 @@ static bool cmd_solve(Parser *P, int col, int arg, const char *text, size_t leng
     if (!parse_count(P, &P->tok[i], N_("the answer"), (long)info->min, (long)info->max, &answer))
         return false;
     if (++i >= P->ntok || !lexer_is(&P->tok[i], "after"))
-        return fail(P, column_at(P, i, arg),
-                    "solve: expected 'after' and a time, %s", example);
+        return fail(P, column_at(P, i, arg), "solve: expected 'after' and a time, %s", example);
     if (++i >= P->ntok)
         return fail(P, column_at(P, i, arg), "solve: expected a time, such as '5s'");
     Quantity q;
@@ -1570,8 +1569,7 @@ static bool cmd_solve(Parser *P, int col, int arg, const char *text, size_t leng
     if (!(seconds > 0) || seconds > LESSON_MAX_HOMEWORK_SECONDS)
         return fail(P, when->col, "solve: the run must last over 0 s and at most %g s", LESSON_MAX_HOMEWORK_SECONDS);
     if (++i >= P->ntok || !lexer_is(&P->tok[i], "if"))
-        return fail(P, column_at(P, i, arg),
-                    "solve: expected 'if' and a condition, %s", example);
+        return fail(P, column_at(P, i, arg), "solve: expected 'if' and a condition, %s", example);
     if (++i >= P->ntok)
         return fail(P, column_at(P, i, arg), "solve: expected a condition, such as 'not exploded'");
     size_t from = P->tok[i].offset;
@@ -1591,8 +1589,10 @@ static bool cmd_solve(Parser *P, int col, int arg, const char *text, size_t leng
         if (e.metric < 0 || t->kind != TOKEN_WORD)
             return unknown_name(P, t, "metric", true, false, false, false);
         if (lesson_metric_on_screen(e.metric) || e.metric == METRIC_EXPLODED)
-            return fail(P, t->col, "solve: %s cannot be a homework's condition; use 'not exploded' or a measure of "
-                                   "the cloth", buf);
+            return fail(P, t->col,
+                        "solve: %s cannot be a homework's condition; use 'not exploded' or a measure of "
+                        "the cloth",
+                        buf);
         i++;
         if (i < P->ntok && (P->tok[i].kind == TOKEN_OP || lexer_is(&P->tok[i], "="))) {
             char op[4];
@@ -1609,8 +1609,7 @@ static bool cmd_solve(Parser *P, int col, int arg, const char *text, size_t leng
             if (e.tolerance < 0)
                 return fail(P, P->tok[i].col, "solve: a tolerance cannot be negative");
             if (++i >= P->ntok || !lexer_is(&P->tok[i], "of"))
-                return fail(P, column_at(P, i, arg),
-                            "solve: expected 'of' after the tolerance");
+                return fail(P, column_at(P, i, arg), "solve: expected 'of' after the tolerance");
             i++;
         } else {
             int at = column_at(P, i, arg);
@@ -1683,8 +1682,7 @@ static const struct Command {
 
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
-static bool run_command(Parser *P, const struct Command *command, int col, int arg, const char *text,
-                        size_t length)
+static bool run_command(Parser *P, const struct Command *command, int col, int arg, const char *text, size_t length)
 {
     if (command->kind_handler)
         return command->kind_handler(P, col, arg, command->kind);
@@ -1718,7 +1716,10 @@ static bool append_narration(Parser *P, const char *text, size_t length, int col
     return true;
 }
 
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 static bool parse_line(Parser *P)
 {

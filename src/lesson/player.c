@@ -14,8 +14,8 @@
 #include <string.h>
 
 const char *const lesson_player_state_names[] = {
-    [LESSON_RUNNING] = "running",   [LESSON_WAITING] = "waiting",   [LESSON_ASKING] = "asking",
-    [LESSON_PLAYING] = "playing",   [LESSON_PAGE_END] = "page end", [LESSON_FINISHED] = "finished",
+    [LESSON_RUNNING] = "running", [LESSON_WAITING] = "waiting",   [LESSON_ASKING] = "asking",
+    [LESSON_PLAYING] = "playing", [LESSON_PAGE_END] = "page end", [LESSON_FINISHED] = "finished",
 };
 
 /* ------------------------------------------------------------ measures */
@@ -388,10 +388,10 @@ static void evaluate_on_screen(LessonPlayer *p, const LessonItem *item, LessonRe
         if (k == 0 || (!ok && r->passed))
             r->seen = value;
         r->passed = r->passed && ok;
-        int n = ref >= 0 ? snprintf(saw + used, sizeof saw - used, T_("%s%.4g at %dx%d; %s %.4g"), k ? ", " : "",
-                                    value, cols, rows, e->ref_pane, seen_ref)
-                         : snprintf(saw + used, sizeof saw - used, T_("%s%.4g at %dx%d"), k ? ", " : "", value, cols,
-                                    rows);
+        int n = ref >= 0
+                    ? snprintf(saw + used, sizeof saw - used, T_("%s%.4g at %dx%d; %s %.4g"), k ? ", " : "", value,
+                               cols, rows, e->ref_pane, seen_ref)
+                    : snprintf(saw + used, sizeof saw - used, T_("%s%.4g at %dx%d"), k ? ", " : "", value, cols, rows);
         if (n > 0 && (size_t)n < sizeof saw - used)
             used += (size_t)n;
         if (clipped) {
@@ -807,9 +807,15 @@ bool lesson_player_goto(LessonPlayer *p, int page)
     return open_page(p, page, false);
 }
 
-bool lesson_player_previous(LessonPlayer *p) { return lesson_player_goto(p, p->page - 1); }
+bool lesson_player_previous(LessonPlayer *p)
+{
+    return lesson_player_goto(p, p->page - 1);
+}
 
-bool lesson_player_replay(LessonPlayer *p) { return lesson_player_goto(p, p->page); }
+bool lesson_player_replay(LessonPlayer *p)
+{
+    return lesson_player_goto(p, p->page);
+}
 
 bool lesson_player_next(LessonPlayer *p)
 {

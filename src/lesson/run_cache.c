@@ -117,6 +117,12 @@ void run_cache_steps(RunCache *cache, Solver *solver, int64_t steps)
     remember(cache, start, size, solver, steps);
 }
 
-int run_cache_hits(const RunCache *cache) { return cache ? cache->hits : 0; }
+int run_cache_hits(const RunCache *cache)
+{
+    return cache ? cache->hits : 0;
+}
 
-int run_cache_stored(const RunCache *cache) { return cache ? cache->count : 0; }
+int run_cache_stored(const RunCache *cache)
+{
+    return cache ? cache->count : 0;
+}

@@ -113,7 +113,10 @@ void lesson_view_draw_extras(const LessonPlayer *player, int i, Canvas *canvas, 
 }
 
 /* What a student sees of a cell: anything but an empty one. */
-static bool covered(const CanvasCell *cell) { return cell->glyph != ' ' && cell->glyph != 0x2800; }
+static bool covered(const CanvasCell *cell)
+{
+    return cell->glyph != ' ' && cell->glyph != 0x2800;
+}
 
 /* What draw_alone draws of a pane. */
 enum { DRAW_CLOTH, DRAW_TRACE, DRAW_BARE_CLOTH, DRAW_PARABOLA };
@@ -191,7 +194,10 @@ static double count_holes(const Canvas *c)
     return holes;
 }
 
-static bool hot(const CanvasCell *cell) { return cell->fg == PALETTE_STRAIN_5 || cell->fg == PALETTE_STRAIN_WARN; }
+static bool hot(const CanvasCell *cell)
+{
+    return cell->fg == PALETTE_STRAIN_5 || cell->fg == PALETTE_STRAIN_WARN;
+}
 
 /* Cells told apart by colour as well as by being drawn: the line and strain
  * modes, where a colour is a family or a stretch. Shading is left out: a

@@ -19,8 +19,8 @@
  * the cloth's shades from about 2:1 (turned from the light) to 7:1 and more
  * (lit). The dark palette's cloth shades are points of the cube too, 3.9:1
  * (turned from the light) to 15.6:1 on black: darker ones went to the grey
- * ramp (0x141c30 is xterm's 234, 1.2:1), a grey smudge on dark themes. tests/app/test_colours.c checks each against the colours the
- * terminal shows. */
+ * ramp (0x141c30 is xterm's 234, 1.2:1), a grey smudge on dark themes. tests/app/test_colours.c checks each against the
+ * colours the terminal shows. */
 const uint32_t palette_rgb[PALETTE_BACKGROUND_COUNT][PALETTE_COUNT] = {
     [PALETTE_ON_DARK] =
         {

@@ -88,7 +88,10 @@ void render_options_default(RenderOptions *options)
     };
 }
 
-int render_strain_step(float strain) { return render_strain_step_to(strain, RENDER_STRAIN_FULL); }
+int render_strain_step(float strain)
+{
+    return render_strain_step_to(strain, RENDER_STRAIN_FULL);
+}
 
 int render_strain_step_to(float strain, float full)
 {
@@ -507,7 +510,8 @@ void render_draw_parabola(Canvas *canvas, const Camera *camera, const Cloth *clo
     for (int k = 0; k <= PARABOLA_SEGMENTS; k++) {
         double x = x0 + (x2 - x0) * k / PARABOLA_SEGMENTS;
         /* Lagrange's form through the three particles */
-        double y = y0 * (x - x1) * (x - x2) / ((x0 - x1) * (x0 - x2)) + y1 * (x - x0) * (x - x2) / ((x1 - x0) * (x1 - x2)) +
+        double y = y0 * (x - x1) * (x - x2) / ((x0 - x1) * (x0 - x2)) +
+                   y1 * (x - x0) * (x - x2) / ((x1 - x0) * (x1 - x2)) +
                    y2 * (x - x0) * (x - x1) / ((x2 - x0) * (x2 - x1));
         float p[3] = {(float)x, (float)y, z}, sx, sy, depth;
         bool on = camera_project(view, p, &sx, &sy, &depth);

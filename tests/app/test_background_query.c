@@ -177,7 +177,10 @@ Test(background_query, a_key_typed_during_the_wait_is_kept, .timeout = 20)
     cr_expect_eq(quit(), 0);
 }
 
-static void pause_seconds(double s) { nanosleep(&(struct timespec){.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)}, NULL); }
+static void pause_seconds(double s)
+{
+    nanosleep(&(struct timespec){.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)}, NULL);
+}
 
 /* GNU screen answers DA1 at once itself and passes OSC 11 on to the
  * terminal outside, whose answer comes after the wait, and after DA1's. */

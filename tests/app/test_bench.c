@@ -76,8 +76,8 @@ Test(bench, node_times_seed_000s_workload_or_says_why_not, .timeout = 60)
         cr_assert_not_null(cloth);
         cr_expect_eq(fig.links, cloth->link_count);
         cloth_destroy(cloth);
-        cr_expect(fig.min > 0.5 && fig.min <= fig.median && fig.median <= fig.max && fig.max < 1000.0,
-                  "%g %g %g ns", fig.min, fig.median, fig.max);
+        cr_expect(fig.min > 0.5 && fig.min <= fig.median && fig.median <= fig.max && fig.max < 1000.0, "%g %g %g ns",
+                  fig.min, fig.median, fig.max);
     }
     const char *path = getenv("PATH");
     char *saved = path ? strdup(path) : NULL;
@@ -104,18 +104,20 @@ Test(bench, the_course_check_is_timed_and_a_failed_claim_is_said, .timeout = 60)
     FILE *f = fopen(path, "w");
     cr_assert(f);
     fputs("title Short\nsummary s\nduration 1 min\nset cols=6 rows=4 collider=none\npage One\n> Words.\n"
-          "run 0.5s\nexpect time > 0.4s\n", f);
+          "run 0.5s\nexpect time > 0.4s\n",
+          f);
     fclose(f);
     BenchCourseFigure fig;
     cr_expect(bench_course_check(CLOTHSIM_BIN, &fig), "%s", fig.why);
     cr_expect_eq(fig.lessons, 1);
     cr_expect(fig.passed, "%s", fig.why);
-    cr_expect(fig.cpu_seconds >= 0.0 && fig.cpu_seconds < 20.0 && fig.wall_seconds > 0.0, "%g s, %g s",
-              fig.cpu_seconds, fig.wall_seconds);
+    cr_expect(fig.cpu_seconds >= 0.0 && fig.cpu_seconds < 20.0 && fig.wall_seconds > 0.0, "%g s, %g s", fig.cpu_seconds,
+              fig.wall_seconds);
     f = fopen(path, "w");
     cr_assert(f);
     fputs("title Short\nsummary s\nduration 1 min\nset cols=6 rows=4 collider=none\npage One\n> Words.\n"
-          "run 0.5s\nexpect time > 9s\n", f);
+          "run 0.5s\nexpect time > 9s\n",
+          f);
     fclose(f);
     cr_expect(bench_course_check(CLOTHSIM_BIN, &fig), "%s", fig.why);
     cr_expect_not(fig.passed);

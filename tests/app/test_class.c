@@ -243,7 +243,8 @@ Test(class, sixty_students_answer_at_once_and_every_answer_reaches_the_teacher, 
     snprintf(lesson, sizeof lesson, "%s/one.lesson", c.dir);
     FILE *f = fopen(lesson, "w");
     cr_assert(f);
-    fputs("title One question\nsummary A question\nduration 1 min\npage One\nquestion Which?\nchoice A\nchoice B\nfeedback No.\nchoice C\n"
+    fputs("title One question\nsummary A question\nduration 1 min\npage One\nquestion Which?\nchoice A\nchoice "
+          "B\nfeedback No.\nchoice C\n"
           "feedback No.\nanswer 1\n",
           f);
     fclose(f);
@@ -253,10 +254,11 @@ Test(class, sixty_students_answer_at_once_and_every_answer_reaches_the_teacher, 
     for (int k = 0; k < 20; k++)
         strcat(bars, "&#9608;");
     char expected[512];
-    snprintf(expected, sizeof expected,
-             "(%d first tries):</b><br>\n1 <span class=\"bar\">%s</span> %d<br>\n2 <span class=\"bar\">%s</span> %d<br>\n3 "
-             "<span class=\"bar\">%s</span> %d<br>",
-             STUDENTS, bars, THIRD, bars, THIRD, bars, THIRD);
+    snprintf(
+        expected, sizeof expected,
+        "(%d first tries):</b><br>\n1 <span class=\"bar\">%s</span> %d<br>\n2 <span class=\"bar\">%s</span> %d<br>\n3 "
+        "<span class=\"bar\">%s</span> %d<br>",
+        STUDENTS, bars, THIRD, bars, THIRD, bars, THIRD);
     cr_assert(strstr(report, expected), "%s", report);
     class_stop(&c);
 }

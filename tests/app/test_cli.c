@@ -15,7 +15,10 @@
 
 static char out[1 << 20], err[4096];
 
-static int run(const char *const *argv) { return support_exec(argv, out, sizeof out, err, sizeof err); }
+static int run(const char *const *argv)
+{
+    return support_exec(argv, out, sizeof out, err, sizeof err);
+}
 
 static void expect_usage_error(const char *const *argv, const char *message)
 {
@@ -44,7 +47,8 @@ Test(cli, bad_arguments_exit_2_with_one_line_naming_the_culprit)
     expect_usage_error((const char *[]){"", "run", "--scene", "curtian", NULL},
                        "--scene curtian: unknown value 'curtian'; did you mean 'curtain'? (one of "
                        "curtain|flag|chain|net|drape|tear|heap)");
-    expect_usage_error((const char *[]){"", "run", "--steps", "-4", NULL}, "--steps -4: out of range (0 to 1000000000)");
+    expect_usage_error((const char *[]){"", "run", "--steps", "-4", NULL},
+                       "--steps -4: out of range (0 to 1000000000)");
     expect_usage_error((const char *[]){"", "run", "--steps", "ten", NULL},
                        "--steps ten: not a whole number (0 to 1000000000)");
     expect_usage_error((const char *[]){"", "run", "--every", "0", NULL}, "--every 0: out of range (1 to 1000000000)");
@@ -70,18 +74,19 @@ Test(cli, bad_arguments_exit_2_with_one_line_naming_the_culprit)
                        "--set sphere_radius=-1: sphere_radius: -1 is out of range (0.01 to 100 m)");
     expect_usage_error((const char *[]){"", "run", "--set", "material=wool", NULL},
                        "--set material=wool: material: unknown value 'wool' (one of silk|cotton|canvas|rubber)");
-    expect_usage_error((const char *[]){"", "run", "--scene", "chain", "--set", "collider=box", "--set", "box_size=50",
-                                        NULL},
-                       "collider: the box holds pinned particle (0, 0) of the chain scene; a pinned particle cannot "
-                       "get out of it (change box_size, box_x/y/z)");
+    expect_usage_error(
+        (const char *[]){"", "run", "--scene", "chain", "--set", "collider=box", "--set", "box_size=50", NULL},
+        "collider: the box holds pinned particle (0, 0) of the chain scene; a pinned particle cannot "
+        "get out of it (change box_size, box_x/y/z)");
     expect_usage_error((const char *[]){"", "run", "--set", "sphere_y=1.5", NULL},
                        "collider: the sphere reaches pinned particle (13, 0) of the curtain scene on its path; a "
                        "pinned particle cannot get out of it (change sphere_radius, sphere_x/y/z, sphere_travel)");
-    expect_usage_error((const char *[]){"", "run", "--set", "pin=none", "--set", "collider=box", "--set", "box_size=20",
-                                        NULL},
-                       "collider: the box swallows the whole cloth of the curtain scene (change box_size, box_x/y/z)");
-    expect_usage_error((const char *[]){"", "params", "--set", "pin=middle", NULL},
-                       "--set pin=middle: pin: unknown value 'middle' (one of top|corners|left|ends|sides|centre|none)");
+    expect_usage_error(
+        (const char *[]){"", "run", "--set", "pin=none", "--set", "collider=box", "--set", "box_size=20", NULL},
+        "collider: the box swallows the whole cloth of the curtain scene (change box_size, box_x/y/z)");
+    expect_usage_error(
+        (const char *[]){"", "params", "--set", "pin=middle", NULL},
+        "--set pin=middle: pin: unknown value 'middle' (one of top|corners|left|ends|sides|centre|none)");
 }
 
 Test(cli, csv_has_the_documented_header_and_a_row_every_k_steps)
@@ -120,8 +125,8 @@ Test(cli, same_arguments_give_the_same_bytes)
 
 Test(cli, dump_lists_every_particle_after_a_size_line)
 {
-    cr_assert_eq(run((const char *[]){"", "run", "--scene", "net", "--set", "cols=3", "--set", "rows=2", "--steps",
-                                      "0", "--dump", "-", NULL}),
+    cr_assert_eq(run((const char *[]){"", "run", "--scene", "net", "--set", "cols=3", "--set", "rows=2", "--steps", "0",
+                                      "--dump", "-", NULL}),
                  0);
     cr_expect_str_eq(out, "# 3 2\n-0.0500000007 1.5 0\n0 1.5 0\n0.0500000007 1.5 0\n-0.0500000007 1.45000005 0\n"
                           "0 1.45000005 0\n0.0500000007 1.45000005 0\n");
@@ -365,14 +370,16 @@ Test(cli, options_may_come_before_the_command)
     const char *const *pairs[][2] = {
         {(const char *[]){"", "--set", "iterations=3", "--steps", "2", "run", "--csv", "-", NULL},
          (const char *[]){"", "run", "--set", "iterations=3", "--steps", "2", "--csv", "-", NULL}},
-        {(const char *[]){"", "--scene=chain", "params", NULL}, (const char *[]){"", "params", "--scene", "chain", NULL}},
-        {(const char *[]){"", "--teacher", "-o", "-", "handout", CLOTHSIM_SRCDIR "/lessons/15-energy-and-position.lesson",
-                          NULL},
-         (const char *[]){"", "handout", CLOTHSIM_SRCDIR "/lessons/15-energy-and-position.lesson", "--teacher", "-o", "-",
-                          NULL}},
+        {(const char *[]){"", "--scene=chain", "params", NULL},
+         (const char *[]){"", "params", "--scene", "chain", NULL}},
+        {(const char *[]){"", "--teacher", "-o", "-", "handout",
+                          CLOTHSIM_SRCDIR "/lessons/15-energy-and-position.lesson", NULL},
+         (const char *[]){"", "handout", CLOTHSIM_SRCDIR "/lessons/15-energy-and-position.lesson", "--teacher", "-o",
+                          "-", NULL}},
         {(const char *[]){"", "--verbose", "check", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", NULL},
          (const char *[]){"", "check", "--verbose", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", NULL}},
-        {(const char *[]){"", "--ascii", "--help", "learn", NULL}, (const char *[]){"", "learn", "--ascii", "--help", NULL}},
+        {(const char *[]){"", "--ascii", "--help", "learn", NULL},
+         (const char *[]){"", "learn", "--ascii", "--help", NULL}},
         {(const char *[]){"", "--", "run", "--steps", "1", "--csv", "-", NULL},
          (const char *[]){"", "run", "--steps", "1", "--csv", "-", NULL}},
     };
@@ -418,7 +425,10 @@ Test(cli, an_argument_with_control_characters_is_escaped_in_messages)
 {
     expect_usage_error((const char *[]){"", "run", "--set", "\x1b[2Jx\xc2\x9b=1", NULL},
                        "--set \\x1b[2Jx\\x9b=1: unknown key '\\x1b[2Jx\\x9b' (clothsim params lists them)");
-    expect_usage_error((const char *[]){"", "check", "--\xe2\x80\xae" "evil", NULL},
+    expect_usage_error((const char *[]){"", "check",
+                                        "--\xe2\x80\xae"
+                                        "evil",
+                                        NULL},
                        "check: unknown option '--\\u202eevil' (clothsim check --help)");
     expect_usage_error((const char *[]){"", "progress", "\xff\x07", NULL},
                        "progress: unknown argument '\\xff\\x07' (clothsim progress --help)");
@@ -468,8 +478,9 @@ Test(cli, uninstall_leaves_no_empty_folder)
     size_t n = fread(listing, 1, sizeof listing - 1, p);
     listing[n] = '\0';
     pclose(p);
-    cr_expect_str_eq(listing, ". ./usr ./usr/local ./usr/local/share ./usr/local/share/locale ./usr/local/share/locale/de "
-                              "./usr/local/share/locale/de/LC_MESSAGES ./usr/local/share/locale/de/LC_MESSAGES/other.mo ",
+    cr_expect_str_eq(listing,
+                     ". ./usr ./usr/local ./usr/local/share ./usr/local/share/locale ./usr/local/share/locale/de "
+                     "./usr/local/share/locale/de/LC_MESSAGES ./usr/local/share/locale/de/LC_MESSAGES/other.mo ",
                      "what another package has stays, nothing else");
     snprintf(command, sizeof command, "rm -rf %s", root);
     cr_expect_eq(system(command), 0);

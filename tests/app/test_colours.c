@@ -156,7 +156,8 @@ Test(colours, the_cloth_is_seen_on_black)
             uint32_t rgb = shown(colours_map(first + k, 256, PALETTE_ON_DARK, false), 256, false);
             double ratio = contrast(rgb, black);
             cr_expect_geq(ratio, 3.0, "%s: %06x is %.2f:1 on black", palette_names[first + k], rgb, ratio);
-            cr_expect_gt(ratio, previous, "%s is no farther from black than the shade before", palette_names[first + k]);
+            cr_expect_gt(ratio, previous, "%s is no farther from black than the shade before",
+                         palette_names[first + k]);
             previous = ratio;
             int r = (int)(rgb >> 16 & 0xFF), b = (int)(rgb & 0xFF);
             if (first == PALETTE_FRONT_0)

@@ -60,7 +60,8 @@ Test(completion, background_and_its_values)
     const char *got = complete(WORDS("--back"));
     cr_expect(strstr(got, " --background ") != NULL, "the sandbox's options: %s", got);
     got = complete(WORDS("learn --"));
-    cr_expect(strstr(got, " --background ") && strstr(got, " --fps ") && strstr(got, " --ascii "), "learn's options: %s", got);
+    cr_expect(strstr(got, " --background ") && strstr(got, " --fps ") && strstr(got, " --ascii "),
+              "learn's options: %s", got);
     got = complete(WORDS("--background \"\""));
     cr_expect(strstr(got, " dark ") && strstr(got, " light ") && strstr(got, " auto "), "its values: %s", got);
     got = complete(WORDS("learn --background l"));

@@ -145,8 +145,8 @@ static int check_target(const char *md, int line, const char *target)
     size_t path_length = strlen(path);
     if (hash && hash[1] && S_ISREG(st.st_mode) && path_length > 3 && strcmp(path + path_length - 3, ".md") == 0 &&
         !has_anchor(path, hash + 1)) {
-        cr_log_error("%s:%d: the link %s: no heading of %s has the anchor #%s", md, line, target,
-                     file[0] ? file : md, hash + 1);
+        cr_log_error("%s:%d: the link %s: no heading of %s has the anchor #%s", md, line, target, file[0] ? file : md,
+                     hash + 1);
         return 1;
     }
     return 0;

@@ -349,8 +349,8 @@ static void fuzz(const char *name, const char *args, const char *ready, const ch
     cr_assert(closed || (!died && !program_ended()),
               "%s ended during the fuzz (status %d), seed %llu (CLOTHSIM_FUZZ_SEED=%llu to replay), "
               "after %ld events; the last:\n%s\nits standard error:\n%s",
-              name, exit_status_within(1.0), (unsigned long long)seed, (unsigned long long)seed, events,
-              last_events(), program_stderr());
+              name, exit_status_within(1.0), (unsigned long long)seed, (unsigned long long)seed, events, last_events(),
+              program_stderr());
 
     /* back to a size it draws at, then q */
     bool answers = true;
@@ -394,12 +394,10 @@ Test(fuzz_keys, the_sandbox_survives_random_keys_mouse_and_resizes, .fini = stop
 
 Test(fuzz_keys, a_lesson_survives_random_keys_mouse_and_resizes, .fini = stop)
 {
-    fuzz("lesson 02", CLOTHSIM_SRCDIR "/lessons/02-euler-vs-verlet.lesson", "q quit", lesson_keys,
-         COUNT(lesson_keys));
+    fuzz("lesson 02", CLOTHSIM_SRCDIR "/lessons/02-euler-vs-verlet.lesson", "q quit", lesson_keys, COUNT(lesson_keys));
 }
 
 Test(fuzz_keys, a_lesson_of_many_pages_survives_random_keys_mouse_and_resizes, .fini = stop)
 {
-    fuzz("lesson 01", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", "q quit", lesson_keys,
-         COUNT(lesson_keys));
+    fuzz("lesson 01", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", "q quit", lesson_keys, COUNT(lesson_keys));
 }

@@ -17,7 +17,10 @@
 
 static char out[1 << 21], err[8192];
 
-static int run(const char *const *argv) { return support_exec(argv, out, sizeof out, err, sizeof err); }
+static int run(const char *const *argv)
+{
+    return support_exec(argv, out, sizeof out, err, sizeof err);
+}
 
 static int count(const char *text, const char *what)
 {
@@ -175,9 +178,8 @@ Test(handout, bad_input_is_one_line_and_status_2)
     cr_expect_str_eq(err, "clothsim: handout: name a lesson file (clothsim handout --help)\n");
     cr_expect_eq(run((const char *[]){"", "handout", "/nonexistent/x.lesson", NULL}), 2);
     cr_expect(strncmp(err, "/nonexistent/x.lesson: cannot read: ", 36) == 0 && count(err, "\n") == 1, "%s", err);
-    cr_expect_eq(run((const char *[]){"", "handout", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", "--pupil",
-                                      NULL}),
-                 2);
+    cr_expect_eq(
+        run((const char *[]){"", "handout", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", "--pupil", NULL}), 2);
     cr_expect_str_eq(err, "clothsim: handout: unknown option '--pupil' (clothsim handout --help)\n");
     char path[128];
     snprintf(path, sizeof path, "/tmp/clothsim-handout-bad-%d.lesson", (int)getpid());
@@ -195,8 +197,7 @@ Test(handout, bad_input_is_one_line_and_status_2)
     cr_expect_eq(run((const char *[]){"", "handout", CLOTHSIM_SRCDIR "/lessons/01-meet-the-cloth.lesson", "-o",
                                       "/nonexistent/folder/x.html", NULL}),
                  2);
-    cr_expect(strncmp(err, "clothsim: -o /nonexistent/folder/x.html: ", 41) == 0 && count(err, "\n") == 1, "%s",
-              err);
+    cr_expect(strncmp(err, "clothsim: -o /nonexistent/folder/x.html: ", 41) == 0 && count(err, "\n") == 1, "%s", err);
 }
 
 /* A homework: a line to write the number on; the teacher's edition has the

@@ -187,8 +187,7 @@ static int expect_whole_help(const char *const *keys, const char *footer, int co
     TuiHelpPlan plan;
     tui_help_plan(keys, footer, rows, cols, &plan);
     cr_assert(plan.pages >= 1);
-    cr_expect(plan.width <= cols && plan.height <= rows, "%dx%d: a box of %dx%d", cols, rows, plan.width,
-              plan.height);
+    cr_expect(plan.width <= cols && plan.height <= rows, "%dx%d: a box of %dx%d", cols, rows, plan.width, plan.height);
     Canvas *c = canvas_create(plan.width, plan.height);
     cr_assert(c);
     static char shown[65536], page_text[16384];
@@ -200,8 +199,8 @@ static int expect_whole_help(const char *const *keys, const char *footer, int co
         strcat(shown, page_text);
         strcat(shown, "\n");
         if (page + 1 < plan.pages)
-            cr_expect(strstr(page_text, more) != NULL, "%dx%d: page %d of %d does not say there is more:\n%s",
-                      cols, rows, page + 1, plan.pages, page_text);
+            cr_expect(strstr(page_text, more) != NULL, "%dx%d: page %d of %d does not say there is more:\n%s", cols,
+                      rows, page + 1, plan.pages, page_text);
     }
     canvas_destroy(c);
     for (int k = 0; keys[2 * k]; k++) {
@@ -227,8 +226,8 @@ Test(help, the_lesson_help_shows_every_key_whole_on_one_page_from_80x24)
 {
     int sizes[][2] = {{80, 24}, {100, 30}, {120, 40}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        cr_expect_eq(expect_whole_help(tui_lesson_key_help, lesson_footer, sizes[k][0], sizes[k][1]), 1,
-                     "%dx%d: pages", sizes[k][0], sizes[k][1]);
+        cr_expect_eq(expect_whole_help(tui_lesson_key_help, lesson_footer, sizes[k][0], sizes[k][1]), 1, "%dx%d: pages",
+                     sizes[k][0], sizes[k][1]);
 }
 
 /* The help as a Ukrainian class sees it (words are longer): still one page

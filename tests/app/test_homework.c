@@ -10,7 +10,10 @@
 
 static char out[1 << 16], err[8192];
 
-static int run(const char *const *argv) { return support_exec(argv, out, sizeof out, err, sizeof err); }
+static int run(const char *const *argv)
+{
+    return support_exec(argv, out, sizeof out, err, sizeof err);
+}
 
 /* A lesson whose homework gives answer; its path. */
 static const char *homework_lesson(int answer)
@@ -19,11 +22,12 @@ static const char *homework_lesson(int answer)
     snprintf(path, sizeof path, "/tmp/clothsim-homework-%d.lesson", (int)getpid());
     FILE *f = fopen(path, "w");
     cr_assert(f);
-    fprintf(f, "title T\nsummary S\nduration 1 min\n"
-               "set integrator=verlet spring_k=50 substeps=12\npane safe\n"
-               "page Find it\n> Explore.\n"
-               "homework The fewest substeps that hold for 2 s?\n"
-               "solve substeps smallest %d after 2s if not exploded\n",
+    fprintf(f,
+            "title T\nsummary S\nduration 1 min\n"
+            "set integrator=verlet spring_k=50 substeps=12\npane safe\n"
+            "page Find it\n> Explore.\n"
+            "homework The fewest substeps that hold for 2 s?\n"
+            "solve substeps smallest %d after 2s if not exploded\n",
             answer);
     fclose(f);
     return path;

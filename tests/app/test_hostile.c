@@ -21,7 +21,10 @@
 
 static char out[1 << 20], err[8192];
 
-static int run(const char *const *argv) { return support_exec(argv, out, sizeof out, err, sizeof err); }
+static int run(const char *const *argv)
+{
+    return support_exec(argv, out, sizeof out, err, sizeof err);
+}
 
 /* Runs clothsim with stdout into stdout_path (e.g. /dev/full), stderr into
  * err, and env_assignment (NAME=VALUE, or NULL) added to its environment. */
@@ -140,8 +143,9 @@ Test(hostile, every_run_output_into_a_full_device_fails_naming_it)
 
 Test(hostile, every_listing_into_a_full_stdout_fails)
 {
-    const char *const commands[][4] = {{"", "--help", NULL}, {"", "--version", NULL}, {"", "params", NULL},
-                                       {"", "scenes", NULL},  {"", "run", "--help", NULL}, {"", "check", "--help", NULL}};
+    const char *const commands[][4] = {{"", "--help", NULL},        {"", "--version", NULL},
+                                       {"", "params", NULL},        {"", "scenes", NULL},
+                                       {"", "run", "--help", NULL}, {"", "check", "--help", NULL}};
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
         cr_expect_eq(run_into("/dev/full", NULL, commands[k]), 1, "%s %s", commands[k][1],
                      commands[k][2] ? commands[k][2] : "");
@@ -253,12 +257,9 @@ Test(hostile, an_enormous_argument_is_cut_in_the_message)
 {
     static char huge[100001];
     memset(huge, 'a', sizeof huge - 1);
-    const char *const cases[][6] = {{"", "run", huge, NULL},
-                                    {"", "run", "--steps", huge, NULL},
-                                    {"", "run", "--scene", huge, NULL},
-                                    {"", "run", "--mode", huge, NULL},
-                                    {"", "params", huge, NULL},
-                                    {"", huge, NULL}};
+    const char *const cases[][6] = {
+        {"", "run", huge, NULL},           {"", "run", "--steps", huge, NULL}, {"", "run", "--scene", huge, NULL},
+        {"", "run", "--mode", huge, NULL}, {"", "params", huge, NULL},         {"", huge, NULL}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         cr_expect_eq(run(cases[k]), 2, "case %zu", k);
         cr_expect(strlen(err) < 400, "case %zu: %zu bytes of message", k, strlen(err));
@@ -291,8 +292,7 @@ Test(hostile, an_explosion_writes_each_step_once_and_exits_3)
     while (last > out && *last != '\n')
         last--;
     cr_expect(strstr(last, ",1,0,0,0\n") != NULL,
-              "the last row says exploded (then cg_iterations, cg_residual, cg_unconverged): %s",
-              last);
+              "the last row says exploded (then cg_iterations, cg_residual, cg_unconverged): %s", last);
     /* frames: the frozen step is drawn once */
     cr_expect_eq(run((const char *[]){"", "run", "--set", "integrator=euler", "--seconds", "1", "--frames", "--size",
                                       "20x5", "--ascii", NULL}),
@@ -397,7 +397,8 @@ static const char *state_home(const char *folder)
 static void save(Progress *p, const char *lesson, int page, bool finished)
 {
     bool first_failure;
-    cr_expect(progress_save(p, lesson, page, finished, PROGRESS_SCORE_KEEP, &first_failure), "save %s: %s", lesson, p->err);
+    cr_expect(progress_save(p, lesson, page, finished, PROGRESS_SCORE_KEEP, &first_failure), "save %s: %s", lesson,
+              p->err);
 }
 
 Test(hostile, progress_never_writes_through_a_planted_link)
@@ -637,7 +638,7 @@ Test(hostile, the_progress_reader_takes_any_bytes)
         /* with the score of the last finish */
         {"1\t1\t3/4\t/a\n", 11, true, 1},
         {"1\t1\t0/0\t/a\n", 11, true, 1},
-        {"1\t1\t5/4\t/a\n", 11, false, 0},  /* more right than asked */
+        {"1\t1\t5/4\t/a\n", 11, false, 0}, /* more right than asked */
         {"1\t1\t3/\t/a\n", 10, false, 0},
         {"1\t1\t/4\t/a\n", 10, true, 1}, /* a path "/4<TAB>/a", as before scores */
         {"1\t1\t3/4/a\n", 10, false, 0},
@@ -767,20 +768,21 @@ Test(hostile, a_lesson_over_its_budget_is_refused_with_a_position)
                      "settings (at most 1000000)");
     cr_expect_str_eq(budget_error("pane a\npage P\n", "close a\npane a\n", 5000, ""),
                      "x.lesson:2005:1: over the lesson's budget: more than 2000 commands");
-    cr_expect_str_eq(budget_error("set cols=1000 rows=250\npane a\npane b\npane c\npane d\npage P\n", "", 0, "run 10 s\n"),
-                     "x.lesson:6:1: over the lesson's budget: 500000 particles in the open panes (at most 250000)");
+    cr_expect_str_eq(
+        budget_error("set cols=1000 rows=250\npane a\npane b\npane c\npane d\npage P\n", "", 0, "run 10 s\n"),
+        "x.lesson:6:1: over the lesson's budget: 500000 particles in the open panes (at most 250000)");
     cr_expect_str_eq(budget_error("pane a\npage P\n", "run 300 s\n", 3, ""),
                      "x.lesson:8:1: over the lesson's budget: 900 simulated seconds of runs (at most 600)");
     /* the work counts substeps and passes (a light cloth, 4 CPU-hours) */
-    cr_expect_str_eq(budget_error("set cols=30 rows=24 substeps=100 iterations=500 dt=0.1\npane a\npage P\n", "", 0,
-                                  "run 600 s\n"),
-                     "x.lesson:7:1: over the lesson's budget: 2.16e+11 particle-passes of runs, particles x substeps "
-                     "x passes (at most 1.5e+10, about 5 minutes of a processor)");
+    cr_expect_str_eq(
+        budget_error("set cols=30 rows=24 substeps=100 iterations=500 dt=0.1\npane a\npage P\n", "", 0, "run 600 s\n"),
+        "x.lesson:7:1: over the lesson's budget: 2.16e+11 particle-passes of runs, particles x substeps "
+        "x passes (at most 1.5e+10, about 5 minutes of a processor)");
     /* and the implicit solve's iterations, at their cap */
-    cr_expect_str_eq(budget_error("set integrator=implicit cg_max_iterations=10000\npane a\npage P\n", "", 0,
-                                  "run 60 s\n"),
-                     "x.lesson:7:1: over the lesson's budget: 1.3e+11 particle-passes of runs, particles x substeps "
-                     "x passes (at most 1.5e+10, about 5 minutes of a processor)");
+    cr_expect_str_eq(
+        budget_error("set integrator=implicit cg_max_iterations=10000\npane a\npage P\n", "", 0, "run 60 s\n"),
+        "x.lesson:7:1: over the lesson's budget: 1.3e+11 particle-passes of runs, particles x substeps "
+        "x passes (at most 1.5e+10, about 5 minutes of a processor)");
     cr_expect_str_eq(budget_error("set integrator=implicit\npane a\npage P\n", "", 0, "run 60 s\n"), "",
                      "the same at the default cap parses");
     cr_expect_str_eq(budget_error("pane a\npage P\n", "run 1 s\nreset\n", 10, ""), "", "a lesson within it parses");
@@ -945,8 +947,10 @@ Test(hostile, a_run_that_is_killed_leaves_nothing_behind, .timeout = 60)
 Test(hostile, a_closed_pipe_is_said_and_standard_output_is_one_output)
 {
     char command[512];
-    snprintf(command, sizeof command, "%s run --steps 100000 2>/tmp/clothsim-pipe-%d.err | head -c1 >/dev/null; "
-             "exit ${PIPESTATUS[0]}", CLOTHSIM_BIN, (int)getpid());
+    snprintf(command, sizeof command,
+             "%s run --steps 100000 2>/tmp/clothsim-pipe-%d.err | head -c1 >/dev/null; "
+             "exit ${PIPESTATUS[0]}",
+             CLOTHSIM_BIN, (int)getpid());
     char shell[600];
     snprintf(shell, sizeof shell, "bash -c '%s'", command);
     int status = system(shell);
@@ -958,6 +962,7 @@ Test(hostile, a_closed_pipe_is_said_and_standard_output_is_one_output)
     cr_expect_eq(support_exec((const char *[]){"", "run", "--csv", "/dev/stdout", "--dump", "-", NULL}, out, sizeof out,
                               err, sizeof err),
                  2);
-    cr_expect_str_eq(err, "clothsim: --csv -, --dump - and --frames all write to standard output: give a file to all but "
-                          "one\n");
+    cr_expect_str_eq(err,
+                     "clothsim: --csv -, --dump - and --frames all write to standard output: give a file to all but "
+                     "one\n");
 }

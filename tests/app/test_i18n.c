@@ -22,7 +22,10 @@
 
 static char out[1 << 20], err[8192];
 
-static int run(const char *const *argv) { return support_exec(argv, out, sizeof out, err, sizeof err); }
+static int run(const char *const *argv)
+{
+    return support_exec(argv, out, sizeof out, err, sizeof err);
+}
 
 /* The shell command's exit status; what it printed (both streams) in text. */
 static int shell(const char *command, char *text, size_t text_size)
@@ -75,8 +78,8 @@ Test(i18n, every_string_the_sources_wrap_has_a_ukrainian_translation)
 Test(i18n, every_language_in_src_po_compiles_with_its_formats_checked)
 {
     char text[1 << 14], command[1024];
-    snprintf(command, sizeof command, "cd %s/src/po && for po in *.po; do msgfmt --check -o /dev/null \"$po\" || exit 1; done",
-             CLOTHSIM_SRCDIR);
+    snprintf(command, sizeof command,
+             "cd %s/src/po && for po in *.po; do msgfmt --check -o /dev/null \"$po\" || exit 1; done", CLOTHSIM_SRCDIR);
     cr_expect_eq(shell(command, text, sizeof text), 0, "%s", text);
 }
 
@@ -109,8 +112,8 @@ Test(i18n, csv_and_set_values_are_the_same_bytes_in_ukrainian)
 {
     if (!ukrainian_locale_exists())
         cr_skip_test("uk_UA.UTF-8 is not generated (make check-test-locale)");
-    const char *const argv[] = {"", "run", "--steps", "20", "--set", "dt=0.005", "--set", "wind_x=1.5", "--csv", "-",
-                                NULL};
+    const char *const argv[] = {"",      "run",        "--steps", "20", "--set", "dt=0.005",
+                                "--set", "wind_x=1.5", "--csv",   "-",  NULL};
     static char english[1 << 20];
     setenv("LC_ALL", "C", 1);
     cr_assert_eq(run(argv), 0, "%s", err);
@@ -133,9 +136,8 @@ Test(i18n, a_command_line_mistake_is_one_ukrainian_line)
     cr_expect_str_eq(err, "clothsim: невідома команда «frobnicate» (clothsim --help перелічує команди)\n");
     /* the longest messages come whole: Cyrillic takes two bytes a letter (a
      * buffer sized for English cut this one inside a letter) */
-    cr_expect_eq(run((const char *[]){"", "run", "--set", "dim=2", "--set", "sphere_z=0", "--set", "sphere_travel=0",
-                                      NULL}),
-                 2);
+    cr_expect_eq(
+        run((const char *[]){"", "run", "--set", "dim=2", "--set", "sphere_z=0", "--set", "sphere_travel=0", NULL}), 2);
     cr_expect(strstr(err, "площиною тканини містить частинок: 78") && strstr(err, "або dim=3)\n"), "cut: %s", err);
     /* LANGUAGE picks the language inside a locale that is not C */
     setenv("LC_ALL", "C.UTF-8", 1);
@@ -184,10 +186,9 @@ Test(i18n, the_checkers_claim_lines_speak_ukrainian, .timeout = 60)
  * PgUp), setting names and their values (jakobsen, cotton, top) stay as
  * they are: they are what scripts and lessons write. */
 static const char *const english_words[] = {
-    "step",   "paused", "help",   "quit",     "Settings", "choose", "change",  "Keys",     "more",
-    "Right.", "Not quite", "Running", "Explain", "The end", "score", "finished", "page",   "lesson",
-    "Press",  "Gravity", "Stiffness", "Iterations", "reset", "wind", "holding", "settled", "exploded", "Self",
-    NULL,
+    "step",      "paused",     "help",    "quit",    "Settings", "choose",   "change",   "Keys",   "more",  "Right.",
+    "Not quite", "Running",    "Explain", "The end", "score",    "finished", "page",     "lesson", "Press", "Gravity",
+    "Stiffness", "Iterations", "reset",   "wind",    "holding",  "settled",  "exploded", "Self",   NULL,
 };
 
 static void expect_no_english(const char *what)
@@ -210,11 +211,11 @@ static void start(const char *args, int width, int height)
     snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-i18n-%d.stty", (int)getpid());
     unlink(exit_path);
     unlink(stty_path);
-    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c 'cd %s && XDG_STATE_HOME=%s/state "
-                                  "CLOTHSIM_LESSONS=%s/lessons/uk LANG=" UK " LC_ALL=" UK " %s %s; e=\\$?; "
-                                  "stty -a > %s; echo EXIT=\\$e > %s; sleep 60'\"",
-                                  width, height, folder, folder, CLOTHSIM_SRCDIR, CLOTHSIM_BIN, args, stty_path,
-                                  exit_path);
+    int status =
+        tmux_new_session("-d -s t -x %d -y %d \"sh -c 'cd %s && XDG_STATE_HOME=%s/state "
+                         "CLOTHSIM_LESSONS=%s/lessons/uk LANG=" UK " LC_ALL=" UK " %s %s; e=\\$?; "
+                         "stty -a > %s; echo EXIT=\\$e > %s; sleep 60'\"",
+                         width, height, folder, folder, CLOTHSIM_SRCDIR, CLOTHSIM_BIN, args, stty_path, exit_path);
     cr_assert_eq(status, 0, "tmux could not start a session");
 }
 

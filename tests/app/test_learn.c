@@ -35,9 +35,10 @@ static void start(const char *env, const char *args, int width, int height)
     snprintf(stty_path, sizeof stty_path, "/tmp/clothsim-learn-%d.stty", (int)getpid());
     unlink(exit_path);
     unlink(stty_path);
-    int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c 'cd %s && XDG_STATE_HOME=%s/state "
-                      "CLOTHSIM_LESSONS=%s/lessons %s %s %s; e=\\$?; stty -a > %s; echo EXIT=\\$e > %s; sleep 60'\"",
-                      width, height, folder, folder, CLOTHSIM_SRCDIR, env, CLOTHSIM_BIN, args, stty_path, exit_path);
+    int status =
+        tmux_new_session("-d -s t -x %d -y %d \"sh -c 'cd %s && XDG_STATE_HOME=%s/state "
+                         "CLOTHSIM_LESSONS=%s/lessons %s %s %s; e=\\$?; stty -a > %s; echo EXIT=\\$e > %s; sleep 60'\"",
+                         width, height, folder, folder, CLOTHSIM_SRCDIR, env, CLOTHSIM_BIN, args, stty_path, exit_path);
     cr_assert_eq(status, 0, "tmux could not start a session");
 }
 
@@ -142,8 +143,7 @@ Test(learn, lesson_2_shows_the_blow_up_and_explains_after_it, .timeout = 120)
     make_folder();
     start("", CLOTHSIM_SRCDIR "/lessons/02-euler-vs-verlet.lesson", 80, 24);
     cr_assert(wait_for("What happens in four seconds?"), "the lesson did not open:\n%s", screen);
-    cr_expect(strstr(screen, "Only the update rule differs.") != NULL, "the page opens at its first line:\n%s",
-              screen);
+    cr_expect(strstr(screen, "Only the update rule differs.") != NULL, "the page opens at its first line:\n%s", screen);
     cr_expect(strstr(screen, "max strain") != NULL, "the view shows max strain large:\n%s", screen);
     tmux("send-keys -t t 2");
     cr_expect(wait_for("You said 2. Watch what happens."), "the answer is not held back:\n%s", screen);
@@ -241,16 +241,14 @@ Test(learn, a_lesson_ends_with_its_recap_and_the_score_kept_with_the_progress, .
     tmux("send-keys -t t 1"); /* wrong */
     cr_expect(wait_for("Explain: Why does the cloth hang down?"), "the explain step is not shown:\n%s", screen);
     cr_expect(strstr(screen, "Explain it in your own words") != NULL, "no prompt to explain:\n%s", screen);
-    cr_expect(strstr(screen, "Gravity pulls it.") == NULL, "the explanation came before the student's:\n%s",
-              screen);
+    cr_expect(strstr(screen, "Gravity pulls it.") == NULL, "the explanation came before the student's:\n%s", screen);
     tmux("send-keys -t t Enter");
     cr_expect(wait_for("Gravity pulls it."), "Enter did not show the explanation:\n%s", screen);
     tmux("send-keys -t t Enter");
     cr_assert(wait_for("The end of the lesson"), "the lesson did not end:\n%s", screen);
     cr_expect(strstr(screen, "Yes was right.") && strstr(screen, "Gravity pulls the cloth."),
               "the recap does not list each page's line:\n%s", screen);
-    cr_expect(strstr(screen, "Your score: 1 of 2 questions right at the first try.") != NULL, "no score:\n%s",
-              screen);
+    cr_expect(strstr(screen, "Your score: 1 of 2 questions right at the first try.") != NULL, "no score:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect(wait_for("finished 1/2"), "the menu does not keep the score:\n%s", screen);
     tmux("send-keys -t t q");
@@ -265,9 +263,11 @@ Test(learn, a_lesson_ends_with_its_recap_and_the_score_kept_with_the_progress, .
                   strstr(line, "\t01-scored.lesson\n"),
               "the file keeps: %s", line);
     /* every answer: the first question right at once, the second wrong */
-    cr_expect(fgets(line, sizeof line, f) && strcmp(line, "answer\tquestion\t1\t1\t1\t1\t1\t1\t1\t01-scored.lesson\n") == 0,
+    cr_expect(fgets(line, sizeof line, f) &&
+                  strcmp(line, "answer\tquestion\t1\t1\t1\t1\t1\t1\t1\t01-scored.lesson\n") == 0,
               "the first answer: %s", line);
-    cr_expect(fgets(line, sizeof line, f) && strcmp(line, "answer\tquestion\t2\t2\t1\t1\t0\t1\t0\t01-scored.lesson\n") == 0,
+    cr_expect(fgets(line, sizeof line, f) &&
+                  strcmp(line, "answer\tquestion\t2\t2\t1\t1\t0\t1\t0\t01-scored.lesson\n") == 0,
               "the second answer: %s", line);
     fclose(f);
     remove_folder();
@@ -320,8 +320,8 @@ Test(learn, a_recorded_lesson_has_a_marker_at_every_page, .timeout = 40)
                  "asciinema is not installed (make test installs it: apt-get install asciinema)");
     snprintf(server, sizeof server, "clothsim-learn-play-%d", (int)getpid());
     char command[700];
-    snprintf(command, sizeof command, "-d -s t -x 80 -y 24 \"asciinema play -s 0.25 %s; echo EXIT=\\$? > %s; sleep 30\"",
-             cast, exit_path);
+    snprintf(command, sizeof command,
+             "-d -s t -x 80 -y 24 \"asciinema play -s 0.25 %s; echo EXIT=\\$? > %s; sleep 30\"", cast, exit_path);
     unlink(exit_path);
     cr_assert_eq(tmux_new_session("%s", command), 0);
     cr_expect(wait_for("The second page heading"), "the replay does not show the second page:\n%s", screen);

@@ -107,13 +107,13 @@ typedef struct Where {
 
 static int failures;
 
-#define FAIL(w, ...)                                                                                             \
-    do {                                                                                                         \
-        failures++;                                                                                              \
-        char what_[400];                                                                                         \
-        snprintf(what_, sizeof what_, __VA_ARGS__);                                                              \
-        cr_log_error("%s page %d at %dx%d (%s): %s", (w)->file, (w)->page + 1, (w)->cols, (w)->rows, (w)->stop, \
-                     what_);                                                                                     \
+#define FAIL(w, ...)                                                                                                   \
+    do {                                                                                                               \
+        failures++;                                                                                                    \
+        char what_[400];                                                                                               \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                                                    \
+        cr_log_error("%s page %d at %dx%d (%s): %s", (w)->file, (w)->page + 1, (w)->cols, (w)->rows, (w)->stop,        \
+                     what_);                                                                                           \
     } while (0)
 
 static int dumps;
@@ -222,8 +222,7 @@ static void check_readouts(const Tui *tui, const Where *w)
                 continue; /* the two-line form: the label over the value */
             y = find_right(view, pane->big_label[k], &column);
             if (y < 0) {
-                FAIL(w, "pane %d's number '%s' (%s) is covered or cut", i + 1, pane->big_label[k],
-                     pane->big_value[k]);
+                FAIL(w, "pane %d's number '%s' (%s) is covered or cut", i + 1, pane->big_label[k], pane->big_value[k]);
                 bad = true;
                 continue;
             }
@@ -234,8 +233,7 @@ static void check_readouts(const Tui *tui, const Where *w)
                     uint32_t g = view->cells[(size_t)r * (size_t)view->width + (size_t)x].glyph;
                     if (g != ' ' && g != 0x2580 && g != 0x2584 && g != 0x2588 && g != '#' && g != '"' && g != '_' &&
                         !(g >= 0x2800 && g <= 0x28FF)) {
-                        FAIL(w, "pane %d's large '%s' has '%lc' written over it", i + 1, pane->big_value[k],
-                             (wint_t)g);
+                        FAIL(w, "pane %d's large '%s' has '%lc' written over it", i + 1, pane->big_value[k], (wint_t)g);
                         bad = true;
                         r = y + 4;
                         break;

@@ -35,8 +35,8 @@ static void start(const char *env, const char *args, int width, int height)
     unlink(stty_path);
     /* the modes before the exit status, which the tests wait for */
     int status = tmux_new_session("-d -s t -x %d -y %d \"sh -c '%s %s %s; e=\\$?; stty -a > %s; echo EXIT=\\$e > %s; "
-                      "sleep 60'\"",
-                      width, height, env, CLOTHSIM_BIN, args, stty_path, exit_path);
+                                  "sleep 60'\"",
+                                  width, height, env, CLOTHSIM_BIN, args, stty_path, exit_path);
     cr_assert_eq(status, 0, "tmux could not start a session");
 }
 
@@ -277,8 +277,7 @@ Test(tui, non_ascii_keys_are_ignored_not_read_as_control_keys, .timeout = 30)
     tmux("send-keys -t t -l 'ńöñ'");
     tmux("send-keys -t t Space"); /* paused: the keys before it have been read */
     cr_assert(wait_for("paused"), "the sandbox ended or stopped reading keys:\n%s", screen);
-    cr_expect(strstr(status_line(), " jakobsen ") != NULL, "a non-ASCII key changed the integrator: %s",
-              status_line());
+    cr_expect(strstr(status_line(), " jakobsen ") != NULL, "a non-ASCII key changed the integrator: %s", status_line());
     cr_expect(strstr(screen, "Pin               top") != NULL, "a non-ASCII key changed the pinning:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
@@ -533,12 +532,10 @@ Test(tui, a_compared_value_the_scene_refuses_leaves_the_sandbox_as_it_was, .time
     tmux("send-keys -t t c");
     cr_expect(wait_for("cannot compare sphere_radius=0.65"), "no message saying the comparison was refused:\n%s",
               screen);
-    cr_expect(strstr(screen, "sphere_radius=0.45") == NULL, "a pane of the refused comparison is shown:\n%s",
-              screen);
+    cr_expect(strstr(screen, "sphere_radius=0.45") == NULL, "a pane of the refused comparison is shown:\n%s", screen);
     tmux("send-keys -t t Space");
     cr_expect(wait_for("paused"), "the sandbox stopped answering:\n%s", screen);
-    cr_expect(strstr(screen, "Sphere rad.") && strstr(screen, "0.45"), "the setting did not stay at 0.45:\n%s",
-              screen);
+    cr_expect(strstr(screen, "Sphere rad.") && strstr(screen, "0.45"), "the setting did not stay at 0.45:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect_eq(exit_status(), 0);
     stop();
@@ -752,9 +749,9 @@ Test(tui, the_help_shows_every_key_whole_at_80x24, .timeout = 30)
     /* the box was 41 columns and as tall as the screen: g, c, C, ?, q and
      * the last lines fell off the bottom, long lines lost their ends */
     open_sandbox_help(80, 24);
-    const char *whole[] = {"pause / resume", "hysteresis", "slow motion / fast",
-                           "compare the chosen", "high contrast", "this help", "let go of the particle",
-                           "q  Ctrl-D", "wheel zooms"};
+    const char *whole[] = {"pause / resume",         "hysteresis",    "slow motion / fast",
+                           "compare the chosen",     "high contrast", "this help",
+                           "let go of the particle", "q  Ctrl-D",     "wheel zooms"};
     for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++)
         cr_expect(strstr(screen, whole[k]) != NULL, "80x24: \"%s\" is not in the help:\n%s", whole[k], screen);
     tmux("send-keys -t t x");
@@ -807,7 +804,6 @@ Test(tui, the_lesson_help_shows_every_key_whole_at_80x24, .timeout = 30)
         fprintf(stderr, "could not remove the progress folder\n");
     stop();
 }
-
 
 /* ---------------------------------------------------------------- backgrounds */
 

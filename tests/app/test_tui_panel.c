@@ -138,10 +138,10 @@ Test(tui_panel, cyrillic_letters_map_to_the_keys_they_sit_on)
         }
         cr_expect_eq(*at, 0, "as many letters as keys");
     }
-    cr_expect_eq(tui_key_by_place(0x0419), 'Q');  /* Й */
-    cr_expect_eq(tui_key_by_place(0x0425), '{');  /* Х */
-    cr_expect_eq(tui_key_by_place(0x0404), '"');  /* Є */
-    cr_expect_eq(tui_key_by_place(0x0407), '}');  /* Ї */
+    cr_expect_eq(tui_key_by_place(0x0419), 'Q');           /* Й */
+    cr_expect_eq(tui_key_by_place(0x0425), '{');           /* Х */
+    cr_expect_eq(tui_key_by_place(0x0404), '"');           /* Є */
+    cr_expect_eq(tui_key_by_place(0x0407), '}');           /* Ї */
     cr_expect_eq(tui_key_by_place(0x00F1), TUI_KEY_OTHER); /* ñ */
     cr_expect_eq(tui_key_by_place(0x0491), TUI_KEY_OTHER); /* ґ: no key of its own here */
 }

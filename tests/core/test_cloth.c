@@ -60,7 +60,7 @@ Test(cloth, scenes_start_with_every_link_at_rest)
         for (int l = 0; l < c->link_count; l++)
             if (scene != SCENE_CHAIN || c->family[l] == LINK_STRUCTURAL) /* a rope's bend rest is straight */
                 cr_assert(fabsf(cloth_link_strain(c, l)) < 1e-5f, "%s link %d strain %g", scene_names[scene], l,
-                      cloth_link_strain(c, l));
+                          cloth_link_strain(c, l));
         cloth_destroy(c);
     }
 }
@@ -92,24 +92,29 @@ Test(cloth, link_index_arithmetic_matches_the_build_order)
             int i = cloth_index(c, col, r);
             if (col + 1 < 6) {
                 int l = cloth_link_right(c, col, r);
-                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)i + 1 && c->family[l] == LINK_STRUCTURAL);
+                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)i + 1 &&
+                          c->family[l] == LINK_STRUCTURAL);
             }
             if (r + 1 < 5) {
                 int l = cloth_link_below(c, col, r);
-                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 6) && c->family[l] == LINK_STRUCTURAL);
+                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 6) &&
+                          c->family[l] == LINK_STRUCTURAL);
             }
             if (col + 1 < 6 && r + 1 < 5) {
                 int l0 = cloth_link_shear(c, col, r, 0), l1 = cloth_link_shear(c, col, r, 1);
-                cr_expect(c->link_a[l0] == (uint32_t)i && c->link_b[l0] == (uint32_t)(i + 7) && c->family[l0] == LINK_SHEAR);
+                cr_expect(c->link_a[l0] == (uint32_t)i && c->link_b[l0] == (uint32_t)(i + 7) &&
+                          c->family[l0] == LINK_SHEAR);
                 cr_expect(c->link_a[l1] == (uint32_t)(i + 1) && c->link_b[l1] == (uint32_t)(i + 6));
             }
             if (col + 2 < 6) {
                 int l = cloth_link_bend_right(c, col, r);
-                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 2) && c->family[l] == LINK_BEND);
+                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 2) &&
+                          c->family[l] == LINK_BEND);
             }
             if (r + 2 < 5) {
                 int l = cloth_link_bend_below(c, col, r);
-                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 12) && c->family[l] == LINK_BEND);
+                cr_expect(c->link_a[l] == (uint32_t)i && c->link_b[l] == (uint32_t)(i + 12) &&
+                          c->family[l] == LINK_BEND);
             }
         }
     cloth_destroy(c);

@@ -48,14 +48,14 @@ Test(implicit, the_spring_block_is_the_forces_derivative)
             spring_force(minus, rest, k, fm);
             for (int row = 0; row < 3; row++) {
                 double fd = (fp[row] - fm[row]) / (2.0 * eps);
-                cr_expect(fabs(block_entry(&J, row, col) - fd) < 1e-6 * k, "case %d, d f_%d / d x_%d: %.9g, differences %.9g",
-                          t, row, col, block_entry(&J, row, col), fd);
+                cr_expect(fabs(block_entry(&J, row, col) - fd) < 1e-6 * k,
+                          "case %d, d f_%d / d x_%d: %.9g, differences %.9g", t, row, col, block_entry(&J, row, col),
+                          fd);
             }
         }
         /* the solve's block: the same where the link is stretched; only
          * the part along the link where it is compressed */
-        double length = sqrt(cases[t][0] * cases[t][0] + cases[t][1] * cases[t][1] +
-                                          cases[t][2] * cases[t][2]);
+        double length = sqrt(cases[t][0] * cases[t][0] + cases[t][1] * cases[t][1] + cases[t][2] * cases[t][2]);
         ImplicitSpring definite = implicit_spring(cases[t], rest, k, true);
         for (int row = 0; row < 3; row++)
             for (int col = 0; col < 3; col++) {
@@ -232,9 +232,15 @@ static void solve_against_dense(bool dashpots, bool moving)
     cloth_destroy(c);
 }
 
-Test(implicit, the_solve_matches_a_dense_one_built_from_the_forces_moving) { solve_against_dense(false, true); }
+Test(implicit, the_solve_matches_a_dense_one_built_from_the_forces_moving)
+{
+    solve_against_dense(false, true);
+}
 
-Test(implicit, the_solve_matches_a_dense_one_built_from_the_forces_with_dashpots) { solve_against_dense(true, false); }
+Test(implicit, the_solve_matches_a_dense_one_built_from_the_forces_with_dashpots)
+{
+    solve_against_dense(true, false);
+}
 
 Test(implicit, the_solve_matches_a_dense_one_built_from_the_forces_moving_with_dashpots)
 {
@@ -251,10 +257,10 @@ static Solver *spring(double omega_h, const char *integrator)
     char k[64], which[64];
     snprintf(k, sizeof k, "spring_k=%.17g", omega * omega * mass);
     snprintf(which, sizeof which, "integrator=%s", integrator);
-    const char *settings[] = {CALM,        "cols=2",   "rows=1",           "spacing=0.1",       "density=1",
-                              "pin=left",  "gravity=0", "damping=0",       "stiffness=1",       "spring_damping=0",
-                              "dt=0.01",   "substeps=1", "cg_tolerance=1e-12", k,                which,
-                              NULL};
+    const char *settings[] = {
+        CALM,        "cols=2",      "rows=1",           "spacing=0.1", "density=1",  "pin=left",           "gravity=0",
+        "damping=0", "stiffness=1", "spring_damping=0", "dt=0.01",     "substeps=1", "cg_tolerance=1e-12", k,
+        which,       NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
     s->cloth->x[1] += 0.01f;
     s->cloth->px[1] += 0.01f;
@@ -269,8 +275,9 @@ static double oscillator_energy(const Solver *s, double omega)
     cloth_position(s->cloth, 0, a);
     cloth_position(s->cloth, 1, b);
     cloth_velocity(s->cloth, 1, v);
-    double stretch = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2])) -
-                     s->cloth->rest_length[0];
+    double stretch =
+        sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2])) -
+        s->cloth->rest_length[0];
     return omega * omega * stretch * stretch + v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
 }
 
@@ -551,8 +558,8 @@ Test(implicit, the_curtain_holds_its_pins_meets_its_sphere_and_flutters_in_the_w
 
 Test(implicit, a_grabbed_particle_is_thrown_and_the_links_keep_the_momentum)
 {
-    const char *settings[] = {CALM, "integrator=implicit", "gravity=0", "pin=none", "damping=0", "cg_tolerance=1e-8",
-                              NULL};
+    const char *settings[] = {CALM,        "integrator=implicit", "gravity=0", "pin=none",
+                              "damping=0", "cg_tolerance=1e-8",   NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
     support_grab_and_pull(s);
     solver_release(s);

@@ -89,9 +89,9 @@ static Solver *oscillator(const char *integrator, double omega_h)
     char spring[64], which[64];
     snprintf(spring, sizeof spring, "spring_k=%.17g", omega * omega * mass);
     snprintf(which, sizeof which, "integrator=%s", integrator);
-    const char *settings[] = {CALM,         "cols=2",          "rows=1",           "spacing=0.1", "density=1",
-                              "pin=left",   "gravity=0",       "damping=0",        "stiffness=1", "spring_damping=0",
-                              "dt=0.01",    "substeps=1",      spring,             which,         NULL};
+    const char *settings[] = {CALM,       "cols=2",     "rows=1",    "spacing=0.1", "density=1",
+                              "pin=left", "gravity=0",  "damping=0", "stiffness=1", "spring_damping=0",
+                              "dt=0.01",  "substeps=1", spring,      which,         NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
     cr_assert_float_eq(s->cloth->mass[1], mass, 1e-9);
     s->cloth->x[1] += 0.01f;
@@ -250,9 +250,16 @@ Test(solver, position_based_stay_stable_at_any_stiffness)
 {
     const char *names[] = {"integrator=jakobsen", "integrator=pbd", "integrator=xpbd"};
     for (int k = 0; k < 3; k++) {
-        const char *settings[] = {names[k],          "stiffness=1",      "shear_stiffness=1", "bend_stiffness=1",
-                                  "compliance=0",    "shear_compliance=0", "bend_compliance=0", "dt=0.05",
-                                  "substeps=1",      NULL};
+        const char *settings[] = {names[k],
+                                  "stiffness=1",
+                                  "shear_stiffness=1",
+                                  "bend_stiffness=1",
+                                  "compliance=0",
+                                  "shear_compliance=0",
+                                  "bend_compliance=0",
+                                  "dt=0.05",
+                                  "substeps=1",
+                                  NULL};
         Solver *s = support_solver(SCENE_CURTAIN, settings);
         double worst = worst_strain_over(s, 30.0);
         /* stable, not stiff: at dt = 0.05 s gravity moves a particle half a
@@ -320,8 +327,8 @@ Test(solver, xpbd_stretch_depends_on_compliance_not_iterations)
 static void hanging_rope(const char *order, const char *compliance, double elongation[10], double expected[10],
                          double *elastic, double *expected_elastic)
 {
-    const char *settings[] = {"integrator=xpbd", order,          compliance,    "pin=left",  "cols=11",
-                              "spacing=0.1",     "density=1",    "iterations=200", "damping=3", NULL};
+    const char *settings[] = {"integrator=xpbd", order,       compliance,       "pin=left",  "cols=11",
+                              "spacing=0.1",     "density=1", "iterations=200", "damping=3", NULL};
     Solver *s = support_solver(SCENE_CHAIN, settings);
     Cloth *c = s->cloth;
     for (int i = 0; i < c->count; i++)
@@ -352,8 +359,9 @@ Test(solver, xpbd_hanging_rope_stretches_by_weight_times_compliance_in_every_ord
         for (int m = 0; m < 2; m++) {
             double elongation[10], expected[10], elastic, expected_elastic;
             hanging_rope(orders[k], compliances[m], elongation, expected, &elastic, &expected_elastic);
-            cr_expect(fabs(elastic / expected_elastic - 1.0) < 0.02, "%s %s: elastic %.6g J, tension^2 compliance %.6g J",
-                      orders[k], compliances[m], elastic, expected_elastic);
+            cr_expect(fabs(elastic / expected_elastic - 1.0) < 0.02,
+                      "%s %s: elastic %.6g J, tension^2 compliance %.6g J", orders[k], compliances[m], elastic,
+                      expected_elastic);
             for (int l = 0; l < 10; l++)
                 cr_expect(fabs(elongation[l] / expected[l] - 1.0) < 0.01,
                           "%s %s, link %d from the top: stretched %.6f m, weight below times compliance %.6f m",
@@ -452,10 +460,18 @@ Test(solver, strain_limit_holds_without_contact_in_every_integrator_and_order)
             snprintf(which, sizeof which, "integrator=%s", integrator_names[integrator]);
             snprintf(in_order, sizeof in_order, "order=%s", order_names[order]);
             /* soft: weak springs, one pass, a compliant xpbd */
-            const char *settings[] = {CALM,           "cols=12",         "rows=24",
-                                      "spring_k=2",   "iterations=1",    "stiffness=0.05",
-                                      "shear_stiffness=0.05", "compliance=100", "shear_compliance=100",
-                                      "strain_limit=0.1", which,         in_order,
+            const char *settings[] = {CALM,
+                                      "cols=12",
+                                      "rows=24",
+                                      "spring_k=2",
+                                      "iterations=1",
+                                      "stiffness=0.05",
+                                      "shear_stiffness=0.05",
+                                      "compliance=100",
+                                      "shear_compliance=100",
+                                      "strain_limit=0.1",
+                                      which,
+                                      in_order,
                                       NULL};
             Solver *s = support_solver(SCENE_CURTAIN, settings);
             double worst = 0.0;
@@ -475,9 +491,19 @@ Test(solver, strain_limit_holds_without_contact_in_every_integrator_and_order)
  * the y axis, in a wind along x: its normal is (sin angle, 0, cos angle). */
 static void wind_on_tilted_cloth(double angle, double accel[3])
 {
-    const char *settings[] = {"integrator=symplectic", "collider=none", "pin=none", "gravity=0", "spring_k=0",
-                              "damping=0", "wind_x=3", "wind_z=0", "turbulence=0", "cols=9", "rows=9",
-                              "substeps=1", NULL};
+    const char *settings[] = {"integrator=symplectic",
+                              "collider=none",
+                              "pin=none",
+                              "gravity=0",
+                              "spring_k=0",
+                              "damping=0",
+                              "wind_x=3",
+                              "wind_z=0",
+                              "turbulence=0",
+                              "cols=9",
+                              "rows=9",
+                              "substeps=1",
+                              NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
     Cloth *c = s->cloth;
     for (int i = 0; i < c->count; i++) {
@@ -550,9 +576,19 @@ Test(solver, cloth_edge_on_to_the_wind_feels_none)
  * step from rest. */
 Test(solver, a_uniform_wind_pushes_every_particle_alike_corners_too)
 {
-    const char *settings[] = {"integrator=symplectic", "collider=none", "pin=none", "gravity=0", "spring_k=0",
-                              "damping=0", "wind_x=3", "wind_z=0", "turbulence=0", "cols=9", "rows=9",
-                              "substeps=1", NULL};
+    const char *settings[] = {"integrator=symplectic",
+                              "collider=none",
+                              "pin=none",
+                              "gravity=0",
+                              "spring_k=0",
+                              "damping=0",
+                              "wind_x=3",
+                              "wind_z=0",
+                              "turbulence=0",
+                              "cols=9",
+                              "rows=9",
+                              "substeps=1",
+                              NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
     Cloth *c = s->cloth;
     double angle = 0.5;
@@ -568,8 +604,8 @@ Test(solver, a_uniform_wind_pushes_every_particle_alike_corners_too)
     for (int i = 0; i < c->count; i++) {
         double along = (c->vx[i] * n[0] + c->vy[i] * n[1] + c->vz[i] * n[2]) / h;
         int mirror = cloth_index(c, c->cols - 1 - i % c->cols, i / c->cols);
-        cr_expect(fabs(along / expected - 1.0) < 1e-3, "particle (%d, %d): %.5f m/s^2, its share %.5f",
-                  i % c->cols, i / c->cols, along, expected);
+        cr_expect(fabs(along / expected - 1.0) < 1e-3, "particle (%d, %d): %.5f m/s^2, its share %.5f", i % c->cols,
+                  i / c->cols, along, expected);
         cr_expect(fabs(c->vz[i] - c->vz[mirror]) < 1e-6, "mirror images (%d, %d) and (%d, %d) alike", i % c->cols,
                   i / c->cols, mirror % c->cols, mirror / c->cols);
     }
@@ -590,9 +626,9 @@ Test(solver, a_free_cloth_drifts_up_to_the_breeze_and_no_faster)
             char which[64], in_order[64];
             snprintf(which, sizeof which, "integrator=%s", integrator_names[integrator]);
             snprintf(in_order, sizeof in_order, "order=%s", order_names[order]);
-            const char *settings[] = {"collider=none", "pin=none", "gravity=0",    "spring_k=0", "damping=0",
-                                      "wind_x=0",      "wind_z=1", "turbulence=0", "cols=6",     "rows=5",
-                                      which,           in_order,   NULL};
+            const char *settings[] = {
+                "collider=none", "pin=none", "gravity=0", "spring_k=0", "damping=0", "wind_x=0", "wind_z=1",
+                "turbulence=0",  "cols=6",   "rows=5",    which,        in_order,    NULL};
             Solver *s = support_solver(SCENE_CURTAIN, settings);
             /* after one time constant (0.4 s), then nearly there (3 s); the
              * schemes that take velocity from float32 positions (verlet,
@@ -605,8 +641,7 @@ Test(solver, a_free_cloth_drifts_up_to_the_breeze_and_no_faster)
                 for (int i = 0; i < s->cloth->count; i++)
                     cr_expect(fabs(s->cloth->vz[i] - expected) < 5e-3 && s->cloth->vz[i] < 1.001f,
                               "%s %s, particle %d: vz %.6f m/s after %.1f s, expected %.6f",
-                              integrator_names[integrator], order_names[order], i, s->cloth->vz[i], s->time,
-                              expected);
+                              integrator_names[integrator], order_names[order], i, s->cloth->vz[i], s->time, expected);
             }
             solver_destroy(s);
         }
@@ -618,13 +653,14 @@ Test(solver, damping_effect_does_not_depend_on_dt_or_substeps)
 {
     /* a free cloth thrown sideways in zero gravity keeps exp(-damping t) of
      * its speed, whatever the step */
-    const char *steps[][2] = {{"dt=0.0166666667", "substeps=5"}, {"dt=0.005", "substeps=1"}, {"dt=0.02", "substeps=10"}};
+    const char *steps[][2] = {
+        {"dt=0.0166666667", "substeps=5"}, {"dt=0.005", "substeps=1"}, {"dt=0.02", "substeps=10"}};
     for (int integrator = 0; integrator < INTEGRATOR_COUNT; integrator++) {
         char which[64];
         snprintf(which, sizeof which, "integrator=%s", integrator_names[integrator]);
         for (int k = 0; k < 3; k++) {
-            const char *settings[] = {CALM, "pin=none", "gravity=0", "damping=0.7", "cols=3", "rows=3", "spring_k=0",
-                                      steps[k][0], steps[k][1], which, NULL};
+            const char *settings[] = {CALM,         "pin=none",  "gravity=0", "damping=0.7", "cols=3", "rows=3",
+                                      "spring_k=0", steps[k][0], steps[k][1], which,         NULL};
             Solver *s = support_solver(SCENE_CURTAIN, settings);
             Params p = s->params;
             for (int i = 0; i < s->cloth->count; i++)
@@ -864,8 +900,7 @@ Test(solver, a_released_particle_keeps_the_velocity_of_its_last_move)
     cr_expect_float_eq(thrown, held, 1e-9, "release changes no velocity: the hand's was already there");
     solver_step(s);
     /* the links pass the throw on, and keep it: momentum is conserved */
-    cr_expect(fabs(momentum_x(s) / thrown - 1.0) < 1e-3, "momentum %.5g after, %.5g at release", momentum_x(s),
-              thrown);
+    cr_expect(fabs(momentum_x(s) / thrown - 1.0) < 1e-3, "momentum %.5g after, %.5g at release", momentum_x(s), thrown);
     solver_destroy(s);
 }
 
@@ -1159,8 +1194,8 @@ Test(solver, rubber_stretches_more_than_canvas)
  * folds into a heap. Returns the closest pair of unlinked particles. */
 static float heap_min_distance(const char *self_collision)
 {
-    const char *settings[] = {"collider=none", "floor=on",        "cols=30",      "rows=30",
-                              "spacing=0.04",  "thickness=0.01", "material=silk", self_collision, NULL};
+    const char *settings[] = {"collider=none",  "floor=on",      "cols=30",      "rows=30", "spacing=0.04",
+                              "thickness=0.01", "material=silk", self_collision, NULL};
     Solver *s = support_solver(SCENE_DRAPE, settings);
     Cloth *c = s->cloth;
     int centre = cloth_index(c, 15, 15);
@@ -1234,10 +1269,8 @@ Test(solver, a_2d_cloth_meets_the_spheres_section_and_stays_in_its_plane)
 {
     const char *orders[] = {"order=sequential", "order=colored"};
     for (int o = 0; o < 2; o++) {
-        const char *settings[] = {CALM,           "dim=2",          "pin=none",
-                                  "collider=sphere", "sphere_x=0", "sphere_y=0.2",
-                                  "sphere_z=0.15", "sphere_travel=0", orders[o],
-                                  NULL};
+        const char *settings[] = {CALM,           "dim=2",         "pin=none",        "collider=sphere", "sphere_x=0",
+                                  "sphere_y=0.2", "sphere_z=0.15", "sphere_travel=0", orders[o],         NULL};
         Solver *s = support_solver(SCENE_NET, settings);
         support_run_seconds(s, 1.0);
         const Cloth *c = s->cloth;
@@ -1250,8 +1283,7 @@ Test(solver, a_2d_cloth_meets_the_spheres_section_and_stays_in_its_plane)
         cr_expect(!s->exploded, "%s: exploded", orders[o]);
         cr_expect(far_z == 0.0f, "%s: a particle is %g m out of the plane z = 0", orders[o], far_z);
         /* the disc's top is at 0.2 + 0.2 = 0.4 m, plus the margin */
-        cr_expect(lowest_over_disc > 0.38f, "%s: the net fell through the disc to y = %g", orders[o],
-                  lowest_over_disc);
+        cr_expect(lowest_over_disc > 0.38f, "%s: the net fell through the disc to y = %g", orders[o], lowest_over_disc);
         solver_destroy(s);
     }
 }
@@ -1283,8 +1315,10 @@ Test(solver, a_2d_cloth_is_refused_a_sphere_section_inside_it)
  * 4000 substeps. */
 Test(solver, free_fall_is_the_exact_sum_at_every_step_the_settings_allow)
 {
-    const char *steps[][2] = {{"dt=0.1", "substeps=1"},  {"dt=0.0166666667", "substeps=5"},
-                              {"dt=0.001", "substeps=1"}, {"dt=1e-5", "substeps=1"},
+    const char *steps[][2] = {{"dt=0.1", "substeps=1"},
+                              {"dt=0.0166666667", "substeps=5"},
+                              {"dt=0.001", "substeps=1"},
+                              {"dt=1e-5", "substeps=1"},
                               {"dt=1e-5", "substeps=100"}};
     int step_count = sizeof steps / sizeof steps[0];
     for (int integrator = 0; integrator < INTEGRATOR_COUNT; integrator++)
@@ -1295,10 +1329,20 @@ Test(solver, free_fall_is_the_exact_sum_at_every_step_the_settings_allow)
                 char which[64], in_order[64];
                 snprintf(which, sizeof which, "integrator=%s", integrator_names[integrator]);
                 snprintf(in_order, sizeof in_order, "order=%s", order_names[order]);
-                const char *settings[] = {CALM,         "pin=none",        "damping=0",       "spring_k=0",
-                                          "stiffness=0", "shear_stiffness=0", "bend_stiffness=0", "cols=4",
-                                          "rows=3",      steps[k][0],       steps[k][1],       which,
-                                          in_order,      NULL};
+                const char *settings[] = {CALM,
+                                          "pin=none",
+                                          "damping=0",
+                                          "spring_k=0",
+                                          "stiffness=0",
+                                          "shear_stiffness=0",
+                                          "bend_stiffness=0",
+                                          "cols=4",
+                                          "rows=3",
+                                          steps[k][0],
+                                          steps[k][1],
+                                          which,
+                                          in_order,
+                                          NULL};
                 Solver *s = support_solver(SCENE_CURTAIN, settings);
                 double start[12][3];
                 for (int i = 0; i < 12; i++)
@@ -1320,8 +1364,7 @@ Test(solver, free_fall_is_the_exact_sum_at_every_step_the_settings_allow)
                               integrator_names[integrator], order_names[order], steps[k][0], steps[k][1], i,
                               p[1] - start[i][1], fall, apart);
                     cr_expect(fabs(v[1] - speed) < slower, "%s %s %s %s: vy %.10g m/s, exact %.10g m/s",
-                              integrator_names[integrator], order_names[order], steps[k][0], steps[k][1], v[1],
-                              speed);
+                              integrator_names[integrator], order_names[order], steps[k][0], steps[k][1], v[1], speed);
                     cr_expect(p[0] == start[i][0] && p[2] == start[i][2], "%s %s: moved sideways",
                               integrator_names[integrator], steps[k][0]);
                 }
@@ -1343,9 +1386,8 @@ static double pendulum_period(const char *integrator, const char *substeps)
 {
     char which[64];
     snprintf(which, sizeof which, "integrator=%s", integrator);
-    const char *settings[] = {CALM,         "cols=2",        "rows=1",      "spacing=0.5", "pin=left",
-                              "damping=0",  "stiffness=1",   "compliance=0", "iterations=20", substeps,
-                              which,        NULL};
+    const char *settings[] = {CALM,          "cols=2",       "rows=1",        "spacing=0.5", "pin=left", "damping=0",
+                              "stiffness=1", "compliance=0", "iterations=20", substeps,      which,      NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
     Cloth *c = s->cloth;
     double theta = 10.0 * 3.14159265358979323846 / 180.0, length = 0.5;
@@ -1373,7 +1415,8 @@ static double pendulum_period(const char *integrator, const char *substeps)
 Test(solver, a_rigid_pendulum_keeps_its_period_at_one_substep_and_at_a_hundred)
 {
     double theta = 10.0 * 3.14159265358979323846 / 180.0;
-    double expected = 2.0 * 3.14159265358979323846 * sqrt(0.5 / 9.81) * (1.0 + theta * theta / 16.0 + 11.0 * pow(theta, 4) / 3072.0);
+    double expected =
+        2.0 * 3.14159265358979323846 * sqrt(0.5 / 9.81) * (1.0 + theta * theta / 16.0 + 11.0 * pow(theta, 4) / 3072.0);
     const char *integrators[] = {"jakobsen", "pbd", "xpbd"};
     const char *substeps[] = {"substeps=1", "substeps=100"};
     for (int i = 0; i < 3; i++)
@@ -1411,8 +1454,8 @@ Test(solver, a_chain_at_a_tiny_step_moves_as_at_a_small_one_and_gains_no_energy_
         }
         cr_expect_gt(drop[1], 0.5 * drop[0], "%s: at dt = 2e-5 it fell %.3g J of potential, at 1e-4 %.3g J", orders[o],
                      drop[1], drop[0]);
-        cr_expect(fabs(drop[1] / drop[0] - 1.0) < 0.1, "%s: the two falls differ: %.4g J and %.4g J", orders[o], drop[1],
-                  drop[0]);
+        cr_expect(fabs(drop[1] / drop[0] - 1.0) < 0.1, "%s: the two falls differ: %.4g J and %.4g J", orders[o],
+                  drop[1], drop[0]);
         for (int k = 0; k < 2; k++)
             cr_expect_leq(total[k], start_total * (1.0 + 1e-4), "%s %s: energy grew from %.6g J to %.6g J", orders[o],
                           steps[k], start_total, total[k]);
@@ -1468,7 +1511,8 @@ Test(solver, a_saved_state_steps_on_as_the_solver_it_was_saved_from)
         }
         size_t end_size, other_size;
         unsigned char *end = saved(first, &end_size), *other = saved(second, &other_size);
-        cr_expect(end_size == other_size && memcmp(end, other, end_size) == 0, "case %zu: the same bits as many steps on", k);
+        cr_expect(end_size == other_size && memcmp(end, other, end_size) == 0,
+                  "case %zu: the same bits as many steps on", k);
         cr_expect(memcmp(end, middle, size < end_size ? size : end_size) != 0, "case %zu: the state moved", k);
         if (k == sizeof cases / sizeof cases[0] - 1)
             cr_expect(first->exploded && second->exploded, "the last case explodes");
@@ -1532,10 +1576,10 @@ Test(solver, every_links_spring_constant_is_its_familys_stiffness_times_spring_k
 {
     const char *springs[] = {"spring_k=25", "spring_k=10", "spring_k=7.3", "spring_k=1000"};
     for (int t = 0; t < 4; t++) {
-        const char *settings[] = {"integrator=verlet", "cols=6", "rows=5", "shear_stiffness=0.6", "bend_stiffness=0.3",
-                                  "stiffness=0.9", springs[t], NULL};
+        const char *settings[] = {"integrator=verlet",  "cols=6",        "rows=5",   "shear_stiffness=0.6",
+                                  "bend_stiffness=0.3", "stiffness=0.9", springs[t], NULL};
         Solver *s = support_solver(SCENE_CURTAIN, settings);
-        solver_step(s); /* the constants are worked out at the first forces */
+        solver_step(s);                               /* the constants are worked out at the first forces */
         const float stiffness[] = {0.9f, 0.6f, 0.3f}; /* structural, shear, bend: the settings as floats */
         const Cloth *c = s->cloth;
         int wrong = 0;

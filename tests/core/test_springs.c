@@ -40,14 +40,14 @@ static void expect_same_run(SceneKind scene, const char *const *settings, int st
 Test(springs, every_force_based_integrator_gives_the_plain_loops_bits_at_odd_sizes)
 {
     static const char *const integrators[] = {"integrator=euler", "integrator=symplectic", "integrator=verlet"};
-    static const char *const sizes[][2] = {{"cols=2", "rows=2"},   {"cols=3", "rows=5"},  {"cols=17", "rows=9"},
-                                           {"cols=9", "rows=33"},  {"cols=30", "rows=24"}, {"cols=2", "rows=13"},
+    static const char *const sizes[][2] = {{"cols=2", "rows=2"},  {"cols=3", "rows=5"},   {"cols=17", "rows=9"},
+                                           {"cols=9", "rows=33"}, {"cols=30", "rows=24"}, {"cols=2", "rows=13"},
                                            {"cols=23", "rows=3"}};
     for (size_t i = 0; i < sizeof integrators / sizeof integrators[0]; i++)
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             /* the curtain has wind and gusts; spring_damping gives the dashpots work */
-            const char *settings[] = {integrators[i], sizes[k][0], sizes[k][1], "spring_k=8", "spring_damping=0.3",
-                                      "substeps=20", NULL};
+            const char *settings[] = {integrators[i],       sizes[k][0],   sizes[k][1], "spring_k=8",
+                                      "spring_damping=0.3", "substeps=20", NULL};
             char what[120];
             snprintf(what, sizeof what, "%s %s %s", integrators[i], sizes[k][0], sizes[k][1]);
             expect_same_run(SCENE_CURTAIN, settings, 40, what);
@@ -109,7 +109,8 @@ Test(springs, torn_links_pins_and_particles_on_top_of_each_other_give_the_plain_
         for (int n = 0; n < 20; n++)
             solver_step(solver[0]), solver_step(solver[1]);
         cr_expect(support_same_particles(solver[0], solver[1]), "%s: the same bits as the plain loop", integrators[i]);
-        cr_expect(!solver[0]->exploded, "%s: it did not explode (then both would go back to a step's start)", integrators[i]);
+        cr_expect(!solver[0]->exploded, "%s: it did not explode (then both would go back to a step's start)",
+                  integrators[i]);
         solver_destroy(solver[0]);
         solver_destroy(solver[1]);
     }

@@ -66,8 +66,13 @@ Test(strain_limit, every_force_based_integrator_gives_the_plain_loops_bits_at_ev
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             /* euler holds a short while only, at many substeps */
             bool euler = i == 2;
-            const char *settings[] = {integrators[i], sizes[k][0],    sizes[k][1],          "spring_k=1",
-                                      "strain_limit=0.01", euler ? "substeps=60" : "substeps=5", NULL};
+            const char *settings[] = {integrators[i],
+                                      sizes[k][0],
+                                      sizes[k][1],
+                                      "spring_k=1",
+                                      "strain_limit=0.01",
+                                      euler ? "substeps=60" : "substeps=5",
+                                      NULL};
             char what[120];
             snprintf(what, sizeof what, "%s %s %s", integrators[i], sizes[k][0], sizes[k][1]);
             expect_same_run(SCENE_CURTAIN, settings, euler ? 6 : 20, false, what);

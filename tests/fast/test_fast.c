@@ -28,7 +28,7 @@ static void expect_valid_colouring(int cols, int rows)
     cr_assert_eq(start[0], 0);
     cr_assert_eq(start[groups], cloth->link_count, "%dx%d: every link is ordered", cols, rows);
     int *seen = calloc((size_t)cloth->link_count, sizeof *seen);
-    int *owner = malloc((size_t)cloth->count * sizeof *owner); /* last group that touched a particle */
+    int *owner = malloc((size_t)cloth->count * sizeof *owner);         /* last group that touched a particle */
     int *band_of = malloc((size_t)cloth->count * 2 * sizeof *band_of); /* per phase: the band that touched it */
     cr_assert(seen && owner && band_of);
     for (int i = 0; i < cloth->count; i++)
@@ -69,7 +69,8 @@ static void expect_valid_colouring(int cols, int rows)
 Test(fast, no_two_links_of_a_group_or_two_bands_of_a_phase_share_a_particle_and_every_link_has_one_group)
 {
     /* odd and even sides, a rope, a column, sides below and above a vector */
-    const int sizes[][2] = {{40, 40}, {37, 23}, {1, 1}, {2, 2}, {3, 3}, {41, 1}, {1, 30}, {9, 17}, {64, 5}, {12, 9}, {20, 16}, {5, 33}, {90, 90}, {77, 101}};
+    const int sizes[][2] = {{40, 40}, {37, 23}, {1, 1},  {2, 2},   {3, 3},  {41, 1},  {1, 30},
+                            {9, 17},  {64, 5},  {12, 9}, {20, 16}, {5, 33}, {90, 90}, {77, 101}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         expect_valid_colouring(sizes[k][0], sizes[k][1]);
 }
@@ -130,7 +131,7 @@ Test(fast, sequential_schedules_keep_their_invariants_at_any_size_and_thread_cou
 /* A fast path's kernels and threads, against the plain loop. */
 typedef struct Variant {
     char name[48];
-    bool plain; /* the reference: the plain loop in the same order */
+    bool plain;               /* the reference: the plain loop in the same order */
     RelaxFastKernels kernels; /* where the CPU has them; else the next below */
     int threads;
 } Variant;
@@ -257,8 +258,8 @@ static void expect_same_bits_of(const Variant *variants, int count, const char *
     cr_expect(tears ? torn > 0 : torn == 0, "%s: %d links torn", what, torn);
     for (int v = 1; v < count; v++) {
         const Cloth *c = solver[v]->cloth;
-        bool same = memcmp(ref->x, c->x, bytes) == 0 && memcmp(ref->y, c->y, bytes) == 0 &&
-                    memcmp(ref->z, c->z, bytes) == 0;
+        bool same =
+            memcmp(ref->x, c->x, bytes) == 0 && memcmp(ref->y, c->y, bytes) == 0 && memcmp(ref->z, c->z, bytes) == 0;
         cr_expect(same, "%s, %s: the same bits as the plain loop", what, variants[v].name);
         bool same_rest = memcmp(ref->rx, c->rx, double_bytes) == 0 && memcmp(ref->ry, c->ry, double_bytes) == 0 &&
                          memcmp(ref->rz, c->rz, double_bytes) == 0;
@@ -295,8 +296,7 @@ static void expect_same_bits(const char *const *settings, int steps, const char 
 }
 
 /* Above the threshold: large case number `which`, at 1 to 4 threads. */
-static void expect_same_bits_threaded(int which, const char *const *settings, int steps, const char *what,
-                                      bool tears)
+static void expect_same_bits_threaded(int which, const char *const *settings, int steps, const char *what, bool tears)
 {
     Variant variants[THREAD_VARIANTS];
     thread_variants(which, variants);
@@ -350,8 +350,8 @@ Test(fast, torn_links_pins_and_other_colliders_give_the_same_bits_too)
 {
     /* tearing while it runs, the box with edge samples and the floor, a rope */
     /* wind on the tear scene: a torn triangle's force is left out */
-    const char *tear[] = {"scene=tear", "cols=20", "rows=14", "pull_speed=2", "tear=naive",
-                          "wind_x=3", "turbulence=0.5", NULL};
+    const char *tear[] = {"scene=tear", "cols=20",  "rows=14",        "pull_speed=2",
+                          "tear=naive", "wind_x=3", "turbulence=0.5", NULL};
     expect_same_bits(tear, support_steps(15, 30), "tear scene", true);
     const char *box[] = {"scene=drape", "cols=17", "rows=17", "edge_samples=3", "floor=on", NULL};
     expect_same_bits(box, support_steps(15, 35), "drape on the box", false);
@@ -379,20 +379,20 @@ static void large_cloth_case(int kind)
             int which = (m * FAST_ORDERS + o) * 3 + kind;
             char what[128];
             if (kind == 0) {
-                const char *tear[] = {"scene=tear",  LARGE,          "pull_speed=3", "tear=naive", "wind_x=3",
-                                      "turbulence=0.5", "substeps=2", "iterations=6", methods[m], fast_orders[o],
-                                      NULL};
+                const char *tear[] = {
+                    "scene=tear", LARGE,          "pull_speed=3", "tear=naive",   "wind_x=3", "turbulence=0.5",
+                    "substeps=2", "iterations=6", methods[m],     fast_orders[o], NULL};
                 snprintf(what, sizeof what, "tear scene 75x75, %s, %s", methods[m], fast_orders[o]);
                 expect_same_bits_threaded(which, tear, support_steps(3, 6), what, true);
             } else if (kind == 1) {
                 /* a box round the curtain's lowest 5 cm: contact from the first step */
-                const char *box[] = {LARGE,        "collider=box", "box_size=0.5", "box_y=0.3", "box_z=0",
-                                     "substeps=2", "iterations=6", methods[m],    fast_orders[o], NULL};
+                const char *box[] = {LARGE,        "collider=box", "box_size=0.5", "box_y=0.3",    "box_z=0",
+                                     "substeps=2", "iterations=6", methods[m],     fast_orders[o], NULL};
                 snprintf(what, sizeof what, "curtain 75x75 in the box, %s, %s", methods[m], fast_orders[o]);
                 expect_same_bits_threaded(which, box, support_steps(3, 6), what, false);
             } else {
                 /* the curtain's lowest rows start under a floor at 0.9 m */
-                const char *floor[] = {LARGE,        "floor=on",  "floor_y=0.9",  "substeps=2",
+                const char *floor[] = {LARGE,          "floor=on", "floor_y=0.9",  "substeps=2",
                                        "iterations=6", methods[m], fast_orders[o], NULL};
                 snprintf(what, sizeof what, "curtain 75x75 on the floor, %s, %s", methods[m], fast_orders[o]);
                 expect_same_bits_threaded(which, floor, support_steps(3, 6), what, false);
@@ -400,7 +400,10 @@ static void large_cloth_case(int kind)
         }
 }
 
-Test(fast, a_large_cloth_tears_with_the_same_bits_on_one_to_four_threads, .timeout = 240) { large_cloth_case(0); }
+Test(fast, a_large_cloth_tears_with_the_same_bits_on_one_to_four_threads, .timeout = 240)
+{
+    large_cloth_case(0);
+}
 
 Test(fast, a_large_cloth_meets_the_box_with_the_same_bits_on_one_to_four_threads, .timeout = 240)
 {
@@ -421,8 +424,10 @@ Test(fast, the_sequential_walk_on_one_to_four_threads_keeps_the_bits_on_tall_clo
 {
     find_levels();
     const Variant variants[] = {
-        {"plain loop", true, RELAX_FAST_PORTABLE, 1}, thread_variant(levels[0], 1, ""),
-        thread_variant(levels[0], 2, ""),             thread_variant(levels[0], 3, ""),
+        {"plain loop", true, RELAX_FAST_PORTABLE, 1},
+        thread_variant(levels[0], 1, ""),
+        thread_variant(levels[0], 2, ""),
+        thread_variant(levels[0], 3, ""),
         thread_variant(levels[0], 4, ""),
     };
     const int sizes[][2] = {{26, 230}, {35, 200}};
@@ -454,9 +459,17 @@ Test(fast, the_sequential_walk_cut_anywhere_among_two_to_four_threads_keeps_the_
         for (int k = 0; k < 4; k++) {
             /* below 1 ms: 4 ms steps of 8 substeps */
             const char *substeps = k >= 2 ? "substeps=8" : "substeps=2";
-            const char *settings[] = {"scene=tear",       LARGE,     "pull_speed=3", "tear=naive",
-                                      "wind_x=3",         "order=sequential", substeps, passes[k],
-                                      methods[m],         k == 3 ? "floor=on" : "floor=off", k >= 2 ? "dt=0.004" : NULL,
+            const char *settings[] = {"scene=tear",
+                                      LARGE,
+                                      "pull_speed=3",
+                                      "tear=naive",
+                                      "wind_x=3",
+                                      "order=sequential",
+                                      substeps,
+                                      passes[k],
+                                      methods[m],
+                                      k == 3 ? "floor=on" : "floor=off",
+                                      k >= 2 ? "dt=0.004" : NULL,
                                       NULL};
             /* each level the processor has walks on several threads */
             const Variant variants[] = {
@@ -483,8 +496,8 @@ Test(fast, substeps_under_a_millisecond_keep_the_plain_loops_remainders_on_one_t
     int which = 0;
     for (int m = 0; m < METHODS; m++)
         for (int o = 0; o < 2; o++) {
-            const char *tear[] = {"scene=tear", LARGE,        "pull_speed=3", "tear=naive", "wind_x=3",
-                                  "dt=0.004",   "substeps=8", "iterations=3", methods[m], kept_orders[o], NULL};
+            const char *tear[] = {"scene=tear", LARGE,          "pull_speed=3", "tear=naive",   "wind_x=3", "dt=0.004",
+                                  "substeps=8", "iterations=3", methods[m],     kept_orders[o], NULL};
             char what[128];
             snprintf(what, sizeof what, "tear scene 75x75, 0.5 ms substeps, %s, %s", methods[m], kept_orders[o]);
             expect_same_bits_threaded(which++, tear, support_steps(3, 6), what, true);
@@ -496,8 +509,8 @@ Test(fast, the_sphere_holds_many_bands_of_a_large_cloth_with_the_same_bits_on_on
     /* over 32768 links: bands of RELAX_FAST_BAND_ROWS rows; with the
      * colored order each band's contact is done by the thread that
      * finishes the odd band next to it */
-    const char *settings[] = {"scene=drape", "collider=sphere", "floor=off", "cols=75", "rows=75", "spacing=0.0267",
-                              "substeps=2", "iterations=4", NULL};
+    const char *settings[] = {"scene=drape",    "collider=sphere", "floor=off",    "cols=75", "rows=75",
+                              "spacing=0.0267", "substeps=2",      "iterations=4", NULL};
     for (int o = 0; o < FAST_ORDERS; o++) {
         const char *ordered[32];
         with_order(settings, fast_orders[o], ordered, 32);
@@ -593,7 +606,8 @@ Test(fast, the_threads_setting_and_a_count_that_changes_between_steps_keep_the_b
 Test(fast, grabbing_a_particle_mid_step_keeps_the_bits_equal)
 {
     const char *settings[] = {"integrator=pbd", "order=colored", "cols=24", "rows=24", NULL};
-    Solver *plain = variant_solver(&level_variants(NULL)[0], settings), *fast = variant_solver(&level_variants(NULL)[1], settings);
+    Solver *plain = variant_solver(&level_variants(NULL)[0], settings),
+           *fast = variant_solver(&level_variants(NULL)[1], settings);
     Solver *both[2] = {plain, fast};
     for (int k = 0; k < 2; k++) {
         for (int n = 0; n < 10; n++)
@@ -605,7 +619,8 @@ Test(fast, grabbing_a_particle_mid_step_keeps_the_bits_equal)
             solver_step(both[k]);
     }
     size_t bytes = (size_t)plain->cloth->count * sizeof(float);
-    cr_expect(memcmp(plain->cloth->x, fast->cloth->x, bytes) == 0 && memcmp(plain->cloth->y, fast->cloth->y, bytes) == 0 &&
+    cr_expect(memcmp(plain->cloth->x, fast->cloth->x, bytes) == 0 &&
+              memcmp(plain->cloth->y, fast->cloth->y, bytes) == 0 &&
               memcmp(plain->cloth->z, fast->cloth->z, bytes) == 0);
     solver_destroy(plain);
     solver_destroy(fast);
@@ -703,7 +718,7 @@ Test(fast, colored_settles_the_curtain_like_sequential)
  * key), 33 and 34 (one or two keys from it). */
 Test(fast, sequential_strips_give_the_plain_loops_bits_at_every_edge_of_a_strip_or_block)
 {
-    const int sizes[][2] = {{2, 30}, {30, 2}, {2, 2},  {3, 18}, {16, 16}, {17, 17}, {16, 33},
+    const int sizes[][2] = {{2, 30},  {30, 2}, {2, 2},  {3, 18},  {16, 16}, {17, 17}, {16, 33},
                             {33, 16}, {5, 49}, {48, 3}, {21, 34}, {32, 18}, {34, 35}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (int m = 0; m < METHODS; m++) {
@@ -759,7 +774,8 @@ Test(fast, sequential_strips_follow_torn_links_of_every_family_pins_and_grabs)
 {
     for (int m = 0; m < METHODS; m++) {
         const char *settings[] = {"order=sequential", "cols=37", "rows=35", methods[m], "iterations=5", NULL};
-        Solver *plain = variant_solver(&level_variants(NULL)[0], settings), *fast = variant_solver(&level_variants(NULL)[1], settings);
+        Solver *plain = variant_solver(&level_variants(NULL)[0], settings),
+               *fast = variant_solver(&level_variants(NULL)[1], settings);
         Solver *both[2] = {plain, fast};
         for (int k = 0; k < 2; k++) {
             Solver *s = both[k];

@@ -21,9 +21,15 @@
 
 #define HEAD "title T\nsummary S\nduration 5 min\n"
 
-static bool same_text(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
 
-static const char *or_all(const char *pane) { return pane ? pane : "(every pane)"; }
+static const char *or_all(const char *pane)
+{
+    return pane ? pane : "(every pane)";
+}
 
 /* The page an item is on, or -1 for the header. */
 static int page_of(const Lesson *lesson, int k)
@@ -46,9 +52,8 @@ static bool same_expect(const LessonExpect *a, const LessonExpect *b)
 {
     return a->kind == b->kind && a->metric == b->metric && a->negate == b->negate && a->when == b->when &&
            a->time == b->time && a->op == b->op && a->reference == b->reference && a->value == b->value &&
-           a->offset == b->offset && same_text(a->ref_pane, b->ref_pane) &&
-           same_text(a->other_pane, b->other_pane) && a->tolerance == b->tolerance &&
-           a->tolerance_relative == b->tolerance_relative;
+           a->offset == b->offset && same_text(a->ref_pane, b->ref_pane) && same_text(a->other_pane, b->other_pane) &&
+           a->tolerance == b->tolerance && a->tolerance_relative == b->tolerance_relative;
 }
 
 /* Only the parts a view line sets are compared: the others are not read. */
@@ -69,11 +74,11 @@ static bool same_view(const LessonView *a, const LessonView *b)
     if (set & VIEW_SET_ZOOM)
         same = same && a->zoom == b->zoom;
     if (set & VIEW_SET_ENERGY)
-        same = same && a->energy_scale == b->energy_scale && a->energy_lo == b->energy_lo &&
-               a->energy_hi == b->energy_hi;
+        same =
+            same && a->energy_scale == b->energy_scale && a->energy_lo == b->energy_lo && a->energy_hi == b->energy_hi;
     if (set & VIEW_SET_STRAIN)
-        same = same && a->strain_scale == b->strain_scale && a->strain_lo == b->strain_lo &&
-               a->strain_hi == b->strain_hi;
+        same =
+            same && a->strain_scale == b->strain_scale && a->strain_lo == b->strain_lo && a->strain_hi == b->strain_hi;
     if (set & VIEW_SET_RAMP)
         same = same && a->ramp == b->ramp;
     if (set & VIEW_SET_SHOW) {
@@ -173,8 +178,8 @@ static bool same_commands(const Lesson *en, const Lesson *uk, char *why, size_t 
         return false;
     }
     if (a < en->item_count) {
-        snprintf(why, size, "%s: no '%s' where %s:%d has one", uk->name, lesson_item_names[en->items[a].kind],
-                 en->name, en->items[a].line);
+        snprintf(why, size, "%s: no '%s' where %s:%d has one", uk->name, lesson_item_names[en->items[a].kind], en->name,
+                 en->items[a].line);
         return false;
     }
     return true;
@@ -271,10 +276,11 @@ Test(course, a_changed_claim_is_caught)
                      "uk.lesson:16: the claim differs from en.lesson:16 (a max_strain < 6% against a max_strain < 5%)");
     cr_expect_str_eq(diff_of("expect a max_strain < 5%", "expect b max_strain < 5%"),
                      "uk.lesson:16: the pane differs from en.lesson:16 (b against a)");
-    cr_expect_str_eq(diff_of("expect a max_strain < 5%", "expect a mean_strain < 5%"),
-                     "uk.lesson:16: the claim differs from en.lesson:16 (a mean_strain < 5% against a max_strain < 5%)");
+    cr_expect_str_eq(
+        diff_of("expect a max_strain < 5%", "expect a mean_strain < 5%"),
+        "uk.lesson:16: the claim differs from en.lesson:16 (a mean_strain < 5% against a max_strain < 5%)");
     cr_expect_str_eq(diff_of("expect a max_strain < 5%\n", ""), "uk.lesson:16: the command differs from en.lesson:16 "
-                                                               "('explain' against 'expect')");
+                                                                "('explain' against 'expect')");
 }
 
 Test(course, a_changed_setting_is_caught)

@@ -15,7 +15,10 @@
 
 static char err[600];
 
-static Lesson *parse(const char *text) { return lesson_parse_buffer("t.lesson", text, strlen(text), err, sizeof err); }
+static Lesson *parse(const char *text)
+{
+    return lesson_parse_buffer("t.lesson", text, strlen(text), err, sizeof err);
+}
 
 /* The one-line error a text gives; fails the test if it parses. */
 static const char *error_of(const char *text)
@@ -97,10 +100,10 @@ Test(parser, reads_every_command)
     cr_expect_eq(it[3].kind, LESSON_HIGHLIGHT);
 
     it = &l->items[l->pages[0].first_item];
-    LessonItemKind kinds[] = {LESSON_SAY,   LESSON_SET,       LESSON_LABEL,     LESSON_RESET,    LESSON_RUN,
-                              LESSON_RUN,   LESSON_STEP,      LESSON_SUBSTEP,   LESSON_PASS,     LESSON_PAUSE,
-                              LESSON_HIGHLIGHT, LESSON_HIGHLIGHT, LESSON_QUESTION, LESSON_PLAY, LESSON_EXPECT,
-                              LESSON_CLOSE};
+    LessonItemKind kinds[] = {LESSON_SAY,      LESSON_SET,   LESSON_LABEL,     LESSON_RESET,
+                              LESSON_RUN,      LESSON_RUN,   LESSON_STEP,      LESSON_SUBSTEP,
+                              LESSON_PASS,     LESSON_PAUSE, LESSON_HIGHLIGHT, LESSON_HIGHLIGHT,
+                              LESSON_QUESTION, LESSON_PLAY,  LESSON_EXPECT,    LESSON_CLOSE};
     int count = (int)(sizeof kinds / sizeof kinds[0]);
     cr_assert_eq(l->pages[0].item_count, count);
     for (int k = 0; k < count; k++)
@@ -190,7 +193,8 @@ Test(parser, a_single_pane_may_be_left_out_of_expect)
 
 Test(parser, reads_crlf_a_byte_order_mark_and_utf8)
 {
-    Lesson *l = parse("\xEF\xBB\xBFtitle Знайомство\r\nsummary Тканина\r\nduration 10 min\r\npage Сторінка\r\n> Привіт.\r\n");
+    Lesson *l =
+        parse("\xEF\xBB\xBFtitle Знайомство\r\nsummary Тканина\r\nduration 10 min\r\npage Сторінка\r\n> Привіт.\r\n");
     cr_assert_not_null(l, "%s", err);
     cr_expect_str_eq(l->title, "Знайомство");
     cr_expect_str_eq(l->items[l->pages[0].first_item].text, "Привіт.");
@@ -291,11 +295,16 @@ Test(parser, every_error_is_one_line_with_its_place)
         {"title \xe0\x80\xaf\n", "t.lesson:1:7: invalid UTF-8 (byte 0xe0)"},
         {"title \xed\xa0\x80\n", "t.lesson:1:7: invalid UTF-8 (byte 0xed)"},
         /* C1: CSI, and OSC (the clipboard-setting sequence starts with it) */
-        {"title A\xc2\x9b" "2J\n", "t.lesson:1:8: control character U+009B in the text"},
-        {"page\n> look \xc2\x9d" "52;c;aGk=\xc2\x9c\n", "t.lesson:2:8: control character U+009D in the text"},
+        {"title A\xc2\x9b"
+         "2J\n",
+         "t.lesson:1:8: control character U+009B in the text"},
+        {"page\n> look \xc2\x9d"
+         "52;c;aGk=\xc2\x9c\n",
+         "t.lesson:2:8: control character U+009D in the text"},
         /* a right-to-left override, and an isolate */
-        {"title evil \xe2\x80\xaetxt.exe\n", "t.lesson:1:12: bidirectional control U+202E in the text (it reorders what is "
-                                            "shown)"},
+        {"title evil \xe2\x80\xaetxt.exe\n",
+         "t.lesson:1:12: bidirectional control U+202E in the text (it reorders what is "
+         "shown)"},
         {"title \xe2\x81\xa6x\n", "t.lesson:1:7: bidirectional control U+2066 in the text (it reorders what is shown)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
@@ -382,9 +391,8 @@ Test(parser, long_words_are_cut_in_messages)
 {
     char text[400];
     snprintf(text, sizeof text, HEAD "page\nrun %0100d\n", 7);
-    cr_expect_str_eq(error_of(text),
-                     "t.lesson:5:5: run: expected a duration such as '600 steps' or '10s', got "
-                     "'000000000000000000000000000000000000000000000000000000000000...'");
+    cr_expect_str_eq(error_of(text), "t.lesson:5:5: run: expected a duration such as '600 steps' or '10s', got "
+                                     "'000000000000000000000000000000000000000000000000000000000000...'");
 }
 
 Test(parser, huge_numbers_are_refused_not_overflowed)
@@ -497,8 +505,9 @@ Test(parser, commands_and_keys_are_suggested_by_one_rule)
 
 Test(parser, reads_view_lines)
 {
-    Lesson *l = parse(HEAD "pane a\npane b\nview mode=strain camera=shared yaw=30 pitch=-10 zoom=0.5 energy=2.9..3.2 "
-                           "strain=0..20% ramp=0.5% show=torn,max_strain\npage P\nview b energy=log camera=follow show=none\n");
+    Lesson *l =
+        parse(HEAD "pane a\npane b\nview mode=strain camera=shared yaw=30 pitch=-10 zoom=0.5 energy=2.9..3.2 "
+                   "strain=0..20% ramp=0.5% show=torn,max_strain\npage P\nview b energy=log camera=follow show=none\n");
     cr_assert_not_null(l, "%s", err);
     const LessonItem *v = &l->items[2];
     cr_assert_eq(v->kind, LESSON_VIEW);
@@ -532,18 +541,22 @@ Test(parser, refuses_bad_view_lines_with_their_place)
     /* the column is the culprit's: the value, or the key that is unknown */
     cr_expect_str_eq(error_of(HEAD "view mode=glow\npage P\n"),
                      "t.lesson:4:11: view: mode is shaded, wire, strain or points, got 'glow'");
-    cr_expect_str_eq(error_of(HEAD "view camra=own\npage P\n"), "t.lesson:4:6: view: unknown key 'camra'; did you mean 'camera'?");
-    cr_expect_str_eq(error_of(HEAD "view zoom=200\npage P\n"), "t.lesson:4:11: view: zoom is a factor from 0.1 to 100, got '200'");
+    cr_expect_str_eq(error_of(HEAD "view camra=own\npage P\n"),
+                     "t.lesson:4:6: view: unknown key 'camra'; did you mean 'camera'?");
+    cr_expect_str_eq(error_of(HEAD "view zoom=200\npage P\n"),
+                     "t.lesson:4:11: view: zoom is a factor from 0.1 to 100, got '200'");
     cr_expect_str_eq(error_of(HEAD "view marks=yes\npage P\n"), "t.lesson:4:12: view: marks is on or off, got 'yes'");
     cr_expect_str_eq(error_of(HEAD "view trace=1s\npage P\n"), "t.lesson:4:12: view: trace is on or off, got '1s'");
     cr_expect_str_eq(error_of(HEAD "view torn=1\npage P\n"), "t.lesson:4:11: view: torn is on or off, got '1'");
     cr_expect_str_eq(error_of(HEAD "view cuts=yes\npage P\n"), "t.lesson:4:11: view: cuts is on or off, got 'yes'");
     cr_expect_str_eq(error_of(HEAD "view target=0,1\npage P\n"),
                      "t.lesson:4:13: view: target is auto or a point X,Y,Z in metres (such as 0.5,1,0.5), got '0,1'");
-    cr_expect_str_eq(error_of(HEAD "view target=0,1,2,3\npage P\n"),
-                     "t.lesson:4:13: view: target is auto or a point X,Y,Z in metres (such as 0.5,1,0.5), got '0,1,2,3'");
-    cr_expect_str_eq(error_of(HEAD "view ramp=10\npage P\n"),
-                     "t.lesson:4:11: view: ramp is auto or the strain at the top of the colours, 0.1% to 500%, got '10'");
+    cr_expect_str_eq(
+        error_of(HEAD "view target=0,1,2,3\npage P\n"),
+        "t.lesson:4:13: view: target is auto or a point X,Y,Z in metres (such as 0.5,1,0.5), got '0,1,2,3'");
+    cr_expect_str_eq(
+        error_of(HEAD "view ramp=10\npage P\n"),
+        "t.lesson:4:11: view: ramp is auto or the strain at the top of the colours, 0.1% to 500%, got '10'");
     cr_expect_str_eq(error_of(HEAD "view ramp=0.01%\npage P\n"),
                      "t.lesson:4:11: view: ramp is auto or the strain at the top of the colours, 0.1% to 500%, got "
                      "'0.01%'");
@@ -555,10 +568,12 @@ Test(parser, refuses_bad_view_lines_with_their_place)
                      "t.lesson:4:16: view: show: unknown metric 'maxstrain'; did you mean 'max_strain'?");
     cr_expect_str_eq(error_of(HEAD "view show=screen_cover\npage P\n"),
                      "t.lesson:4:11: view: show takes metrics such as torn,max_strain,time, got 'screen_cover'");
-    cr_expect_str_eq(error_of(HEAD "view yaw=200\npage P\n"), "t.lesson:4:10: view: yaw is in degrees, -180 to 180, got '200'");
+    cr_expect_str_eq(error_of(HEAD "view yaw=200\npage P\n"),
+                     "t.lesson:4:10: view: yaw is in degrees, -180 to 180, got '200'");
     cr_expect_str_eq(error_of(HEAD "view\npage P\n"),
                      "t.lesson:4:5: view: expected KEY=VALUE, such as mode=strain or camera=shared");
-    cr_expect_str_eq(error_of(HEAD "pane a\nview left mode=wire\npage P\n"), "t.lesson:5:6: unknown pane 'left' (open: a)");
+    cr_expect_str_eq(error_of(HEAD "pane a\nview left mode=wire\npage P\n"),
+                     "t.lesson:5:6: unknown pane 'left' (open: a)");
 }
 
 Test(parser, reads_claims_on_the_screen)
@@ -574,17 +589,20 @@ Test(parser, reads_claims_on_the_screen)
     cr_expect_eq(e->reference, REF_PANE);
     cr_expect_float_eq(e->value, 1.5, 1e-12);
     lesson_destroy(l);
-    cr_expect_str_eq(error_of(HEAD "pane a\npane b\npage P\nexpect a screen_unlike > 30%\n"),
-                     "t.lesson:7:24: expect: screen_unlike names the pane compared with, such as 'screen_unlike right > 30%'");
+    cr_expect_str_eq(
+        error_of(HEAD "pane a\npane b\npage P\nexpect a screen_unlike > 30%\n"),
+        "t.lesson:7:24: expect: screen_unlike names the pane compared with, such as 'screen_unlike right > 30%'");
     cr_expect_str_eq(error_of(HEAD "pane a\npane b\npage P\nexpect a screen_unlike a > 30%\n"),
                      "t.lesson:7:24: expect: screen_unlike compares two different panes");
-    cr_expect_str_eq(error_of(HEAD "pane a\npage P\nexpect screen_cover within 5% of start\n"),
-                     "t.lesson:6:8: expect: screen_cover is what the screen shows now: compare it with a number or a pane");
+    cr_expect_str_eq(
+        error_of(HEAD "pane a\npage P\nexpect screen_cover within 5% of start\n"),
+        "t.lesson:6:8: expect: screen_cover is what the screen shows now: compare it with a number or a pane");
 }
 
 Test(parser, explain_and_recap)
 {
-    Lesson *l = parse(HEAD "page P\nrun 1s\nexplain Why did it sag?\n> Gravity.\nrecap It sags.\npage Q\n> No recap.\n");
+    Lesson *l =
+        parse(HEAD "page P\nrun 1s\nexplain Why did it sag?\n> Gravity.\nrecap It sags.\npage Q\n> No recap.\n");
     cr_assert_not_null(l, "%s", err);
     const LessonPage *page = &l->pages[0];
     int explains = 0;
@@ -609,7 +627,8 @@ Test(parser, explain_and_recap)
                      "t.lesson:5:1: explain: nothing explains it; add the explanation as narration ('> ...') after "
                      "this line",
                      "at the end of the file too");
-    cr_expect_str_eq(error_of(HEAD "recap x\npage P\n"), "t.lesson:4:1: 'recap' belongs on a page (start one with 'page')");
+    cr_expect_str_eq(error_of(HEAD "recap x\npage P\n"),
+                     "t.lesson:4:1: 'recap' belongs on a page (start one with 'page')");
     cr_expect_str_eq(error_of(HEAD "page P\nrecap a\nrecap b\n"),
                      "t.lesson:6:1: recap: this page already has one (line 5); a page gets one line");
     cr_expect_str_eq(error_of(HEAD "page P\nrecap\n"),
@@ -682,7 +701,8 @@ Test(parser, homework_and_its_solve_line)
 Test(parser, a_file_name_with_control_characters_is_escaped_in_messages)
 {
     const char text[] = "titel A\n";
-    Lesson *l = lesson_parse_buffer("x\x1b]52;c;aGk=\x07\xc2\x9b\xe2\x80\xae.lesson", text, sizeof text - 1, err, sizeof err);
+    Lesson *l =
+        lesson_parse_buffer("x\x1b]52;c;aGk=\x07\xc2\x9b\xe2\x80\xae.lesson", text, sizeof text - 1, err, sizeof err);
     cr_expect_null(l);
     cr_expect(strncmp(err, "x\\x1b]52;c;aGk=\\x07\\x9b\\u202e.lesson:1:1: ", 40) == 0, "%s", err);
     for (const char *c = err; *c; c++)

@@ -243,8 +243,7 @@ Test(player, going_back_replays_to_the_same_bits)
     cr_expect_eq(p->panes[0].solver->step, 20);
     lesson_player_finish(p);
     cr_expect_eq(p->panes[0].solver->step, 27);
-    cr_expect(p->panes[0].solver->cloth->x[40] == x && p->panes[0].solver->cloth->y[40] == y,
-              "deterministic replay");
+    cr_expect(p->panes[0].solver->cloth->x[40] == x && p->panes[0].solver->cloth->y[40] == y, "deterministic replay");
     lesson_player_goto(p, 0);
     cr_expect_eq(p->panes[0].solver->step, 0);
     lesson_player_goto(p, 99);
