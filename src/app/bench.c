@@ -494,7 +494,11 @@ static void run_solver(Results *res, const Config *cfg)
             for (int t = 1; t <= res->threads; t++)
                 variant[count] = p, threads[count++] = t;
         }
-        fprintf(stderr, _("clothsim bench: %dx%d\n"), bench_sizes[z], bench_sizes[z]);
+        {
+            char line[160];
+            snprintf(line, sizeof line, _("clothsim bench: %dx%d"), bench_sizes[z], bench_sizes[z]);
+            cli_say(line);
+        }
         measure_together(variant, threads, plain, count, cfg, figure);
         for (int i = 0, k = 0; i < BENCH_INTEGRATORS; i++) {
             SolverRow *row = &res->rows[i][z];
@@ -505,7 +509,7 @@ static void run_solver(Results *res, const Config *cfg)
                 row->colored[t] = figure[k++];
         }
     }
-    fprintf(stderr, "%s", _("clothsim bench: the default scene and seed 000's workload\n"));
+    cli_say(_("clothsim bench: the default scene and seed 000's workload"));
     Params variant[5];
     const int one[5] = {1, 1, 1, 1, 1};
     const bool plain[5] = {false, false, false, false, true};
@@ -519,7 +523,7 @@ static void run_solver(Results *res, const Config *cfg)
     measure_together(variant, one, plain, 5, cfg, figure);
     res->sandbox_sequential = figure[0], res->sandbox_colored = figure[1];
     res->seed_sequential = figure[2], res->seed_colored = figure[3], res->seed_plain = figure[4];
-    fprintf(stderr, "%s", _("clothsim bench: seed 000's workload in JavaScript, in node\n"));
+    cli_say(_("clothsim bench: seed 000's workload in JavaScript, in node"));
     res->node_ok = bench_node_seed(cfg->reps, cfg->quick ? 0.05 : 0.5, &res->node);
 }
 
@@ -803,7 +807,11 @@ done:
 
 static void run_bytes(Results *res, const Config *cfg)
 {
-    fprintf(stderr, _("clothsim bench: bytes a frame at %dx%d\n"), BYTES_COLS, BYTES_ROWS);
+    {
+        char line[160];
+        snprintf(line, sizeof line, _("clothsim bench: bytes a frame at %dx%d"), BYTES_COLS, BYTES_ROWS);
+        cli_say(line);
+    }
     for (int implicit = 0; implicit < 2; implicit++) {
         FrameBytes *fb = implicit ? &res->bytes_implicit : &res->bytes;
         fb->cols = BYTES_COLS;
@@ -833,7 +841,7 @@ static const int step_sizes[2] = {40, 200};
 
 static void run_step_costs(Results *res, const Config *cfg)
 {
-    fprintf(stderr, "%s", _("clothsim bench: a step of every integrator\n"));
+    cli_say(_("clothsim bench: a step of every integrator"));
     for (int z = 0; z < 2; z++) {
         Params params[INTEGRATOR_COUNT];
         int threads[INTEGRATOR_COUNT];
@@ -865,7 +873,7 @@ static void run_step_costs(Results *res, const Config *cfg)
  * frames level by level. */
 static void run_levels(Results *res, const Config *cfg)
 {
-    fprintf(stderr, "%s", _("clothsim bench: the default order at each instruction-set level\n"));
+    cli_say(_("clothsim bench: the default order at each instruction-set level"));
     const RelaxFastKernels chosen = relax_fast_default_kernels();
     Params workload[2];
     seed_params(&workload[0], ORDER_SEQUENTIAL);
@@ -1936,7 +1944,7 @@ int bench_main(int argc, char **argv)
     res->threads = relax_fast_usable_cores();
     res->kernels = relax_fast_default_kernels();
     if (cfg.levels_only) {
-        fprintf(stderr, "%s", _("clothsim bench: seed 000's workload in JavaScript, in node\n"));
+        cli_say(_("clothsim bench: seed 000's workload in JavaScript, in node"));
         res->node_ok = bench_node_seed(cfg.reps, cfg.quick ? 0.05 : 0.5, &res->node);
         run_levels(res, &cfg);
         if (cfg.json) {
@@ -1954,7 +1962,7 @@ int bench_main(int argc, char **argv)
         return EXIT_SUCCESS;
     }
     run_solver(res, &cfg);
-    fprintf(stderr, "%s", _("clothsim bench: one thread on each core\n"));
+    cli_say(_("clothsim bench: one thread on each core"));
     run_cores(res, &cfg);
     run_render(res, &cfg);
     run_bytes(res, &cfg);
@@ -1963,7 +1971,7 @@ int bench_main(int argc, char **argv)
     if (cfg.quick) {
         snprintf(res->course.why, sizeof res->course.why, "%s", _("left out of --quick (it takes some seconds)"));
     } else {
-        fprintf(stderr, "%s", _("clothsim bench: check --run over the course\n"));
+        cli_say(_("clothsim bench: check --run over the course"));
         char self[4096];
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
         if (n > 0 && (size_t)n < sizeof self - 1) {
