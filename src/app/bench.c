@@ -893,11 +893,9 @@ static void run_levels(Results *res, const Config *cfg)
     }
     /* Each repetition with core's loops at its row's level too, as
      * CLOTHSIM_KERNELS sets both: the level is the process's, and the
-     * solvers above were made at each level in turn, leaving the widest.
-     * (Until 5 December 2026 every row's core ran at the widest: on an
-     * AVX-512 Xeon the avx2 row's integration ran 512-bit instructions,
-     * whose lower clock took the whole step 13 % longer than at AVX2 alone,
-     * and the portable row was not portable.) */
+     * solvers above were made at each level in turn, leaving the widest
+     * (a row at AVX2 with 512-bit integration beside it is no processor's:
+     * src/fast/README.md, "Levels"). */
     for (int r = 0; r < cfg->reps; r++)
         for (int k = 0; k < 2 * res->level_count; k++)
             if (timing[k].solver) {
@@ -1657,9 +1655,8 @@ static void print_course_and_terminal(const Results *res)
     }
 }
 
-/* The vector kernels of each level, as the report's first line says them.
- * (Until 5 December 2026 a list of three, without NEON: an AVX2 machine read
- * AVX-512's words, an AVX-512 one past the list's end, "(null)".) */
+/* The vector kernels of each level, as the report's first line says them:
+ * one entry a level, by its name. */
 static const char *const kernel_words[RELAX_FAST_LEVELS] = {
     [RELAX_FAST_PORTABLE] = N_("none (the scalar fallback)"),
     [RELAX_FAST_NEON] = N_("NEON (4 links at a time)"),
