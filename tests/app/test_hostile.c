@@ -891,6 +891,15 @@ static pid_t start_long_run(const char *folder, const char *target, char *tempor
     if (child == 0) {
         int null = open("/dev/null", O_WRONLY);
         dup2(null, STDERR_FILENO);
+        /* the signals as a terminal gives them: a suite started in the
+         * background of a script has SIGINT and SIGQUIT ignored, and the
+         * run, which leaves an ignored signal ignored, would never end */
+        const int ending[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        for (size_t k = 0; k < sizeof ending / sizeof ending[0]; k++)
+            signal(ending[k], SIG_DFL);
         execl(CLOTHSIM_BIN, CLOTHSIM_BIN, "run", "--steps", "100000000", "--csv", target, (char *)NULL);
         _exit(127);
     }
