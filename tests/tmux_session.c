@@ -1,6 +1,7 @@
 /* tmux_session.c - see tmux_session.h. */
 #include "tmux_session.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,34 @@ bool wait_screen(const char *text, bool absent)
 bool wait_for(const char *text)
 {
     return wait_screen(text, false);
+}
+
+double simulated_seconds(void)
+{
+    const char *t = strstr(screen, " t ");
+    if (!t)
+        return -1.0;
+    char number[32];
+    size_t n = 0;
+    for (t += 3; n + 1 < sizeof number && (isdigit((unsigned char)*t) || *t == '.' || *t == ','); t++)
+        number[n++] = *t == ',' ? '.' : *t;
+    number[n] = '\0';
+    return n ? strtod(number, NULL) : -1.0;
+}
+
+bool wait_simulated(const char *text, double sim_seconds, double wall_seconds)
+{
+    double deadline = now() + wall_seconds;
+    while (now() < deadline) {
+        if (capture()) {
+            if (strstr(screen, text))
+                return true;
+            if (simulated_seconds() > sim_seconds)
+                return false;
+        }
+        pause_ms(100);
+    }
+    return false;
 }
 
 /* Kills the test's tmux server and removes its files. */

@@ -31,6 +31,14 @@ bool capture_colours(void);
  * not); false at the deadline. */
 bool wait_screen(const char *text, bool absent);
 bool wait_for(const char *text);
+/* The simulated time on the status line ("t 2.97 s", or "t 2,97 с") of
+ * the last capture, or -1 where there is none. */
+double simulated_seconds(void);
+/* Polls until the screen contains text, or the status line's simulated
+ * time passes sim_seconds, or wall_seconds pass; true if the text came.
+ * For what takes simulated time: the sanitizer build on a busy machine
+ * steps slower than real time. */
+bool wait_simulated(const char *text, double sim_seconds, double wall_seconds);
 /* Kills the server, removes its socket file and the exit/stty files. */
 void stop(void);
 /* Waits for the exit status the pane's shell writes; -1 at the deadline. */

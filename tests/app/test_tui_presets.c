@@ -273,21 +273,6 @@ Test(presets, e_opens_euler_against_verlet_and_euler_strains_far_more, .timeout 
     stop();
 }
 
-/* The simulated time on the status line ("t 2.97 s", or "t 2,97 с"), or
- * -1 where there is none. */
-static double simulated_seconds(void)
-{
-    const char *t = strstr(screen, " t ");
-    if (!t)
-        return -1.0;
-    char number[32];
-    size_t n = 0;
-    for (t += 3; n + 1 < sizeof number && (isdigit((unsigned char)*t) || *t == '.' || *t == ','); t++)
-        number[n++] = *t == ',' ? '.' : *t;
-    number[n] = '\0';
-    return n ? strtod(number, NULL) : -1.0;
-}
-
 /* As the tearing's below, waited for in simulated time (8 s), not only
  * 15 s of the wall's: the sanitizer build on a busy machine is slower
  * than real time. */
