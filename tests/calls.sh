@@ -3,18 +3,16 @@
 # check-calls, after the objects are built; make test and make strict run
 # it). layers.sh reads the #include lines, which miss a call to a function
 # declared in a header its file does not own (lesson.h declaring what
-# parser.c defines, app's one tui_private.h for seven files); this reads
-# the objects instead (nm): a module calls each module that defines a
-# symbol it uses. Prints each loop's modules and exits 1.
+# parser.c defines, as app's one tui_private.h once did for seven files);
+# this reads the objects instead (nm): a module calls each module that
+# defines a symbol it uses. Prints each loop's modules and exits 1.
 #
-# The loops below were there before the check: core's params and scene
-# (scene_collider_fits one way, the names the other) and the terminal
-# front end's files, which call one another through the Tui they share.
-# A loop of theirs passes only while every module in it is listed here.
+# The loop below was there before the check: core's params and scene
+# (scene_collider_fits one way, the names the other). It passes only while
+# every module in it is listed here.
 build=${1:-build}
 cd "$(dirname "$0")/.." || exit 2
-known_loops="core/params core/scene
-app/class_screen app/tui app/tui_compare app/tui_draw app/tui_input app/tui_lesson"
+known_loops="core/params core/scene"
 for o in "$build"/src/*/*.o; do
     [ -e "$o" ] || { echo "calls.sh: no objects in $build/src (build first)"; exit 2; }
     module=${o#"$build"/src/}

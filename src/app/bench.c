@@ -42,7 +42,9 @@
 #include "core/level.h"
 #include "core/solver.h"
 #include "render/render.h"
-#include "tui_private.h"
+#include "tui_draw.h"
+#include "tui_panes.h"
+#include "tui_session.h"
 #include "i18n.h"
 
 /* the benchmark's own kernels (floor_work) */

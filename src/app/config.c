@@ -9,7 +9,8 @@
 
 #include "cli.h"
 #include "i18n.h"
-#include "tui_private.h"
+#include "tui_state.h"
+#include "tui_text.h"
 
 bool config_path(char *out, size_t out_size)
 {

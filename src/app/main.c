@@ -18,6 +18,7 @@
 #include "i18n.h"
 #include "progress.h"
 #include "tui.h"
+#include "tui_lesson.h"
 
 /* %s: the version */
 static const char usage[] = N_("clothsim %s - a cloth simulator that shows how cloth solvers work\n"

@@ -1,47 +1,32 @@
-/* tui.c - the interactive front end: options, panes and their solvers, and
- * the frame loop.
+/* tui.c - the sandbox: its command line and its frame loop, at the top of
+ * the terminal files (tui_state.h lists them, each calling only those
+ * below it).
  *
- * The clock: physics runs in fixed steps of dt against a monotonic clock with
- * an accumulator (source document 000, README "Sources": never feed the
- * frame time into the solver). Each frame owes the solver the real time
- * since the last one times the speed (slow motion, fast forward); whole steps
- * are taken and the remainder carried. A frame takes at most TUI_MAX_CATCHUP
- * steps and forgets the rest, so a slow machine runs slower than real time
- * instead of spiralling. Paused, frozen by an explosion, or idle, the loop
- * blocks in poll() on the keyboard and uses no CPU.
+ * The loop draws a frame when something moved, steps the panes on the
+ * clock (tui_panes.c), and blocks in poll() on the keyboard while paused,
+ * frozen by an explosion, settled or idle, using no CPU. The key L asks for
+ * the lessons (tui_input.c); the loop then lends the lesson menu
+ * (tui_lesson.c) its session and takes the sandbox back after.
  */
 #include "tui.h"
 
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "config.h"
-#include "presets.h"
-#include "tui_private.h"
 #include "i18n.h"
-
-/* Steps one frame may take to catch up with the clock; more are dropped. */
-#define TUI_MAX_CATCHUP 8
-/* The share of the time the physics may take: a frame steps until it has
- * used this share of a frame's time, and a step that took longer still is
- * followed by frames with none, until the physics is back at this share of
- * the time gone by. What it has not done is dropped, and the cloth moves
- * slower than real time. A machine too slow for the settings (a large
- * cloth, a sanitizer build, a busy server) then still draws, reads keys
- * and waits for them for half the time, instead of computing without
- * pause. */
-#define TUI_PHYSICS_SHARE 0.5
-/* A longer gap between frames (a stopped process, a debugger) is not caught up, s. */
-#define TUI_MAX_GAP 0.25
-
-const double tui_speeds[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
-const int tui_speed_count = (int)(sizeof tui_speeds / sizeof tui_speeds[0]);
+#include "presets.h"
+#include "tui_compare.h"
+#include "tui_draw.h"
+#include "tui_input.h"
+#include "tui_lesson.h"
+#include "tui_panes.h"
+#include "tui_session.h"
 
 static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]...\n"
                                "                [--compare KEY=V1,V2[,V3,V4] | --preset NAME]\n"
@@ -73,345 +58,7 @@ static const char usage[] = N_("usage: clothsim [--scene NAME] [--set KEY=VALUE]
                                "with the same bits (--set order=colored: colour by colour).\n"
                                "Press ? in the sandbox for the keys; man clothsim tells all.\n");
 
-/* ---------------------------------------------------------------- messages */
-
-void tui_message(Tui *tui, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(tui->message, sizeof tui->message, _(format), args);
-    va_end(args);
-    tui->message_time = tui_now();
-    /* a reader's pace, some 12 characters a second, and never less than the usual */
-    double seconds = (double)strlen(tui->message) / 12.0;
-    tui->message_seconds = seconds > TUI_MESSAGE_SECONDS ? seconds : TUI_MESSAGE_SECONDS;
-}
-
-const char *tui_text(const Tui *tui, const char *utf8, const char *ascii)
-{
-    return tui->utf8 && !tui->ascii_only ? utf8 : ascii;
-}
-
 /* ---------------------------------------------------------------- panes */
-
-/* The settings of pane i: the shared ones with its compared value. */
-static bool pane_params(const Tui *tui, int i, Params *out, char *err, size_t err_size)
-{
-    *out = tui->base;
-    if (!tui->compare_key)
-        return true;
-    return params_set(out, tui->compare_key->name, tui->compare_values[i], err, err_size) &&
-           params_validate(out, err, err_size);
-}
-
-static void series_clear(TuiSeries *series)
-{
-    series->next = 0;
-    series->count = 0;
-}
-
-void tui_pane_clear_history(TuiPane *pane)
-{
-    series_clear(&pane->energy);
-    series_clear(&pane->strain);
-    pane->sampled_step = -1;
-}
-
-static void panes_destroy(Tui *tui)
-{
-    for (int i = 0; i < TUI_MAX_PANES; i++) {
-        solver_destroy(tui->panes[i].solver);
-        tui->panes[i].solver = NULL;
-    }
-}
-
-/* The pane's camera at its starting angle. A sphere the cloth meets is
- * looked at from the side it starts on: from the front the cloth hangs in
- * front of it (the curtain's sphere starts behind and pushes the cloth away
- * from the camera), and the class never sees what moves the cloth. */
-static void pane_place_camera(TuiPane *pane, const Params *params)
-{
-    camera_init(&pane->camera, params->dim, pane->camera.width > 0 ? pane->camera.width : 80,
-                pane->camera.height > 0 ? pane->camera.height : 24);
-    if (params->dim != 3 || params->collider != COLLIDER_SPHERE)
-        return;
-    const Cloth *cloth = pane->solver->cloth;
-    double z = 0.0;
-    for (int k = 0; k < cloth->count; k++)
-        z += cloth->z[k];
-    z = cloth->count ? z / cloth->count : 0.0;
-    if (params->sphere_z - params->sphere_travel < z - 1e-6)
-        camera_orbit(&pane->camera, (float)CLOTHSIM_PI, 0.0f); /* from -z: the sphere's side */
-}
-
-/* All or nothing: every new solver is built before an old one goes, so a
- * setting refused by validation (or memory running out) leaves the panes as
- * they were, each with its solver, and says why in the message line. */
-bool tui_rebuild_panes(Tui *tui)
-{
-    tui_grab_release(tui); /* the held particle belongs to the old solvers */
-    int count = tui->compare_key ? tui->pane_count : 1;
-    if (count < 1 || count > TUI_MAX_PANES) {
-        tui_message(tui, "%d panes: give one to %d", count, TUI_MAX_PANES);
-        return false;
-    }
-    Solver *built[TUI_MAX_PANES] = {NULL};
-    Params params[TUI_MAX_PANES];
-    for (int i = 0; i < count; i++) {
-        char err[TEXT_MESSAGE_SIZE];
-        if (!pane_params(tui, i, &params[i], err, sizeof err)) {
-            tui_message(tui, "%s", err);
-        } else if (!(built[i] = solver_create(&params[i]))) {
-            tui_message(tui, "out of memory building the scene");
-        } else {
-            continue;
-        }
-        for (int k = 0; k < i; k++)
-            solver_destroy(built[k]);
-        return false;
-    }
-    panes_destroy(tui);
-    tui->pane_count = count;
-    for (int i = 0; i < count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        pane->solver = built[i];
-        solver_start_threads(pane->solver);
-        char label[sizeof pane->label] = "";
-        if (tui->compare_key)
-            snprintf(label, sizeof label, "%s=%s", tui->compare_key->name, tui->compare_values[i]);
-        memcpy(pane->label, label, sizeof label);
-        pane->camera.width = pane->camera.height = 0;
-        pane_place_camera(pane, &params[i]);
-        tui_pane_clear_history(pane);
-        /* the view's scratch room is for the old cloth until the next layout */
-        if (pane->view)
-            render_reserve(pane->view, pane->solver->cloth);
-    }
-    for (int i = count; i < TUI_MAX_PANES; i++)
-        tui->panes[i].label[0] = '\0';
-    tui->accumulator = 0.0;
-    tui_sliders_update(tui); /* the rows that act on the new panes */
-    return true;
-}
-
-/* After a solver may have rebuilt its cloth: room to draw it, and a framing. */
-static void pane_rebuilt(Tui *tui, TuiPane *pane)
-{
-    if (pane->view)
-        render_reserve(pane->view, pane->solver->cloth);
-    tui_pane_clear_history(pane);
-    (void)tui;
-}
-
-bool tui_apply_base(Tui *tui)
-{
-    bool ok = true;
-    bool rebuilt = false;
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        Params params;
-        char err[TEXT_MESSAGE_SIZE];
-        if (!pane_params(tui, i, &params, err, sizeof err)) {
-            tui_message(tui, "%s", err);
-            ok = false;
-            continue;
-        }
-        const Cloth *before = pane->solver->cloth;
-        int64_t step = pane->solver->step;
-        bool collider_changed = params.collider != pane->solver->params.collider;
-        if (!solver_set_params(pane->solver, &params)) {
-            tui_message(tui, "out of memory: the setting is unchanged");
-            ok = false;
-            continue;
-        }
-        if (pane->solver->cloth != before || (step != 0 && pane->solver->step == 0)) {
-            pane_rebuilt(tui, pane);
-            rebuilt = true;
-        }
-        if (collider_changed && !pane->camera_set) {
-            pane_place_camera(pane, &params); /* a sphere now, or none: the angle that shows it */
-            rebuilt = true;                   /* and a framing with the solid in it */
-        }
-    }
-    if (rebuilt) {
-        tui_grab_release(tui);
-        tui_fit_cameras(tui);
-    }
-    tui_sliders_update(tui); /* the integrator or the collider may have changed */
-    return ok;
-}
-
-bool tui_set_key(Tui *tui, const char *key, const char *value)
-{
-    if (tui->compare_key && strcmp(tui->compare_key->name, key) == 0) {
-        tui_message(tui, "%s differs between the panes (c ends the comparison)", key);
-        return false;
-    }
-    Params params = tui->base;
-    char err[TEXT_MESSAGE_SIZE];
-    if (!params_set(&params, key, value, err, sizeof err) || !params_validate(&params, err, sizeof err)) {
-        tui_message(tui, "%s", err);
-        return false;
-    }
-    if (strcmp(key, "scene") == 0 && params.scene != tui->base.scene) {
-        /* a new scene starts from its own defaults; the integrator, the
-         * order and the threads stay */
-        int integrator = tui->base.integrator, order = tui->base.order, threads = tui->base.threads;
-        params_default(&params, (SceneKind)params.scene);
-        params.integrator = integrator;
-        params.order = order;
-        params.threads = threads;
-        Params previous = tui->base;
-        tui->base = params;
-        if (!tui_rebuild_panes(tui)) {
-            tui->base = previous; /* the old scene runs on, as its panes do */
-            return false;
-        }
-        tui->wind_off = false;
-        tui->zoom = 1.0f;
-        tui_layout(tui);
-        return true;
-    }
-    Params previous = tui->base;
-    tui->base = params;
-    if (!tui_apply_base(tui)) {
-        tui->base = previous;
-        tui_apply_base(tui);
-        return false;
-    }
-    return true;
-}
-
-void tui_reset(Tui *tui)
-{
-    tui_grab_release(tui);
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        if (!solver_reset(pane->solver)) {
-            tui_message(tui, "out of memory: cannot reset");
-            continue;
-        }
-        pane_rebuilt(tui, pane);
-    }
-    tui->accumulator = 0.0;
-    tui->last_time = tui_now();
-    tui->show_residual = false;
-    tui_fit_cameras(tui);
-    tui_sample(tui, true);
-}
-
-bool tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], int count)
-{
-    if (count < 2 || count > TUI_MAX_PANES) {
-        tui_message(tui, "compare %s: give two to %d values", key->name, TUI_MAX_PANES);
-        return false;
-    }
-    /* every value checked before anything changes: one the scene refuses
-     * (a sphere too big for the cloth) leaves the sandbox as it was */
-    for (int i = 0; i < count; i++) {
-        Params check = tui->base;
-        char err[TEXT_MESSAGE_SIZE];
-        if (!params_set(&check, key->name, values[i], err, sizeof err) || !params_validate(&check, err, sizeof err)) {
-            tui_message(tui, "cannot compare %s=%s: %s", key->name, values[i], err);
-            return false;
-        }
-    }
-    tui_grab_release(tui); /* while the panes it holds are still there */
-    const ParamInfo *old_key = tui->compare_key;
-    int old_count = tui->pane_count;
-    Params old_base = tui->base;
-    char old_values[TUI_MAX_PANES][64];
-    memcpy(old_values, tui->compare_values, sizeof old_values);
-    tui->compare_key = key;
-    tui->pane_count = count;
-    for (int i = 0; i < count; i++)
-        snprintf(tui->compare_values[i], sizeof tui->compare_values[i], "%s", values[i]);
-    /* the shared settings hold the first pane's value */
-    char err[TEXT_MESSAGE_SIZE];
-    params_set(&tui->base, key->name, values[0], err, sizeof err);
-    if (tui_rebuild_panes(tui))
-        return true;
-    /* out of memory: the panes are untouched, and so is what describes them */
-    tui->compare_key = old_key;
-    tui->pane_count = old_count;
-    tui->base = old_base;
-    memcpy(tui->compare_values, old_values, sizeof old_values);
-    return false;
-}
-
-bool tui_compare_stop(Tui *tui)
-{
-    tui_grab_release(tui);
-    const ParamInfo *old_key = tui->compare_key;
-    int old_count = tui->pane_count;
-    tui->compare_key = NULL;
-    tui->pane_count = 1;
-    if (tui_rebuild_panes(tui))
-        return true;
-    tui->compare_key = old_key;
-    tui->pane_count = old_count;
-    return false;
-}
-
-/* ---------------------------------------------------------------- samples */
-
-static void series_push(TuiSeries *series, float value)
-{
-    series->values[series->next] = value;
-    series->values[series->next + TUI_HISTORY] = value;
-    series->next = (series->next + 1) % TUI_HISTORY;
-    if (series->count < TUI_HISTORY)
-        series->count++;
-}
-
-void tui_sample(Tui *tui, bool force)
-{
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiPane *pane = &tui->panes[i];
-        const Solver *solver = pane->solver;
-        bool moved = solver->step != pane->sampled_step || solver->substep != pane->sampled_substep ||
-                     solver->pass != pane->sampled_pass;
-        if (!moved && !force)
-            continue;
-        pane->sampled_step = solver->step;
-        pane->sampled_substep = solver->substep;
-        pane->sampled_pass = solver->pass;
-        metrics_compute_live(solver, &pane->metrics);
-        if (pane->metrics.exploded && !moved)
-            continue;
-        series_push(&pane->energy, (float)pane->metrics.total);
-        series_push(&pane->strain, (float)pane->metrics.max_strain);
-    }
-    tui_scales_hold(tui);
-}
-
-void tui_blasts_update(Tui *tui, bool moving)
-{
-    double now = tui_now();
-    for (int i = 0; i < tui->pane_count; i++) {
-        TuiBlast *blast = &tui->panes[i].blast;
-        bool was_flying = tui_blast_flying(blast);
-        if (!tui_blast_watch(blast, tui->panes[i].solver))
-            tui_message(tui, "%s", _("out of memory: the explosion is shown where it was found"));
-        /* a stall is not flown through; the flight's energy and strain go
-         * on in the plots (the banner's figures stop at the explosion) */
-        if (was_flying && moving && tui_blast_fly(blast, fmin(now - blast->last_frame, 0.1)) &&
-            isfinite(blast->energy) && isfinite(blast->max_strain)) {
-            series_push(&tui->panes[i].energy, (float)blast->energy);
-            series_push(&tui->panes[i].strain, (float)blast->max_strain);
-            blast->samples++;
-        }
-        blast->last_frame = now;
-    }
-}
-
-bool tui_blasts_flying(const Tui *tui)
-{
-    for (int i = 0; i < tui->pane_count; i++)
-        if (tui_blast_flying(&tui->panes[i].blast))
-            return true;
-    return false;
-}
 
 /* ---------------------------------------------------------------- the clock */
 
@@ -457,73 +104,12 @@ static bool animating(const Tui *tui)
     return !tui->paused && !tui->settled && (!all_exploded(tui) || tui_blasts_flying(tui));
 }
 
-/* A pane blowing up: stretched past its rest length and its energy up by
- * more than TUI_BLOWUP_GROWTH over the last TUI_BLOWUP_SAMPLES frames. */
-#define TUI_BLOWUP_SAMPLES 10
-#define TUI_BLOWUP_GROWTH 1.2f
-
-static bool blowing_up(const TuiPane *pane)
-{
-    const TuiSeries *e = &pane->energy;
-    /* only force-based integrators gain energy until they blow up; a
-     * position-based cloth's "elastic" is a yardstick that grows as it stretches */
-    if (solver_is_position_based(pane->solver->params.integrator))
-        return false;
-    if (pane->solver->exploded || e->count <= TUI_BLOWUP_SAMPLES || !(pane->metrics.max_strain > 0.5))
-        return false;
-    float now = e->values[(e->next - 1 + TUI_HISTORY) % TUI_HISTORY];
-    float before = e->values[(e->next - 1 - TUI_BLOWUP_SAMPLES + TUI_HISTORY) % TUI_HISTORY];
-    return isfinite(now) && isfinite(before) && fabsf(now) > TUI_BLOWUP_GROWTH * fabsf(before);
-}
-
-double tui_blowup_slowdown(Tui *tui)
-{
-    bool any = false;
-    for (int i = 0; i < tui->pane_count; i++)
-        any = any || (tui->panes[i].solver && blowing_up(&tui->panes[i]));
-    tui->blowing_up = any;
-    return any ? TUI_BLOWUP_SPEED : 1.0;
-}
-
 /* Steps the panes for the time since the last call; returns how many steps. */
 static int advance(Tui *tui, double now)
 {
     double elapsed = now - tui->last_time;
     tui->last_time = now;
     return tui_advance(tui, elapsed * tui_blowup_slowdown(tui), true);
-}
-
-int tui_advance(Tui *tui, double elapsed, bool paced)
-{
-    if (elapsed > TUI_MAX_GAP)
-        elapsed = TUI_MAX_GAP;
-    if (elapsed < 0.0)
-        elapsed = 0.0;
-    tui->accumulator += elapsed * tui_speeds[tui->speed];
-    double dt = tui->base.dt, start = tui_now(), budget = paced ? TUI_PHYSICS_SHARE / tui->fps : INFINITY;
-    if (paced && start < tui->physics_rest_until) {
-        tui->accumulator = 0.0; /* resting after a long step */
-        return 0;
-    }
-    int steps = 0;
-    while (tui->accumulator >= dt) {
-        if (steps == TUI_MAX_CATCHUP || (steps > 0 && tui_now() - start > budget)) {
-            tui->accumulator = 0.0;
-            tui->steps_dropped++;
-            tui->behind_until = start + 1.0;
-            break;
-        }
-        for (int i = 0; i < tui->pane_count; i++)
-            solver_step(tui->panes[i].solver);
-        tui->accumulator -= dt;
-        steps++;
-    }
-    double took = tui_now() - start;
-    if (took > budget) {
-        tui->physics_rest_until = start + took / TUI_PHYSICS_SHARE;
-        tui->behind_until = start + took + 1.0;
-    }
-    return steps;
 }
 
 /* ---------------------------------------------------------------- options */
@@ -586,51 +172,6 @@ static bool parse_compare(Tui *tui, const char *text)
     tui->compare_key = info;
     tui->pane_count = count;
     return true;
-}
-
-/* The options the sandbox and the lessons share: how the screen is drawn and
- * what is kept of it. 1 when argv[*i] was one (its value taken), 0 when it
- * is not one of them, -1 when its value is wrong (said on stderr). */
-int tui_screen_option(Tui *tui, int argc, char **argv, int *i)
-{
-    int matched = 0;
-    const char *value;
-    const char *arg = argv[*i];
-    if (strcmp(arg, "--ascii") == 0) {
-        tui->ascii_only = true;
-    } else if (strcmp(arg, "--stats") == 0) {
-        tui->stats = true;
-    } else if (strcmp(arg, "--high-contrast") == 0) {
-        tui->render.high_contrast = true;
-    } else if ((value = cli_option_value(argc, argv, i, "--background", &matched)) || matched) {
-        if (!value || !tui_parse_background(value, &tui->background_asked))
-            return -1;
-    } else if ((value = cli_option_value(argc, argv, i, "--fps", &matched)) || matched) {
-        long fps;
-        if (!value || !cli_parse_long("--fps", value, 1, 240, &fps))
-            return -1;
-        tui->fps = (int)fps;
-    } else if ((value = cli_option_value(argc, argv, i, "--record", &matched)) || matched) {
-        if (!value)
-            return -1;
-        tui->record_path = value;
-    } else {
-        return 0;
-    }
-    return 1;
-}
-
-/* --stats: what a session cost, on stderr once the terminal is back */
-void tui_print_stats(const Tui *tui)
-{
-    unsigned long frames = tui->frames;
-    double per_frame = frames ? 1.0 / (double)frames : 0.0;
-    cli_error("%lu frames drawn, %llu bytes written to the terminal (%.0f bytes a frame); "
-              "%.2f ms drawing and %.2f ms physics a frame",
-              frames, tui->term.bytes, (double)tui->term.bytes * per_frame, 1000.0 * tui->draw_seconds * per_frame,
-              1000.0 * tui->physics_seconds * per_frame);
-    cli_error("the mouse took %lu particles, moved them %lu times and let go %lu times", tui->mouse_grabs,
-              tui->mouse_drags, tui->mouse_throws);
 }
 
 /* --preset NAME: the preset's scene and settings, the person's --set on
@@ -730,22 +271,52 @@ static int parse_options(Tui *tui, int argc, char **argv)
 
 /* ---------------------------------------------------------------- the loop */
 
-int tui_wait_ms(const Tui *tui, bool running, double next_frame)
+/* L: the lesson menu, then the sandbox back as it was. */
+static void open_lessons(Tui *tui)
 {
-    double wait;
-    if (running)
-        wait = next_frame - tui_now();
-    else if (tui->message[0])
-        wait = tui->message_time + tui->message_seconds - tui_now();
-    else
-        return -1; /* nothing to do until a key: block */
-    return wait > 0.0 ? (int)ceil(wait * 1000.0) : 0;
+    /* a lesson borrows the panes, the layout and the help: the sandbox's are
+     * put aside and come back whole */
+    TuiPane *panes = malloc(sizeof tui->panes);
+    if (!panes) {
+        tui_message(tui, "out of memory: cannot open the lessons");
+        return;
+    }
+    tui_grab_release(tui);
+    tui_layout_free(tui);
+    memcpy(panes, tui->panes, sizeof tui->panes);
+    memset(tui->panes, 0, sizeof tui->panes);
+    int pane_count = tui->pane_count;
+    const char *const *help_keys = tui->help_keys;
+    const char *help_footer = tui->help_footer;
+    RenderMode mode = tui->render.mode;
+    tui->help = false;
+    int status = tui_lessons_menu(tui);
+    for (int i = 0; i < TUI_MAX_PANES; i++) /* the lesson's, freed with it: only its canvases are left */
+        if (tui->panes[i].view || tui->panes[i].plots) {
+            canvas_destroy(tui->panes[i].view);
+            canvas_destroy(tui->panes[i].plots);
+        }
+    memcpy(tui->panes, panes, sizeof tui->panes);
+    free(panes);
+    tui->pane_count = pane_count;
+    tui->lesson_layout = false;
+    tui->help_keys = help_keys;
+    tui->help_footer = help_footer;
+    tui->help = false;
+    tui->render.mode = mode;
+    tui->blowing_up = false;
+    tui->last_time = tui_now();
+    tui->accumulator = 0.0;
+    tui_layout(tui);
+    if (status == 0)
+        tui_message(tui, "back in the sandbox: L opens the lessons again");
 }
 
 static void read_keys(Tui *tui, int *empty_reads)
 {
     int got = 0, key;
-    while (!tui->quit && (key = tui_read_key()) != ERR) {
+    /* the keys after L are the lesson menu's: left for it to read */
+    while (!tui->quit && !tui->lessons_asked && (key = tui_read_key()) != ERR) {
         got++;
         tui->settled = false; /* any key may have set something in motion */
         tui->calm_since = -1.0;
@@ -755,25 +326,6 @@ static void read_keys(Tui *tui, int *empty_reads)
     *empty_reads = got ? 0 : *empty_reads + 1;
     if (*empty_reads >= 3)
         tui->quit = true;
-}
-
-int tui_loop_events(Tui *tui, bool *dirty)
-{
-    int sig = tui_term_quit_signal();
-    if (sig)
-        return 128 + sig;
-    uint32_t rgb;
-    if (tui_term_late_background(&rgb) && tui->background_asked == BACKGROUND_AUTO &&
-        colours_background_of(rgb) != tui->background) {
-        tui->background = colours_background_of(rgb); /* the terminal answered after the start stopped waiting */
-        tui_colours_apply(tui);
-        *dirty = true;
-    }
-    if (tui_term_take_resize(&tui->term)) {
-        tui_layout(tui);
-        *dirty = true;
-    }
-    return 0;
 }
 
 static int run(Tui *tui)
@@ -839,6 +391,10 @@ static int run(Tui *tui)
         switch (tui_term_wait(&tui->term, tui_wait_ms(tui, moving_now, next_frame))) {
         case WAIT_INPUT:
             read_keys(tui, &empty_reads);
+            if (tui->lessons_asked) {
+                tui->lessons_asked = false;
+                open_lessons(tui);
+            }
             dirty = true;
             break;
         case WAIT_HANGUP:
@@ -851,98 +407,6 @@ static int run(Tui *tui)
         }
     }
     return 0;
-}
-
-void tui_defaults(Tui *tui)
-{
-    render_options_default(&tui->render);
-    tui->fps = 30;
-    tui->speed = TUI_SPEED_NORMAL;
-    tui->zoom = 1.0f;
-    tui->grab_pane = -1;
-    tui->calm_since = -1.0;
-    tui->help_keys = tui_key_help;
-    tui->help_footer = _("mouse: left-drag pulls a particle, right-drag orbits, wheel zooms");
-}
-
-void tui_locale(Tui *tui)
-{
-    setlocale(LC_ALL, "");
-    /* numbers in settings and lessons are written with a '.', whatever the
-     * language of the terminal: strtod must read them so */
-    setlocale(LC_NUMERIC, "C");
-    const char *codeset = nl_langinfo(CODESET);
-    tui->utf8 = codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
-    /* the Linux console's fonts have no braille, and its default font no half
-     * blocks or box drawing beyond a few: ASCII there, whatever the locale */
-    const char *term = getenv("TERM");
-    if (term && strncmp(term, "linux", 5) == 0)
-        tui->utf8 = false;
-    if (!tui->utf8)
-        tui->ascii_only = true;
-    tui->render.glyphs = tui->ascii_only ? GLYPHS_ASCII : GLYPHS_BRAILLE;
-    tui_sliders_init(tui);
-}
-
-#define TUI_MAX_CELLS 10000
-
-/* curses as the sandbox wants it, on a session just started */
-static void session_setup(Tui *tui)
-{
-    set_escdelay(25);
-    noecho(); /* ncurses echoes what getch reads unless told */
-    curs_set(0);
-    keypad(stdscr, TRUE);
-    nodelay(stdscr, TRUE);
-    typeahead(-1); /* draw whole frames even while keys arrive */
-    tui_colours_init(tui);
-    tui_term_mouse_on(&tui->term);
-    wnoutrefresh(stdscr); /* stdscr stays untouched after this, so getch never repaints it */
-}
-
-/* ncurses takes LINES and COLUMNS over the terminal's own size; one too
- * large for it makes newterm fail, which would be blamed on TERM */
-static bool size_from_environment_fits(char *err, size_t err_size)
-{
-    const char *names[] = {"COLUMNS", "LINES"};
-    for (int k = 0; k < 2; k++) {
-        const char *value = getenv(names[k]);
-        if (value && strtol(value, NULL, 10) > TUI_MAX_CELLS) {
-            snprintf(err, err_size,
-                     _("%s=%s: a terminal larger than %d cells each way (unset %s, or set the real size)"), names[k],
-                     cli_cut(value, CLI_CUT_WORD), TUI_MAX_CELLS, names[k]);
-            return false;
-        }
-    }
-    return true;
-}
-
-bool tui_session_start(Tui *tui, char *err, size_t err_size)
-{
-    bool ask = tui_background_from_environment(tui);
-    if (!size_from_environment_fits(err, err_size) || !tui_term_start(&tui->term, tui->recording, ask, err, err_size))
-        return false;
-    if (tui->term.background_known)
-        tui->background = colours_background_of(tui->term.background_rgb);
-    session_setup(tui);
-    return true;
-}
-
-bool tui_session_start_measured(Tui *tui, const char *term_name, int cols, int rows, bool *through_pipe, char *err,
-                                size_t err_size)
-{
-    if (!tui_term_start_measured(&tui->term, term_name, cols, rows, through_pipe, err, err_size))
-        return false;
-    session_setup(tui);
-    return true;
-}
-
-void tui_session_stop(Tui *tui)
-{
-    for (int i = 0; i < TUI_MAX_PANES; i++)
-        tui_blast_clear(&tui->panes[i].blast);
-    tui_layout_free(tui);
-    tui_term_stop(&tui->term);
 }
 
 int tui_main(int argc, char **argv)
@@ -966,7 +430,7 @@ int tui_main(int argc, char **argv)
 
     if (!tui_rebuild_panes(tui)) {
         cli_error("%s", tui->message);
-        panes_destroy(tui);
+        tui_panes_destroy(tui);
         free(tui);
         return 1;
     }
@@ -981,7 +445,7 @@ int tui_main(int argc, char **argv)
     if (tui->record_path) {
         if (!output_open(&recording, "--record", tui->record_path, err, sizeof err)) {
             cli_error("%s", err);
-            panes_destroy(tui);
+            tui_panes_destroy(tui);
             free(tui);
             return EXIT_USAGE;
         }
@@ -991,7 +455,7 @@ int tui_main(int argc, char **argv)
         cli_error("%s", err);
         status = tui->term.refused ? 2 : 1;
         output_discard(&recording); /* an old recording stays as it was */
-        panes_destroy(tui);
+        tui_panes_destroy(tui);
         free(tui);
         return status;
     }
@@ -1009,7 +473,7 @@ int tui_main(int argc, char **argv)
 
     if (tui->stats)
         tui_print_stats(tui);
-    panes_destroy(tui);
+    tui_panes_destroy(tui);
     free(tui);
     return status;
 }

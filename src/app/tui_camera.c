@@ -4,7 +4,7 @@
  * twice as long is drawn twice as long. No curses: the layout (tui_draw.c)
  * and every change of panes call it, the drawing only reads the cameras. */
 #include "presets.h"
-#include "tui_private.h"
+#include "tui_camera.h"
 
 bool tui_fit_shared_camera(Tui *tui)
 {

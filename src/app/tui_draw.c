@@ -25,7 +25,9 @@
 #include "i18n.h"
 #include "lesson/view.h"
 #include "render/layout.h"
-#include "tui_private.h"
+#include "tui_draw.h"
+#include "tui_camera.h"
+#include "tui_scales.h"
 
 /* ---------------------------------------------------------------- colours */
 
@@ -422,58 +424,6 @@ int tui_pane_at(const Tui *tui, int y, int x, int *view_y, int *view_x)
 
 /* ---------------------------------------------------------------- text */
 
-/* Cells a code point takes: wcwidth, and one for what it does not know (the
- * C locale knows nothing past ASCII; tui_blit then shows '?', one cell). */
-static int glyph_cells(uint32_t code_point)
-{
-    if (code_point < 0x7F)
-        return code_point < 0x20 ? 0 : 1;
-    int width = wcwidth((wchar_t)code_point);
-    return width < 0 ? 1 : width;
-}
-
-int tui_text_cells(const char *utf8)
-{
-    int n = 0;
-    while (*utf8) {
-        uint32_t code_point;
-        utf8 += canvas_utf8_decode(utf8, &code_point);
-        n += glyph_cells(code_point);
-    }
-    return n;
-}
-
-int tui_text_put(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr)
-{
-    while (*utf8) {
-        uint32_t code_point;
-        utf8 += canvas_utf8_decode(utf8, &code_point);
-        int width = glyph_cells(code_point);
-        if (width == 0)
-            continue; /* a combining mark: a cell holds one code point */
-        if (x + width > limit)
-            break;
-        canvas_put(canvas, x, y, code_point, fg, PALETTE_DEFAULT, attr);
-        if (width == 2)
-            canvas_put(canvas, x + 1, y, ' ', fg, PALETTE_DEFAULT, attr);
-        x += width;
-    }
-    return x;
-}
-
-int tui_text_put_fitted(Canvas *canvas, int x, int y, int limit, const char *utf8, uint8_t fg, uint8_t attr, bool ascii)
-{
-    if (x + tui_text_cells(utf8) <= limit)
-        return tui_text_put(canvas, x, y, limit, utf8, fg, attr);
-    const char *mark = ascii ? "..." : "\u2026";
-    int end = tui_text_put(canvas, x, y, limit - tui_text_cells(mark), utf8, fg, attr);
-    while (end > x && canvas_get(canvas, end - 1, y) && canvas_get(canvas, end - 1, y)->glyph == ' ')
-        end--; /* "word..." rather than "word ..." */
-    for (int k = end; k < limit; k++)
-        canvas_put(canvas, k, y, ' ', fg, PALETTE_DEFAULT, ATTR_NONE);
-    return tui_text_put(canvas, end, y, limit, mark, fg, attr);
-}
-
 static int text_width(const char *s)
 {
     return tui_text_cells(s);
@@ -493,7 +443,7 @@ static size_t text_wrap(const char *text, int width, const char **next)
     while (*p) {
         uint32_t code_point;
         int bytes = canvas_utf8_decode(p, &code_point);
-        int w = glyph_cells(code_point);
+        int w = tui_glyph_cells(code_point);
         if (code_point == ' ')
             space = p;
         if (cells + w > width && p > text) {
@@ -662,7 +612,7 @@ static void label_cells(char *out, size_t out_size, const char *text, int cells)
         if (n + length >= out_size)
             break;
         n += length;
-        width += glyph_cells(code_point);
+        width += tui_glyph_cells(code_point);
     }
     memcpy(out, text, n);
     while (width < cells && n + 1 < out_size)

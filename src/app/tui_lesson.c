@@ -30,8 +30,14 @@
 #include "lesson/view.h"
 #include "lesson_menu.h"
 #include "progress.h"
-#include "tui.h"
-#include "tui_private.h"
+#include "class_present.h"
+#include "tui_camera.h"
+#include "tui_draw.h"
+#include "tui_lesson.h"
+#include "tui_panes.h"
+#include "tui_scales.h"
+#include "tui_session.h"
+#include "tui_sliders.h"
 
 /* How long a turn of the loop finishes a skipped run before it looks at
  * keys and signals again, s. */
@@ -743,7 +749,7 @@ static void draw_lesson(LessonScreen *v)
     tui->frames++;
 }
 
-/* The screen without a terminal (tui_private.h): what draw_lesson draws,
+/* The screen without a terminal (tui_lesson.h): what draw_lesson draws,
  * into the canvases only. */
 LessonScreen *tui_lesson_offscreen_create(Tui *tui, Lesson *lesson, LessonPlayer *player)
 {
@@ -1151,9 +1157,9 @@ static int play(LessonScreen *v)
             sync_panes(v);
             draw_lesson(v);
             dirty = false;
-            tui_class_present(v->link, tui_now());
+            class_present_screen(v->link, tui_now());
         } else if (v->link && v->link->frame_waiting)
-            tui_class_present(v->link, tui_now());
+            class_present_screen(v->link, tui_now());
         bool running = ticking(v) || v->skipping || (!v->paused && tui_blasts_flying(tui));
         if (!running) {
             v->last_time = tui_now(); /* waiting time is not owed to the run */

@@ -46,7 +46,7 @@
 #include <unistd.h>
 
 #include "colours.h"
-#include "tui_private.h"
+#include "tui_term.h"
 #include "i18n.h"
 
 /* ---------------------------------------------------------------- signals */

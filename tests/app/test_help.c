@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "app/i18n.h"
-#include "app/tui_private.h"
+#include "app/tui_draw.h"
+#include "app/tui_input.h"
+#include "app/tui_lesson.h"
 #include "render/canvas.h"
 
 #define MOST_CASES 128

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "app/i18n.h"
-#include "app/tui_private.h"
+#include "app/tui_lesson.h"
+#include "app/tui_session.h"
+#include "app/tui_text.h"
 #include "lesson/lesson.h"
 #include "lesson/parser.h"
 #include "lesson/player.h"

@@ -7,7 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/tui_private.h"
+#include "app/tui_camera.h"
+#include "app/tui_input.h"
+#include "app/tui_panes.h"
+#include "app/tui_scales.h"
+#include "app/tui_session.h"
+#include "app/tui_sliders.h"
 #include "core/scene.h"
 
 /* A sandbox of scene (as tui_main builds it, without the terminal). */
