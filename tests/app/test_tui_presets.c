@@ -387,9 +387,17 @@ Test(presets, capital_l_opens_the_lessons_and_q_there_comes_back_to_the_sandbox,
     start("", 80, 24);
     cr_assert(wait_for(" step "));
     cr_expect(wait_for("L lessons"), "the start does not name the lessons' key:\n%s", screen);
-    tmux("send-keys -t t L");
+    /* typed in one go: the key after L is the menu's (it chooses the second lesson) */
+    tmux("send-keys -t t L Down");
     cr_assert(wait_for("clothsim - lessons"), "L opened no lesson menu:\n%s", screen);
-    cr_expect(strstr(screen, "Euler versus Verlet") != NULL, "the menu lists no lessons:\n%s", screen);
+    const char *second = strstr(screen, "Euler versus Verlet");
+    cr_assert(second != NULL, "the menu lists no lessons:\n%s", screen);
+    const char *line = second;
+    while (line > screen && line[-1] != '\n')
+        line--;
+    cr_expect(strstr(line, "\u25b6 Euler versus Verlet") == second - 4 ||
+                  strstr(line, "> Euler versus Verlet") == second - 2,
+              "the Down typed after L did not reach the menu:\n%s", screen);
     tmux("send-keys -t t q");
     cr_expect(wait_for("back in the sandbox"), "q in the menu did not come back:\n%s", screen);
     /* the sandbox's pane, running: its step counter moves on */
