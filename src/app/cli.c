@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/i18n.h"
+#include "core/scene.h"
 #include "core/text.h"
 
 void cli_error(const char *format, ...)
@@ -141,7 +142,7 @@ bool cli_build_params(const CliSettings *settings, Params *params)
             return false;
         }
     }
-    if (!params_validate(params, err, sizeof err)) {
+    if (!scene_validate(params, err, sizeof err)) {
         cli_error("%s", err);
         return false;
     }

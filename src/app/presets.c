@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "core/scene.h"
 #include "core/text.h"
 
 const Preset presets[] = {
@@ -89,7 +90,7 @@ static bool assign_list(Params *params, const char *list, char *err, size_t err_
 bool preset_params(const Preset *preset, Params *out, char *err, size_t err_size)
 {
     params_default(out, preset->scene);
-    return assign_list(out, preset->settings, err, err_size) && params_validate(out, err, err_size);
+    return assign_list(out, preset->settings, err, err_size) && scene_validate(out, err, err_size);
 }
 
 int preset_values(const Preset *preset, char *key, size_t key_size, char values[][64], int max)

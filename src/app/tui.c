@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/scene.h"
 #include "cli.h"
 #include "config.h"
 #include "i18n.h"
@@ -156,7 +157,7 @@ static bool parse_compare(Tui *tui, const char *text)
         Params check = tui->base;
         char err[TEXT_MESSAGE_SIZE];
         if (!params_set(&check, key, tui->compare_values[count], err, sizeof err) ||
-            !params_validate(&check, err, sizeof err)) {
+            !scene_validate(&check, err, sizeof err)) {
             cli_error("--compare %s: %s", text, err);
             return false;
         }
@@ -209,7 +210,7 @@ static int parse_preset(Tui *tui, const char *name, const char *compare, const C
             cli_error("--set %s: %s", cli_cut(settings->assignments[k], CLI_CUT_WORD), err);
             return EXIT_USAGE;
         }
-    if (!params_validate(&params, err, sizeof err)) {
+    if (!scene_validate(&params, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_USAGE;
     }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/scene.h"
 #include "i18n.h"
 #include "tui_camera.h"
 #include "tui_scales.h"
@@ -43,7 +44,7 @@ static bool pane_params(const Tui *tui, int i, Params *out, char *err, size_t er
     if (!tui->compare_key)
         return true;
     return params_set(out, tui->compare_key->name, tui->compare_values[i], err, err_size) &&
-           params_validate(out, err, err_size);
+           scene_validate(out, err, err_size);
 }
 
 static void series_clear(TuiSeries *series)
@@ -191,7 +192,7 @@ bool tui_set_key(Tui *tui, const char *key, const char *value)
     }
     Params params = tui->base;
     char err[TEXT_MESSAGE_SIZE];
-    if (!params_set(&params, key, value, err, sizeof err) || !params_validate(&params, err, sizeof err)) {
+    if (!params_set(&params, key, value, err, sizeof err) || !scene_validate(&params, err, sizeof err)) {
         tui_message(tui, "%s", err);
         return false;
     }
@@ -253,7 +254,7 @@ bool tui_compare_start(Tui *tui, const ParamInfo *key, const char values[][64], 
     for (int i = 0; i < count; i++) {
         Params check = tui->base;
         char err[TEXT_MESSAGE_SIZE];
-        if (!params_set(&check, key->name, values[i], err, sizeof err) || !params_validate(&check, err, sizeof err)) {
+        if (!params_set(&check, key->name, values[i], err, sizeof err) || !scene_validate(&check, err, sizeof err)) {
             tui_message(tui, "cannot compare %s=%s: %s", key->name, values[i], err);
             return false;
         }

@@ -8,7 +8,6 @@
 #include "params.h"
 
 #include "cloth.h"
-#include "scene.h"
 #include "text.h"
 
 #include <ctype.h>
@@ -485,18 +484,4 @@ bool params_assign(Params *params, const char *assignment, char *err, size_t err
     memcpy(key, assignment, len);
     key[len] = '\0';
     return params_set(params, key, eq + 1, err, err_size);
-}
-
-bool params_validate(const Params *params, char *err, size_t err_size)
-{
-    if (params->scene == SCENE_CHAIN && params->rows != 1) {
-        snprintf(err, err_size, T_("rows: the chain scene is a rope, so rows must be 1 (got %d)"), params->rows);
-        return false;
-    }
-    if ((long)params->cols * params->rows > CLOTH_MAX_PARTICLES) {
-        snprintf(err, err_size, T_("cols x rows: %d x %d is %ld particles; the limit is %d"), params->cols,
-                 params->rows, (long)params->cols * params->rows, CLOTH_MAX_PARTICLES);
-        return false;
-    }
-    return scene_collider_fits(params, err, err_size);
 }

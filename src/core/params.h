@@ -175,10 +175,6 @@ bool params_set(Params *params, const char *key, const char *value, char *err, s
 /* Parses "key=value" and sets it, as params_set. */
 bool params_assign(Params *params, const char *assignment, char *err, size_t err_size);
 
-/* Checks what no single key can: the keys that must agree with each other.
- * Returns false with one line in err if they do not. */
-bool params_validate(const Params *params, char *err, size_t err_size);
-
 /* Writes the value of info in params as text ("12", "0.016666667", "verlet"). */
 void params_format(const Params *params, const ParamInfo *info, char *out, size_t out_size);
 

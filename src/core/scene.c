@@ -246,3 +246,17 @@ bool scene_collider_fits(const Params *p, char *err, size_t err_size)
     cloth_destroy(cloth);
     return fits;
 }
+
+bool scene_validate(const Params *params, char *err, size_t err_size)
+{
+    if (params->scene == SCENE_CHAIN && params->rows != 1) {
+        snprintf(err, err_size, T_("rows: the chain scene is a rope, so rows must be 1 (got %d)"), params->rows);
+        return false;
+    }
+    if ((long)params->cols * params->rows > CLOTH_MAX_PARTICLES) {
+        snprintf(err, err_size, T_("cols x rows: %d x %d is %ld particles; the limit is %d"), params->cols,
+                 params->rows, (long)params->cols * params->rows, CLOTH_MAX_PARTICLES);
+        return false;
+    }
+    return scene_collider_fits(params, err, err_size);
+}

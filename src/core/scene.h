@@ -29,4 +29,10 @@ void scene_collider(const Params *params, const double sphere_center[3], Collide
  * the cloth out) or swallows the whole cloth at the start. */
 bool scene_collider_fits(const Params *params, char *err, size_t err_size);
 
+/* Checks what no single key of params can (params_set checks each): the
+ * keys that must agree with each other and with the scene they build (a
+ * chain of one row, the particle limit, a collider that fits). Returns
+ * false with one line in err if they do not. */
+bool scene_validate(const Params *params, char *err, size_t err_size);
+
 #endif

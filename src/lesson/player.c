@@ -4,6 +4,7 @@
 #include "render/camera.h"
 #include "run_cache.h"
 #include "view.h"
+#include "core/scene.h"
 #include "core/text.h"
 
 #include <assert.h>
@@ -993,7 +994,7 @@ bool lesson_player_adjust(LessonPlayer *p, int pane, const char *key, const char
     Params changed[LESSON_MAX_PANES];
     for (int i = from; i < to; i++) {
         changed[i] = p->stage.params[i];
-        if (!params_set(&changed[i], key, value, err, err_size) || !params_validate(&changed[i], err, err_size))
+        if (!params_set(&changed[i], key, value, err, err_size) || !scene_validate(&changed[i], err, err_size))
             return false;
     }
     for (int i = from; i < to; i++) {

@@ -1,5 +1,6 @@
 /* stage.c - the panes a lesson has open and their settings (see stage.h). */
 #include "stage.h"
+#include "core/scene.h"
 #include "core/text.h"
 
 #include <stdio.h>
@@ -35,7 +36,7 @@ bool stage_apply_settings(Params *params, const LessonSetting *settings, int cou
             return false;
         }
     }
-    if (!params_validate(params, err, err_size)) {
+    if (!scene_validate(params, err, err_size)) {
         *col = count > 0 ? settings[0].col : 1;
         return false;
     }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/scene.h"
 #include "core/params.h"
 
 Test(params, curtain_defaults_follow_the_reference)
@@ -120,9 +121,9 @@ Test(params, chain_must_be_one_row)
     Params p;
     char err[320];
     params_default(&p, SCENE_CHAIN);
-    cr_expect(params_validate(&p, err, sizeof err));
+    cr_expect(scene_validate(&p, err, sizeof err));
     p.rows = 3;
-    cr_expect(!params_validate(&p, err, sizeof err));
+    cr_expect(!scene_validate(&p, err, sizeof err));
     cr_expect_str_eq(err, "rows: the chain scene is a rope, so rows must be 1 (got 3)");
 }
 
@@ -132,18 +133,18 @@ Test(params, every_scene_fits_its_collider_and_a_collider_on_the_pins_does_not)
     char err[320];
     for (int scene = 0; scene < SCENE_COUNT; scene++) {
         params_default(&p, (SceneKind)scene);
-        cr_expect(params_validate(&p, err, sizeof err), "%s: %s", scene_names[scene], err);
+        cr_expect(scene_validate(&p, err, sizeof err), "%s: %s", scene_names[scene], err);
     }
     params_default(&p, SCENE_CURTAIN); /* its sphere passes under the crossbar at y = 1.5 */
     p.sphere_y = 1.5;
-    cr_expect(!params_validate(&p, err, sizeof err));
+    cr_expect(!scene_validate(&p, err, sizeof err));
     p.sphere_y = 1.5 + p.sphere_radius + 0.01; /* above the crossbar, clear of it */
-    cr_expect(params_validate(&p, err, sizeof err), "%s", err);
+    cr_expect(scene_validate(&p, err, sizeof err), "%s", err);
     p.sphere_travel = 0.0; /* a still sphere level with the crossbar, just in front of it */
     p.sphere_y = 1.5, p.sphere_z = -p.sphere_radius - 0.01;
-    cr_expect(params_validate(&p, err, sizeof err), "%s", err);
+    cr_expect(scene_validate(&p, err, sizeof err), "%s", err);
     p.sphere_z = 0.0;
-    cr_expect(!params_validate(&p, err, sizeof err));
+    cr_expect(!scene_validate(&p, err, sizeof err));
 }
 
 Test(params, assignment_needs_key_and_value)
