@@ -31,13 +31,13 @@
 #include "core/colour.h"
 #include "core/fast_table.h"
 #include "core/level.h"
+#include "relax_levels.h"
 
 struct Solver;
 
 /* The colored order's colours and bands (core/colour.h). */
 #define RELAX_FAST_COLOURS COLOUR_COUNT
 #define RELAX_FAST_BAND_ROWS COLOUR_BAND_ROWS
-#define RELAX_FAST_MAX_THREADS 16
 
 typedef struct RelaxFast RelaxFast;
 
@@ -87,17 +87,6 @@ int relax_fast_band_rows(const RelaxFast *fast);
  * kernels (AVX-512: 16 links at a time). */
 bool relax_fast_cpu_has_simd(void);
 bool relax_fast_cpu_has_wide(void);
-
-/* The kernels a RelaxFast may use, by instruction set: portable C (every
- * processor), NEON (aarch64), AVX2 with FMA, AVX-512 (x86-64). Each x86
- * level includes the ones below it but NEON. */
-typedef enum RelaxFastKernels {
-    RELAX_FAST_PORTABLE,
-    RELAX_FAST_NEON,
-    RELAX_FAST_AVX2,
-    RELAX_FAST_AVX512,
-    RELAX_FAST_LEVELS
-} RelaxFastKernels;
 
 /* The widest this CPU runs; whether it runs a level; a level's name
  * ("portable", "neon", "avx2", "avx512", as CLOTHSIM_KERNELS spells it),

@@ -23,7 +23,7 @@
 
 #include "core/cloth.h"
 #include "core/collide.h"
-#include "relax_fast.h"
+#include "relax_levels.h"
 #include "relax_schedule.h"
 
 typedef struct RelaxHelix RelaxHelix;

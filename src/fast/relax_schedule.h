@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #include "core/cloth.h"
-#include "relax_fast.h"
+#include "relax_levels.h"
 
 typedef struct RelaxSchedule RelaxSchedule;
 

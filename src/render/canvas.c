@@ -1,8 +1,6 @@
 /* canvas.c - the cell grid: allocation, text, UTF-8 in and out. */
 #include "canvas.h"
 
-#include "raster.h" /* the dot layer lives in the canvas; raster.c draws it */
-
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>

@@ -118,6 +118,15 @@ typedef struct CanvasCell {
 
 /* One sample of the dot layer (raster.h). Its fields sit together so that
  * drawing a dot touches one cache line. */
+/* How a cell shows the dots of the dot layer (raster.h draws them): its
+ * resolution, dots a cell. */
+typedef enum Glyphs {
+    GLYPHS_BRAILLE, /* 2 x 4 dots a cell */
+    GLYPHS_HALF,    /* 1 x 2 a cell, a colour each */
+    GLYPHS_ASCII,   /* 1 x 1, bytes below 128 only */
+    GLYPHS_COUNT
+} Glyphs;
+
 typedef struct CanvasDot {
     float depth;    /* m */
     uint8_t frame;  /* the dot holds something only while this equals Canvas.dot_frame */
@@ -134,7 +143,7 @@ typedef struct Canvas {
      * draws into and then resolves to cells. Sized for the finest mode
      * (2 x 4 dots a cell); dots_x, dots_y say how many a cell holds now.
      * Starting a frame only bumps dot_frame, which empties every dot. */
-    int dot_glyphs;         /* the Glyphs of raster_begin */
+    Glyphs dot_glyphs;      /* as raster_begin set it */
     int dots_x, dots_y;     /* dots per cell for those glyphs */
     int dot_cols, dot_rows; /* width * dots_x, height * dots_y */
     uint8_t dot_frame;      /* 1..255, the current frame's stamp */

@@ -26,13 +26,6 @@
 
 #include "canvas.h"
 
-typedef enum Glyphs {
-    GLYPHS_BRAILLE, /* 2 x 4 dots a cell */
-    GLYPHS_HALF,    /* 1 x 2 a cell, a colour each */
-    GLYPHS_ASCII,   /* 1 x 1, bytes below 128 only */
-    GLYPHS_COUNT
-} Glyphs;
-
 extern const char *const glyphs_names[]; /* "braille", "half", "ascii", NULL */
 
 /* What a dot is drawn with. */
