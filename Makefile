@@ -296,7 +296,7 @@ test-load: check-test-deps $(if $(filter-out build,$(BUILD)),$(BUILD)/$(BIN),$(B
 	@spinners=; trap 'kill $$spinners 2>/dev/null' EXIT INT TERM; \
 	for k in $$(seq $$(nproc)); do sh -c 'while :; do :; done' & spinners="$$spinners $$!"; done; \
 	echo "clothsim: the suite beside $$(nproc) spinning processes"; \
-	$(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
+	CLOTHSIM_TEST_SLOW=3 $(TEST_BIN) -j$(TEST_JOBS) --short-filename $(TEST_ARGS)
 
 # A real terminal emulator, not only tmux: xterm on Xvfb, keys and a mouse
 # drag from xdotool (tests/xterm/drag.sh, a few seconds each): as xterm, and
@@ -326,7 +326,7 @@ test-class: check-deps $(BIN)
 	  echo "clothsim: make test-class makes two throwaway accounts: run it as root (or with sudo)"; exit 1; fi; \
 	$$SUDO timeout 120 tests/class/two_accounts.sh ./$(BIN)
 
-SANITIZE = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+SANITIZE = LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp CLOTHSIM_TEST_SLOW=3 \
 	$(MAKE) --no-print-directory BUILD=build/san OPT=-O1 \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined"

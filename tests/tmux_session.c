@@ -21,6 +21,17 @@ double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double wait_seconds(void)
+{
+    const char *slow = getenv("CLOTHSIM_TEST_SLOW");
+    double factor = slow ? strtod(slow, NULL) : 1.0;
+    if (!(factor >= 1.0))
+        factor = 1.0;
+    if (factor > 20.0)
+        factor = 20.0;
+    return 8.0 * factor;
+}
+
 void pause_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};

@@ -8,7 +8,12 @@
 #include <stdbool.h>
 
 #define SCREEN_BYTES 65536
-#define WAIT_SECONDS 8.0
+/* How long a wait for the screen lasts before it fails, s: 8, times
+ * CLOTHSIM_TEST_SLOW (a factor of 1 to 20, default 1) where the program
+ * runs slower than real time: make sanitize and make test-load set 3. A
+ * passing test waits only as long as the screen takes. */
+double wait_seconds(void);
+#define WAIT_SECONDS (wait_seconds())
 
 extern char server[64];     /* the tmux socket name */
 extern char exit_path[128]; /* where the pane's shell writes EXIT=status */
