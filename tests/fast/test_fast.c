@@ -761,12 +761,15 @@ Test(fast, two_passes_walked_at_once_on_one_thread_keep_the_bits_where_the_spher
 
 /* The same edges below 1 ms substeps, where the corrections keep
  * remainders in double (the helix shifts them between lanes as it shifts
- * the positions): widths under, at and over the period of 32. */
+ * the positions): widths under, at and over the period of 32. make test:
+ * each size in one method (in turn), make check-long: in all three. */
 Test(fast, sequential_strips_keep_the_plain_loops_remainders_at_the_edges_of_a_period)
 {
     const int sizes[][2] = {{30, 24}, {32, 18}, {33, 16}, {34, 35}, {5, 49}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (int m = 0; m < METHODS; m++) {
+            if (!support_long() && m != (int)k % METHODS)
+                continue;
             char cols[32], rows[32], what[96];
             snprintf(cols, sizeof cols, "cols=%d", sizes[k][0]);
             snprintf(rows, sizeof rows, "rows=%d", sizes[k][1]);
@@ -817,7 +820,8 @@ Test(fast, sequential_strips_follow_torn_links_of_every_family_pins_and_grabs)
 
 /* Tall cloths whose strips make several groups (sides not multiples of
  * 16) on one thread, each family switched off in turn: the families
- * around it then meet without it between them. */
+ * around it then meet without it between them. make test: each size and
+ * family off in one method (in turn), make check-long: in all three. */
 Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
 {
     const int sizes[][2] = {{19, 83}, {67, 66}, {96, 50}, {100, 40}};
@@ -825,6 +829,8 @@ Test(fast, sequential_strips_in_several_groups_with_each_family_switched_off)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (size_t o = 0; o < sizeof off / sizeof off[0]; o++)
             for (int m = 0; m < METHODS; m++) {
+                if (!support_long() && m != (int)(k + o) % METHODS)
+                    continue;
                 char cols[32], rows[32], what[128];
                 snprintf(cols, sizeof cols, "cols=%d", sizes[k][0]);
                 snprintf(rows, sizeof rows, "rows=%d", sizes[k][1]);
@@ -865,7 +871,8 @@ Test(fast, the_explosion_check_finds_each_overstretched_structural_link)
             if (relax_fast_blew_up(f, c, INFINITY, 10.0f) < 0) /* no vector kernels here */
                 continue;
             cr_expect_eq(relax_fast_blew_up(f, c, INFINITY, 10.0f), 0, "%s, %dx%d at rest", level, c->cols, c->rows);
-            int step = c->link_count > 5000 ? 89 : 1; /* links to try on the large cloth: a spread */
+            /* links to try on the large cloth: a spread (make check-long: more) */
+            int step = c->link_count > 5000 ? support_steps(263, 89) : 1;
             for (int l = 0; l < c->link_count; l += step) {
                 if (c->family[l] != LINK_STRUCTURAL)
                     continue;
