@@ -964,8 +964,8 @@ Test(solver, jacobi_keeps_a_free_clothes_momentum_as_the_sequential_order_does)
             drift[o] = sqrt((end[0] - start[0]) * (end[0] - start[0]) + (end[1] - start[1]) * (end[1] - start[1]) +
                             (end[2] - start[2]) * (end[2] - start[2]));
             moving = sqrt(start[0] * start[0] + start[1] * start[1] + start[2] * start[2]);
-            cr_log_info("%s %s: momentum %.4g kg m/s, drift %.3g in %g s", integrators[i], orders[o], moving,
-                        drift[o], seconds);
+            cr_log_info("%s %s: momentum %.4g kg m/s, drift %.3g in %g s", integrators[i], orders[o], moving, drift[o],
+                        seconds);
         }
         cr_expect(drift[0] < 1e-12 * moving, "%s: sequential's drift %.3g", integrators[i], drift[0]);
         cr_expect(drift[1] < 1e-8 * moving, "%s: jacobi's drift %.3g kg m/s of %.3g", integrators[i], drift[1], moving);

@@ -752,7 +752,7 @@ Test(fast, two_passes_walked_at_once_on_one_thread_keep_the_bits_where_the_spher
     const char *substeps[] = {"substeps=1", "substeps=20"}; /* 20: 0.8 ms, remainders */
     for (int n = 0; n < 4; n++)
         for (int k = 0; k < 2; k++) {
-            const char *settings[] = {"scene=drape",      "collider=sphere", "floor=off", "cols=26", "rows=21",
+            const char *settings[] = {"scene=drape",      "collider=sphere", "floor=off", "cols=26",   "rows=21",
                                       "order=sequential", "gravity=40",      passes[n],   substeps[k], NULL};
             char what[96];
             snprintf(what, sizeof what, "drape 26x21 on the sphere, %s, %s", passes[n], substeps[k]);
