@@ -187,8 +187,13 @@ int support_exec(const char *const *argv, char *out, size_t out_cap, char *err, 
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int support_steps(int quick, int full)
+bool support_long(void)
 {
     const char *text = getenv("CLOTHSIM_TEST_LONG");
-    return text && strcmp(text, "1") == 0 ? full : quick;
+    return text && strcmp(text, "1") == 0;
+}
+
+int support_steps(int quick, int full)
+{
+    return support_long() ? full : quick;
 }

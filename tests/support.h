@@ -25,6 +25,11 @@ void support_place(Cloth *c, int i, float x, float y, float z);
  * way; the long suite compares the bits over more steps. */
 int support_steps(int quick, int full);
 
+/* Whether this is make check-long (CLOTHSIM_TEST_LONG=1): a test that
+ * covers many cases runs a spread of them in make test, each shape, method
+ * and kernel level at least once, and all of them here. */
+bool support_long(void);
+
 /* Steps the solver for the given simulated seconds (whole steps). */
 void support_run_seconds(Solver *solver, double seconds);
 

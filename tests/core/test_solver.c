@@ -452,6 +452,7 @@ Test(solver, strain_limit_keeps_structural_links_within_10_percent)
  * soft enough to stretch by tens of percent without it. */
 Test(solver, strain_limit_holds_without_contact_in_every_integrator_and_order)
 {
+    const int steps = support_steps(60, 120); /* 1 s, 2 s */
     for (int integrator = 0; integrator < INTEGRATOR_COUNT; integrator++)
         for (int order = 0; order < ORDER_COUNT; order++) {
             if (order > 0 && !solver_is_position_based(integrator))
@@ -475,7 +476,7 @@ Test(solver, strain_limit_holds_without_contact_in_every_integrator_and_order)
                                       NULL};
             Solver *s = support_solver(SCENE_CURTAIN, settings);
             double worst = 0.0;
-            for (int n = 0; n < 120 && !s->exploded; n++) {
+            for (int n = 0; n < steps && !s->exploded; n++) {
                 solver_step(s);
                 worst = fmax(worst, support_max_strain(s));
             }
@@ -671,7 +672,7 @@ static void run_and_copy(const char *order, float *out, int *count)
 {
     const char *settings[] = {order, NULL};
     Solver *s = support_solver(SCENE_CURTAIN, settings);
-    support_run_seconds(s, 2.0);
+    support_run_seconds(s, support_long() ? 2.0 : 0.5); /* make test: 0.5 s */
     *count = s->cloth->count;
     memcpy(out, s->cloth->x, sizeof(float) * (size_t)*count);
     memcpy(out + *count, s->cloth->y, sizeof(float) * (size_t)*count);
@@ -948,21 +949,23 @@ static void free_cloth_momentum(const char *integrator, const char *order, doubl
  * double precision (SOLVER_KEEP_BELOW), the free cloth's momentum (0.028
  * kg m/s) drifted by 3.1e-4 kg m/s in 0.1 s under jakobsen and 4.6e-4
  * under pbd, the sequential order's by 1e-16; now by 3e-11 to 7e-11 (the
- * corrections are summed in float). */
+ * corrections are summed in float). make test runs 0.03 s of it, make
+ * check-long the 0.1 s. */
 Test(solver, jacobi_keeps_a_free_clothes_momentum_as_the_sequential_order_does)
 {
+    const double seconds = support_long() ? 0.1 : 0.03;
     const char *integrators[] = {"integrator=jakobsen", "integrator=pbd", "integrator=xpbd"};
     const char *orders[] = {"order=sequential", "order=jacobi"};
     for (int i = 0; i < 3; i++) {
         double drift[2], moving = 0.0;
         for (int o = 0; o < 2; o++) {
             double start[3], end[3];
-            free_cloth_momentum(integrators[i], orders[o], 0.1, start, end);
+            free_cloth_momentum(integrators[i], orders[o], seconds, start, end);
             drift[o] = sqrt((end[0] - start[0]) * (end[0] - start[0]) + (end[1] - start[1]) * (end[1] - start[1]) +
                             (end[2] - start[2]) * (end[2] - start[2]));
             moving = sqrt(start[0] * start[0] + start[1] * start[1] + start[2] * start[2]);
-            cr_log_info("%s %s: momentum %.4g kg m/s, drift %.3g in 0.1 s", integrators[i], orders[o], moving,
-                        drift[o]);
+            cr_log_info("%s %s: momentum %.4g kg m/s, drift %.3g in %g s", integrators[i], orders[o], moving, drift[o],
+                        seconds);
         }
         cr_expect(drift[0] < 1e-12 * moving, "%s: sequential's drift %.3g", integrators[i], drift[0]);
         cr_expect(drift[1] < 1e-8 * moving, "%s: jacobi's drift %.3g kg m/s of %.3g", integrators[i], drift[1], moving);
@@ -1423,9 +1426,11 @@ Test(solver, a_rigid_pendulum_keeps_its_period_at_one_substep_and_at_a_hundred)
  * five times below, and gains no energy, in every order: float32 positions
  * left it frozen in its starting V, and corrections rounded to float heated
  * it (the colored order, whose fast path is float32 only, gained 8 % in
- * these 0.05 s at dt = 2e-5 before it kept remainders too). */
+ * these 0.05 s at dt = 2e-5 before it kept remainders too). make test
+ * runs 0.02 s of it, make check-long the 0.05 s. */
 Test(solver, a_chain_at_a_tiny_step_moves_as_at_a_small_one_and_gains_no_energy_in_every_order)
 {
+    const double seconds = support_long() ? 0.05 : 0.02;
     const char *orders[] = {"order=sequential", "order=shuffled", "order=colored", "order=jacobi"};
     const char *steps[] = {"dt=0.0001", "dt=0.00002"};
     for (int o = 0; o < 4; o++) {
@@ -1437,7 +1442,7 @@ Test(solver, a_chain_at_a_tiny_step_moves_as_at_a_small_one_and_gains_no_energy_
             metrics_compute(s, &m);
             start_total = m.total;
             double start_potential = m.potential;
-            support_run_seconds(s, 0.05);
+            support_run_seconds(s, seconds);
             metrics_compute(s, &m);
             drop[k] = start_potential - m.potential, total[k] = m.total;
             solver_destroy(s);
