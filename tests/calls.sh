@@ -27,6 +27,12 @@ loops=$(tsort "$build/calls.edges" 2>&1 >/dev/null | sed 's/^tsort: //' |
         /input contains a loop/ { if (loop != "" && bad) print "loop:" loop; loop = ""; bad = 0; next }
         { loop = loop " " $0; if (index(known, " " $0 " ") == 0) bad = 1 }
         END { if (loop != "" && bad) print "loop:" loop }' | sort -u)
-[ -z "$loops" ] && exit 0
-printf '%s\n' "$loops" | sed 's/$/: these modules call one another (nm of the objects)/'
+# And the terminal files call only those listed before them in
+# src/app/tui_state.h's list (its " *   FILE.c" lines), as it says.
+upward=$(sed -n 's/^ \*   \([a-z_]*\)\.c .*/app\/\1/p' src/app/tui_state.h |
+    awk 'FNR == NR { rank[$1] = FNR; next } ($1 in rank) && ($2 in rank) && rank[$2] > rank[$1] {
+        print $1 " calls " $2 ", listed after it in src/app/tui_state.h" }' - "$build/calls.edges")
+[ -z "$loops" ] && [ -z "$upward" ] && exit 0
+[ -n "$loops" ] && printf '%s\n' "$loops" | sed 's/$/: these modules call one another (nm of the objects)/'
+[ -n "$upward" ] && printf '%s\n' "$upward"
 exit 1

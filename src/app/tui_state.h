@@ -22,8 +22,8 @@
  *   class_screen.c a class's screens (join, watch, teach)
  *   tui.c          the sandbox: its command line and its frame loop
  *
- * make check-calls fails on a call that goes up this list (nm of the
- * objects), make check-layers on an #include loop. Only these files and
+ * make check-calls (tests/calls.sh, nm of the objects) fails on a call to
+ * a file listed after the caller, make check-layers on an #include loop. Only these files and
  * bench.c (which drives the sandbox's frames into a pseudo-terminal of its
  * own to count the bytes) call curses.
  */
@@ -35,7 +35,6 @@
 #include <stdint.h>
 
 #include "colours.h"
-#include "output.h"
 #include "tui_blast.h"
 #include "tui_term.h"
 #include "core/metrics.h"
