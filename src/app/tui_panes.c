@@ -137,13 +137,13 @@ bool tui_rebuild_panes(Tui *tui)
     return true;
 }
 
-/* After a solver may have rebuilt its cloth: room to draw it, and a framing. */
-static void pane_rebuilt(Tui *tui, TuiPane *pane)
+/* After a solver may have rebuilt its cloth: room to draw it and a new
+ * history for its plots (the callers frame it again). */
+static void pane_rebuilt(TuiPane *pane)
 {
     if (pane->view)
         render_reserve(pane->view, pane->solver->cloth);
     tui_pane_clear_history(pane);
-    (void)tui;
 }
 
 bool tui_apply_base(Tui *tui)
@@ -168,7 +168,7 @@ bool tui_apply_base(Tui *tui)
             continue;
         }
         if (pane->solver->cloth != before || (step != 0 && pane->solver->step == 0)) {
-            pane_rebuilt(tui, pane);
+            pane_rebuilt(pane);
             rebuilt = true;
         }
         if (collider_changed && !pane->camera_set) {
@@ -234,7 +234,7 @@ void tui_reset(Tui *tui)
             tui_message(tui, "out of memory: cannot reset");
             continue;
         }
-        pane_rebuilt(tui, pane);
+        pane_rebuilt(pane);
     }
     tui->accumulator = 0.0;
     tui->last_time = tui_now();
